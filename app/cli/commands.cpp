@@ -1,0 +1,236 @@
+#include "commands.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "args.h"
+#include "atomic_file.h"
+#include "backend_registry.h"
+#include "contact_sheet.h"
+#include "error.h"
+#include "image_io.h"
+#include "preset.h"
+
+namespace auglab::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Loads images, telling the user once when 16-bit data was reduced to 8 bits.
+class ImageLoader {
+public:
+    std::unique_ptr<SourceLevels> load(const fs::path& path) {
+        LoadedImage li = loadImage(path);
+        if (li.reducedFrom16Bit && !toldAbout16Bit_) {
+            std::cerr << "note: " << path.string() << ": 16-bit image reduced to 8 bits per channel\n";
+            toldAbout16Bit_ = true;
+        }
+        return std::make_unique<SourceLevels>(std::move(li.image));
+    }
+
+private:
+    bool toldAbout16Bit_ = false;
+};
+
+bool looksLikeImage(const fs::path& p) {
+    std::string ext = p.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    for (const char* e : {".png", ".jpg", ".jpeg", ".bmp", ".tga", ".gif"})
+        if (ext == e) return true;
+    return false;
+}
+
+/// Every image file in a folder, sorted by name; unreadable ones are reported and skipped.
+std::vector<std::unique_ptr<SourceLevels>> loadFolder(const fs::path& dir, ImageLoader& loader) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) throw InputError("'" + dir.string() + "' is not a folder");
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.is_regular_file() && looksLikeImage(entry.path())) files.push_back(entry.path());
+    if (ec) throw InputError("cannot list '" + dir.string() + "': " + ec.message());
+    std::sort(files.begin(), files.end());
+    std::vector<std::unique_ptr<SourceLevels>> images;
+    for (const fs::path& f : files) {
+        try {
+            images.push_back(loader.load(f));
+        } catch (const InputError& e) {
+            std::cerr << "skipped: " << e.what() << "\n";
+        }
+    }
+    if (images.empty()) throw InputError("no readable images in '" + dir.string() + "'");
+    return images;
+}
+
+Preset presetFrom(const Args& a) {
+    const auto path = a.value("preset");
+    return path ? loadPreset(*path) : defaultPreset();
+}
+
+std::pair<int, int> parseGrid(const std::string& s) {
+    const auto x = s.find('x');
+    try {
+        if (x == std::string::npos) throw std::invalid_argument(s);
+        std::size_t used1 = 0, used2 = 0;
+        const int cols = std::stoi(s.substr(0, x), &used1), rows = std::stoi(s.substr(x + 1), &used2);
+        if (used1 != x || used2 != s.size() - x - 1) throw std::invalid_argument(s);
+        if (cols < 1 || rows < 1 || cols > 64 || rows > 64) throw UsageError{"--grid: " + s + " is outside 1x1..64x64"};
+        return {cols, rows};
+    } catch (const std::logic_error&) {
+        throw UsageError{"--grid: expected COLSxROWS such as 8x8, got '" + s + "'"};
+    }
+}
+
+const Args::Spec kRenderSpec{{"preset", "dir", "grid", "tile", "seed", "page", "mode", "backend", "out", "threads",
+                              "save-replays"},
+                             {"image"},
+                             {},
+                             0};
+const Args::Spec kApplySpec{{"preset", "image", "index", "seed", "backend", "out", "save-replay", "threads"}, {}, {}, 0};
+const Args::Spec kReplaySpec{{"replay", "image", "backend", "out", "threads"}, {}, {}, 0};
+
+}  // namespace
+
+std::string helpText(const std::string& command) {
+    if (command.empty())
+        return "auglab-cli: augmentation presets, headless\n\n"
+               "usage: auglab-cli COMMAND [options]   (auglab-cli COMMAND --help for details)\n\n"
+               "  info [--json]            backends available here, GL renderer, CUDA device, ops\n"
+               "  validate PRESET          strict check; prints the first error with its JSON path\n"
+               "  render                   a contact sheet of augmented samples\n"
+               "  apply                    one sample at full resolution (tile I of render)\n"
+               "  replay                   apply saved concrete parameters again, bit for bit\n"
+               "  schema [--out FILE]      the preset JSON Schema\n\n"
+               "exit codes: 0 success, 2 bad usage or bad input, 1 other failures\n";
+    if (command == "info") return "usage: auglab-cli info [--json]\n";
+    if (command == "validate") return "usage: auglab-cli validate PRESET\n";
+    if (command == "schema") return "usage: auglab-cli schema [--out FILE]\n";
+    if (command == "render")
+        return "usage: auglab-cli render [--preset P] (--image F... | --dir D) --out SHEET.png\n"
+               "         [--grid 8x8] [--tile 256] [--seed N] [--page K] [--mode samples|dataset]\n"
+               "         [--backend auto|cpu|gl|cuda] [--threads N] [--save-replays R.json]\n\n"
+               "Renders COLSxROWS tiles. Tile i shows sample page*COLS*ROWS+i: in samples mode of the first\n"
+               "image, in dataset mode of image page*COLS*ROWS+i. Without --preset the default preset is\n"
+               "used; without --seed the preset's seed. --save-replays writes every tile's concrete\n"
+               "parameters as a JSON array.\n";
+    if (command == "apply")
+        return "usage: auglab-cli apply [--preset P] --image F --index I --out OUT.png\n"
+               "         [--seed N] [--backend ...] [--threads N] [--save-replay R.json]\n\n"
+               "Writes sample I at full resolution: exactly tile I of render with the same seed.\n";
+    if (command == "replay")
+        return "usage: auglab-cli replay --replay R.json --image F --out OUT.png [--backend ...]\n";
+    return "";
+}
+
+int runInfo(const std::vector<std::string>& argv) {
+    const Args a(argv, Args::Spec{{}, {}, {"json"}, 0});
+    const auto infos = backendInfos();
+    if (a.flag("json")) {
+        nlohmann::ordered_json j;
+        j["version"] = AUGLAB_VERSION;
+        j["backends"] = nlohmann::ordered_json::array();
+        for (const BackendInfo& b : infos)
+            j["backends"].push_back({{"name", b.name}, {"compiled", b.compiled}, {"available", b.available}, {"detail", b.detail}});
+        j["auto"] = autoBackendName();
+        j["ops"] = nlohmann::ordered_json::array();
+        for (const OpDesc& op : opRegistry()) j["ops"].push_back(op.name);
+        std::cout << j.dump(2) << "\n";
+        return 0;
+    }
+    std::cout << "AugLab " << AUGLAB_VERSION << "\n\nbackends (auto picks " << autoBackendName() << "):\n";
+    for (const BackendInfo& b : infos)
+        std::cout << "  " << b.name << ": " << (b.available ? "available" : b.compiled ? "unavailable" : "not built")
+                  << " - " << b.detail << "\n";
+    std::cout << "\nops:\n";
+    for (const OpDesc& op : opRegistry()) std::cout << "  " << op.name << " - " << op.label << "\n";
+    return 0;
+}
+
+int runValidate(const std::vector<std::string>& argv) {
+    const Args a(argv, Args::Spec{{}, {}, {}, 1});
+    if (a.positional().empty()) throw UsageError{"missing PRESET"};
+    const Preset p = loadPreset(a.positional()[0]);
+    std::cout << a.positional()[0] << ": ok, preset \"" << p.name << "\" with " << p.pipeline.size() << " ops\n";
+    return 0;
+}
+
+int runSchema(const std::vector<std::string>& argv) {
+    const Args a(argv, Args::Spec{{"out"}, {}, {}, 0});
+    const std::string text = presetSchema().dump(2) + "\n";
+    if (const auto out = a.value("out")) writeFileAtomically(*out, text);
+    else std::cout << text;
+    return 0;
+}
+
+int runRender(const std::vector<std::string>& argv) {
+    const Args a(argv, kRenderSpec);
+    const Preset preset = presetFrom(a);
+    const std::string out = a.required("out");
+    formatFromExtension(out);  // fail before any work
+    SheetOptions o;
+    if (const auto g = a.value("grid")) std::tie(o.cols, o.rows) = parseGrid(*g);
+    o.tile = static_cast<int>(a.integer("tile", 256, 8, 4096));
+    o.seed = a.unsignedInteger("seed", preset.seed);
+    o.page = a.unsignedInteger("page", 0);
+    const std::string mode = a.value("mode").value_or("samples");
+    if (mode == "dataset") o.mode = SheetMode::Dataset;
+    else if (mode != "samples") throw UsageError{"--mode: expected samples or dataset, got '" + mode + "'"};
+    const auto images = a.list("image");
+    const auto dir = a.value("dir");
+    if (images.empty() == !dir) throw UsageError{"give either --image F... or --dir D"};
+    ImageLoader loader;
+    std::vector<std::unique_ptr<SourceLevels>> sources;
+    if (dir) sources = loadFolder(*dir, loader);
+    for (const std::string& f : images) sources.push_back(loader.load(f));
+    auto backend = createBackend(a.value("backend").value_or("auto"), static_cast<int>(a.integer("threads", 0, 0, 1024)));
+    std::vector<SourceLevels*> ptrs;
+    for (auto& s : sources) ptrs.push_back(s.get());
+    const Sheet sheet = renderSheet(preset.pipeline, ptrs, o, *backend);
+    saveImage(out, sheet.image);
+    if (const auto r = a.value("save-replays")) {
+        nlohmann::ordered_json all = nlohmann::ordered_json::array();
+        for (const SheetTile& t : sheet.tiles)
+            if (t.sourceIndex >= 0) all.push_back(replayToJson(t.replay));
+        writeFileAtomically(*r, all.dump(2) + "\n");
+    }
+    std::cout << "wrote " << out << " (" << o.cols << "x" << o.rows << " tiles of " << o.tile << " px, seed " << o.seed
+              << ", page " << o.page << ", backend " << backend->name() << ")\n";
+    return 0;
+}
+
+int runApply(const std::vector<std::string>& argv) {
+    const Args a(argv, kApplySpec);
+    const Preset preset = presetFrom(a);
+    const std::string out = a.required("out");
+    formatFromExtension(out);
+    const std::uint64_t index = a.unsignedInteger("index", 0);
+    if (!a.value("index")) throw UsageError{"missing required option --index"};
+    const std::uint64_t seed = a.unsignedInteger("seed", preset.seed);
+    ImageLoader loader;
+    auto source = loader.load(a.required("image"));
+    auto backend = createBackend(a.value("backend").value_or("auto"), static_cast<int>(a.integer("threads", 0, 0, 1024)));
+    Replay replay;
+    const Image result = renderSample(preset.pipeline, *source, seed, index, *backend, &replay);
+    saveImage(out, result);
+    if (const auto r = a.value("save-replay")) saveReplay(*r, replay);
+    std::cout << "wrote " << out << " (sample " << index << ", seed " << seed << ", backend " << backend->name() << ")\n";
+    return 0;
+}
+
+int runReplay(const std::vector<std::string>& argv) {
+    const Args a(argv, kReplaySpec);
+    const Replay replay = loadReplay(a.required("replay"));
+    const std::string out = a.required("out");
+    formatFromExtension(out);
+    ImageLoader loader;
+    auto source = loader.load(a.required("image"));
+    auto backend = createBackend(a.value("backend").value_or("auto"), static_cast<int>(a.integer("threads", 0, 0, 1024)));
+    const Image result = renderReplay(replay, *source, *backend);
+    saveImage(out, result);
+    std::cout << "wrote " << out << " (replay of sample " << replay.index << ", seed " << replay.seed << ")\n";
+    return 0;
+}
+
+}  // namespace auglab::cli

@@ -1,0 +1,20 @@
+#pragma once
+// The auglab-cli commands. Each returns the process exit code: 0 success, 2 bad usage or bad
+// input, 1 any other failure (SPEC §7). They use core alone.
+
+#include <string>
+#include <vector>
+
+namespace auglab::cli {
+
+int runInfo(const std::vector<std::string>& args);
+int runValidate(const std::vector<std::string>& args);
+int runRender(const std::vector<std::string>& args);
+int runApply(const std::vector<std::string>& args);
+int runReplay(const std::vector<std::string>& args);
+int runSchema(const std::vector<std::string>& args);
+
+/// Help text of a command ("" for the overview).
+std::string helpText(const std::string& command);
+
+}  // namespace auglab::cli

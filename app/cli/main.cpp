@@ -1,0 +1,52 @@
+// auglab-cli: the headless front end. Dispatches to a command and maps errors to exit codes.
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "commands.h"
+#include "error.h"
+
+int main(int argc, char** argv) {
+    using namespace auglab::cli;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::cout << helpText("");
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+        std::cout << "auglab-cli " << AUGLAB_VERSION << "\n";
+        return 0;
+    }
+    const std::string command = args[0];
+    args.erase(args.begin());
+    for (const std::string& a : args)
+        if (a == "--help" || a == "-h") {
+            const std::string help = helpText(command);
+            if (help.empty()) break;
+            std::cout << help;
+            return 0;
+        }
+    try {
+        if (command == "info") return runInfo(args);
+        if (command == "validate") return runValidate(args);
+        if (command == "render") return runRender(args);
+        if (command == "apply") return runApply(args);
+        if (command == "replay") return runReplay(args);
+        if (command == "schema") return runSchema(args);
+        std::cerr << "auglab-cli: unknown command '" << command << "' (run auglab-cli --help)\n";
+        return 2;
+    } catch (const UsageError& e) {
+        std::cerr << "auglab-cli " << command << ": " << e.message << " (run auglab-cli " << command << " --help)\n";
+        return 2;
+    } catch (const auglab::InputError& e) {
+        std::cerr << "auglab-cli " << command << ": error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "auglab-cli " << command << ": failed: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,222 @@
+#include "atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <system_error>
+
+#include "error.h"
+
+namespace fs = std::filesystem;
+
+namespace auglab {
+
+namespace {
+
+// UTF-8 on every platform (path::string() would be the ANSI code page on Windows).
+std::string shown(const fs::path& p) {
+    const std::u8string s = p.u8string();
+    return std::string(s.begin(), s.end());
+}
+
+std::string errnoText(int err) {
+    return std::generic_category().message(err);
+}
+
+[[noreturn]] void failWrite(const fs::path& path, const std::string& why) {
+    throw RuntimeError("cannot write '" + shown(path) + "': " + why);
+}
+
+// Closes the descriptor and removes the temporary file unless the rename happened.
+class TempFile {
+public:
+    TempFile() = default;
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    ~TempFile() {
+        if (fd_ >= 0) {
+            ::close(fd_);
+        }
+        if (!path_.empty()) {
+            ::unlink(path_.c_str());
+        }
+    }
+
+    // Creates a new, unique file beside `target` (O_EXCL: never reuses an existing name).
+    int create(const fs::path& target) {
+        static std::atomic<unsigned> counter{0};
+        // Hidden, and with no image extension, so a folder scan never picks it up. Long names are
+        // shortened so the temporary name stays within NAME_MAX.
+        std::string stem = target.filename().string().substr(0, 180);
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            const std::string name = "." + stem + ".auglab-tmp-" + std::to_string(::getpid()) + "-" +
+                                     std::to_string(counter.fetch_add(1));
+            const fs::path candidate = target.parent_path() / name;
+            const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            if (fd >= 0) {
+                fd_ = fd;
+                path_ = candidate;
+                return 0;
+            }
+            if (errno != EEXIST) {
+                return errno;
+            }
+        }
+        return EEXIST;
+    }
+
+    int fd() const { return fd_; }
+    const fs::path& path() const { return path_; }
+
+    // Closes the descriptor and reports close()'s error (a delayed write error on some file systems).
+    int close() {
+        const int rc = ::close(fd_);
+        fd_ = -1;
+        return rc == 0 ? 0 : errno;
+    }
+
+    void release() { path_.clear(); }
+
+private:
+    int fd_ = -1;
+    fs::path path_;
+};
+
+int writeAll(int fd, const char* data, std::size_t size) {
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, size);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return errno;
+        }
+        data += n;
+        size -= static_cast<std::size_t>(n);
+    }
+    return 0;
+}
+
+// The rename is only durable once the folder entry is on disk too; a failure here loses nothing.
+void syncFolder(const fs::path& folder) {
+    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+}  // namespace
+
+void writeFileAtomically(const fs::path& path, std::string_view data) {
+    std::error_code ec;
+    // Saving through a symbolic link replaces the file it points to, not the link.
+    fs::path target = path;
+    if (fs::is_symlink(path, ec)) {
+        const fs::path resolved = fs::canonical(path, ec);
+        if (!ec) {
+            target = resolved;
+        }
+    }
+    if (target.filename().empty()) {
+        throw InputError("cannot write '" + shown(path) + "': not a file name");
+    }
+    const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    if (!fs::is_directory(folder, ec)) {
+        throw InputError("cannot write '" + shown(path) + "': folder '" + shown(folder) + "' does not exist");
+    }
+    struct stat old {};
+    const bool replacing = ::stat(target.c_str(), &old) == 0;
+    if (replacing && S_ISDIR(old.st_mode)) {
+        throw InputError("cannot write '" + shown(path) + "': it is a folder");
+    }
+
+    TempFile temp;
+    if (const int err = temp.create(target); err != 0) {
+        failWrite(path, "cannot create a temporary file in '" + shown(folder) + "': " + errnoText(err));
+    }
+    if (replacing) {
+        // Keep the permissions of the file being replaced (best effort: we may not own it).
+        ::fchmod(temp.fd(), old.st_mode & 07777);
+    }
+    if (const int err = writeAll(temp.fd(), data.data(), data.size()); err != 0) {
+        failWrite(path, errnoText(err));
+    }
+    if (::fsync(temp.fd()) != 0) {
+        failWrite(path, errnoText(errno));
+    }
+    if (const int err = temp.close(); err != 0) {
+        failWrite(path, errnoText(err));
+    }
+    if (::rename(temp.path().c_str(), target.c_str()) != 0) {
+        failWrite(path, errnoText(errno));
+    }
+    temp.release();
+    syncFolder(folder);
+}
+
+void writeFileAtomically(const fs::path& path, const std::vector<std::uint8_t>& data) {
+    writeFileAtomically(path, std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
+}
+
+namespace {
+
+template <typename Bytes>
+Bytes readWhole(const fs::path& path) {
+    const auto fail = [&](const std::string& why) -> InputError {
+        return InputError("cannot read '" + shown(path) + "': " + why);
+    };
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        throw fail(errnoText(errno));
+    }
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        throw fail(errnoText(errno));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        throw fail("it is a folder");
+    }
+    Bytes out;
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        out.reserve(static_cast<std::size_t>(st.st_size));
+    }
+    // Read to the end rather than trusting the size: the file may be growing, or be a pipe.
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw fail(errnoText(errno));
+        }
+        if (n == 0) {
+            break;
+        }
+        out.insert(out.end(), buffer, buffer + n);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> readFileBytes(const fs::path& path) {
+    return readWhole<std::vector<std::uint8_t>>(path);
+}
+
+std::string readFileText(const fs::path& path) {
+    return readWhole<std::string>(path);
+}
+
+}  // namespace auglab

@@ -1,0 +1,40 @@
+#pragma once
+// The interface every renderer implements (CPU now; GL and CUDA behind the same interface).
+// Backends declare what they support and execute plans; they never sample or derive maths.
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "image.h"
+#include "op_registry.h"
+#include "plan.h"
+#include "source_levels.h"
+
+namespace auglab {
+
+/// One output to render: `plan` applied to `source`, written to `output` (resized as needed).
+struct RenderJob {
+    SourceLevels* source = nullptr;
+    Plan plan;
+    Image* output = nullptr;
+};
+
+/// What `auglab-cli info` and the GUI show about a backend.
+struct BackendInfo {
+    std::string name;        ///< "cpu", "gl", "cuda"
+    bool compiled = false;   ///< built into this binary
+    bool available = false;  ///< usable on this machine now
+    std::string detail;      ///< renderer, device, thread count, or why not available
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;
+    virtual bool supports(OpId op) const = 0;
+    /// Renders every job. Throws RuntimeError when the backend fails (the caller falls back).
+    virtual void render(std::span<RenderJob> jobs) = 0;
+};
+
+}  // namespace auglab

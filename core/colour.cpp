@@ -1,0 +1,126 @@
+#include "colour.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace auglab {
+
+Lut brightnessContrastLut(float alpha, float beta) {
+    Lut lut{};
+    for (int v = 0; v < 256; ++v) {
+        const float product = static_cast<float>(v) * alpha;  // rounded to float before the add
+        const float x = product + beta;
+        const float clipped = std::clamp(x, 0.0f, 255.0f);
+        lut[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(clipped);  // truncation, as astype(uint8)
+    }
+    return lut;
+}
+
+float contrastAlpha(const BrightnessContrastParams& p) { return static_cast<float>(1.0 + p.contrast); }
+
+float brightnessBeta(const BrightnessContrastParams& p, double imageMean) {
+    return static_cast<float>(p.brightness * (p.brightness_by_max ? 255.0 : imageMean));
+}
+
+HsvLuts hsvLuts(const HsvParams& p) {
+    HsvLuts l;
+    l.identity = p.hue_shift_deg == 0 && p.sat_shift == 0 && p.val_shift == 0;
+    const double hueUnits = p.hue_shift_deg / 2.0;
+    const double sat = std::trunc(p.sat_shift), val = std::trunc(p.val_shift);
+    for (int i = 0; i < 256; ++i) {
+        double h = std::fmod(i + hueUnits, 180.0);
+        if (h < 0) h += 180.0;  // floored modulo, result in [0, 180)
+        l.hue[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(std::min(179.0, std::trunc(h)));
+        l.sat[static_cast<std::size_t>(i)] = i == 0 ? 0 : static_cast<std::uint8_t>(std::clamp(i + sat, 0.0, 255.0));
+        l.val[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(std::clamp(i + val, 0.0, 255.0));
+    }
+    return l;
+}
+
+namespace {
+
+constexpr int kHsvShift = 12;
+
+struct HsvTables {
+    std::array<int, 256> sdiv{}, hdiv{};
+    HsvTables() {
+        for (int i = 1; i < 256; ++i) {
+            sdiv[static_cast<std::size_t>(i)] = static_cast<int>(std::lround((255 << kHsvShift) / (1.0 * i)));
+            hdiv[static_cast<std::size_t>(i)] = static_cast<int>(std::lround((180 << kHsvShift) / (6.0 * i)));
+        }
+    }
+};
+
+const HsvTables& hsvTables() {
+    static const HsvTables t;
+    return t;
+}
+
+// Rounds like cv::saturate_cast<uchar>(float): to nearest, ties to even, then clamps.
+std::uint8_t saturateRound(float x) {
+    const int i = static_cast<int>(std::nearbyint(x));
+    return static_cast<std::uint8_t>(std::clamp(i, 0, 255));
+}
+
+}  // namespace
+
+void rgbToHsv8(int r, int g, int b, int& h, int& s, int& v) {
+    const HsvTables& t = hsvTables();
+    v = std::max({r, g, b});
+    const int vmin = std::min({r, g, b});
+    const int diff = v - vmin;
+    const int vr = v == r ? -1 : 0;
+    const int vg = v == g ? -1 : 0;
+    s = (diff * t.sdiv[static_cast<std::size_t>(v)] + (1 << (kHsvShift - 1))) >> kHsvShift;
+    int hh = (vr & (g - b)) + (~vr & ((vg & (b - r + 2 * diff)) + ((~vg) & (r - g + 4 * diff))));
+    hh = (hh * t.hdiv[static_cast<std::size_t>(diff)] + (1 << (kHsvShift - 1))) >> kHsvShift;
+    hh += hh < 0 ? 180 : 0;
+    h = hh;
+}
+
+void hsvToRgb8(int h, int s, int v, int& r, int& g, int& b) {
+    const float fs = static_cast<float>(s) * (1.0f / 255.0f);
+    const float fv = static_cast<float>(v) * (1.0f / 255.0f);
+    float fr, fg, fb;
+    if (fs == 0.0f) {
+        fr = fg = fb = fv;
+    } else {
+        static constexpr int kSectors[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
+        float fh = static_cast<float>(h) * (6.0f / 180.0f);
+        while (fh < 0) fh += 6;
+        while (fh >= 6) fh -= 6;
+        int sector = static_cast<int>(std::floor(fh));
+        fh -= static_cast<float>(sector);
+        if (sector < 0 || sector >= 6) {
+            sector = 0;
+            fh = 0;
+        }
+        const float tab[4] = {fv, fv * (1.0f - fs), fv * (1.0f - fs * fh), fv * (1.0f - fs * (1.0f - fh))};
+        fb = tab[kSectors[sector][0]];
+        fg = tab[kSectors[sector][1]];
+        fr = tab[kSectors[sector][2]];
+    }
+    r = saturateRound(fr * 255.0f);
+    g = saturateRound(fg * 255.0f);
+    b = saturateRound(fb * 255.0f);
+}
+
+std::vector<double> gaussianKernel(double sigma) {
+    const int ksize = static_cast<int>(sigma * 3.5) * 2 + 1;
+    std::vector<double> k(static_cast<std::size_t>(ksize));
+    if (ksize == 1) {
+        k[0] = 1.0;
+        return k;
+    }
+    const double scale = -0.5 / (sigma * sigma);
+    double sum = 0;
+    for (int i = 0; i < ksize; ++i) {
+        const double x = i - (ksize - 1) * 0.5;
+        k[static_cast<std::size_t>(i)] = std::exp(scale * x * x);
+        sum += k[static_cast<std::size_t>(i)];
+    }
+    for (double& t : k) t /= sum;
+    return k;
+}
+
+}  // namespace auglab

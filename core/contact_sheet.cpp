@@ -1,0 +1,93 @@
+#include "contact_sheet.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "error.h"
+#include "sampler.h"
+
+namespace auglab {
+
+namespace {
+
+constexpr std::uint8_t kBackground = 40;
+
+// Copies an output into the sheet, blending alpha over the background.
+void blit(const Image& tile, Image& sheet, int x0, int y0) {
+    for (int y = 0; y < tile.height; ++y) {
+        const std::uint8_t* s = tile.row(y);
+        std::uint8_t* d = sheet.at(x0, y0 + y);
+        for (int x = 0; x < tile.width; ++x, s += tile.channels, d += 3) {
+            if (tile.channels == 4) {
+                const int a = s[3];
+                for (int c = 0; c < 3; ++c) d[c] = static_cast<std::uint8_t>((s[c] * a + kBackground * (255 - a) + 127) / 255);
+            } else {
+                d[0] = s[0];
+                d[1] = s[1];
+                d[2] = s[2];
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void tileSize(int width, int height, int tile, int& w, int& h) {
+    const double s = static_cast<double>(tile) / std::max(width, height);
+    w = std::clamp(static_cast<int>(std::lround(width * s)), 1, tile);
+    h = std::clamp(static_cast<int>(std::lround(height * s)), 1, tile);
+}
+
+Image renderSample(const std::vector<OpConfig>& pipeline, SourceLevels& source, std::uint64_t seed,
+                   std::uint64_t index, Backend& backend, Replay* replayOut) {
+    Replay replay = samplePipeline(pipeline, seed, index, source.width(), source.height());
+    Image out = renderReplay(replay, source, backend);
+    if (replayOut) *replayOut = std::move(replay);
+    return out;
+}
+
+Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend) {
+    Image out;
+    RenderJob job{&source, buildPlan(replay, source.width(), source.height(), source.width(), source.height()), &out};
+    backend.render(std::span<RenderJob>(&job, 1));
+    return out;
+}
+
+Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+                  const SheetOptions& o, Backend& backend) {
+    if (sources.empty()) throw InputError("no images to render");
+    if (o.rows < 1 || o.cols < 1 || o.rows > 64 || o.cols > 64) throw InputError("grid must be 1x1 to 64x64");
+    if (o.tile < 8 || o.tile > 4096) throw InputError("tile size must be 8 to 4096 pixels");
+    const int n = o.rows * o.cols;
+    Sheet sheet;
+    sheet.image = Image(o.cols * o.tile + (o.cols + 1) * o.gap, o.rows * o.tile + (o.rows + 1) * o.gap, 3);
+    std::fill(sheet.image.pixels.begin(), sheet.image.pixels.end(), kBackground / 2);
+    std::vector<Image> outputs(static_cast<std::size_t>(n));
+    std::vector<RenderJob> jobs;
+    jobs.reserve(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        SheetTile t;
+        t.sampleIndex = o.page * static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(i);
+        if (o.mode == SheetMode::Samples) t.sourceIndex = 0;
+        else if (t.sampleIndex < sources.size()) t.sourceIndex = static_cast<int>(t.sampleIndex);
+        const int cellX = o.gap + (i % o.cols) * (o.tile + o.gap), cellY = o.gap + (i / o.cols) * (o.tile + o.gap);
+        if (t.sourceIndex >= 0) {
+            SourceLevels* src = sources[static_cast<std::size_t>(t.sourceIndex)];
+            tileSize(src->width(), src->height(), o.tile, t.width, t.height);
+            t.x = cellX + (o.tile - t.width) / 2;
+            t.y = cellY + (o.tile - t.height) / 2;
+            t.replay = samplePipeline(pipeline, o.seed, t.sampleIndex, src->width(), src->height());
+            jobs.push_back(RenderJob{src, buildPlan(t.replay, src->width(), src->height(), t.width, t.height),
+                                     &outputs[static_cast<std::size_t>(i)]});
+        }
+        sheet.tiles.push_back(std::move(t));
+    }
+    backend.render(jobs);
+    for (int i = 0; i < n; ++i) {
+        const SheetTile& t = sheet.tiles[static_cast<std::size_t>(i)];
+        if (t.sourceIndex >= 0) blit(outputs[static_cast<std::size_t>(i)], sheet.image, t.x, t.y);
+    }
+    return sheet;
+}
+
+}  // namespace auglab

@@ -1,0 +1,54 @@
+#pragma once
+// Rendering samples: one full-resolution output (`apply`), a replay, or a contact sheet of tiles
+// (`render` and the GUI grid). Tile i of a sheet is sample page * tiles + i, drawn for the full
+// source size and rendered at tile size, so it shows exactly what `apply --index` writes.
+
+#include <cstdint>
+#include <vector>
+
+#include "backend.h"
+#include "pipeline.h"
+#include "replay.h"
+
+namespace auglab {
+
+enum class SheetMode {
+    Samples,  ///< one image, many samples
+    Dataset,  ///< many images, one sample each (paged through the images)
+};
+
+struct SheetOptions {
+    int rows = 8, cols = 8;
+    int tile = 256;   ///< cell size in pixels; the output keeps the image's aspect inside it
+    int gap = 2;
+    std::uint64_t seed = 0;
+    std::uint64_t page = 0;
+    SheetMode mode = SheetMode::Samples;
+};
+
+struct SheetTile {
+    int sourceIndex = -1;        ///< -1: empty cell (past the end of a dataset)
+    std::uint64_t sampleIndex = 0;
+    Replay replay;
+    int x = 0, y = 0, width = 0, height = 0;  ///< where the output sits in the sheet
+};
+
+struct Sheet {
+    Image image;
+    std::vector<SheetTile> tiles;
+};
+
+/// Size of a tile for a width x height image fitted in a `tile` x `tile` cell (aspect kept).
+void tileSize(int width, int height, int tile, int& w, int& h);
+
+/// Sample `index` of `seed` rendered at full resolution.
+Image renderSample(const std::vector<OpConfig>& pipeline, SourceLevels& source, std::uint64_t seed,
+                   std::uint64_t index, Backend& backend, Replay* replayOut = nullptr);
+/// Applies concrete parameters again (bit for bit the output `apply` wrote).
+Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend);
+
+/// The whole grid, rendered as one batch.
+Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+                  const SheetOptions& options, Backend& backend);
+
+}  // namespace auglab

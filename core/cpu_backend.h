@@ -1,0 +1,45 @@
+#pragma once
+// The CPU reference backend: exact semantics, multithreaded over outputs (a grid) or over rows (one
+// large output). Its warp uses OpenCV's fixed-point scheme (1/32-pixel coordinates, integer
+// bilinear weights), so it agrees with cv::warpAffine to the last bit almost everywhere.
+
+#include <algorithm>
+#include <functional>
+
+#include "backend.h"
+#include "thread_pool.h"
+
+namespace auglab {
+
+class CpuBackend final : public Backend {
+public:
+    /// threads <= 0: one per hardware thread.
+    explicit CpuBackend(int threads = 0);
+    std::string name() const override { return "cpu"; }
+    bool supports(OpId) const override { return true; }
+    void render(std::span<RenderJob> jobs) override;
+    int threadCount() const { return pool_.threadCount(); }
+
+private:
+    ThreadPool pool_;
+};
+
+/// Runs a loop body over [0, n): either in the pool or serially (inside a job that is itself one
+/// of many running in parallel).
+struct RowLoop {
+    ThreadPool* pool = nullptr;
+    void operator()(int n, const std::function<void(int, int)>& fn) const {
+        if (pool) pool->parallelFor(n, std::max(1, n / (pool->threadCount() * 4)), fn);
+        else fn(0, n);
+    }
+};
+
+/// Executes a single plan on the CPU: the kernels below, stage by stage.
+Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop);
+
+// Kernels, exposed for tests.
+/// dst (already sized) = src warped by `w` (rows [y0, y1) only).
+void warpRows(const Image& src, Image& dst, const WarpStep& w, int y0, int y1);
+void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop);
+
+}  // namespace auglab

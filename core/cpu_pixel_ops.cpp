@@ -1,0 +1,186 @@
+// CPU kernels of the pixel ops. Each reads its constants from the plan step; colour maths touches
+// RGB only and leaves alpha as it is.
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "cpu_backend.h"
+#include "philox.h"
+
+namespace auglab {
+
+namespace {
+
+void applyLut(Image& img, const Lut& lut, const RowLoop& loop) {
+    const int cn = img.channels;
+    loop(img.height, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            std::uint8_t* p = img.row(y);
+            for (int x = 0; x < img.width; ++x, p += cn) {
+                p[0] = lut[p[0]];
+                p[1] = lut[p[1]];
+                p[2] = lut[p[2]];
+            }
+        }
+    });
+}
+
+// Mean of the RGB values, summed in integers so that it does not depend on the thread count.
+double rgbMean(const Image& img) {
+    std::uint64_t sum = 0;
+    for (int y = 0; y < img.height; ++y) {
+        const std::uint8_t* p = img.row(y);
+        for (int x = 0; x < img.width; ++x, p += img.channels) sum += p[0] + p[1] + p[2];
+    }
+    return static_cast<double>(sum) / (3.0 * img.width * img.height);
+}
+
+void applyHsv(Image& img, const HsvLuts& l, const RowLoop& loop) {
+    const int cn = img.channels;
+    loop(img.height, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            std::uint8_t* p = img.row(y);
+            for (int x = 0; x < img.width; ++x, p += cn) {
+                int h, s, v, r, g, b;
+                rgbToHsv8(p[0], p[1], p[2], h, s, v);
+                hsvToRgb8(l.hue[static_cast<std::size_t>(h)], l.sat[static_cast<std::size_t>(s)],
+                          l.val[static_cast<std::size_t>(v)], r, g, b);
+                p[0] = static_cast<std::uint8_t>(r);
+                p[1] = static_cast<std::uint8_t>(g);
+                p[2] = static_cast<std::uint8_t>(b);
+            }
+        }
+    });
+}
+
+void applyGray(Image& img, const RowLoop& loop) {
+    const int cn = img.channels;
+    loop(img.height, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            std::uint8_t* p = img.row(y);
+            for (int x = 0; x < img.width; ++x, p += cn) p[0] = p[1] = p[2] = grayOf(p[0], p[1], p[2]);
+        }
+    });
+}
+
+int reflect101(int p, int len) {
+    if (len == 1) return 0;
+    while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
+    return p;
+}
+
+// Separable Gaussian like cv::sepFilter2D on 8-bit data: a float row pass into a float buffer, a
+// float column pass, rounded to nearest. Border reflect_101 on both axes.
+void applyBlur(Image& img, const std::vector<float>& k, const RowLoop& loop) {
+    const int w = img.width, h = img.height, ks = static_cast<int>(k.size()), r = ks / 2;
+    const std::size_t rowFloats = static_cast<std::size_t>(w) * 3;
+    std::vector<float> tmp(rowFloats * static_cast<std::size_t>(h));
+    loop(h, [&](int y0, int y1) {
+        std::vector<int> xs(static_cast<std::size_t>(w + 2 * r));
+        for (int i = 0; i < w + 2 * r; ++i) xs[static_cast<std::size_t>(i)] = reflect101(i - r, w);
+        for (int y = y0; y < y1; ++y) {
+            const std::uint8_t* src = img.row(y);
+            float* dst = tmp.data() + rowFloats * static_cast<std::size_t>(y);
+            for (int x = 0; x < w; ++x) {
+                float a0 = 0, a1 = 0, a2 = 0;
+                for (int t = 0; t < ks; ++t) {
+                    const std::uint8_t* s = src + xs[static_cast<std::size_t>(x + t)] * img.channels;
+                    const float kt = k[static_cast<std::size_t>(t)];
+                    a0 += kt * s[0];
+                    a1 += kt * s[1];
+                    a2 += kt * s[2];
+                }
+                dst[3 * x] = a0;
+                dst[3 * x + 1] = a1;
+                dst[3 * x + 2] = a2;
+            }
+        }
+    });
+    loop(h, [&](int y0, int y1) {
+        std::vector<float> acc(rowFloats);
+        for (int y = y0; y < y1; ++y) {
+            std::fill(acc.begin(), acc.end(), 0.0f);
+            for (int t = 0; t < ks; ++t) {
+                const float kt = k[static_cast<std::size_t>(t)];
+                const float* s = tmp.data() + rowFloats * static_cast<std::size_t>(reflect101(y + t - r, h));
+                for (std::size_t i = 0; i < rowFloats; ++i) acc[i] += kt * s[i];
+            }
+            std::uint8_t* out = img.row(y);
+            for (int x = 0; x < w; ++x)
+                for (int c = 0; c < 3; ++c) {
+                    const int v = static_cast<int>(std::nearbyint(acc[static_cast<std::size_t>(3 * x + c)]));
+                    out[x * img.channels + c] = static_cast<std::uint8_t>(std::clamp(v, 0, 255));
+                }
+        }
+    });
+}
+
+void applyNoise(Image& img, const NoiseStep& n, const RowLoop& loop) {
+    const int cn = img.channels;
+    loop(img.height, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            std::uint8_t* p = img.row(y);
+            for (int x = 0; x < img.width; ++x, p += cn) {
+                const auto words = pixelNoiseWords(n.seed, x, y);
+                float g[4];
+                boxMuller(words[0], words[1], g[0], g[1]);
+                boxMuller(words[2], words[3], g[2], g[3]);
+                for (int c = 0; c < 3; ++c) {
+                    const float z = n.perChannel ? g[c] : g[0];
+                    const int delta = static_cast<int>(n.mean255 + n.std255 * z);  // truncated toward zero
+                    p[c] = static_cast<std::uint8_t>(std::clamp(p[c] + delta, 0, 255));
+                }
+            }
+        }
+    });
+}
+
+void applyDropout(Image& img, const DropoutStep& d) {
+    const int cn = img.channels;
+    for (std::size_t i = 0; i < d.holes.size(); ++i) {
+        const Hole& hole = d.holes[i];
+        const int x0 = std::clamp(hole.x, 0, img.width), x1 = std::clamp(hole.x + hole.w, 0, img.width);
+        const int y0 = std::clamp(hole.y, 0, img.height), y1 = std::clamp(hole.y + hole.h, 0, img.height);
+        const Rgb colour = d.mode == Fill::Mode::RandomUniform ? d.colours[i] : d.fill;
+        for (int y = y0; y < y1; ++y) {
+            std::uint8_t* p = img.row(y) + static_cast<std::size_t>(x0) * cn;
+            for (int x = x0; x < x1; ++x, p += cn) {
+                if (d.mode == Fill::Mode::Random) {
+                    const auto words = pixelNoiseWords(d.seed, x, y);
+                    p[0] = static_cast<std::uint8_t>(words[0]);
+                    p[1] = static_cast<std::uint8_t>(words[1]);
+                    p[2] = static_cast<std::uint8_t>(words[2]);
+                } else {
+                    p[0] = colour[0];
+                    p[1] = colour[1];
+                    p[2] = colour[2];
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
+    if (const auto* s = std::get_if<LutStep>(&step)) {
+        applyLut(img, s->lut, loop);
+    } else if (const auto* s = std::get_if<MeanBrightnessStep>(&step)) {
+        const BrightnessContrastParams p{s->brightness, 0.0, false};
+        applyLut(img, brightnessContrastLut(s->alpha, brightnessBeta(p, rgbMean(img))), loop);
+    } else if (const auto* s = std::get_if<HsvStep>(&step)) {
+        applyHsv(img, s->luts, loop);
+    } else if (std::holds_alternative<GrayStep>(step)) {
+        applyGray(img, loop);
+    } else if (const auto* s = std::get_if<BlurStep>(&step)) {
+        applyBlur(img, s->kernel, loop);
+    } else if (const auto* s = std::get_if<NoiseStep>(&step)) {
+        applyNoise(img, *s, loop);
+    } else if (const auto* s = std::get_if<DropoutStep>(&step)) {
+        applyDropout(img, *s);
+    }
+}
+
+}  // namespace auglab

@@ -1,0 +1,69 @@
+#include "geometry.h"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace auglab {
+
+Matrix3 Matrix3::operator*(const Matrix3& o) const {
+    Matrix3 r;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            double s = 0;
+            for (int k = 0; k < 3; ++k) s += (*this)(i, k) * o(k, j);
+            r.m[static_cast<std::size_t>(i * 3 + j)] = s;
+        }
+    return r;
+}
+
+Matrix3 Matrix3::inverse() const {
+    const auto& a = m;
+    const double c00 = a[4] * a[8] - a[5] * a[7];
+    const double c01 = a[5] * a[6] - a[3] * a[8];
+    const double c02 = a[3] * a[7] - a[4] * a[6];
+    const double det = a[0] * c00 + a[1] * c01 + a[2] * c02;
+    if (!std::isfinite(det) || std::abs(det) < 1e-12) throw std::domain_error("singular transform");
+    const double inv = 1.0 / det;
+    Matrix3 r;
+    r.m = {c00 * inv,
+           (a[2] * a[7] - a[1] * a[8]) * inv,
+           (a[1] * a[5] - a[2] * a[4]) * inv,
+           c01 * inv,
+           (a[0] * a[8] - a[2] * a[6]) * inv,
+           (a[2] * a[3] - a[0] * a[5]) * inv,
+           c02 * inv,
+           (a[1] * a[6] - a[0] * a[7]) * inv,
+           (a[0] * a[4] - a[1] * a[3]) * inv};
+    return r;
+}
+
+bool Matrix3::isIdentity(double eps) const {
+    const Matrix3 id;
+    for (std::size_t i = 0; i < 9; ++i)
+        if (std::abs(m[i] - id.m[i]) > eps) return false;
+    return true;
+}
+
+Matrix3 affineMatrix(const AffineParams& a, int width, int height) {
+    const double cx = width / 2.0 - 0.5, cy = height / 2.0 - 0.5;
+    const double theta = std::fmod(a.rotate_deg, 360.0) * std::numbers::pi / 180.0;
+    const double c = std::cos(theta), s = std::sin(theta);
+    const Matrix3 rotation{{c, s, 0, -s, c, 0, 0, 0, 1}};
+    const double shx = std::tan(-a.shear_x_deg * std::numbers::pi / 180.0);
+    const double shy = std::tan(-a.shear_y_deg * std::numbers::pi / 180.0);
+    const Matrix3 shear{{1, shx, 0, shy, 1, 0, 0, 0, 1}};
+    return Matrix3::translation(cx, cy) * Matrix3::translation(a.translate_x_px, a.translate_y_px) * shear *
+           rotation * Matrix3::scaling(a.scale_x, a.scale_y) * Matrix3::translation(-cx, -cy);
+}
+
+Matrix3 horizontalFlipMatrix(int width) { return {{-1, 0, width - 1.0, 0, 1, 0, 0, 0, 1}}; }
+Matrix3 verticalFlipMatrix(int height) { return {{1, 0, 0, 0, -1, height - 1.0, 0, 0, 1}}; }
+
+Matrix3 resizeMatrix(int fromW, int fromH, int toW, int toH) {
+    const double sx = static_cast<double>(toW) / fromW, sy = static_cast<double>(toH) / fromH;
+    // x' = (x + 0.5) * sx - 0.5 = sx * x + 0.5 * (sx - 1)
+    return {{sx, 0, 0.5 * (sx - 1), 0, sy, 0.5 * (sy - 1), 0, 0, 1}};
+}
+
+}  // namespace auglab

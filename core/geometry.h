@@ -1,0 +1,42 @@
+#pragma once
+// Forward matrices of the geometric ops, in pixel coordinates (pixel centres at integers, y down).
+// A forward matrix maps a source position to its output position; backends sample the source at
+// inverse(M) * p for every output pixel p.
+
+#include <array>
+
+#include "replay.h"
+
+namespace auglab {
+
+/// A 3x3 matrix in double precision, row-major. Affine ops keep the last row (0, 0, 1).
+struct Matrix3 {
+    std::array<double, 9> m{1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+    static Matrix3 identity() { return {}; }
+    static Matrix3 translation(double tx, double ty) { return {{1, 0, tx, 0, 1, ty, 0, 0, 1}}; }
+    static Matrix3 scaling(double sx, double sy) { return {{sx, 0, 0, 0, sy, 0, 0, 0, 1}}; }
+
+    double operator()(int r, int c) const { return m[static_cast<std::size_t>(r * 3 + c)]; }
+    Matrix3 operator*(const Matrix3& o) const;
+    Matrix3 inverse() const;  ///< throws std::domain_error when singular
+    /// True when every entry is within `eps` of the identity's.
+    bool isIdentity(double eps = 1e-8) const;
+    bool operator==(const Matrix3&) const = default;
+};
+
+/// Albumentations 2.0 Affine: M = T(c) * T(tx, ty) * Sh * R * S * T(-c), c = (W/2 - 0.5, H/2 - 0.5),
+/// R = [[cos t, sin t], [-sin t, cos t]] with t = rad(rotate mod 360), positive turning
+/// counter-clockwise on screen; Sh = [[1, tan(rad(-shear_x))], [tan(rad(-shear_y)), 1]];
+/// S = diag(scale_x, scale_y).
+Matrix3 affineMatrix(const AffineParams& a, int width, int height);
+
+/// Exact mirrors: x -> W - 1 - x, y -> H - 1 - y.
+Matrix3 horizontalFlipMatrix(int width);
+Matrix3 verticalFlipMatrix(int height);
+
+/// Resizing from (fromW, fromH) to (toW, toH) with pixel centres aligned (as cv::resize does):
+/// x' = (x + 0.5) * toW / fromW - 0.5.
+Matrix3 resizeMatrix(int fromW, int fromH, int toW, int toH);
+
+}  // namespace auglab

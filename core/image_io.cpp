@@ -1,0 +1,387 @@
+#include "image_io.h"
+
+// The stb implementations live in the system libstb; only the declarations are included here.
+#include <stb_image.h>
+#include <stb_image_write.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "atomic_file.h"
+#include "error.h"
+
+namespace fs = std::filesystem;
+
+namespace auglab {
+
+namespace {
+
+std::string shown(const fs::path& p) {
+    const std::u8string s = p.u8string();
+    return std::string(s.begin(), s.end());
+}
+
+[[noreturn]] void fail(const std::string& name, const std::string& why) {
+    throw InputError("'" + name + "': " + why);
+}
+
+std::string stbReason() {
+    const char* reason = stbi_failure_reason();
+    return reason != nullptr && *reason != '\0' ? reason : "unknown error";
+}
+
+std::uint32_t bigEndian16(const std::uint8_t* p) {
+    return (std::uint32_t{p[0]} << 8) | p[1];
+}
+std::uint32_t bigEndian32(const std::uint8_t* p) {
+    return (bigEndian16(p) << 16) | bigEndian16(p + 2);
+}
+
+// What a JPEG's marker segments say, read without decoding anything.
+struct JpegHeader {
+    bool hasFrame = false;  // a SOFn segment was found
+    int width = 0;
+    int height = 0;
+    int components = 0;
+    bool complete = false;  // the end-of-image marker is present, or the scan could not tell
+};
+
+// Walks the marker segments (and, after each SOS, the entropy-coded data) of a JPEG. stb treats a
+// file cut short as if it ended in zeros and decodes a grey or smeared bottom without any error, so
+// a missing end-of-image marker is the only reliable sign of a truncated download or copy.
+std::optional<JpegHeader> scanJpeg(const std::vector<std::uint8_t>& b) {
+    if (b.size() < 2 || b[0] != 0xFF || b[1] != 0xD8) {
+        return std::nullopt;
+    }
+    JpegHeader h;
+    std::size_t i = 2;
+    bool inScan = false;
+    while (i + 1 < b.size()) {
+        if (b[i] != 0xFF) {
+            if (!inScan) {
+                h.complete = true;  // garbage between segments: leave the verdict to the decoder
+                return h;
+            }
+            ++i;
+            continue;
+        }
+        const std::uint8_t m = b[i + 1];
+        if (m == 0xFF) {  // fill byte
+            ++i;
+            continue;
+        }
+        i += 2;
+        if (m == 0x00 || (m >= 0xD0 && m <= 0xD7) || m == 0x01) {
+            continue;  // stuffed 0xFF in scan data, restart marker, TEM: no length field
+        }
+        if (m == 0xD9) {
+            h.complete = true;
+            return h;
+        }
+        if (i + 2 > b.size()) {
+            return h;
+        }
+        const std::size_t length = bigEndian16(&b[i]);
+        if (length < 2) {
+            h.complete = true;  // a corrupt length: the decoder will say what is wrong
+            return h;
+        }
+        // SOF0..SOF15 carry the frame header; C4 (DHT), C8 (JPG) and CC (DAC) share the range.
+        const bool isFrame = m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
+        if (isFrame && !h.hasFrame && length >= 8 && i + 8 <= b.size()) {
+            h.hasFrame = true;
+            h.height = static_cast<int>(bigEndian16(&b[i + 3]));
+            h.width = static_cast<int>(bigEndian16(&b[i + 5]));
+            h.components = b[i + 7];
+        }
+        inScan = m == 0xDA;
+        i += length;
+    }
+    return h;
+}
+
+bool isPng(const std::vector<std::uint8_t>& b) {
+    static const std::uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    return b.size() >= 8 && std::memcmp(b.data(), signature, 8) == 0;
+}
+
+// A PNG's size from its IHDR chunk: stbi_info itself refuses very large PNGs with a vague "too
+// large", and the user should hear the actual size.
+std::optional<std::pair<std::int64_t, std::int64_t>> pngSize(const std::vector<std::uint8_t>& b) {
+    if (!isPng(b) || b.size() < 24 || std::memcmp(&b[12], "IHDR", 4) != 0) {
+        return std::nullopt;
+    }
+    return std::pair<std::int64_t, std::int64_t>{bigEndian32(&b[16]), bigEndian32(&b[20])};
+}
+
+// Whether the chunk walk of a PNG reaches IEND. stb does fail on a cut PNG, but its reason is then
+// "outofdata" or an empty string; this lets the message say what happened.
+bool pngComplete(const std::vector<std::uint8_t>& b) {
+    std::size_t i = 8;
+    while (i + 8 <= b.size()) {
+        const std::size_t length = bigEndian32(&b[i]);
+        if (std::memcmp(&b[i + 4], "IEND", 4) == 0) {
+            return true;
+        }
+        i += 12 + length;  // length, type, data, CRC
+    }
+    return false;
+}
+
+// stb reads past the end of a cut BMP as zeros without complaint; the header's file size tells.
+std::optional<std::size_t> bmpDeclaredSize(const std::vector<std::uint8_t>& b) {
+    if (b.size() < 6 || b[0] != 'B' || b[1] != 'M') {
+        return std::nullopt;
+    }
+    const std::size_t size = b[2] | (b[3] << 8) | (b[4] << 16) | (std::size_t{b[5]} << 24);
+    return size > 0 ? std::optional<std::size_t>(size) : std::nullopt;
+}
+
+void checkPixelLimit(const std::string& name, std::int64_t w, std::int64_t h) {
+    if (w * h > kMaxImagePixels) {
+        fail(name, std::to_string(w) + "x" + std::to_string(h) + " image is over the " +
+                       std::to_string(kMaxImagePixels / 1'000'000) + " megapixel limit");
+    }
+}
+
+bool isGif(const std::vector<std::uint8_t>& b) {
+    return b.size() >= 6 &&
+           (std::memcmp(b.data(), "GIF87a", 6) == 0 || std::memcmp(b.data(), "GIF89a", 6) == 0);
+}
+
+// Whether a TGA holds all the pixels its header promises (stb, like for BMP, silently reads zeros
+// past the end). TGA has no signature: call this only for a file stb accepted that is no other format.
+bool tgaComplete(const std::vector<std::uint8_t>& b) {
+    if (b.size() < 18) {
+        return false;
+    }
+    const int type = b[2];
+    const std::size_t bytesPerPixel = (b[16] + 7u) / 8u;
+    const auto le16 = [&](std::size_t at) { return std::size_t{b[at]} | (std::size_t{b[at + 1]} << 8); };
+    const std::size_t pixels = le16(12) * le16(14);
+    const std::size_t paletteBytes = b[1] == 1 ? le16(5) * ((b[7] + 7u) / 8u) : 0;
+    std::size_t i = 18 + b[0] + paletteBytes;
+    if (type < 9) {  // uncompressed
+        return i + pixels * bytesPerPixel <= b.size();
+    }
+    // Run-length packets: a header byte, then one pixel repeated or `count` literal pixels.
+    for (std::size_t done = 0; done < pixels;) {
+        if (i >= b.size()) {
+            return false;
+        }
+        const std::size_t count = (b[i] & 0x7Fu) + 1u;
+        i += 1 + ((b[i] & 0x80u) != 0 ? 1 : count) * bytesPerPixel;
+        done += count;
+    }
+    return i <= b.size();
+}
+
+// The formats stb recognises by a signature; a file stb accepts that matches none of them is a TGA.
+bool hasKnownSignature(const std::vector<std::uint8_t>& b) {
+    static const char* const signatures[] = {"\x89PNG", "\xFF\xD8",        "BM", "GIF8", "8BPS", "#?", "P5",
+                                             "P6",      "\x53\x80\xF6\x34"};
+    for (const char* sig : signatures) {
+        const std::size_t n = std::strlen(sig);
+        if (b.size() >= n && std::memcmp(b.data(), sig, n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+struct StbFree {
+    void operator()(stbi_uc* p) const { stbi_image_free(p); }
+};
+
+// stb decodes every GIF to RGBA; an opaque one should stay RGB like any other opaque file.
+bool alphaIsOpaque(const Image& img) {
+    for (int y = 0; y < img.height; ++y) {
+        const std::uint8_t* p = img.row(y);
+        for (int x = 0; x < img.width; ++x) {
+            if (p[4 * x + 3] != 255) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+Image dropAlpha(const Image& src) {
+    Image out(src.width, src.height, 3);
+    for (int y = 0; y < src.height; ++y) {
+        const std::uint8_t* in = src.row(y);
+        std::uint8_t* o = out.row(y);
+        for (int x = 0; x < src.width; ++x) {
+            std::memcpy(o + 3 * x, in + 4 * x, 3);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+LoadedImage decodeImage(const std::vector<std::uint8_t>& bytes, const std::string& name) {
+    if (bytes.empty()) {
+        fail(name, "empty file");
+    }
+    if (bytes.size() > static_cast<std::size_t>(INT_MAX)) {
+        fail(name, "file is too large to decode (over 2 GB)");
+    }
+
+    // Header checks, all before a single pixel is decoded.
+    const std::optional<JpegHeader> jpeg = scanJpeg(bytes);
+    if (jpeg && jpeg->hasFrame) {
+        if (jpeg->components == 4) {
+            fail(name, "CMYK JPEG is not supported; convert it to RGB");
+        }
+        checkPixelLimit(name, jpeg->width, jpeg->height);
+    }
+    if (const auto size = pngSize(bytes)) {
+        checkPixelLimit(name, size->first, size->second);
+    }
+    if (jpeg && !jpeg->complete) {
+        fail(name, "truncated JPEG (the end-of-image marker is missing)");
+    }
+    if (isPng(bytes) && !pngComplete(bytes)) {
+        fail(name, "truncated PNG (the file ends before the IEND chunk)");
+    }
+    if (const auto declared = bmpDeclaredSize(bytes); declared && *declared > bytes.size()) {
+        fail(name, "truncated BMP (the header says " + std::to_string(*declared) + " bytes, the file has " +
+                       std::to_string(bytes.size()) + ")");
+    }
+    const int length = static_cast<int>(bytes.size());
+    int w = 0;
+    int h = 0;
+    int fileChannels = 0;
+    if (stbi_info_from_memory(bytes.data(), length, &w, &h, &fileChannels) == 0) {
+        fail(name, "not a supported image (" + stbReason() + ")");
+    }
+    checkPixelLimit(name, w, h);
+    if (!hasKnownSignature(bytes) && !tgaComplete(bytes)) {
+        fail(name, "truncated TGA (the file ends before the last pixel)");
+    }
+    if (fileChannels < 1 || fileChannels > 4) {
+        fail(name, "unsupported channel count " + std::to_string(fileChannels));
+    }
+
+    // Gray becomes RGB and gray+alpha RGBA; stb reduces 16-bit samples with >> 8.
+    const int wanted = fileChannels == 1 || fileChannels == 3 ? 3 : 4;
+    LoadedImage loaded;
+    loaded.fileChannels = fileChannels;
+    loaded.reducedFrom16Bit = stbi_is_16_bit_from_memory(bytes.data(), length) != 0;
+    int dw = 0;
+    int dh = 0;
+    int dn = 0;
+    const std::unique_ptr<stbi_uc, StbFree> data(
+        stbi_load_from_memory(bytes.data(), length, &dw, &dh, &dn, wanted));
+    if (!data) {
+        fail(name, "cannot decode (" + stbReason() + "); the file is truncated or corrupt");
+    }
+    loaded.image = Image(dw, dh, wanted);
+    std::memcpy(loaded.image.pixels.data(), data.get(), loaded.image.pixels.size());
+
+    if (isGif(bytes) && alphaIsOpaque(loaded.image)) {
+        loaded.image = dropAlpha(loaded.image);
+        loaded.fileChannels = 3;
+    }
+    return loaded;
+}
+
+LoadedImage loadImage(const fs::path& path) {
+    return decodeImage(readFileBytes(path), shown(path));
+}
+
+ImageFormat formatFromExtension(const fs::path& path) {
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char ch) { return static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch); });
+    if (ext == ".png") {
+        return ImageFormat::Png;
+    }
+    if (ext == ".jpg" || ext == ".jpeg") {
+        return ImageFormat::Jpeg;
+    }
+    const std::string what =
+        ext.empty() ? "no file extension" : "unsupported extension '" + shown(path.extension()) + "'";
+    throw InputError("'" + shown(path) + "': " + what + "; use .png, .jpg or .jpeg");
+}
+
+namespace {
+
+void appendBytes(void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<std::uint8_t>*>(context);
+    const auto* p = static_cast<const std::uint8_t*>(data);
+    out->insert(out->end(), p, p + size);
+}
+
+// stb's JPEG writer takes tightly packed rows of 1-3 channels: pack, and drop alpha.
+std::vector<std::uint8_t> packedRgb(const Image& image) {
+    const std::size_t w = static_cast<std::size_t>(image.width);
+    std::vector<std::uint8_t> rgb(w * 3 * static_cast<std::size_t>(image.height));
+    for (int y = 0; y < image.height; ++y) {
+        const std::uint8_t* in = image.row(y);
+        std::uint8_t* o = rgb.data() + static_cast<std::size_t>(y) * w * 3;
+        if (image.channels == 3) {
+            std::memcpy(o, in, w * 3);
+            continue;
+        }
+        for (std::size_t x = 0; x < w; ++x) {
+            std::memcpy(o + 3 * x, in + image.channels * x, 3);
+        }
+    }
+    return rgb;
+}
+
+void checkQuality(int quality) {
+    if (quality < 1 || quality > 100) {
+        throw InputError("JPEG quality " + std::to_string(quality) + " is out of range (1 to 100)");
+    }
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encodeImage(const Image& image, ImageFormat format, int jpegQuality) {
+    if (image.empty()) {
+        throw RuntimeError("cannot encode an empty image");
+    }
+    if (image.channels != 3 && image.channels != 4) {
+        throw RuntimeError("cannot encode an image with " + std::to_string(image.channels) + " channels");
+    }
+    if (image.stride > static_cast<std::size_t>(INT_MAX)) {
+        throw RuntimeError("image rows are too long to encode");
+    }
+    std::vector<std::uint8_t> out;
+    int ok = 0;
+    if (format == ImageFormat::Png) {
+        ok = stbi_write_png_to_func(appendBytes, &out, image.width, image.height, image.channels,
+                                    image.pixels.data(), static_cast<int>(image.stride));
+    } else {
+        checkQuality(jpegQuality);
+        if (image.width > 65535 || image.height > 65535) {
+            throw InputError("a " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                             " image is too large for JPEG (at most 65535 pixels a side)");
+        }
+        const std::vector<std::uint8_t> rgb = packedRgb(image);
+        ok = stbi_write_jpg_to_func(appendBytes, &out, image.width, image.height, 3, rgb.data(), jpegQuality);
+    }
+    if (ok == 0) {
+        throw RuntimeError("cannot encode a " + std::to_string(image.width) + "x" +
+                           std::to_string(image.height) + (format == ImageFormat::Png ? " PNG" : " JPEG"));
+    }
+    return out;
+}
+
+void saveImage(const fs::path& path, const Image& image, int jpegQuality) {
+    const ImageFormat format = formatFromExtension(path);
+    if (format == ImageFormat::Jpeg && (jpegQuality < 1 || jpegQuality > 100)) {
+        throw InputError("'" + shown(path) + "': JPEG quality " + std::to_string(jpegQuality) +
+                         " is out of range (1 to 100)");
+    }
+    writeFileAtomically(path, encodeImage(image, format, jpegQuality));
+}
+
+}  // namespace auglab

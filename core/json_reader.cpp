@@ -1,0 +1,218 @@
+#include "json_reader.h"
+
+#include <cmath>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "error.h"
+
+namespace auglab {
+
+namespace {
+
+// Tracks where the parser is, so a duplicate key can be reported with its path.
+struct PathFrame {
+    bool isArray = false;
+    std::size_t index = 0;
+    std::string key;
+    std::set<std::string> keys;
+};
+
+std::string framePath(const std::vector<PathFrame>& frames) {
+    std::string path;
+    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
+        const PathFrame& f = frames[i];
+        if (f.isArray) path += "[" + std::to_string(f.index) + "]";
+        else path += (path.empty() ? "" : ".") + f.key;
+    }
+    return path;
+}
+
+std::pair<int, int> lineAndColumn(std::string_view text, std::size_t byte) {
+    int line = 1, col = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
+    }
+    return {line, col};
+}
+
+}  // namespace
+
+nlohmann::json parseJsonStrict(std::string_view text, const std::string& what) {
+    std::vector<PathFrame> frames;
+    auto elementDone = [&frames] {
+        if (!frames.empty() && frames.back().isArray) ++frames.back().index;
+    };
+    auto callback = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using E = nlohmann::json::parse_event_t;
+        switch (event) {
+            case E::object_start: frames.push_back(PathFrame{}); break;
+            case E::array_start: {
+                PathFrame f;
+                f.isArray = true;
+                frames.push_back(std::move(f));
+                break;
+            }
+            case E::object_end:
+            case E::array_end:
+                frames.pop_back();
+                elementDone();
+                break;
+            case E::key: {
+                const std::string key = parsed.get<std::string>();
+                PathFrame& f = frames.back();
+                if (!f.keys.insert(key).second) {
+                    f.key = key;
+                    frames.push_back(PathFrame{});
+                    const std::string path = framePath(frames);
+                    throw InputError(what + ": " + path + ": duplicate key \"" + key + "\"");
+                }
+                f.key = key;
+                break;
+            }
+            case E::value: elementDone(); break;
+        }
+        return true;
+    };
+    try {
+        return nlohmann::json::parse(text.begin(), text.end(), callback);
+    } catch (const nlohmann::json::parse_error& e) {
+        const auto [line, col] = lineAndColumn(text, e.byte > 0 ? e.byte - 1 : 0);
+        std::string reason = e.what();
+        // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line..";
+        // keep the part after the last ": " which says what was expected.
+        const auto pos = reason.rfind(": ");
+        if (pos != std::string::npos) reason = reason.substr(pos + 2);
+        throw InputError(what + ": invalid JSON at line " + std::to_string(line) + ", column " +
+                         std::to_string(col) + ": " + reason);
+    }
+}
+
+std::string formatNumber(double v) {
+    std::ostringstream s;
+    s.precision(15);
+    s << v;
+    return s.str();
+}
+
+void JsonReader::fail(const std::string& message) const {
+    throw InputError((path_.empty() ? std::string("(document)") : path_) + ": " + message);
+}
+
+std::string JsonReader::describeType() const {
+    switch (v_->type()) {
+        case nlohmann::json::value_t::null: return "null";
+        case nlohmann::json::value_t::boolean: return "a boolean";
+        case nlohmann::json::value_t::string: return "a string";
+        case nlohmann::json::value_t::array: return "an array";
+        case nlohmann::json::value_t::object: return "an object";
+        case nlohmann::json::value_t::number_float: return "a number";
+        case nlohmann::json::value_t::number_integer:
+        case nlohmann::json::value_t::number_unsigned: return "an integer";
+        default: return "an unsupported value";
+    }
+}
+
+JsonReader JsonReader::member(std::string_view key) const {
+    requireObject();
+    const auto it = v_->find(key);
+    if (it == v_->end()) fail("missing required key \"" + std::string(key) + "\"");
+    return JsonReader(*it, path_.empty() ? std::string(key) : path_ + "." + std::string(key));
+}
+
+JsonReader JsonReader::element(std::size_t index) const {
+    return JsonReader((*v_)[index], path_ + "[" + std::to_string(index) + "]");
+}
+
+bool JsonReader::has(std::string_view key) const { return v_->is_object() && v_->contains(key); }
+
+void JsonReader::requireObject() const {
+    if (!v_->is_object()) fail("expected an object, got " + describeType());
+}
+
+void JsonReader::requireObject(std::initializer_list<std::string_view> allowed) const {
+    requireObject();
+    for (const auto& item : v_->items()) {
+        bool known = false;
+        for (std::string_view a : allowed) known = known || a == item.key();
+        if (!known) {
+            std::string list;
+            for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+            const std::string where = path_.empty() ? item.key() : path_ + "." + item.key();
+            throw InputError(where + ": unknown key (expected one of: " + list + ")");
+        }
+    }
+}
+
+std::size_t JsonReader::arraySize() const {
+    if (!v_->is_array()) fail("expected an array, got " + describeType());
+    return v_->size();
+}
+
+std::string JsonReader::string() const {
+    if (!v_->is_string()) fail("expected a string, got " + describeType());
+    return v_->get<std::string>();
+}
+
+bool JsonReader::boolean() const {
+    if (!v_->is_boolean()) fail("expected true or false, got " + describeType());
+    return v_->get<bool>();
+}
+
+double JsonReader::number() const {
+    if (!v_->is_number()) fail("expected a number, got " + describeType());
+    const double d = v_->get<double>();
+    if (!std::isfinite(d)) fail("expected a finite number");
+    return d;
+}
+
+std::int64_t JsonReader::integer(std::int64_t lower, std::int64_t upper) const {
+    if (!v_->is_number_integer()) fail("expected an integer, got " + describeType());
+    if (v_->is_number_unsigned() && v_->get<std::uint64_t>() > static_cast<std::uint64_t>(upper))
+        fail("value " + v_->dump() + " is above the maximum " + std::to_string(upper));
+    const std::int64_t i = v_->get<std::int64_t>();
+    if (i < lower) fail("value " + std::to_string(i) + " is below the minimum " + std::to_string(lower));
+    if (i > upper) fail("value " + std::to_string(i) + " is above the maximum " + std::to_string(upper));
+    return i;
+}
+
+std::uint64_t JsonReader::unsignedInteger() const {
+    if (!v_->is_number_unsigned()) {
+        if (v_->is_number_integer()) fail("expected a non-negative integer, got " + v_->dump());
+        fail("expected a non-negative integer, got " + describeType());
+    }
+    return v_->get<std::uint64_t>();
+}
+
+double JsonReader::numberIn(double lower, double upper) const {
+    const double d = number();
+    if (d < lower) fail("value " + formatNumber(d) + " is below the minimum " + formatNumber(lower));
+    if (d > upper) fail("value " + formatNumber(d) + " is above the maximum " + formatNumber(upper));
+    return d;
+}
+
+Range JsonReader::range(double lower, double upper, bool integers) const {
+    if (!v_->is_array() || v_->size() != 2) {
+        if (v_->is_number()) fail("expected a [min, max] pair, got a single number (ranges are always explicit)");
+        fail("expected a [min, max] pair, got " + (v_->is_array() ? "an array of " + std::to_string(v_->size())
+                                                                  : describeType()));
+    }
+    Range r;
+    for (std::size_t i = 0; i < 2; ++i) {
+        const JsonReader e = element(i);
+        const double v = integers ? static_cast<double>(e.integer(INT64_MIN, INT64_MAX)) : e.number();
+        (i == 0 ? r.min : r.max) = v;
+    }
+    if (r.min > r.max) fail("min " + formatNumber(r.min) + " > max " + formatNumber(r.max));
+    if (r.min < lower) fail("min " + formatNumber(r.min) + " is below the lower bound " + formatNumber(lower));
+    if (r.max > upper) fail("max " + formatNumber(r.max) + " is above the upper bound " + formatNumber(upper));
+    return r;
+}
+
+}  // namespace auglab

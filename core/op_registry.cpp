@@ -1,0 +1,197 @@
+#include "op_registry.h"
+
+#include <stdexcept>
+
+namespace auglab {
+
+namespace {
+
+ParamDesc floatRange(std::string key, std::string label, std::string unit, double lower, double upper,
+                     Range def, std::string help) {
+    ParamDesc d;
+    d.key = std::move(key);
+    d.label = std::move(label);
+    d.unit = std::move(unit);
+    d.kind = ParamKind::FloatRange;
+    d.lower = lower;
+    d.upper = upper;
+    d.defaultValue = def;
+    d.help = std::move(help);
+    return d;
+}
+
+ParamDesc intRange(std::string key, std::string label, std::string unit, double lower, double upper, Range def,
+                   std::string help) {
+    ParamDesc d = floatRange(std::move(key), std::move(label), std::move(unit), lower, upper, def, std::move(help));
+    d.kind = ParamKind::IntRange;
+    return d;
+}
+
+ParamDesc boolean(std::string key, std::string label, bool def, std::string help) {
+    ParamDesc d;
+    d.key = std::move(key);
+    d.label = std::move(label);
+    d.kind = ParamKind::Bool;
+    d.defaultValue = def;
+    d.help = std::move(help);
+    return d;
+}
+
+ParamDesc choice(std::string key, std::string label, std::vector<std::string> choices, std::string def,
+                 std::string help) {
+    ParamDesc d;
+    d.key = std::move(key);
+    d.label = std::move(label);
+    d.kind = ParamKind::Choice;
+    d.choices = std::move(choices);
+    d.defaultValue = std::move(def);
+    d.help = std::move(help);
+    return d;
+}
+
+ParamDesc fill(std::string key, bool allowsRandom, std::string help) {
+    ParamDesc d;
+    d.key = std::move(key);
+    d.label = "Fill";
+    d.unit = "RGB 0-255";
+    d.kind = ParamKind::Fill;
+    d.lower = 0;
+    d.upper = 255;
+    d.defaultValue = Fill{};
+    d.allowsRandomFill = allowsRandom;
+    d.help = std::move(help);
+    return d;
+}
+
+ParamDesc optionalParam(ParamDesc d) {
+    d.optional = true;
+    return d;
+}
+
+std::vector<OpDesc> buildRegistry() {
+    std::vector<OpDesc> ops;
+
+    ops.push_back(OpDesc{
+        OpId::Affine, "affine", "Affine (rotate, scale, shear, shift)", OpCategory::Geometric,
+        "Albumentations 2.0 Affine about the image centre. Positive rotation turns counter-clockwise on "
+        "screen; translation is a fraction of the image size, truncated to whole pixels.",
+        {
+            floatRange("rotate_deg", "Rotation", "deg", -180, 180, {-15, 15},
+                       "Angle in degrees; positive is counter-clockwise on screen."),
+            floatRange("scale_x", "Scale X", "factor", 0.05, 10, {0.9, 1.1},
+                       "Zoom factor along x; above 1 enlarges the content."),
+            floatRange("scale_y", "Scale Y", "factor", 0.05, 10, {0.9, 1.1},
+                       "Zoom factor along y; ignored when keep_ratio is on (y uses the x draw)."),
+            boolean("keep_ratio", "Keep aspect ratio", true, "Use the same zoom for both axes."),
+            floatRange("shear_x_deg", "Shear X", "deg", -80, 80, {0, 0}, "Shear angle along x, degrees."),
+            floatRange("shear_y_deg", "Shear Y", "deg", -80, 80, {0, 0}, "Shear angle along y, degrees."),
+            floatRange("translate_x_frac", "Shift X", "fraction of width", -1, 1, {-0.0625, 0.0625},
+                       "Shift along x as a fraction of the width, truncated toward zero to pixels."),
+            floatRange("translate_y_frac", "Shift Y", "fraction of height", -1, 1, {-0.0625, 0.0625},
+                       "Shift along y as a fraction of the height, truncated toward zero to pixels."),
+            choice("interpolation", "Interpolation", kInterpolationChoices, "linear",
+                   "How source pixels are sampled."),
+            choice("border", "Border", kBorderChoices, "constant", "What is shown outside the source image."),
+            fill("fill", false, "Colour of the constant border."),
+        }});
+
+    ops.push_back(OpDesc{OpId::HorizontalFlip, "horizontal_flip", "Horizontal flip", OpCategory::Geometric,
+                         "Mirror left to right, exactly.", {}});
+    ops.push_back(OpDesc{OpId::VerticalFlip, "vertical_flip", "Vertical flip", OpCategory::Geometric,
+                         "Mirror top to bottom, exactly.", {}});
+
+    ops.push_back(OpDesc{
+        OpId::CoarseDropout, "coarse_dropout", "Coarse dropout (cutout)", OpCategory::Pixel,
+        "Fill random rectangles. Hole sizes are fractions of the image (hole_*_frac) or pixels "
+        "(hole_*_px), not both. Holes lie inside the image and may overlap.",
+        {
+            intRange("holes", "Holes", "count", 0, 1000, {1, 8}, "Number of holes, inclusive range."),
+            floatRange("hole_height_frac", "Hole height", "fraction of height", 0, 1, {0.05, 0.1},
+                       "Hole height as a fraction of the image height (truncated to pixels)."),
+            floatRange("hole_width_frac", "Hole width", "fraction of width", 0, 1, {0.05, 0.1},
+                       "Hole width as a fraction of the image width (truncated to pixels)."),
+            optionalParam(intRange("hole_height_px", "Hole height", "px", 1, 100000, {8, 16},
+                                   "Hole height in pixels, inclusive range; replaces hole_height_frac.")),
+            optionalParam(intRange("hole_width_px", "Hole width", "px", 1, 100000, {8, 16},
+                                   "Hole width in pixels, inclusive range; replaces hole_width_frac.")),
+            fill("fill", true,
+                 "[r, g, b], or \"random\" (noise per pixel) or \"random_uniform\" (one colour per hole)."),
+        }});
+
+    ops.push_back(OpDesc{
+        OpId::BrightnessContrast, "brightness_contrast", "Brightness / contrast", OpCategory::Pixel,
+        "out = trunc(clip(v * (1 + contrast) + brightness * 255, 0, 255)) in float32, as a 256-entry LUT.",
+        {
+            floatRange("brightness", "Brightness", "fraction of 255", -1, 1, {-0.2, 0.2},
+                       "Added offset, as a fraction of 255 (or of the image mean, see brightness_by_max)."),
+            floatRange("contrast", "Contrast", "factor - 1", -1, 5, {-0.2, 0.2},
+                       "Multiplier minus one: 0 keeps contrast, -1 makes the image flat."),
+            boolean("brightness_by_max", "Brightness by max", true,
+                    "Offset relative to 255 (on) or to the image mean (off)."),
+        }});
+
+    ops.push_back(OpDesc{
+        OpId::HueSaturationValue, "hue_saturation_value", "Hue / saturation / value", OpCategory::Pixel,
+        "Shifts in OpenCV's 8-bit HSV (hue 0..179, two degrees a unit).",
+        {
+            floatRange("hue_shift_deg", "Hue shift", "deg", -180, 180, {-40, 40},
+                       "Hue rotation in degrees (OpenCV units are two degrees)."),
+            floatRange("sat_shift", "Saturation shift", "0-255 units", -255, 255, {-30, 30},
+                       "Added to saturation (0..255), truncated to an integer."),
+            floatRange("val_shift", "Value shift", "0-255 units", -255, 255, {-20, 20},
+                       "Added to value (0..255), truncated to an integer."),
+        }});
+
+    ops.push_back(OpDesc{OpId::GaussianBlur, "gaussian_blur", "Gaussian blur", OpCategory::Pixel,
+                         "Separable Gaussian, kernel size int(sigma*3.5)*2+1, border reflect_101.",
+                         {
+                             floatRange("sigma_px", "Sigma", "px", 0, 50, {0.5, 3.0},
+                                        "Standard deviation of the Gaussian in pixels."),
+                         }});
+
+    ops.push_back(OpDesc{
+        OpId::GaussNoise, "gauss_noise", "Gaussian noise", OpCategory::Pixel,
+        "Adds N(mean*255, std*255) per pixel, truncated toward zero, then clipped.",
+        {
+            floatRange("std_frac", "Noise std", "fraction of 255", 0, 1, {0.02, 0.1},
+                       "Standard deviation as a fraction of 255."),
+            floatRange("mean_frac", "Noise mean", "fraction of 255", -1, 1, {0, 0}, "Mean as a fraction of 255."),
+            boolean("per_channel", "Per channel", true, "Independent noise per channel (off: the same for RGB)."),
+        }});
+
+    ops.push_back(OpDesc{OpId::ToGray, "to_gray", "To gray", OpCategory::Pixel,
+                         "OpenCV RGB2GRAY (0.299, 0.587, 0.114 in fixed point) written to all three channels.", {}});
+    return ops;
+}
+
+}  // namespace
+
+const ParamDesc* OpDesc::param(std::string_view key) const {
+    const int i = paramIndex(key);
+    return i < 0 ? nullptr : &params[static_cast<std::size_t>(i)];
+}
+
+int OpDesc::paramIndex(std::string_view key) const {
+    for (std::size_t i = 0; i < params.size(); ++i)
+        if (params[i].key == key) return static_cast<int>(i);
+    return -1;
+}
+
+const std::vector<OpDesc>& opRegistry() {
+    static const std::vector<OpDesc> registry = buildRegistry();
+    return registry;
+}
+
+const OpDesc* findOp(std::string_view name) {
+    for (const OpDesc& d : opRegistry())
+        if (d.name == name) return &d;
+    return nullptr;
+}
+
+const OpDesc& opDesc(OpId id) {
+    for (const OpDesc& d : opRegistry())
+        if (d.id == id) return d;
+    throw std::logic_error("op id missing from the registry");
+}
+
+}  // namespace auglab

@@ -1,0 +1,79 @@
+#include "pipeline.h"
+
+#include <stdexcept>
+
+namespace auglab {
+
+OpConfig::OpConfig(const OpDesc& desc) : desc_(&desc) {
+    values_.reserve(desc.params.size());
+    for (const ParamDesc& p : desc.params)
+        values_.push_back(p.optional ? std::nullopt : std::optional<ParamValue>(p.defaultValue));
+}
+
+OpConfig OpConfig::withDefaults(std::string_view opName) {
+    const OpDesc* d = findOp(opName);
+    if (!d) throw std::invalid_argument("unknown op '" + std::string(opName) + "'");
+    return OpConfig(*d);
+}
+
+bool OpConfig::has(std::string_view key) const {
+    const int i = desc_->paramIndex(key);
+    return i >= 0 && values_[static_cast<std::size_t>(i)].has_value();
+}
+
+const ParamValue& OpConfig::value(std::string_view key) const {
+    const int i = desc_->paramIndex(key);
+    if (i < 0 || !values_[static_cast<std::size_t>(i)])
+        throw std::out_of_range(desc_->name + " has no value for '" + std::string(key) + "'");
+    return *values_[static_cast<std::size_t>(i)];
+}
+
+void OpConfig::set(std::string_view key, ParamValue v) {
+    const int i = desc_->paramIndex(key);
+    if (i < 0) throw std::out_of_range(desc_->name + " has no parameter '" + std::string(key) + "'");
+    values_[static_cast<std::size_t>(i)] = std::move(v);
+}
+
+void OpConfig::unset(std::string_view key) {
+    const int i = desc_->paramIndex(key);
+    if (i < 0 || !desc_->params[static_cast<std::size_t>(i)].optional)
+        throw std::out_of_range(desc_->name + "." + std::string(key) + " is not an optional parameter");
+    values_[static_cast<std::size_t>(i)].reset();
+}
+
+void OpConfig::resetToDefault(std::string_view key) {
+    const int i = desc_->paramIndex(key);
+    if (i < 0) throw std::out_of_range(desc_->name + " has no parameter '" + std::string(key) + "'");
+    const ParamDesc& pd = desc_->params[static_cast<std::size_t>(i)];
+    values_[static_cast<std::size_t>(i)] = pd.optional ? std::nullopt : std::optional<ParamValue>(pd.defaultValue);
+}
+
+bool OpConfig::operator==(const OpConfig& o) const {
+    return desc_ == o.desc_ && enabled == o.enabled && p == o.p && values_ == o.values_;
+}
+
+Preset defaultPreset() {
+    Preset preset;
+    preset.name = "default";
+    preset.description = "Mild geometry, horizontal flip, cutout and colour jitter.";
+    preset.seed = 20200224;
+    OpConfig affine = OpConfig::withDefaults("affine");
+    affine.set("rotate_deg", Range{-20, 20});
+    affine.set("scale_x", Range{0.85, 1.15});
+    affine.set("translate_x_frac", Range{-0.1, 0.1});
+    affine.set("translate_y_frac", Range{-0.1, 0.1});
+    affine.set("border", std::string("reflect_101"));
+    preset.pipeline.push_back(affine);
+    OpConfig flip = OpConfig::withDefaults("horizontal_flip");
+    flip.p = 0.5;
+    preset.pipeline.push_back(flip);
+    OpConfig dropout = OpConfig::withDefaults("coarse_dropout");
+    dropout.p = 0.5;
+    preset.pipeline.push_back(dropout);
+    OpConfig colour = OpConfig::withDefaults("brightness_contrast");
+    colour.p = 0.5;
+    preset.pipeline.push_back(colour);
+    return preset;
+}
+
+}  // namespace auglab

@@ -1,0 +1,175 @@
+#include "preset.h"
+
+#include <cmath>
+
+#include "atomic_file.h"
+#include "error.h"
+#include "json_reader.h"
+
+namespace auglab {
+
+namespace {
+
+ParamValue readParam(const JsonReader& r, const ParamDesc& pd) {
+    switch (pd.kind) {
+        case ParamKind::FloatRange: return r.range(pd.lower, pd.upper, false);
+        case ParamKind::IntRange: return r.range(pd.lower, pd.upper, true);
+        case ParamKind::Float: return r.numberIn(pd.lower, pd.upper);
+        case ParamKind::Bool: return r.boolean();
+        case ParamKind::Choice: {
+            const std::string s = r.string();
+            for (const std::string& c : pd.choices)
+                if (c == s) return s;
+            std::string list;
+            for (const std::string& c : pd.choices) list += (list.empty() ? "\"" : ", \"") + c + "\"";
+            r.fail("unknown value \"" + s + "\" (expected one of " + list + ")");
+        }
+        case ParamKind::Fill: {
+            Fill f;
+            if (r.json().is_string()) {
+                const std::string s = r.string();
+                if (pd.allowsRandomFill && s == "random") f.mode = Fill::Mode::Random;
+                else if (pd.allowsRandomFill && s == "random_uniform") f.mode = Fill::Mode::RandomUniform;
+                else
+                    r.fail("unknown fill \"" + s + "\" (expected [r, g, b]" +
+                           (pd.allowsRandomFill ? std::string(", \"random\" or \"random_uniform\")") : ")"));
+                return f;
+            }
+            if (r.arraySize() != 3) r.fail("expected [r, g, b] with 3 integers 0..255");
+            for (std::size_t i = 0; i < 3; ++i) f.rgb[i] = static_cast<int>(r.element(i).integer(0, 255));
+            return f;
+        }
+    }
+    r.fail("internal: unknown parameter kind");
+}
+
+OpConfig readOp(const JsonReader& r) {
+    r.requireObject();
+    const std::string name = r.member("op").string();
+    const OpDesc* desc = findOp(name);
+    if (!desc) {
+        std::string list;
+        for (const OpDesc& d : opRegistry()) list += (list.empty() ? "" : ", ") + d.name;
+        r.member("op").fail("unknown op \"" + name + "\" (known ops: " + list + ")");
+    }
+    OpConfig op(*desc);
+    for (const auto& item : r.json().items()) {
+        const std::string& key = item.key();
+        const JsonReader v = r.member(key);
+        if (key == "op") continue;
+        if (key == "enabled") {
+            op.enabled = v.boolean();
+        } else if (key == "p") {
+            op.p = v.numberIn(0.0, 1.0);
+        } else if (const ParamDesc* pd = desc->param(key)) {
+            op.set(key, readParam(v, *pd));
+        } else {
+            std::string list = "op, enabled, p";
+            for (const ParamDesc& pd2 : desc->params) list += ", " + pd2.key;
+            v.fail("unknown key for " + name + " (expected one of: " + list + ")");
+        }
+    }
+    if (desc->id == OpId::CoarseDropout) {
+        const bool hpx = op.has("hole_height_px"), wpx = op.has("hole_width_px");
+        if (hpx != wpx)
+            r.fail("give both hole_height_px and hole_width_px, or neither (then the _frac sizes apply)");
+        if (hpx && (r.has("hole_height_frac") || r.has("hole_width_frac")))
+            r.fail("give hole sizes as hole_*_frac or as hole_*_px, not both");
+    }
+    return op;
+}
+
+nlohmann::ordered_json paramToJson(const ParamDesc& pd, const ParamValue& v) {
+    switch (pd.kind) {
+        case ParamKind::FloatRange: {
+            const Range r = std::get<Range>(v);
+            return nlohmann::ordered_json::array({r.min, r.max});
+        }
+        case ParamKind::IntRange: {
+            const Range r = std::get<Range>(v);
+            return nlohmann::ordered_json::array({std::llround(r.min), std::llround(r.max)});
+        }
+        case ParamKind::Float: return std::get<double>(v);
+        case ParamKind::Bool: return std::get<bool>(v);
+        case ParamKind::Choice: return std::get<std::string>(v);
+        case ParamKind::Fill: {
+            const Fill& f = std::get<Fill>(v);
+            if (f.mode == Fill::Mode::Random) return "random";
+            if (f.mode == Fill::Mode::RandomUniform) return "random_uniform";
+            return nlohmann::ordered_json::array({f.rgb[0], f.rgb[1], f.rgb[2]});
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+nlohmann::ordered_json opConfigToJson(const OpConfig& op) {
+    nlohmann::ordered_json j;
+    j["op"] = op.name();
+    j["enabled"] = op.enabled;
+    j["p"] = op.p;
+    const bool pxHoles = op.id() == OpId::CoarseDropout && op.has("hole_height_px");
+    const auto& params = op.desc().params;
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        const auto& value = op.values()[i];
+        if (!value) continue;
+        // Pixel hole sizes replace the fractional ones; writing both would not load back.
+        if (pxHoles && (params[i].key == "hole_height_frac" || params[i].key == "hole_width_frac")) continue;
+        j[params[i].key] = paramToJson(params[i], *value);
+    }
+    return j;
+}
+
+Preset parsePreset(std::string_view text, const std::string& what) {
+    const nlohmann::json doc = parseJsonStrict(text, what);
+    const JsonReader root(doc, "");
+    root.requireObject({"format", "version", "name", "description", "seed", "pipeline"});
+    const std::string format = root.member("format").string();
+    if (format != "auglab-preset")
+        root.member("format").fail("expected \"auglab-preset\", got \"" + format + "\"");
+    const JsonReader version = root.member("version");
+    const std::int64_t v = version.integer(1, INT64_MAX);
+    if (v > Preset::kFormatVersion)
+        version.fail("preset version " + std::to_string(v) + " is newer than this AugLab reads (" +
+                     std::to_string(Preset::kFormatVersion) + "); update AugLab");
+    Preset preset;
+    if (root.has("name")) preset.name = root.member("name").string();
+    if (root.has("description")) preset.description = root.member("description").string();
+    if (root.has("seed")) preset.seed = root.member("seed").unsignedInteger();
+    const JsonReader pipeline = root.member("pipeline");
+    const std::size_t n = pipeline.arraySize();
+    for (std::size_t i = 0; i < n; ++i) preset.pipeline.push_back(readOp(pipeline.element(i)));
+    return preset;
+}
+
+Preset loadPreset(const std::filesystem::path& path) {
+    const std::string text = readFileText(path);
+    try {
+        return parsePreset(text, path.string());
+    } catch (const InputError& e) {
+        const std::string msg = e.what();
+        if (msg.rfind(path.string(), 0) == 0) throw;
+        throw InputError(path.string() + ": " + msg);
+    }
+}
+
+nlohmann::ordered_json presetToJson(const Preset& preset) {
+    nlohmann::ordered_json j;
+    j["format"] = "auglab-preset";
+    j["version"] = Preset::kFormatVersion;
+    j["name"] = preset.name;
+    j["description"] = preset.description;
+    j["seed"] = preset.seed;
+    j["pipeline"] = nlohmann::ordered_json::array();
+    for (const OpConfig& op : preset.pipeline) j["pipeline"].push_back(opConfigToJson(op));
+    return j;
+}
+
+std::string serializePreset(const Preset& preset) { return presetToJson(preset).dump(2) + "\n"; }
+
+void savePreset(const std::filesystem::path& path, const Preset& preset) {
+    writeFileAtomically(path, serializePreset(preset));
+}
+
+}  // namespace auglab

@@ -1,0 +1,138 @@
+// The preset JSON Schema, generated from the op registry so that it cannot drift from the parser.
+
+#include "preset.h"
+
+namespace auglab {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json rangeSchema(const ParamDesc& pd, bool integers) {
+    Json item;
+    item["type"] = integers ? "integer" : "number";
+    item["minimum"] = pd.lower;
+    item["maximum"] = pd.upper;
+    Json s;
+    s["description"] = pd.help + " [min, max], min <= max.";
+    s["type"] = "array";
+    s["prefixItems"] = Json::array({item, item});
+    s["items"] = false;
+    s["minItems"] = 2;
+    s["maxItems"] = 2;
+    return s;
+}
+
+Json paramSchema(const ParamDesc& pd) {
+    switch (pd.kind) {
+        case ParamKind::FloatRange: return rangeSchema(pd, false);
+        case ParamKind::IntRange: return rangeSchema(pd, true);
+        case ParamKind::Float: {
+            Json s;
+            s["description"] = pd.help;
+            s["type"] = "number";
+            s["minimum"] = pd.lower;
+            s["maximum"] = pd.upper;
+            return s;
+        }
+        case ParamKind::Bool: {
+            Json s;
+            s["description"] = pd.help;
+            s["type"] = "boolean";
+            return s;
+        }
+        case ParamKind::Choice: {
+            Json s;
+            s["description"] = pd.help;
+            s["enum"] = pd.choices;
+            return s;
+        }
+        case ParamKind::Fill: {
+            Json rgb;
+            rgb["$ref"] = "#/$defs/rgb";
+            Json s;
+            s["description"] = pd.help;
+            if (pd.allowsRandomFill) {
+                Json modes;
+                modes["enum"] = Json::array({"random", "random_uniform"});
+                s["oneOf"] = Json::array({rgb, modes});
+            } else {
+                s["$ref"] = "#/$defs/rgb";
+            }
+            return s;
+        }
+    }
+    return Json::object();
+}
+
+Json opSchema(const OpDesc& op) {
+    Json props;
+    Json opConst;
+    opConst["const"] = op.name;
+    props["op"] = opConst;
+    props["enabled"] = Json{{"type", "boolean"}, {"description", "Off: the op is skipped (default on)."}};
+    props["p"] = Json{{"type", "number"},
+                      {"minimum", 0},
+                      {"maximum", 1},
+                      {"description", "Probability that the op applies (default 1)."}};
+    for (const ParamDesc& pd : op.params) props[pd.key] = paramSchema(pd);
+    Json s;
+    s["title"] = op.label;
+    s["description"] = op.help;
+    s["type"] = "object";
+    s["properties"] = props;
+    s["required"] = Json::array({"op"});
+    s["additionalProperties"] = false;
+    if (op.id == OpId::CoarseDropout) {
+        // Hole sizes in pixels come as a pair and exclude the fractional sizes.
+        s["dependentRequired"] = Json{{"hole_height_px", {"hole_width_px"}}, {"hole_width_px", {"hole_height_px"}}};
+        Json pxGiven;
+        pxGiven["required"] = Json::array({"hole_height_px"});
+        Json noFrac;
+        noFrac["not"] = Json{{"anyOf", Json::array({Json{{"required", {"hole_height_frac"}}},
+                                                     Json{{"required", {"hole_width_frac"}}}})}};
+        s["if"] = pxGiven;
+        s["then"] = noFrac;
+    }
+    return s;
+}
+
+}  // namespace
+
+nlohmann::ordered_json presetSchema() {
+    Json s;
+    s["$schema"] = "https://json-schema.org/draft/2020-12/schema";
+    s["$id"] = "https://auglab.invalid/schemas/auglab-preset.schema.json";
+    s["title"] = "AugLab preset";
+    s["description"] =
+        "An ordered augmentation pipeline (SPEC section 4). Generated from AugLab's op registry by "
+        "`auglab-cli schema`; do not edit by hand.";
+    s["type"] = "object";
+    Json props;
+    props["format"] = Json{{"const", "auglab-preset"}};
+    props["version"] = Json{{"type", "integer"}, {"const", Preset::kFormatVersion}};
+    props["name"] = Json{{"type", "string"}};
+    props["description"] = Json{{"type", "string"}};
+    props["seed"] = Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 18446744073709551615ull}};
+    Json items;
+    Json refs = Json::array();
+    for (const OpDesc& op : opRegistry()) refs.push_back(Json{{"$ref", "#/$defs/op_" + op.name}});
+    items["oneOf"] = refs;
+    props["pipeline"] = Json{{"type", "array"}, {"items", items}};
+    s["properties"] = props;
+    s["required"] = Json::array({"format", "version", "pipeline"});
+    s["additionalProperties"] = false;
+    Json defs;
+    defs["rgb"] = Json{{"type", "array"},
+                       {"prefixItems", Json::array({Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 255}},
+                                                    Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 255}},
+                                                    Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 255}}})},
+                       {"items", false},
+                       {"minItems", 3},
+                       {"maxItems", 3}};
+    for (const OpDesc& op : opRegistry()) defs["op_" + op.name] = opSchema(op);
+    s["$defs"] = defs;
+    return s;
+}
+
+}  // namespace auglab

@@ -1,0 +1,267 @@
+#include "replay.h"
+
+#include "atomic_file.h"
+#include "error.h"
+#include "json_reader.h"
+
+namespace auglab {
+
+using Json = nlohmann::ordered_json;
+
+Interpolation interpolationFromName(std::string_view name) {
+    if (name == "nearest") return Interpolation::Nearest;
+    if (name == "linear") return Interpolation::Linear;
+    throw InputError("unknown interpolation \"" + std::string(name) + "\"");
+}
+
+BorderMode borderFromName(std::string_view name) {
+    if (name == "constant") return BorderMode::Constant;
+    if (name == "replicate") return BorderMode::Replicate;
+    if (name == "reflect") return BorderMode::Reflect;
+    if (name == "reflect_101") return BorderMode::Reflect101;
+    if (name == "wrap") return BorderMode::Wrap;
+    throw InputError("unknown border \"" + std::string(name) + "\"");
+}
+
+const char* interpolationName(Interpolation i) { return i == Interpolation::Nearest ? "nearest" : "linear"; }
+
+const char* borderName(BorderMode b) {
+    switch (b) {
+        case BorderMode::Constant: return "constant";
+        case BorderMode::Replicate: return "replicate";
+        case BorderMode::Reflect: return "reflect";
+        case BorderMode::Reflect101: return "reflect_101";
+        case BorderMode::Wrap: return "wrap";
+    }
+    return "constant";
+}
+
+namespace {
+
+Json rgbJson(const Rgb& c) { return Json::array({c[0], c[1], c[2]}); }
+
+Rgb readRgb(const JsonReader& r) {
+    if (r.arraySize() != 3) r.fail("expected [r, g, b] with 3 integers 0..255");
+    Rgb c{};
+    for (std::size_t i = 0; i < 3; ++i) c[i] = static_cast<std::uint8_t>(r.element(i).integer(0, 255));
+    return c;
+}
+
+struct OpJsonWriter {
+    Json& j;
+    void operator()(const AffineParams& a) const {
+        j["rotate_deg"] = a.rotate_deg;
+        j["scale_x"] = a.scale_x;
+        j["scale_y"] = a.scale_y;
+        j["shear_x_deg"] = a.shear_x_deg;
+        j["shear_y_deg"] = a.shear_y_deg;
+        j["translate_x_px"] = a.translate_x_px;
+        j["translate_y_px"] = a.translate_y_px;
+        j["interpolation"] = interpolationName(a.interpolation);
+        j["border"] = borderName(a.border);
+        j["fill"] = rgbJson(a.fill);
+    }
+    void operator()(const FlipParams&) const {}
+    void operator()(const GrayParams&) const {}
+    void operator()(const DropoutParams& d) const {
+        Json holes = Json::array();
+        for (const Hole& h : d.holes) holes.push_back(Json::array({h.x, h.y, h.w, h.h}));
+        j["holes"] = holes;
+        if (d.fillMode == Fill::Mode::Constant) {
+            j["fill"] = rgbJson(d.fill);
+        } else if (d.fillMode == Fill::Mode::RandomUniform) {
+            j["fill"] = "random_uniform";
+            Json colours = Json::array();
+            for (const Rgb& c : d.holeColours) colours.push_back(rgbJson(c));
+            j["hole_colours"] = colours;
+        } else {
+            j["fill"] = "random";
+            j["noise_seed"] = d.noiseSeed;
+        }
+    }
+    void operator()(const BrightnessContrastParams& b) const {
+        j["brightness"] = b.brightness;
+        j["contrast"] = b.contrast;
+        j["brightness_by_max"] = b.brightness_by_max;
+    }
+    void operator()(const HsvParams& h) const {
+        j["hue_shift_deg"] = h.hue_shift_deg;
+        j["sat_shift"] = h.sat_shift;
+        j["val_shift"] = h.val_shift;
+    }
+    void operator()(const BlurParams& b) const { j["sigma_px"] = b.sigma_px; }
+    void operator()(const NoiseParams& n) const {
+        j["std_frac"] = n.std_frac;
+        j["mean_frac"] = n.mean_frac;
+        j["per_channel"] = n.per_channel;
+        j["noise_seed"] = n.noiseSeed;
+    }
+};
+
+double num(const JsonReader& r, std::string_view key, double lower, double upper) {
+    return r.member(key).numberIn(lower, upper);
+}
+
+OpParams readParams(const JsonReader& r, const OpDesc& desc) {
+    switch (desc.id) {
+        case OpId::Affine: {
+            r.requireObject({"op", "applied", "rotate_deg", "scale_x", "scale_y", "shear_x_deg", "shear_y_deg",
+                             "translate_x_px", "translate_y_px", "interpolation", "border", "fill"});
+            AffineParams a;
+            a.rotate_deg = num(r, "rotate_deg", -1e6, 1e6);
+            a.scale_x = num(r, "scale_x", 1e-6, 1e6);
+            a.scale_y = num(r, "scale_y", 1e-6, 1e6);
+            a.shear_x_deg = num(r, "shear_x_deg", -89.9, 89.9);
+            a.shear_y_deg = num(r, "shear_y_deg", -89.9, 89.9);
+            a.translate_x_px = static_cast<int>(r.member("translate_x_px").integer(-1'000'000, 1'000'000));
+            a.translate_y_px = static_cast<int>(r.member("translate_y_px").integer(-1'000'000, 1'000'000));
+            const JsonReader interp = r.member("interpolation");
+            try {
+                a.interpolation = interpolationFromName(interp.string());
+            } catch (const InputError& e) {
+                interp.fail(e.what());
+            }
+            const JsonReader border = r.member("border");
+            try {
+                a.border = borderFromName(border.string());
+            } catch (const InputError& e) {
+                border.fail(e.what());
+            }
+            a.fill = readRgb(r.member("fill"));
+            return a;
+        }
+        case OpId::HorizontalFlip:
+        case OpId::VerticalFlip: r.requireObject({"op", "applied"}); return FlipParams{};
+        case OpId::ToGray: r.requireObject({"op", "applied"}); return GrayParams{};
+        case OpId::CoarseDropout: {
+            r.requireObject({"op", "applied", "holes", "fill", "hole_colours", "noise_seed"});
+            DropoutParams d;
+            const JsonReader holes = r.member("holes");
+            for (std::size_t i = 0, n = holes.arraySize(); i < n; ++i) {
+                const JsonReader h = holes.element(i);
+                if (h.arraySize() != 4) h.fail("expected [x, y, w, h]");
+                d.holes.push_back(Hole{static_cast<int>(h.element(0).integer(0, 1'000'000)),
+                                       static_cast<int>(h.element(1).integer(0, 1'000'000)),
+                                       static_cast<int>(h.element(2).integer(0, 1'000'000)),
+                                       static_cast<int>(h.element(3).integer(0, 1'000'000))});
+            }
+            const JsonReader fill = r.member("fill");
+            if (fill.json().is_string()) {
+                const std::string mode = fill.string();
+                if (mode == "random") {
+                    d.fillMode = Fill::Mode::Random;
+                    d.noiseSeed = r.member("noise_seed").unsignedInteger();
+                } else if (mode == "random_uniform") {
+                    d.fillMode = Fill::Mode::RandomUniform;
+                    const JsonReader colours = r.member("hole_colours");
+                    if (colours.arraySize() != d.holes.size())
+                        colours.fail("expected one colour per hole (" + std::to_string(d.holes.size()) + ")");
+                    for (std::size_t i = 0; i < d.holes.size(); ++i) d.holeColours.push_back(readRgb(colours.element(i)));
+                } else {
+                    fill.fail("unknown fill \"" + mode + "\"");
+                }
+            } else {
+                d.fill = readRgb(fill);
+            }
+            if (d.fillMode != Fill::Mode::Random && r.has("noise_seed"))
+                r.member("noise_seed").fail("only used with fill \"random\"");
+            if (d.fillMode != Fill::Mode::RandomUniform && r.has("hole_colours"))
+                r.member("hole_colours").fail("only used with fill \"random_uniform\"");
+            return d;
+        }
+        case OpId::BrightnessContrast: {
+            r.requireObject({"op", "applied", "brightness", "contrast", "brightness_by_max"});
+            return BrightnessContrastParams{num(r, "brightness", -1, 1), num(r, "contrast", -1, 5),
+                                            r.member("brightness_by_max").boolean()};
+        }
+        case OpId::HueSaturationValue:
+            r.requireObject({"op", "applied", "hue_shift_deg", "sat_shift", "val_shift"});
+            return HsvParams{num(r, "hue_shift_deg", -180, 180), num(r, "sat_shift", -255, 255),
+                             num(r, "val_shift", -255, 255)};
+        case OpId::GaussianBlur:
+            r.requireObject({"op", "applied", "sigma_px"});
+            return BlurParams{num(r, "sigma_px", 0, 50)};
+        case OpId::GaussNoise:
+            r.requireObject({"op", "applied", "std_frac", "mean_frac", "per_channel", "noise_seed"});
+            return NoiseParams{num(r, "std_frac", 0, 1), num(r, "mean_frac", -1, 1), r.member("per_channel").boolean(),
+                               r.member("noise_seed").unsignedInteger()};
+    }
+    r.fail("internal: unknown op");
+}
+
+}  // namespace
+
+Json replayToJson(const Replay& replay) {
+    Json j;
+    j["format"] = "auglab-replay";
+    j["version"] = Replay::kFormatVersion;
+    j["seed"] = replay.seed;
+    j["index"] = replay.index;
+    j["image_size"] = Json::array({replay.imageWidth, replay.imageHeight});
+    j["ops"] = Json::array();
+    for (const ConcreteOp& op : replay.ops) {
+        Json o;
+        o["op"] = opDesc(op.id).name;
+        o["applied"] = op.applied;
+        if (op.applied) std::visit(OpJsonWriter{o}, op.params);
+        j["ops"].push_back(o);
+    }
+    return j;
+}
+
+std::string serializeReplay(const Replay& replay) { return replayToJson(replay).dump(2) + "\n"; }
+
+Replay parseReplay(std::string_view text, const std::string& what) {
+    const nlohmann::json doc = parseJsonStrict(text, what);
+    const JsonReader root(doc, "");
+    root.requireObject({"format", "version", "seed", "index", "image_size", "ops"});
+    const std::string format = root.member("format").string();
+    if (format != "auglab-replay") root.member("format").fail("expected \"auglab-replay\", got \"" + format + "\"");
+    const JsonReader version = root.member("version");
+    const std::int64_t v = version.integer(1, INT64_MAX);
+    if (v > Replay::kFormatVersion)
+        version.fail("replay version " + std::to_string(v) + " is newer than this AugLab reads (" +
+                     std::to_string(Replay::kFormatVersion) + ")");
+    Replay replay;
+    replay.seed = root.member("seed").unsignedInteger();
+    replay.index = root.member("index").unsignedInteger();
+    const JsonReader size = root.member("image_size");
+    if (size.arraySize() != 2) size.fail("expected [width, height]");
+    replay.imageWidth = static_cast<int>(size.element(0).integer(1, 1'000'000));
+    replay.imageHeight = static_cast<int>(size.element(1).integer(1, 1'000'000));
+    const JsonReader ops = root.member("ops");
+    for (std::size_t i = 0, n = ops.arraySize(); i < n; ++i) {
+        const JsonReader o = ops.element(i);
+        o.requireObject();
+        const std::string name = o.member("op").string();
+        const OpDesc* desc = findOp(name);
+        if (!desc) o.member("op").fail("unknown op \"" + name + "\"");
+        ConcreteOp op;
+        op.id = desc->id;
+        op.applied = o.member("applied").boolean();
+        if (op.applied) {
+            op.params = readParams(o, *desc);
+        } else {
+            o.requireObject({"op", "applied"});
+        }
+        replay.ops.push_back(std::move(op));
+    }
+    return replay;
+}
+
+Replay loadReplay(const std::filesystem::path& path) {
+    const std::string text = readFileText(path);
+    try {
+        return parseReplay(text, path.string());
+    } catch (const InputError& e) {
+        const std::string msg = e.what();
+        if (msg.rfind(path.string(), 0) == 0) throw;
+        throw InputError(path.string() + ": " + msg);
+    }
+}
+
+void saveReplay(const std::filesystem::path& path, const Replay& replay) {
+    writeFileAtomically(path, serializeReplay(replay));
+}
+
+}  // namespace auglab

@@ -1,0 +1,145 @@
+#include "sampler.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "philox.h"
+
+namespace auglab {
+
+namespace {
+
+// Draw numbers within an op. The gate is always draw 0.
+constexpr std::uint32_t kGate = 0;
+constexpr std::uint32_t kHoleCount = 1;
+constexpr std::uint32_t kNoiseKey = 2;
+constexpr std::uint32_t kFirstHole = 16;  // hole j uses draws 16 + 8j ... 16 + 8j + 6
+constexpr std::uint32_t kDrawsPerHole = 8;
+
+PhiloxCounter counterFor(std::uint64_t index, std::uint32_t op, std::uint32_t draw) {
+    return {static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32), op, draw};
+}
+
+Rgb rgbOf(const Fill& f) {
+    return {static_cast<std::uint8_t>(f.rgb[0]), static_cast<std::uint8_t>(f.rgb[1]),
+            static_cast<std::uint8_t>(f.rgb[2])};
+}
+
+AffineParams sampleAffine(const OpConfig& op, const OpDraws& d, int width, int height) {
+    AffineParams a;
+    a.rotate_deg = d.uniform(1, op.range("rotate_deg"));
+    a.scale_x = d.uniform(2, op.range("scale_x"));
+    const double sy = d.uniform(3, op.range("scale_y"));  // drawn even when unused: stable streams
+    a.scale_y = op.flag("keep_ratio") ? a.scale_x : sy;
+    a.shear_x_deg = d.uniform(4, op.range("shear_x_deg"));
+    a.shear_y_deg = d.uniform(5, op.range("shear_y_deg"));
+    // Albumentations: translate_percent * size, then int() which truncates toward zero.
+    a.translate_x_px = static_cast<int>(std::trunc(d.uniform(6, op.range("translate_x_frac")) * width));
+    a.translate_y_px = static_cast<int>(std::trunc(d.uniform(7, op.range("translate_y_frac")) * height));
+    a.interpolation = interpolationFromName(op.choice("interpolation"));
+    a.border = borderFromName(op.choice("border"));
+    a.fill = rgbOf(op.fill("fill"));
+    return a;
+}
+
+DropoutParams sampleDropout(const OpConfig& op, const OpDraws& d, int width, int height) {
+    DropoutParams p;
+    const Range count = op.range("holes");
+    const auto n = d.randint(kHoleCount, static_cast<std::int64_t>(count.min), static_cast<std::int64_t>(count.max));
+    const bool px = op.has("hole_height_px");
+    const Fill fill = op.fill("fill");
+    p.fillMode = fill.mode;
+    p.fill = rgbOf(fill);
+    for (std::int64_t j = 0; j < n; ++j) {
+        const std::uint32_t base = kFirstHole + static_cast<std::uint32_t>(j) * kDrawsPerHole;
+        int h = 0, w = 0;
+        if (px) {
+            const Range hr = op.range("hole_height_px"), wr = op.range("hole_width_px");
+            h = static_cast<int>(d.randint(base, static_cast<std::int64_t>(hr.min), static_cast<std::int64_t>(hr.max)));
+            w = static_cast<int>(d.randint(base + 1, static_cast<std::int64_t>(wr.min), static_cast<std::int64_t>(wr.max)));
+        } else {
+            h = static_cast<int>(std::trunc(height * d.uniform(base, op.range("hole_height_frac"))));
+            w = static_cast<int>(std::trunc(width * d.uniform(base + 1, op.range("hole_width_frac"))));
+        }
+        h = std::clamp(h, 0, height);
+        w = std::clamp(w, 0, width);
+        // Top-left uniform over the positions that keep the whole hole inside the image.
+        const int x = static_cast<int>(d.randint(base + 2, 0, width - w));
+        const int y = static_cast<int>(d.randint(base + 3, 0, height - h));
+        p.holes.push_back(Hole{x, y, w, h});
+        if (fill.mode == Fill::Mode::RandomUniform) {
+            p.holeColours.push_back({static_cast<std::uint8_t>(d.randint(base + 4, 0, 255)),
+                                     static_cast<std::uint8_t>(d.randint(base + 5, 0, 255)),
+                                     static_cast<std::uint8_t>(d.randint(base + 6, 0, 255))});
+        }
+    }
+    if (fill.mode == Fill::Mode::Random) p.noiseSeed = d.bits64(kNoiseKey);
+    return p;
+}
+
+OpParams sampleOp(const OpConfig& op, const OpDraws& d, int width, int height) {
+    switch (op.id()) {
+        case OpId::Affine: return sampleAffine(op, d, width, height);
+        case OpId::HorizontalFlip:
+        case OpId::VerticalFlip: return FlipParams{};
+        case OpId::ToGray: return GrayParams{};
+        case OpId::CoarseDropout: return sampleDropout(op, d, width, height);
+        case OpId::BrightnessContrast:
+            return BrightnessContrastParams{d.uniform(1, op.range("brightness")), d.uniform(2, op.range("contrast")),
+                                            op.flag("brightness_by_max")};
+        case OpId::HueSaturationValue:
+            return HsvParams{d.uniform(1, op.range("hue_shift_deg")), d.uniform(2, op.range("sat_shift")),
+                             d.uniform(3, op.range("val_shift"))};
+        case OpId::GaussianBlur: return BlurParams{d.uniform(1, op.range("sigma_px"))};
+        case OpId::GaussNoise:
+            return NoiseParams{d.uniform(1, op.range("std_frac")), d.uniform(2, op.range("mean_frac")),
+                               op.flag("per_channel"), d.bits64(kNoiseKey)};
+    }
+    return FlipParams{};
+}
+
+}  // namespace
+
+double OpDraws::uniform(std::uint32_t draw) const {
+    const PhiloxCounter r = philox4x32(counterFor(index_, op_, draw), philoxKey(seed_));
+    return uniformFromWords(r[0], r[1]);
+}
+
+double OpDraws::uniform(std::uint32_t draw, double a, double b) const {
+    if (a == b) return a;  // fixed values are exact, whatever the draw
+    return a + (b - a) * uniform(draw);
+}
+
+std::int64_t OpDraws::randint(std::uint32_t draw, std::int64_t a, std::int64_t b) const {
+    if (b <= a) return a;
+    const auto span = static_cast<double>(b - a + 1);
+    const auto k = static_cast<std::int64_t>(std::floor(uniform(draw) * span));
+    return a + std::min<std::int64_t>(k, b - a);
+}
+
+std::uint64_t OpDraws::bits64(std::uint32_t draw) const {
+    const PhiloxCounter r = philox4x32(counterFor(index_, op_, draw), philoxKey(seed_));
+    return (static_cast<std::uint64_t>(r[2]) << 32) | r[3];
+}
+
+Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed, std::uint64_t index, int width,
+                      int height) {
+    Replay replay;
+    replay.seed = seed;
+    replay.index = index;
+    replay.imageWidth = width;
+    replay.imageHeight = height;
+    for (std::size_t i = 0; i < pipeline.size(); ++i) {
+        const OpConfig& op = pipeline[i];
+        const OpDraws draws(seed, index, static_cast<std::uint32_t>(i));
+        ConcreteOp c;
+        c.id = op.id();
+        const double gate = draws.uniform(kGate);
+        c.applied = op.enabled && gate < op.p;
+        if (c.applied) c.params = sampleOp(op, draws, width, height);
+        replay.ops.push_back(std::move(c));
+    }
+    return replay;
+}
+
+}  // namespace auglab

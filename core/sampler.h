@@ -1,0 +1,37 @@
+#pragma once
+// Drawing the concrete parameters of one sample. Sample `index` of `seed` is a pure function of
+// (seed, index, pipeline, image size): every draw comes from Philox4x32-10 keyed by the seed with
+// the counter (index low, index high, op position, draw number). The gate u < p is draw 0 of every
+// op, drawn whether or not the op applies, so toggling one op never changes another's draws.
+
+#include <cstdint>
+#include <vector>
+
+#include "pipeline.h"
+#include "replay.h"
+
+namespace auglab {
+
+/// Draws of one op of one sample: uniform numbers on demand, by draw number.
+class OpDraws {
+public:
+    OpDraws(std::uint64_t seed, std::uint64_t index, std::uint32_t opPosition)
+        : seed_(seed), index_(index), op_(opPosition) {}
+
+    double uniform(std::uint32_t draw) const;                     ///< [0, 1)
+    double uniform(std::uint32_t draw, double a, double b) const;  ///< U(a, b)
+    double uniform(std::uint32_t draw, const Range& r) const { return uniform(draw, r.min, r.max); }
+    /// Integer uniform on [a, b], both inclusive.
+    std::int64_t randint(std::uint32_t draw, std::int64_t a, std::int64_t b) const;
+    std::uint64_t bits64(std::uint32_t draw) const;
+
+private:
+    std::uint64_t seed_, index_;
+    std::uint32_t op_;
+};
+
+/// The concrete parameters of sample `index` for an image of width x height pixels.
+Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed, std::uint64_t index, int width,
+                      int height);
+
+}  // namespace auglab

@@ -1,0 +1,168 @@
+// Saving images: PNG/JPEG round trips (padded rows, alpha), JPEG quality, and atomic replacement:
+// a failed save never touches the previous file and never leaves a temporary file behind.
+
+#include <sys/resource.h>
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <csignal>
+
+#include "atomic_file.h"
+#include "image_io.h"
+#include "image_test_data.h"
+
+using namespace auglab;
+using namespace imagetest;
+
+class TestImageSave : public QObject {
+    Q_OBJECT
+
+private slots:
+    void saveRoundTrip_data();
+    void saveRoundTrip();
+    void jpegQuality();
+    void saveIntoMissingFolder();
+    void overwrite();
+    void failedSaveKeepsOldFile_data();
+    void failedSaveKeepsOldFile();
+};
+
+void TestImageSave::saveRoundTrip_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<int>("padding");  // extra bytes at the end of each row
+    QTest::addColumn<int>("loadedChannels");
+    QTest::addColumn<bool>("exact");
+    QTest::newRow("png rgb") << "a.png" << 3 << 0 << 3 << true;
+    QTest::newRow("png rgba, padded rows") << "b.PNG" << 4 << 5 << 4 << true;
+    QTest::newRow("jpg rgb") << "c.jpg" << 3 << 0 << 3 << false;
+    QTest::newRow("jpeg rgba drops alpha, padded") << "d.JPEG" << 4 << 3 << 3 << false;
+}
+
+void TestImageSave::saveRoundTrip() {
+    QFETCH(QString, name);
+    QFETCH(int, channels);
+    QFETCH(int, padding);
+    QFETCH(int, loadedChannels);
+    QFETCH(bool, exact);
+    // A real photo (JPEG error on noise says nothing), in a buffer with padded rows full of junk.
+    const cv::Mat bgr = cv::imread(sample("coffee.png").string());
+    cv::Mat bgra;
+    cv::cvtColor(bgr, bgra, cv::COLOR_BGR2BGRA);
+    bgra.forEach<cv::Vec4b>([](cv::Vec4b& p, const int* pos) { p[3] = std::uint8_t(pos[0] + pos[1]); });
+    const Image packed = fromMat(channels == 4 ? bgra : bgr);
+    Image padded = packed;
+    padded.stride = packed.stride + std::size_t(padding);
+    padded.pixels.assign(padded.stride * std::size_t(packed.height), 0xA5);
+    for (int y = 0; y < packed.height; ++y) std::memcpy(padded.row(y), packed.row(y), packed.stride);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    saveImage(fsPath(path), padded, 95);
+    const LoadedImage loaded = loadImage(fsPath(path));
+    QCOMPARE(loaded.image.channels, loadedChannels);
+    if (exact) {
+        QVERIFY(samePixels(loaded.image, packed));
+        return;
+    }
+    const Diff d = diff(loaded.image, fromMat(bgr));
+    qInfo("JPEG q95 round trip: mean |diff| %.3f, max %d", d.mean, d.max);  // measured 1.75, 21
+    QVERIFY(d.mean < 2.5 && d.max < 48);
+}
+
+void TestImageSave::jpegQuality() {
+    const Image img = fromMat(cv::imread(sample("chelsea.png").string()));
+    for (int bad : {0, -5, 101}) {
+        QVERIFY(inputError([&] { encodeImage(img, ImageFormat::Jpeg, bad); }).contains("out of range"));
+        QVERIFY(
+            inputError([&] { saveImage("/tmp/never-written.jpg", img, bad); }).contains("never-written.jpg"));
+    }
+    QVERIFY(!std::filesystem::exists("/tmp/never-written.jpg"));
+    const auto error = [&](int q) {
+        return diff(decodeImage(encodeImage(img, ImageFormat::Jpeg, q), "q").image, img).mean;
+    };
+    const double e1 = error(1), e50 = error(50), e100 = error(100);
+    qInfo("JPEG mean |diff| at quality 1/50/100: %.2f %.2f %.2f", e1, e50, e100);
+    QVERIFY(e1 > e50 && e50 > e100 && e100 < 1.0);
+    QVERIFY(encodeImage(img, ImageFormat::Png, 0).size() > 0);  // quality means nothing to PNG
+}
+
+void TestImageSave::saveIntoMissingFolder() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("missing/out.png");
+    const QString message = inputError([&] { saveImage(fsPath(path), noise(4, 4, 3, 1)); });
+    QVERIFY2(message.contains(path) && message.contains("does not exist"), qPrintable(message));
+    QVERIFY(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty());
+}
+
+void TestImageSave::overwrite() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("out.png");
+    saveImage(fsPath(path), noise(8, 8, 3, 1));
+    namespace fs = std::filesystem;
+    const fs::perms perms = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read;
+    fs::permissions(fsPath(path), perms);
+    const Image second = noise(9, 7, 4, 2);
+    saveImage(fsPath(path), second);
+    QVERIFY(samePixels(loadImage(fsPath(path)).image, second));
+    QVERIFY(fs::status(fsPath(path)).permissions() == perms);  // the replaced file's mode is kept
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList{"out.png"});
+}
+
+void TestImageSave::failedSaveKeepsOldFile_data() {
+    QTest::addColumn<QString>("how");
+    QTest::newRow("bad extension") << "bad extension";
+    QTest::newRow("bad quality") << "bad quality";
+    QTest::newRow("target is a folder") << "folder";
+    QTest::newRow("disk full mid-write") << "file size limit";
+}
+
+void TestImageSave::failedSaveKeepsOldFile() {
+    QFETCH(QString, how);
+    QTemporaryDir dir;
+    const QString old = dir.filePath("keep.jpg");
+    saveImage(fsPath(old), noise(16, 16, 3, 1));
+    const QByteArray before = qbytes(readFileBytes(fsPath(old)));
+    const Image big = noise(300, 300, 3, 2);
+    QStringList expected{"keep.jpg"};
+    bool threw = false;
+    try {
+        if (how == "bad extension") {
+            saveImage(fsPath(dir.filePath("keep.jpg.bmp")), big);
+        } else if (how == "bad quality") {
+            saveImage(fsPath(old), big, 0);
+        } else if (how == "folder") {
+            QVERIFY(QDir(dir.path()).mkdir("sub.png"));
+            expected.append("sub.png");
+            saveImage(fsPath(dir.filePath("sub.png")), big);
+        } else {
+            // Writes beyond 4 KiB fail with EFBIG, as on a full disk, after the temp file exists.
+            std::signal(SIGXFSZ, SIG_IGN);
+            rlimit saved{};
+            getrlimit(RLIMIT_FSIZE, &saved);
+            rlimit small = saved;
+            small.rlim_cur = 4096;
+            setrlimit(RLIMIT_FSIZE, &small);
+            try {
+                saveImage(fsPath(old), big, 100);
+            } catch (...) {
+                setrlimit(RLIMIT_FSIZE, &saved);
+                throw;
+            }
+            setrlimit(RLIMIT_FSIZE, &saved);
+        }
+    } catch (const std::runtime_error& e) {
+        threw = true;
+        qInfo("%s", e.what());
+        QVERIFY(QString::fromUtf8(e.what()).contains(dir.path()));
+    }
+    QVERIFY(threw);
+    QCOMPARE(qbytes(readFileBytes(fsPath(old))), before);
+    QDir folder(dir.path());
+    QCOMPARE(folder.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name), expected);
+}
+
+QTEST_APPLESS_MAIN(TestImageSave)
+#include "test_image_save.moc"
