@@ -1,0 +1,278 @@
+// The CPU warp against two independent references: a naive double-precision bilinear/nearest
+// written here, and OpenCV's cv::warpAffine with the same forward matrix, for random matrices,
+// every border, both interpolations and sizes that hit edges (1x1, odd, non-square, 4097x3).
+// Bounds are those of SPEC §2. Also: the affine matrix's meaning, identity and flips bit for bit.
+
+#include <cmath>
+#include <random>
+
+#include <QtTest>
+#include <opencv2/imgproc.hpp>
+
+#include "cpu_backend.h"
+#include "geometry.h"
+#include "image_io.h"
+#include "test_support.h"
+
+using namespace auglab;
+using namespace auglab::testing;
+
+namespace {
+
+// Border lookup written independently of the engine: reflect by explicit mirroring steps.
+int referenceBorder(int p, int len, BorderMode mode) {
+    if (p >= 0 && p < len) return p;
+    switch (mode) {
+        case BorderMode::Constant: return -1;
+        case BorderMode::Replicate: return std::clamp(p, 0, len - 1);
+        case BorderMode::Wrap: return ((p % len) + len) % len;
+        case BorderMode::Reflect:
+            while (p < 0 || p >= len) p = p < 0 ? -p - 1 : 2 * len - 1 - p;
+            return p;
+        case BorderMode::Reflect101:
+            if (len == 1) return 0;
+            while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
+            return p;
+    }
+    return -1;
+}
+
+// Naive reference: exact double coordinates, double bilinear weights, no fixed point at all.
+Image referenceWarp(const Image& src, const Matrix3& forward, int outW, int outH, Interpolation interp,
+                    BorderMode border, Rgb fill) {
+    const Matrix3 inv = forward.inverse();
+    Image out(outW, outH, src.channels);
+    const double cval[4] = {double(fill[0]), double(fill[1]), double(fill[2]), 0.0};
+    auto tap = [&](int x, int y, int c) -> double {
+        const int sx = referenceBorder(x, src.width, border), sy = referenceBorder(y, src.height, border);
+        if (sx < 0 || sy < 0) return cval[c];
+        return src.at(sx, sy)[c];
+    };
+    for (int y = 0; y < outH; ++y)
+        for (int x = 0; x < outW; ++x) {
+            const double u = inv(0, 0) * x + inv(0, 1) * y + inv(0, 2);
+            const double v = inv(1, 0) * x + inv(1, 1) * y + inv(1, 2);
+            for (int c = 0; c < src.channels; ++c) {
+                double value;
+                if (interp == Interpolation::Nearest) {
+                    value = tap(int(std::floor(u + 0.5)), int(std::floor(v + 0.5)), c);
+                } else {
+                    const int x0 = int(std::floor(u)), y0 = int(std::floor(v));
+                    const double fx = u - x0, fy = v - y0;
+                    value = (1 - fx) * (1 - fy) * tap(x0, y0, c) + fx * (1 - fy) * tap(x0 + 1, y0, c) +
+                            (1 - fx) * fy * tap(x0, y0 + 1, c) + fx * fy * tap(x0 + 1, y0 + 1, c);
+                }
+                out.at(x, y)[c] = static_cast<std::uint8_t>(std::clamp(std::lround(value), 0L, 255L));
+            }
+        }
+    return out;
+}
+
+Image engineWarp(const Image& src, const Matrix3& forward, int outW, int outH, Interpolation interp, BorderMode border,
+                 Rgb fill) {
+    const Matrix3 inv = forward.inverse();
+    WarpStep w;
+    w.inverse = {inv(0, 0), inv(0, 1), inv(0, 2), inv(1, 0), inv(1, 1), inv(1, 2)};
+    w.inputWidth = src.width;
+    w.inputHeight = src.height;
+    w.interpolation = interp;
+    w.border = border;
+    w.fill = fill;
+    w.copy = inv.isIdentity() && src.width == outW && src.height == outH;
+    Image out(outW, outH, src.channels);
+    warpRows(src, out, w, 0, outH);
+    return out;
+}
+
+int cvBorder(BorderMode b) {
+    switch (b) {
+        case BorderMode::Constant: return cv::BORDER_CONSTANT;
+        case BorderMode::Replicate: return cv::BORDER_REPLICATE;
+        case BorderMode::Reflect: return cv::BORDER_REFLECT;
+        case BorderMode::Reflect101: return cv::BORDER_REFLECT_101;
+        case BorderMode::Wrap: return cv::BORDER_WRAP;
+    }
+    return cv::BORDER_CONSTANT;
+}
+
+Image opencvWarp(const Image& src, const Matrix3& forward, int outW, int outH, Interpolation interp, BorderMode border,
+                 Rgb fill) {
+    const cv::Mat m = (cv::Mat_<double>(2, 3) << forward(0, 0), forward(0, 1), forward(0, 2), forward(1, 0),
+                       forward(1, 1), forward(1, 2));
+    cv::Mat dst;
+    cv::warpAffine(toMat(src), dst, m, cv::Size(outW, outH),
+                   interp == Interpolation::Nearest ? cv::INTER_NEAREST : cv::INTER_LINEAR, cvBorder(border),
+                   cv::Scalar(fill[0], fill[1], fill[2], 0));
+    return fromMat(dst);
+}
+
+// A random forward matrix about the image centre: rotation, anisotropic scale, shear, shift.
+Matrix3 randomMatrix(std::mt19937& rng, int w, int h) {
+    std::uniform_real_distribution<double> rot(-180, 180), scale(0.5, 2.0), shear(-20, 20), shift(-0.3, 0.3);
+    AffineParams a;
+    a.rotate_deg = rot(rng);
+    a.scale_x = scale(rng);
+    a.scale_y = scale(rng);
+    a.shear_x_deg = shear(rng);
+    a.shear_y_deg = shear(rng);
+    a.translate_x_px = int(shift(rng) * w);
+    a.translate_y_px = int(shift(rng) * h);
+    return affineMatrix(a, w, h);
+}
+
+const QList<BorderMode> kBorders{BorderMode::Constant, BorderMode::Replicate, BorderMode::Reflect,
+                                 BorderMode::Reflect101, BorderMode::Wrap};
+
+}  // namespace
+
+class TestWarp : public QObject {
+    Q_OBJECT
+
+private slots:
+    void matchesReferences_data();
+    void matchesReferences();
+    void wholePhotoAgainstOpenCv();
+    void affineMatrixMeaning();
+    void identityIsBitExact();
+    void flipsAreExact();
+    void halfPixelErrorWouldBeCaught();
+};
+
+void TestWarp::matchesReferences_data() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<int>("interp");
+    QTest::addColumn<int>("border");
+    const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {4097, 3}, {3, 200}, {301, 207}};
+    for (const QSize& s : sizes)
+        for (int interp = 0; interp < 2; ++interp)
+            for (BorderMode b : kBorders) {
+                const QByteArray name = QByteArray::number(s.width()) + "x" + QByteArray::number(s.height()) +
+                                        (interp ? " linear " : " nearest ") + borderName(b);
+                QTest::newRow(name.constData()) << s.width() << s.height() << 3 << interp << int(b);
+            }
+    QTest::newRow("rgba 120x90 linear reflect") << 120 << 90 << 4 << 1 << int(BorderMode::Reflect);
+    QTest::newRow("rgba 120x90 linear constant") << 120 << 90 << 4 << 1 << int(BorderMode::Constant);
+}
+
+void TestWarp::matchesReferences() {
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(int, channels);
+    QFETCH(int, interp);
+    QFETCH(int, border);
+    const auto interpolation = interp ? Interpolation::Linear : Interpolation::Nearest;
+    const auto mode = BorderMode(border);
+    // A crop of a real photo (tiled when the size exceeds it), so edges have real contrast.
+    const Image src = photoCrop("astronaut.png", width, height, channels);
+    std::mt19937 rng(1234u + unsigned(width * 31 + height * 7 + interp * 3 + border));
+    const Rgb fill{200, 30, 90};
+    for (int trial = 0; trial < 4; ++trial) {
+        const Matrix3 m = randomMatrix(rng, width, height);
+        const Image ours = engineWarp(src, m, width, height, interpolation, mode, fill);
+        const Image naive = referenceWarp(src, m, width, height, interpolation, mode, fill);
+        const Image cvOut = opencvWarp(src, m, width, height, interpolation, mode, fill);
+        const Diff toNaive = compare(ours, naive), toCv = compare(ours, cvOut);
+        const QByteArray where = "trial " + QByteArray::number(trial);
+        if (interpolation == Interpolation::Linear) {
+            QVERIFY2(toNaive.withinLinearBounds(), (where + " vs naive: " + toNaive.describe()).constData());
+            QVERIFY2(toCv.withinLinearBounds(), (where + " vs OpenCV: " + toCv.describe()).constData());
+        } else {
+            // Nearest: a pixel may pick the other neighbour on a rounding tie.
+            QVERIFY2(toNaive.pixelFractionDiffering() <= 0.005, (where + " vs naive: " + toNaive.describe()).constData());
+            QVERIFY2(toCv.pixelFractionDiffering() <= 0.005, (where + " vs OpenCV: " + toCv.describe()).constData());
+        }
+    }
+}
+
+void TestWarp::wholePhotoAgainstOpenCv() {
+    // The figures quoted in the README: whole photos, a typical augmentation, linear, constant.
+    for (const char* file : {"astronaut.png", "rocket.jpg"}) {
+        const Image src = loadImage(samplePath(file)).image;
+        AffineParams a;
+        a.rotate_deg = 17.3;
+        a.scale_x = a.scale_y = 1.13;
+        a.shear_x_deg = 4;
+        a.translate_x_px = 11;
+        const Matrix3 m = affineMatrix(a, src.width, src.height);
+        const Image ours = engineWarp(src, m, src.width, src.height, Interpolation::Linear, BorderMode::Constant, {});
+        const Diff toCv = compare(ours, opencvWarp(src, m, src.width, src.height, Interpolation::Linear,
+                                                   BorderMode::Constant, {}));
+        const Diff toNaive = compare(ours, referenceWarp(src, m, src.width, src.height, Interpolation::Linear,
+                                                         BorderMode::Constant, {}));
+        qInfo("%s: vs cv::warpAffine %s; vs double-precision reference %s", file, toCv.describe().constData(),
+              toNaive.describe().constData());
+        QVERIFY2(toCv.withinLinearBounds(), toCv.describe().constData());
+        QVERIFY2(toNaive.withinLinearBounds(), toNaive.describe().constData());
+    }
+}
+
+void TestWarp::affineMatrixMeaning() {
+    const int w = 101, h = 61;
+    const double cx = 50, cy = 30;  // (W/2 - 0.5, H/2 - 0.5)
+    auto apply = [](const Matrix3& m, double x, double y) {
+        return QPointF(m(0, 0) * x + m(0, 1) * y + m(0, 2), m(1, 0) * x + m(1, 1) * y + m(1, 2));
+    };
+    auto near = [](QPointF a, QPointF b) { return std::abs(a.x() - b.x()) < 1e-9 && std::abs(a.y() - b.y()) < 1e-9; };
+    AffineParams a;
+    a.rotate_deg = 90;  // counter-clockwise on screen: a point right of the centre moves above it (y down)
+    QVERIFY(near(apply(affineMatrix(a, w, h), cx + 10, cy), QPointF(cx, cy - 10)));
+    a = {};
+    a.scale_x = 2;
+    a.scale_y = 3;
+    QVERIFY(near(apply(affineMatrix(a, w, h), cx + 10, cy + 1), QPointF(cx + 20, cy + 3)));
+    a = {};
+    a.translate_x_px = 7;
+    a.translate_y_px = -4;
+    QVERIFY(near(apply(affineMatrix(a, w, h), 0, 0), QPointF(7, -4)));
+    a = {};
+    a.shear_x_deg = 45;  // Sh = [[1, tan(-45 deg)], [0, 1]]: x' = x - y about the centre
+    QVERIFY(near(apply(affineMatrix(a, w, h), cx, cy + 10), QPointF(cx - 10, cy + 10)));
+    a = {};
+    a.shear_y_deg = 45;
+    QVERIFY(near(apply(affineMatrix(a, w, h), cx + 10, cy), QPointF(cx + 10, cy - 10)));
+    a = {};
+    a.rotate_deg = 450;  // r mod 360
+    QVERIFY(near(apply(affineMatrix(a, w, h), cx + 10, cy), QPointF(cx, cy - 10)));
+    QVERIFY(affineMatrix(AffineParams{}, w, h).isIdentity());
+}
+
+void TestWarp::identityIsBitExact() {
+    const Image src = photoCrop("coffee.png", 333, 211, 3);
+    for (auto interp : {Interpolation::Nearest, Interpolation::Linear}) {
+        const Image out = engineWarp(src, Matrix3::identity(), src.width, src.height, interp, BorderMode::Constant, {});
+        QVERIFY(samePixels(out, src));
+    }
+}
+
+void TestWarp::flipsAreExact() {
+    const Image src = photoCrop("chelsea.png", 451, 300, 4);
+    for (auto interp : {Interpolation::Nearest, Interpolation::Linear}) {
+        const Image h = engineWarp(src, horizontalFlipMatrix(src.width), src.width, src.height, interp,
+                                   BorderMode::Constant, {});
+        const Image v = engineWarp(src, verticalFlipMatrix(src.height), src.width, src.height, interp,
+                                   BorderMode::Constant, {});
+        cv::Mat hRef, vRef;
+        cv::flip(toMat(src), hRef, 1);
+        cv::flip(toMat(src), vRef, 0);
+        QVERIFY(samePixels(h, fromMat(hRef)));
+        QVERIFY(samePixels(v, fromMat(vRef)));
+    }
+}
+
+void TestWarp::halfPixelErrorWouldBeCaught() {
+    // The bounds must catch a real error: a half-pixel offset on a photo breaks them.
+    const Image src = photoCrop("astronaut.png", 256, 256, 3);
+    AffineParams a;
+    a.rotate_deg = 10;
+    const Matrix3 m = affineMatrix(a, src.width, src.height);
+    const Image good = referenceWarp(src, m, 256, 256, Interpolation::Linear, BorderMode::Reflect101, {});
+    const Image shifted =
+        engineWarp(src, Matrix3::translation(0.5, 0.5) * m, 256, 256, Interpolation::Linear, BorderMode::Reflect101, {});
+    const Diff d = compare(shifted, good);
+    QVERIFY2(!d.withinLinearBounds(), d.describe().constData());
+}
+
+QTEST_APPLESS_MAIN(TestWarp)
+#include "test_warp.moc"
