@@ -1,0 +1,245 @@
+// Sampling: Philox4x32-10 against the Random123 known answers, determinism, the gate rule (toggling
+// one op never changes another's draws), ranges and distributions of the drawn values.
+
+#include <cmath>
+#include <map>
+
+#include <QtTest>
+
+#include "philox.h"
+#include "sampler.h"
+
+using namespace auglab;
+
+namespace {
+
+OpConfig op(const char* name) {
+    return OpConfig::withDefaults(name);
+}
+
+template <class T>
+T paramsOf(const Replay& r, std::size_t i) {
+    return std::get<T>(r.ops.at(i).params);
+}
+
+}  // namespace
+
+class TestSampler : public QObject {
+    Q_OBJECT
+
+private slots:
+    void philoxKnownAnswers_data();
+    void philoxKnownAnswers();
+    void deterministic();
+    void gateIsDrawnForEveryOp();
+    void probabilityIsHonoured();
+    void valuesStayInRanges();
+    void uniformDistribution();
+    void fixedRangesAreExact();
+    void keepRatio();
+    void dropoutHolesInsideImage_data();
+    void dropoutHolesInsideImage();
+    void disabledOpNeverApplies();
+};
+
+void TestSampler::philoxKnownAnswers_data() {
+    // The "philox4x32 10" known-answer vectors of the Random123 distribution (tests/kat_vectors).
+    QTest::addColumn<QList<uint>>("counter");
+    QTest::addColumn<QList<uint>>("key");
+    QTest::addColumn<QList<uint>>("expected");
+    QTest::newRow("zeros") << QList<uint>{0, 0, 0, 0} << QList<uint>{0, 0}
+                           << QList<uint>{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8};
+    QTest::newRow("ones") << QList<uint>{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}
+                          << QList<uint>{0xffffffff, 0xffffffff}
+                          << QList<uint>{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd};
+    QTest::newRow("pi") << QList<uint>{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}
+                        << QList<uint>{0xa4093822, 0x299f31d0}
+                        << QList<uint>{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1};
+}
+
+void TestSampler::philoxKnownAnswers() {
+    QFETCH(QList<uint>, counter);
+    QFETCH(QList<uint>, key);
+    QFETCH(QList<uint>, expected);
+    const PhiloxCounter out = philox4x32({counter[0], counter[1], counter[2], counter[3]}, {key[0], key[1]});
+    for (int i = 0; i < 4; ++i) QCOMPARE(uint(out[std::size_t(i)]), expected[i]);
+}
+
+void TestSampler::deterministic() {
+    std::vector<OpConfig> pipeline{op("affine"), op("horizontal_flip"), op("coarse_dropout"),
+                                   op("gauss_noise")};
+    pipeline[1].p = 0.5;
+    const Replay a = samplePipeline(pipeline, 42, 7, 640, 480);
+    const Replay b = samplePipeline(pipeline, 42, 7, 640, 480);
+    QCOMPARE(a, b);
+    // Another index, another seed: different draws.
+    QVERIFY(!(samplePipeline(pipeline, 42, 8, 640, 480) == a));
+    QVERIFY(!(samplePipeline(pipeline, 43, 7, 640, 480) == a));
+    // Indices beyond 32 bits are distinct samples too (the counter holds the whole 64-bit index).
+    QVERIFY(!(samplePipeline(pipeline, 42, 7 + (1ull << 32), 640, 480) == a));
+}
+
+void TestSampler::gateIsDrawnForEveryOp() {
+    // Turning an op off, or changing its probability, must not move any other op's draws.
+    std::vector<OpConfig> pipeline{op("affine"), op("brightness_contrast"), op("hue_saturation_value")};
+    std::vector<OpConfig> changed = pipeline;
+    changed[1].enabled = false;
+    std::vector<OpConfig> lessLikely = pipeline;
+    lessLikely[1].p = 0.1;
+    for (std::uint64_t i = 0; i < 50; ++i) {
+        const Replay r0 = samplePipeline(pipeline, 5, i, 300, 200);
+        const Replay r1 = samplePipeline(changed, 5, i, 300, 200);
+        const Replay r2 = samplePipeline(lessLikely, 5, i, 300, 200);
+        QVERIFY(!r1.ops[1].applied);
+        QCOMPARE(r1.ops[0], r0.ops[0]);
+        QCOMPARE(r1.ops[2], r0.ops[2]);
+        QCOMPARE(r2.ops[0], r0.ops[0]);
+        QCOMPARE(r2.ops[2], r0.ops[2]);
+    }
+}
+
+void TestSampler::probabilityIsHonoured() {
+    std::vector<OpConfig> pipeline{op("horizontal_flip")};
+    pipeline[0].p = 0.3;
+    int applied = 0;
+    const int n = 20000;
+    for (int i = 0; i < n; ++i)
+        applied += samplePipeline(pipeline, 99, std::uint64_t(i), 10, 10).ops[0].applied;
+    // Binomial(20000, 0.3): sd = 64.8; 5 sd either side.
+    QVERIFY2(std::abs(applied - 0.3 * n) < 5 * 64.8, qPrintable(QString::number(applied)));
+    pipeline[0].p = 0.0;
+    for (int i = 0; i < 1000; ++i)
+        QVERIFY(!samplePipeline(pipeline, 99, std::uint64_t(i), 10, 10).ops[0].applied);
+    pipeline[0].p = 1.0;
+    for (int i = 0; i < 1000; ++i)
+        QVERIFY(samplePipeline(pipeline, 99, std::uint64_t(i), 10, 10).ops[0].applied);
+}
+
+void TestSampler::valuesStayInRanges() {
+    OpConfig affine = op("affine");
+    affine.set("rotate_deg", Range{-30, 10});
+    affine.set("keep_ratio", false);
+    affine.set("scale_y", Range{0.5, 0.7});
+    affine.set("shear_x_deg", Range{-5, 5});
+    affine.set("translate_x_frac", Range{-0.25, 0.5});
+    OpConfig bc = op("brightness_contrast");
+    OpConfig hsv = op("hue_saturation_value");
+    const int w = 640, h = 480;
+    for (std::uint64_t i = 0; i < 2000; ++i) {
+        const Replay r = samplePipeline({affine, bc, hsv}, 1, i, w, h);
+        const auto& a = paramsOf<AffineParams>(r, 0);
+        QVERIFY(a.rotate_deg >= -30 && a.rotate_deg < 10);
+        QVERIFY(a.scale_y >= 0.5 && a.scale_y < 0.7);
+        QVERIFY(a.shear_x_deg >= -5 && a.shear_x_deg < 5);
+        QVERIFY(a.shear_y_deg == 0);
+        // trunc(U(-0.25, 0.5) * 640) lies in [-160, 320).
+        QVERIFY(a.translate_x_px >= -160 && a.translate_x_px < 320);
+        const auto& b = paramsOf<BrightnessContrastParams>(r, 1);
+        QVERIFY(std::abs(b.brightness) <= 0.2 && std::abs(b.contrast) <= 0.2);
+        const auto& c = paramsOf<HsvParams>(r, 2);
+        QVERIFY(std::abs(c.hue_shift_deg) <= 40 && std::abs(c.sat_shift) <= 30 &&
+                std::abs(c.val_shift) <= 20);
+    }
+}
+
+void TestSampler::uniformDistribution() {
+    // Rotation U(-30, 30) over 20000 samples: mean 0 (sd of mean 0.12), and each of 10 bins holds
+    // about 2000 draws (chi-square with 9 degrees of freedom, 0.1% critical value 27.9).
+    OpConfig affine = op("affine");
+    affine.set("rotate_deg", Range{-30, 30});
+    const int n = 20000;
+    double sum = 0;
+    std::vector<int> bins(10);
+    for (int i = 0; i < n; ++i) {
+        const double r =
+            paramsOf<AffineParams>(samplePipeline({affine}, 3, std::uint64_t(i), 100, 100), 0).rotate_deg;
+        sum += r;
+        bins[std::size_t(std::clamp(int((r + 30) / 6), 0, 9))]++;
+    }
+    QVERIFY(std::abs(sum / n) < 5 * 0.1225);
+    double chi2 = 0;
+    for (int b : bins) chi2 += (b - 2000.0) * (b - 2000.0) / 2000.0;
+    QVERIFY2(chi2 < 27.9, qPrintable(QString::number(chi2)));
+}
+
+void TestSampler::fixedRangesAreExact() {
+    OpConfig affine = op("affine");
+    affine.set("rotate_deg", Range{12.5, 12.5});
+    affine.set("scale_x", Range{1.25, 1.25});
+    affine.set("translate_x_frac", Range{0.1, 0.1});
+    affine.set("translate_y_frac", Range{-0.1, -0.1});
+    for (std::uint64_t i = 0; i < 20; ++i) {
+        const auto& a = paramsOf<AffineParams>(samplePipeline({affine}, 8, i, 301, 199), 0);
+        QCOMPARE(a.rotate_deg, 12.5);
+        QCOMPARE(a.scale_x, 1.25);
+        QCOMPARE(a.translate_x_px, 30);   // trunc(30.1)
+        QCOMPARE(a.translate_y_px, -19);  // trunc(-19.9) toward zero
+    }
+}
+
+void TestSampler::keepRatio() {
+    OpConfig affine = op("affine");
+    for (std::uint64_t i = 0; i < 100; ++i) {
+        const auto& a = paramsOf<AffineParams>(samplePipeline({affine}, 8, i, 100, 100), 0);
+        QCOMPARE(a.scale_y, a.scale_x);
+    }
+    affine.set("keep_ratio", false);
+    int differ = 0;
+    for (std::uint64_t i = 0; i < 100; ++i) {
+        const auto& a = paramsOf<AffineParams>(samplePipeline({affine}, 8, i, 100, 100), 0);
+        differ += a.scale_y != a.scale_x;
+    }
+    QCOMPARE(differ, 100);
+}
+
+void TestSampler::dropoutHolesInsideImage_data() {
+    QTest::addColumn<bool>("pixels");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::newRow("fractions 640x480") << false << 640 << 480;
+    QTest::newRow("fractions 1x1") << false << 1 << 1;
+    QTest::newRow("pixels 640x480") << true << 640 << 480;
+    QTest::newRow("pixels larger than image 10x7") << true << 10 << 7;
+}
+
+void TestSampler::dropoutHolesInsideImage() {
+    QFETCH(bool, pixels);
+    QFETCH(int, width);
+    QFETCH(int, height);
+    OpConfig d = op("coarse_dropout");
+    d.set("holes", Range{2, 5});
+    if (pixels) {
+        d.set("hole_height_px", Range{5, 40});
+        d.set("hole_width_px", Range{3, 30});
+    }
+    d.set("fill", Fill{Fill::Mode::RandomUniform, {0, 0, 0}});
+    std::map<std::size_t, int> counts;
+    for (std::uint64_t i = 0; i < 500; ++i) {
+        const auto& p = paramsOf<DropoutParams>(samplePipeline({d}, 11, i, width, height), 0);
+        QVERIFY(p.holes.size() >= 2 && p.holes.size() <= 5);
+        QCOMPARE(p.holeColours.size(), p.holes.size());
+        counts[p.holes.size()]++;
+        for (const Hole& h : p.holes) {
+            QVERIFY(h.x >= 0 && h.y >= 0 && h.x + h.w <= width && h.y + h.h <= height);
+            if (pixels && width >= 30 && height >= 40) {
+                QVERIFY(h.h >= 5 && h.h <= 40);
+                QVERIFY(h.w >= 3 && h.w <= 30);
+            }
+            if (!pixels) {
+                // trunc(H * U(0.05, 0.1))
+                QVERIFY(h.h >= int(height * 0.05) && h.h <= int(height * 0.1));
+            }
+        }
+    }
+    // randint is inclusive at both ends: every count 2..5 occurs.
+    QCOMPARE(counts.size(), std::size_t(4));
+}
+
+void TestSampler::disabledOpNeverApplies() {
+    OpConfig a = op("affine");
+    a.enabled = false;
+    for (std::uint64_t i = 0; i < 100; ++i) QVERIFY(!samplePipeline({a}, 1, i, 50, 50).ops[0].applied);
+}
+
+QTEST_APPLESS_MAIN(TestSampler)
+#include "test_sampler.moc"
