@@ -1,0 +1,271 @@
+// Plans and rendering: fusion of geometric ops, stage order, tiles from pre-filtered levels,
+// determinism across threads and grid sizes, tile i == apply(i), replay == apply bit for bit.
+
+#include <QtTest>
+#include <opencv2/imgproc.hpp>
+
+#include "contact_sheet.h"
+#include "error.h"
+#include "cpu_backend.h"
+#include "geometry.h"
+#include "sampler.h"
+#include "test_support.h"
+
+using namespace auglab;
+using namespace auglab::testing;
+
+namespace {
+
+OpConfig op(const char* name) { return OpConfig::withDefaults(name); }
+
+std::vector<OpConfig> busyPipeline() {
+    OpConfig affine = op("affine");
+    affine.set("rotate_deg", Range{-30, 30});
+    affine.set("border", std::string("reflect_101"));
+    OpConfig flip = op("horizontal_flip");
+    flip.p = 0.5;
+    OpConfig drop = op("coarse_dropout");
+    drop.set("fill", Fill{Fill::Mode::RandomUniform, {}});
+    return {affine, flip, drop, op("brightness_contrast"), op("hue_saturation_value"), op("gauss_noise")};
+}
+
+Image crop(const Image& img, int x0, int y0, int w, int h) {
+    Image out(w, h, img.channels);
+    for (int y = 0; y < h; ++y)
+        std::copy(img.at(x0, y0 + y), img.at(x0, y0 + y) + w * img.channels, out.row(y));
+    return out;
+}
+
+}  // namespace
+
+class TestRender : public QObject {
+    Q_OBJECT
+
+private slots:
+    void geometricOpsFuseIntoOneWarp();
+    void pixelOpBetweenWarpsKeepsOrder();
+    void tilesReadPrefilteredLevels_data();
+    void tilesReadPrefilteredLevels();
+    void tileLooksLikeAreaDownscale();
+    void sameOutputForAnyThreadCount();
+    void tileDoesNotDependOnGridSize();
+    void tileEqualsApplyReplay();
+    void replayReproducesApply();
+    void alphaTravelsWithGeometry();
+    void datasetModePagesThroughImages();
+    void replayForAnotherSizeIsAnError();
+};
+
+void TestRender::geometricOpsFuseIntoOneWarp() {
+    const std::vector<OpConfig> p{op("affine"), op("horizontal_flip"), op("vertical_flip"), op("brightness_contrast")};
+    const Replay r = samplePipeline(p, 1, 0, 400, 300);
+    const Plan plan = buildPlan(r, 400, 300, 400, 300);
+    QCOMPARE(plan.stages.size(), std::size_t(1));
+    QCOMPARE(plan.stages[0].ops.size(), std::size_t(1));
+    // The fused inverse equals (V * H * A)^-1.
+    const Matrix3 fwd = verticalFlipMatrix(300) * horizontalFlipMatrix(400) *
+                        affineMatrix(std::get<AffineParams>(r.ops[0].params), 400, 300);
+    const Matrix3 inv = fwd.inverse();
+    const auto& w = plan.stages[0].warp.inverse;
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 3; ++j) QVERIFY(std::abs(w[std::size_t(i * 3 + j)] - inv(i, j)) < 1e-9);
+}
+
+void TestRender::pixelOpBetweenWarpsKeepsOrder() {
+    // Cutout, then a flip: the hole must be flipped with the image. Compare with doing the two
+    // steps by hand: cutout on the source, then cv::flip.
+    OpConfig drop = op("coarse_dropout");
+    drop.set("holes", Range{1, 1});
+    drop.set("fill", Fill{Fill::Mode::Constant, {255, 0, 255}});
+    const std::vector<OpConfig> p{drop, op("horizontal_flip")};
+    const Image src = photoCrop("coffee.png", 200, 120, 3);
+    SourceLevels levels(src);
+    CpuBackend cpu(1);
+    Replay r;
+    const Image out = renderSample(p, levels, 4, 0, cpu, &r);
+    QCOMPARE(buildPlan(r, 200, 120, 200, 120).stages.size(), std::size_t(2));
+    const Hole h = std::get<DropoutParams>(r.ops[0].params).holes.at(0);
+    QVERIFY(h.w > 0 && h.h > 0);
+    Image expected = src;
+    for (int y = h.y; y < h.y + h.h; ++y)
+        for (int x = h.x; x < h.x + h.w; ++x) {
+            expected.at(x, y)[0] = 255;
+            expected.at(x, y)[1] = 0;
+            expected.at(x, y)[2] = 255;
+        }
+    cv::Mat flipped;
+    cv::flip(toMat(expected), flipped, 1);
+    QVERIFY(samePixels(out, fromMat(flipped)));
+}
+
+void TestRender::tilesReadPrefilteredLevels_data() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<int>("tile");
+    QTest::addColumn<int>("level");
+    QTest::newRow("4000x3000 to 256") << 4000 << 3000 << 256 << 3;  // 500x375 level >= 256x192 tile
+    QTest::newRow("1000x750 to 256") << 1000 << 750 << 256 << 1;
+    QTest::newRow("1024x1024 to 256") << 1024 << 1024 << 256 << 2;
+    QTest::newRow("512x512 to 512") << 512 << 512 << 512 << 0;
+    QTest::newRow("100x80 to 256 (upscale)") << 100 << 80 << 256 << 0;
+}
+
+void TestRender::tilesReadPrefilteredLevels() {
+    // The work of a tile is bounded by the tile, not the source: the first warp reads a level
+    // at most twice the tile's size on each axis.
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(int, tile);
+    QFETCH(int, level);
+    int tw = 0, th = 0;
+    tileSize(width, height, tile, tw, th);
+    const Replay r = samplePipeline({op("affine")}, 1, 0, width, height);
+    const Plan plan = buildPlan(r, width, height, tw, th);
+    const WarpStep& w = plan.stages.at(0).warp;
+    QCOMPARE(w.sourceLevel, level);
+    QVERIFY(w.inputWidth >= tw || tw > width);
+    QVERIFY(w.inputWidth < 2 * tw + 2 || level == 0);
+}
+
+void TestRender::tileLooksLikeAreaDownscale() {
+    // With no augmentation, a tile of a photo is close to cv::resize INTER_AREA (no aliasing).
+    const Image src = loadImage(samplePath("astronaut.png")).image;  // 512x512
+    SourceLevels levels(src);
+    OpConfig a = op("affine");
+    for (const char* key : {"rotate_deg", "scale_x", "scale_y", "translate_x_frac", "translate_y_frac"})
+        a.set(key, Range{key[0] == 's' ? 1.0 : 0.0, key[0] == 's' ? 1.0 : 0.0});
+    SheetOptions o;
+    o.rows = o.cols = 1;
+    o.tile = 96;  // 512 -> 96: level 2 (128) then a 1.33x minification
+    o.gap = 0;
+    CpuBackend cpu(1);
+    const Sheet s = renderSheet({a}, {&levels}, o, cpu);
+    cv::Mat area;
+    cv::resize(toMat(src), area, cv::Size(96, 96), 0, 0, cv::INTER_AREA);
+    const Diff d = compare(crop(s.image, 0, 0, 96, 96), fromMat(area));
+    qInfo("96 px tile vs INTER_AREA: %s", d.describe().constData());
+    QVERIFY2(d.meanAbs < 4.0, d.describe().constData());
+    // Sampling the full-resolution source directly (bilinear, no levels) aliases: further off.
+    const Matrix3 inv = resizeMatrix(512, 512, 96, 96).inverse();
+    WarpStep direct;
+    direct.inverse = {inv(0, 0), inv(0, 1), inv(0, 2), inv(1, 0), inv(1, 1), inv(1, 2)};
+    direct.inputWidth = direct.inputHeight = 512;
+    Image aliased(96, 96, 3);
+    warpRows(src, aliased, direct, 0, 96);
+    const Diff da = compare(aliased, fromMat(area));
+    qInfo("direct bilinear from full resolution vs INTER_AREA: %s", da.describe().constData());
+    QVERIFY(da.meanAbs > 1.5 * d.meanAbs);
+}
+
+void TestRender::sameOutputForAnyThreadCount() {
+    const Image src = loadImage(samplePath("chelsea.png")).image;
+    SourceLevels levels(src);
+    SheetOptions o;
+    o.rows = o.cols = 4;
+    o.tile = 64;
+    o.seed = 77;
+    CpuBackend one(1), two(2), three(3);
+    const Sheet a = renderSheet(busyPipeline(), {&levels}, o, one);
+    QVERIFY(samePixels(a.image, renderSheet(busyPipeline(), {&levels}, o, two).image));
+    QVERIFY(samePixels(a.image, renderSheet(busyPipeline(), {&levels}, o, three).image));
+    // Full resolution uses row parallelism: the same there.
+    const Image f1 = renderSample(busyPipeline(), levels, 77, 5, one);
+    QVERIFY(samePixels(f1, renderSample(busyPipeline(), levels, 77, 5, two)));
+}
+
+void TestRender::tileDoesNotDependOnGridSize() {
+    const Image src = loadImage(samplePath("rocket.jpg")).image;
+    SourceLevels levels(src);
+    CpuBackend cpu(2);
+    SheetOptions small, large;
+    small.rows = small.cols = 2;
+    large.rows = large.cols = 5;
+    small.tile = large.tile = 80;
+    small.seed = large.seed = 9;
+    const Sheet a = renderSheet(busyPipeline(), {&levels}, small, cpu);
+    const Sheet b = renderSheet(busyPipeline(), {&levels}, large, cpu);
+    // Sample 3 is tile 3 in both grids.
+    const SheetTile& ta = a.tiles[3];
+    const SheetTile& tb = b.tiles[3];
+    QCOMPARE(ta.sampleIndex, tb.sampleIndex);
+    QCOMPARE(ta.replay, tb.replay);
+    QVERIFY(samePixels(crop(a.image, ta.x, ta.y, ta.width, ta.height), crop(b.image, tb.x, tb.y, tb.width, tb.height)));
+    // Page 1 of the 2x2 grid starts at sample 4, which is tile 4 of the 5x5 grid.
+    small.page = 1;
+    const Sheet c = renderSheet(busyPipeline(), {&levels}, small, cpu);
+    QCOMPARE(c.tiles[0].sampleIndex, std::uint64_t(4));
+    QCOMPARE(c.tiles[0].replay, b.tiles[4].replay);
+}
+
+void TestRender::tileEqualsApplyReplay() {
+    const Image src = loadImage(samplePath("coffee.png")).image;
+    SourceLevels levels(src);
+    CpuBackend cpu(2);
+    SheetOptions o;
+    o.rows = o.cols = 3;
+    o.tile = 64;
+    o.seed = 1234;
+    const Sheet s = renderSheet(busyPipeline(), {&levels}, o, cpu);
+    for (std::uint64_t i = 0; i < 9; ++i) {
+        Replay r;
+        renderSample(busyPipeline(), levels, 1234, i, cpu, &r);
+        QCOMPARE(s.tiles[std::size_t(i)].replay, r);
+    }
+}
+
+void TestRender::replayReproducesApply() {
+    const Image src = loadImage(samplePath("astronaut.png")).image;
+    SourceLevels levels(src);
+    CpuBackend cpu(2);
+    for (std::uint64_t i = 0; i < 4; ++i) {
+        Replay r;
+        const Image applied = renderSample(busyPipeline(), levels, 5, i, cpu, &r);
+        const Replay parsed = parseReplay(serializeReplay(r));
+        QCOMPARE(parsed, r);
+        QVERIFY(samePixels(renderReplay(parsed, levels, cpu), applied));
+    }
+}
+
+void TestRender::alphaTravelsWithGeometry() {
+    // RGBA: colour ops leave alpha alone; a flip moves it with the pixels.
+    const Image src = photoCrop("chelsea.png", 120, 80, 4);
+    SourceLevels levels(src);
+    CpuBackend cpu(1);
+    const Image out = renderSample({op("horizontal_flip"), op("brightness_contrast"), op("to_gray")}, levels, 3, 0, cpu);
+    QCOMPARE(out.channels, 4);
+    for (int y = 0; y < 80; ++y)
+        for (int x = 0; x < 120; ++x) QCOMPARE(out.at(x, y)[3], src.at(119 - x, y)[3]);
+}
+
+void TestRender::datasetModePagesThroughImages() {
+    std::vector<std::unique_ptr<SourceLevels>> images;
+    std::vector<SourceLevels*> ptrs;
+    for (const char* f : {"astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg"}) {
+        images.push_back(std::make_unique<SourceLevels>(loadImage(samplePath(f)).image));
+        ptrs.push_back(images.back().get());
+    }
+    SheetOptions o;
+    o.rows = 1;
+    o.cols = 3;
+    o.tile = 32;
+    o.mode = SheetMode::Dataset;
+    CpuBackend cpu(1);
+    const Sheet p0 = renderSheet(busyPipeline(), ptrs, o, cpu);
+    QCOMPARE(p0.tiles[0].sourceIndex, 0);
+    QCOMPARE(p0.tiles[2].sourceIndex, 2);
+    QCOMPARE(p0.tiles[1].replay.imageWidth, 451);
+    o.page = 1;
+    const Sheet p1 = renderSheet(busyPipeline(), ptrs, o, cpu);
+    QCOMPARE(p1.tiles[0].sourceIndex, 3);
+    QCOMPARE(p1.tiles[1].sourceIndex, -1);  // past the end: an empty cell
+}
+
+void TestRender::replayForAnotherSizeIsAnError() {
+    const Replay r = samplePipeline({op("affine")}, 1, 0, 100, 100);
+    SourceLevels levels(Image(50, 50, 3));
+    CpuBackend cpu(1);
+    QVERIFY_THROWS_EXCEPTION(InputError, renderReplay(r, levels, cpu));
+}
+
+QTEST_APPLESS_MAIN(TestRender)
+#include "test_render.moc"
