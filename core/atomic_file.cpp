@@ -128,7 +128,9 @@ void writeFileAtomically(const fs::path& path, std::string_view data) {
     }
     const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
     if (!fs::is_directory(folder, ec)) {
-        throw InputError("cannot write '" + shown(path) + "': folder '" + shown(folder) + "' does not exist");
+        const bool exists = fs::exists(folder, ec);
+        throw InputError("cannot write '" + shown(path) + "': '" + shown(folder) + "' " +
+                         (exists ? "is not a folder" : "does not exist"));
     }
     struct stat old {};
     const bool replacing = ::stat(target.c_str(), &old) == 0;
@@ -147,7 +149,8 @@ void writeFileAtomically(const fs::path& path, std::string_view data) {
     if (const int err = writeAll(temp.fd(), data.data(), data.size()); err != 0) {
         failWrite(path, errnoText(err));
     }
-    if (::fsync(temp.fd()) != 0) {
+    // Some file systems cannot sync (EINVAL, ENOTSUP); the data is then as safe as they allow.
+    if (::fsync(temp.fd()) != 0 && errno != EINVAL && errno != ENOTSUP) {
         failWrite(path, errnoText(errno));
     }
     if (const int err = temp.close(); err != 0) {

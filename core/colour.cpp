@@ -56,12 +56,6 @@ const HsvTables& hsvTables() {
     return t;
 }
 
-// Rounds like cv::saturate_cast<uchar>(float): to nearest, ties to even, then clamps.
-std::uint8_t saturateRound(float x) {
-    const int i = static_cast<int>(std::nearbyint(x));
-    return static_cast<std::uint8_t>(std::clamp(i, 0, 255));
-}
-
 }  // namespace
 
 void rgbToHsv8(int r, int g, int b, int& h, int& s, int& v) {
@@ -79,30 +73,22 @@ void rgbToHsv8(int r, int g, int b, int& h, int& s, int& v) {
 }
 
 void hsvToRgb8(int h, int s, int v, int& r, int& g, int& b) {
+    // OpenCV's HSV2RGB_b vector loop (the one cv::cvtColor runs over all but a row's last few
+    // pixels): sector = trunc(h * 6/180) mod 6, the tab[] terms with `1 - s*h` fused (x86-64 runs
+    // its AVX2+FMA3 build, where the compiler fuses them), then v_trunc(x * 255) and a saturating
+    // pack. Checked against cv::cvtColor on all 180*256*256 triples (tests/test_colour_ops.cpp).
     const float fs = static_cast<float>(s) * (1.0f / 255.0f);
     const float fv = static_cast<float>(v) * (1.0f / 255.0f);
-    float fr, fg, fb;
-    if (fs == 0.0f) {
-        fr = fg = fb = fv;
-    } else {
-        static constexpr int kSectors[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
-        float fh = static_cast<float>(h) * (6.0f / 180.0f);
-        while (fh < 0) fh += 6;
-        while (fh >= 6) fh -= 6;
-        int sector = static_cast<int>(std::floor(fh));
-        fh -= static_cast<float>(sector);
-        if (sector < 0 || sector >= 6) {
-            sector = 0;
-            fh = 0;
-        }
-        const float tab[4] = {fv, fv * (1.0f - fs), fv * (1.0f - fs * fh), fv * (1.0f - fs * (1.0f - fh))};
-        fb = tab[kSectors[sector][0]];
-        fg = tab[kSectors[sector][1]];
-        fr = tab[kSectors[sector][2]];
-    }
-    r = saturateRound(fr * 255.0f);
-    g = saturateRound(fg * 255.0f);
-    b = saturateRound(fb * 255.0f);
+    float fh = static_cast<float>(h) * (6.0f / 180.0f);
+    const float pre = std::trunc(fh);
+    fh -= pre;
+    const int sector = static_cast<int>(pre) % 6;
+    const float tab[4] = {fv, fv * (1.0f - fs), fv * std::fma(-fs, fh, 1.0f), fv * std::fma(-fs, 1.0f - fh, 1.0f)};
+    static constexpr int kSectors[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
+    const auto toByte = [](float x) { return std::clamp(static_cast<int>(x * 255.0f), 0, 255); };
+    b = toByte(tab[kSectors[sector][0]]);
+    g = toByte(tab[kSectors[sector][1]]);
+    r = toByte(tab[kSectors[sector][2]]);
 }
 
 std::vector<double> gaussianKernel(double sigma) {

@@ -32,12 +32,16 @@ HsvLuts hsvLuts(const HsvParams& p);
 
 /// OpenCV's 8-bit RGB2HSV_FULL=false conversion (H 0..179), bit exact.
 void rgbToHsv8(int r, int g, int b, int& h, int& s, int& v);
-/// OpenCV's 8-bit HSV2RGB (float path, rounded to nearest even), bit exact.
+/// OpenCV's 8-bit HSV2RGB as cv::cvtColor computes it (its vector path): float maths with the
+/// two `1 - s*h` terms fused (FMA), the result truncated, not rounded. Bit exact for every pixel
+/// except the last (width mod 32, or mod 16 without AVX2) of each row, which OpenCV sends through
+/// a scalar loop that rounds instead (<= 1 level).
 void hsvToRgb8(int h, int s, int v, int& r, int& g, int& b);
 
-/// OpenCV RGB2GRAY: (R*4899 + G*9617 + B*1868 + 8192) >> 14.
+/// OpenCV 4.x RGB2GRAY on 8-bit data: 15-bit coefficients, (R*9798 + G*19235 + B*3735 + 16384) >> 15.
+/// (The 14-bit 4899/9617/1868 set is OpenCV's YUV one and differs on 0.26% of colours.)
 inline std::uint8_t grayOf(int r, int g, int b) {
-    return static_cast<std::uint8_t>((r * 4899 + g * 9617 + b * 1868 + (1 << 13)) >> 14);
+    return static_cast<std::uint8_t>((r * 9798 + g * 19235 + b * 3735 + (1 << 14)) >> 15);
 }
 
 /// Kernel size int(sigma * 3.5) * 2 + 1 and the normalised Gaussian taps of

@@ -68,6 +68,21 @@ AxisTaps areaTaps(int src, int dst) {
     return axis;
 }
 
+// Horizontal pass over one source row: sums[x * c + k] = sum of weight * pixel over x's taps.
+void filterRow(const std::uint8_t* in, const AxisTaps& tx, int c, std::vector<std::uint64_t>& sums) {
+    const std::size_t w = tx.begin.size() - 1;
+    for (std::size_t x = 0; x < w; ++x) {
+        std::uint64_t sum[4] = {0, 0, 0, 0};
+        for (std::size_t t = tx.begin[x]; t < tx.begin[x + 1]; ++t) {
+            const std::uint8_t* p = in + static_cast<std::size_t>(tx.taps[t].index) * c;
+            for (int k = 0; k < c; ++k) {
+                sum[k] += static_cast<std::uint64_t>(tx.taps[t].weight) * p[k];
+            }
+        }
+        std::copy(sum, sum + c, sums.begin() + static_cast<std::ptrdiff_t>(x * c));
+    }
+}
+
 // The common 2x case: each output is the rounded mean of a 2x2 block (what INTER_AREA does too).
 Image halve(const Image& src) {
     Image out(src.width / 2, src.height / 2, src.channels);
@@ -122,21 +137,13 @@ Image resizeArea(const Image& src, int w, int h) {
     Image out(w, h, c);
     std::vector<std::uint64_t> rowSums(rowValues);  // one source row, filtered horizontally
     std::vector<std::uint64_t> acc(rowValues);      // one output row before the division
+    int filteredRow = -1;  // the source row in rowSums: a row straddling two output rows is filtered once
     for (int y = 0; y < h; ++y) {
         std::fill(acc.begin(), acc.end(), 0);
         for (std::size_t j = ty.begin[y]; j < ty.begin[y + 1]; ++j) {
-            const std::uint8_t* in = src.row(ty.taps[j].index);
-            for (int x = 0; x < w; ++x) {
-                std::uint64_t sum[4] = {0, 0, 0, 0};
-                for (std::size_t t = tx.begin[x]; t < tx.begin[x + 1]; ++t) {
-                    const std::uint8_t* p = in + static_cast<std::size_t>(tx.taps[t].index) * c;
-                    for (int k = 0; k < c; ++k) {
-                        sum[k] += static_cast<std::uint64_t>(tx.taps[t].weight) * p[k];
-                    }
-                }
-                for (int k = 0; k < c; ++k) {
-                    rowSums[static_cast<std::size_t>(x) * c + k] = sum[k];
-                }
+            if (ty.taps[j].index != filteredRow) {
+                filteredRow = ty.taps[j].index;
+                filterRow(src.row(filteredRow), tx, c, rowSums);
             }
             const std::uint64_t wy = ty.taps[j].weight;
             for (std::size_t i = 0; i < rowValues; ++i) {

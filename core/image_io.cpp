@@ -50,9 +50,10 @@ struct JpegHeader {
     bool complete = false;  // the end-of-image marker is present, or the scan could not tell
 };
 
-// Walks the marker segments (and, after each SOS, the entropy-coded data) of a JPEG. stb treats a
-// file cut short as if it ended in zeros and decodes a grey or smeared bottom without any error, so
-// a missing end-of-image marker is the only reliable sign of a truncated download or copy.
+// Walks the marker segments (and, after each SOS, the entropy-coded data) of a JPEG. stb 2.27 does
+// refuse a cut JPEG, but says "expected marker", "no SOF" or even "bad png sig" (the reason of the
+// last decoder it tried); older stb versions decoded the missing part as grey. A missing
+// end-of-image marker is the plain sign of a truncated download or copy.
 std::optional<JpegHeader> scanJpeg(const std::vector<std::uint8_t>& b) {
     if (b.size() < 2 || b[0] != 0xFF || b[1] != 0xD8) {
         return std::nullopt;
@@ -153,6 +154,48 @@ bool isGif(const std::vector<std::uint8_t>& b) {
            (std::memcmp(b.data(), "GIF87a", 6) == 0 || std::memcmp(b.data(), "GIF89a", 6) == 0);
 }
 
+// Whether a GIF's first frame (the one loaded) is all there: stb decodes the missing part of a cut
+// frame as transparent black without complaint. Later frames do not matter.
+bool gifFirstFrameComplete(const std::vector<std::uint8_t>& b) {
+    const auto colourTableBytes = [](std::uint8_t flags) -> std::size_t {
+        return (flags & 0x80) != 0 ? std::size_t{3} << ((flags & 7) + 1) : 0;
+    };
+    std::size_t i = 13;  // signature and logical screen descriptor
+    if (b.size() < i) {
+        return false;
+    }
+    i += colourTableBytes(b[10]);
+    const auto skipSubBlocks = [&] {  // false when the file ends first
+        while (i < b.size()) {
+            const std::size_t n = b[i++];
+            if (n == 0) {
+                return true;
+            }
+            i += n;
+        }
+        return false;
+    };
+    while (i < b.size()) {
+        const std::uint8_t block = b[i++];
+        if (block == 0x21) {  // extension: a label, then sub-blocks
+            ++i;
+            if (!skipSubBlocks()) {
+                return false;
+            }
+        } else if (block == 0x2C) {  // image: descriptor, local colour table, LZW code size, data
+            if (i + 9 > b.size()) {
+                return false;
+            }
+            i += 9 + colourTableBytes(b[i + 8]);
+            ++i;
+            return skipSubBlocks();
+        } else {
+            return true;  // the trailer, or junk: stb gives the verdict
+        }
+    }
+    return false;
+}
+
 // Whether a TGA holds all the pixels its header promises (stb, like for BMP, silently reads zeros
 // past the end). TGA has no signature: call this only for a file stb accepted that is no other format.
 bool tgaComplete(const std::vector<std::uint8_t>& b) {
@@ -215,7 +258,7 @@ Image dropAlpha(const Image& src) {
     for (int y = 0; y < src.height; ++y) {
         const std::uint8_t* in = src.row(y);
         std::uint8_t* o = out.row(y);
-        for (int x = 0; x < src.width; ++x) {
+        for (std::size_t x = 0; x < static_cast<std::size_t>(src.width); ++x) {
             std::memcpy(o + 3 * x, in + 4 * x, 3);
         }
     }
@@ -261,6 +304,9 @@ LoadedImage decodeImage(const std::vector<std::uint8_t>& bytes, const std::strin
         fail(name, "not a supported image (" + stbReason() + ")");
     }
     checkPixelLimit(name, w, h);
+    if (isGif(bytes) && !gifFirstFrameComplete(bytes)) {
+        fail(name, "truncated GIF (the first frame is cut short)");
+    }
     if (!hasKnownSignature(bytes) && !tgaComplete(bytes)) {
         fail(name, "truncated TGA (the file ends before the last pixel)");
     }
@@ -377,11 +423,15 @@ std::vector<std::uint8_t> encodeImage(const Image& image, ImageFormat format, in
 
 void saveImage(const fs::path& path, const Image& image, int jpegQuality) {
     const ImageFormat format = formatFromExtension(path);
-    if (format == ImageFormat::Jpeg && (jpegQuality < 1 || jpegQuality > 100)) {
-        throw InputError("'" + shown(path) + "': JPEG quality " + std::to_string(jpegQuality) +
-                         " is out of range (1 to 100)");
+    std::vector<std::uint8_t> bytes;
+    try {  // encoding errors name the file too
+        bytes = encodeImage(image, format, jpegQuality);
+    } catch (const InputError& e) {
+        throw InputError("'" + shown(path) + "': " + e.what());
+    } catch (const RuntimeError& e) {
+        throw RuntimeError("'" + shown(path) + "': " + e.what());
     }
-    writeFileAtomically(path, encodeImage(image, format, jpegQuality));
+    writeFileAtomically(path, bytes);
 }
 
 }  // namespace auglab

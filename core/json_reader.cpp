@@ -91,6 +91,23 @@ nlohmann::json parseJsonStrict(std::string_view text, const std::string& what) {
         if (pos != std::string::npos) reason = reason.substr(pos + 2);
         throw InputError(what + ": invalid JSON at line " + std::to_string(line) + ", column " +
                          std::to_string(col) + ": " + reason);
+    } catch (const nlohmann::json::out_of_range& e) {
+        // A number beyond the double range ("1e400") is reported as out_of_range.406, not as a
+        // parse_error, and carries no position. Parsing stops at the first such number, so the first
+        // occurrence of its text is almost always the culprit.
+        std::string reason = e.what();
+        const auto pos = reason.find("number overflow");
+        if (pos != std::string::npos) reason = reason.substr(pos);
+        const auto q1 = reason.find('\''), q2 = reason.rfind('\'');
+        std::string where;
+        if (q1 != std::string::npos && q2 > q1) {
+            const auto at = text.find(reason.substr(q1 + 1, q2 - q1 - 1));
+            if (at != std::string_view::npos) {
+                const auto [line, col] = lineAndColumn(text, at);
+                where = " at line " + std::to_string(line) + ", column " + std::to_string(col);
+            }
+        }
+        throw InputError(what + ": invalid JSON" + where + ": " + reason + " (beyond the range of a double)");
     }
 }
 

@@ -38,8 +38,9 @@ inline Bytes bytes(const QByteArray& b) {
     return Bytes(b.begin(), b.end());
 }
 
-// BGR(A) or gray Mat -> our RGB(A) image, and back.
-inline Image fromMat(const cv::Mat& m) {
+// OpenCV's BGR(A) or gray Mat -> our RGB(A) image, and back (test_support.h's toMat/fromMat keep
+// the channel order instead).
+inline Image fromBgr(const cv::Mat& m) {
     cv::Mat rgb;
     cv::cvtColor(m, rgb,
                  m.channels() == 4   ? cv::COLOR_BGRA2RGBA
@@ -49,7 +50,7 @@ inline Image fromMat(const cv::Mat& m) {
     for (int y = 0; y < img.height; ++y) std::memcpy(img.row(y), rgb.ptr(y), img.stride);
     return img;
 }
-inline cv::Mat toMat(const Image& img) {
+inline cv::Mat toBgr(const Image& img) {
     cv::Mat m(img.height, img.width, CV_8UC(img.channels), const_cast<std::uint8_t*>(img.pixels.data()),
               img.stride);
     cv::Mat bgr;

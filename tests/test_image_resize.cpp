@@ -60,7 +60,7 @@ void TestImageResize::resizeArea() {
     cv::Mat photo = cv::imread(sample("coffee.png").string());
     cv::resize(photo, photo, cv::Size(sw, sh), 0, 0, cv::INTER_LINEAR);
     if (channels == 4) cv::cvtColor(photo, photo, cv::COLOR_BGR2BGRA);
-    const Image src = fromMat(photo);
+    const Image src = fromBgr(photo);
     const Image out = auglab::resizeArea(src, dw, dh);
     QCOMPARE(out.width, dw);
     QCOMPARE(out.height, dh);
@@ -81,7 +81,7 @@ void TestImageResize::resizeArea() {
             }
     cv::Mat cvOut;
     cv::resize(photo, cvOut, cv::Size(dw, dh), 0, 0, cv::INTER_AREA);
-    const Diff d = diff(out, fromMat(cvOut));
+    const Diff d = diff(out, fromBgr(cvOut));
     qInfo("vs naive: max %d; vs OpenCV INTER_AREA: mean %.4f max %d", worstRef, d.mean, d.max);
     QVERIFY(worstRef <= 1);  // the naive sum in doubles can land on the other side of a .5
     QVERIFY(d.max <= 1);     // OpenCV accumulates in float and rounds half to even

@@ -26,6 +26,8 @@ private slots:
     void overwrite();
     void failedSaveKeepsOldFile_data();
     void failedSaveKeepsOldFile();
+    void saveThroughSymlink();
+    void textRoundTrip();
 };
 
 void TestImageSave::saveRoundTrip_data() {
@@ -51,7 +53,7 @@ void TestImageSave::saveRoundTrip() {
     cv::Mat bgra;
     cv::cvtColor(bgr, bgra, cv::COLOR_BGR2BGRA);
     bgra.forEach<cv::Vec4b>([](cv::Vec4b& p, const int* pos) { p[3] = std::uint8_t(pos[0] + pos[1]); });
-    const Image packed = fromMat(channels == 4 ? bgra : bgr);
+    const Image packed = fromBgr(channels == 4 ? bgra : bgr);
     Image padded = packed;
     padded.stride = packed.stride + std::size_t(padding);
     padded.pixels.assign(padded.stride * std::size_t(packed.height), 0xA5);
@@ -66,19 +68,20 @@ void TestImageSave::saveRoundTrip() {
         QVERIFY(samePixels(loaded.image, packed));
         return;
     }
-    const Diff d = diff(loaded.image, fromMat(bgr));
+    const Diff d = diff(loaded.image, fromBgr(bgr));
     qInfo("JPEG q95 round trip: mean |diff| %.3f, max %d", d.mean, d.max);  // measured 1.75, 21
     QVERIFY(d.mean < 2.5 && d.max < 48);
 }
 
 void TestImageSave::jpegQuality() {
-    const Image img = fromMat(cv::imread(sample("chelsea.png").string()));
+    const Image img = fromBgr(cv::imread(sample("chelsea.png").string()));
+    QTemporaryDir dir;
+    const QString path = dir.filePath("never-written.jpg");
     for (int bad : {0, -5, 101}) {
         QVERIFY(inputError([&] { encodeImage(img, ImageFormat::Jpeg, bad); }).contains("out of range"));
-        QVERIFY(
-            inputError([&] { saveImage("/tmp/never-written.jpg", img, bad); }).contains("never-written.jpg"));
+        QVERIFY(inputError([&] { saveImage(fsPath(path), img, bad); }).contains(path));
     }
-    QVERIFY(!std::filesystem::exists("/tmp/never-written.jpg"));
+    QVERIFY(!QFileInfo::exists(path));
     const auto error = [&](int q) {
         return diff(decodeImage(encodeImage(img, ImageFormat::Jpeg, q), "q").image, img).mean;
     };
@@ -94,6 +97,11 @@ void TestImageSave::saveIntoMissingFolder() {
     const QString message = inputError([&] { saveImage(fsPath(path), noise(4, 4, 3, 1)); });
     QVERIFY2(message.contains(path) && message.contains("does not exist"), qPrintable(message));
     QVERIFY(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).isEmpty());
+    // A file where the folder should be.
+    writeBytesTo(dir.filePath("file.png"), "x");
+    const QString inFile = dir.filePath("file.png/out.png");
+    const QString notFolder = inputError([&] { saveImage(fsPath(inFile), noise(4, 4, 3, 1)); });
+    QVERIFY2(notFolder.contains(inFile) && notFolder.contains("is not a folder"), qPrintable(notFolder));
 }
 
 void TestImageSave::overwrite() {
@@ -113,14 +121,16 @@ void TestImageSave::overwrite() {
 
 void TestImageSave::failedSaveKeepsOldFile_data() {
     QTest::addColumn<QString>("how");
-    QTest::newRow("bad extension") << "bad extension";
-    QTest::newRow("bad quality") << "bad quality";
-    QTest::newRow("target is a folder") << "folder";
-    QTest::newRow("disk full mid-write") << "file size limit";
+    QTest::addColumn<bool>("userFault");  // an InputError: the user's fault (CLI exit 2), else a RuntimeError
+    QTest::newRow("bad extension") << "bad extension" << true;
+    QTest::newRow("bad quality") << "bad quality" << true;
+    QTest::newRow("target is a folder") << "folder" << true;
+    QTest::newRow("disk full mid-write") << "file size limit" << false;
 }
 
 void TestImageSave::failedSaveKeepsOldFile() {
     QFETCH(QString, how);
+    QFETCH(bool, userFault);
     QTemporaryDir dir;
     const QString old = dir.filePath("keep.jpg");
     saveImage(fsPath(old), noise(16, 16, 3, 1));
@@ -155,6 +165,8 @@ void TestImageSave::failedSaveKeepsOldFile() {
         }
     } catch (const std::runtime_error& e) {
         threw = true;
+        QCOMPARE(dynamic_cast<const InputError*>(&e) != nullptr, userFault);
+        QCOMPARE(dynamic_cast<const RuntimeError*>(&e) != nullptr, !userFault);
         qInfo("%s", e.what());
         QVERIFY(QString::fromUtf8(e.what()).contains(dir.path()));
     }
@@ -162,6 +174,32 @@ void TestImageSave::failedSaveKeepsOldFile() {
     QCOMPARE(qbytes(readFileBytes(fsPath(old))), before);
     QDir folder(dir.path());
     QCOMPARE(folder.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name), expected);
+}
+
+void TestImageSave::saveThroughSymlink() {
+    // Like QSaveFile: the file the link points to is replaced, the link stays a link.
+    QTemporaryDir dir;
+    const QString target = dir.filePath("real.png"), link = dir.filePath("link.png");
+    saveImage(fsPath(target), noise(5, 5, 3, 1));
+    QVERIFY(QFile::link(target, link));
+    const Image second = noise(6, 4, 3, 2);
+    saveImage(fsPath(link), second);
+    QVERIFY(QFileInfo(link).isSymLink());
+    QVERIFY(samePixels(loadImage(fsPath(target)).image, second));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name),
+             QStringList({"link.png", "real.png"}));
+}
+
+void TestImageSave::textRoundTrip() {
+    QTemporaryDir dir;
+    const auto path = fsPath(dir.filePath(QString::fromUtf8("пресет.auglab.json")));
+    const std::string text = "{\"name\": \"ü 画像\"}\n";
+    writeFileAtomically(path, text);
+    QCOMPARE(readFileText(path), text);
+    writeFileAtomically(path, std::string_view());
+    QCOMPARE(readFileText(path), std::string());
+    QVERIFY(readFileBytes(path).empty());
+    QVERIFY(inputError([&] { readFileText(fsPath(dir.filePath("no.json"))); }).contains("no.json"));
 }
 
 QTEST_APPLESS_MAIN(TestImageSave)

@@ -1,0 +1,257 @@
+// auglab-cli driven as a user drives it: the real binary in a QProcess, real files, exit codes
+// (0 ok, 2 bad usage or input, 1 other failures) and what it prints.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "image_io.h"
+#include "test_support.h"
+
+using namespace auglab;
+using namespace auglab::testing;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QString out, err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(AUGLAB_CLI), args);
+    if (!p.waitForFinished(120000)) return {-2, {}, "timed out"};
+    Run r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;  // a crash is never a pass
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString sample(const char* f) { return QString::fromStdString(samplePath(f)); }
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeBytes(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+const char* kPreset = R"({"format": "auglab-preset", "version": 1, "name": "t", "seed": 5, "pipeline": [
+  {"op": "affine", "rotate_deg": [-25, 25], "border": "reflect"},
+  {"op": "horizontal_flip", "p": 0.5},
+  {"op": "coarse_dropout", "p": 0.7, "fill": "random"},
+  {"op": "hue_saturation_value"},
+  {"op": "gauss_noise", "p": 0.5}]})";
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void infoJson();
+    void validate_data();
+    void validate();
+    void usageErrors_data();
+    void usageErrors();
+    void renderIsDeterministicAcrossThreads();
+    void applyEqualsRenderTile();
+    void replayReproducesApply();
+    void badImages_data();
+    void badImages();
+    void dirSkipsBrokenFiles();
+    void schemaMatchesFile();
+
+private:
+    QTemporaryDir dir_;
+    QString preset_;
+};
+
+void TestCli::initTestCase() {
+    QVERIFY(dir_.isValid());
+    preset_ = dir_.filePath("p.auglab.json");
+    writeBytes(preset_, kPreset);
+}
+
+void TestCli::infoJson() {
+    const Run r = cli({"info", "--json"});
+    QCOMPARE(r.code, 0);
+    const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QVERIFY(j.contains("version"));
+    QStringList names;
+    for (const auto& b : j["backends"].toArray()) {
+        const QJsonObject o = b.toObject();
+        names << o["name"].toString();
+        QVERIFY(o.contains("compiled") && o.contains("available") && !o["detail"].toString().isEmpty());
+        if (o["name"] == "cpu") QVERIFY(o["available"].toBool());
+    }
+    QCOMPARE(names, (QStringList{"cpu", "gl", "cuda"}));
+    QCOMPARE(j["auto"].toString(), QString("cpu"));
+    const QJsonArray ops = j["ops"].toArray();
+    QVERIFY(ops.contains(QJsonValue("affine")) && ops.contains(QJsonValue("coarse_dropout")) &&
+            ops.contains(QJsonValue("to_gray")));
+}
+
+void TestCli::validate_data() {
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("good") << QByteArray(kPreset) << 0 << "ok";
+    QTest::newRow("min > max") << QByteArray(R"({"format": "auglab-preset", "version": 1, "pipeline": [
+        {"op": "affine"}, {"op": "horizontal_flip"}, {"op": "coarse_dropout", "holes": [9, 8]}]})")
+                               << 2 << "pipeline[2].holes: min 9 > max 8";
+    QTest::newRow("unknown key") << QByteArray(R"({"format": "auglab-preset", "version": 1, "pipeline": [
+        {"op": "affine", "rotation": [1, 2]}]})") << 2 << "pipeline[0].rotation: unknown key";
+    QTest::newRow("newer version") << QByteArray(R"({"format": "auglab-preset", "version": 7, "pipeline": []})") << 2
+                                   << "version: preset version 7 is newer";
+    QTest::newRow("syntax") << QByteArray("{\"format\": \"auglab-preset\",\n \"version\": 1,,}") << 2 << "line 2";
+}
+
+void TestCli::validate() {
+    QFETCH(QByteArray, text);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    const QString path = dir_.filePath("v.auglab.json");
+    writeBytes(path, text);
+    const Run r = cli({"validate", path});
+    QCOMPARE(r.code, code);
+    QVERIFY2((r.out + r.err).contains(message), qPrintable(r.out + r.err));
+}
+
+void TestCli::usageErrors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no command") << QStringList{} << "usage";
+    QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command";
+    QTest::newRow("unknown option") << QStringList{"render", "--colour", "red"} << "unknown option --colour";
+    QTest::newRow("missing out") << QStringList{"render", "--image", sample("chelsea.png")} << "--out";
+    QTest::newRow("bad grid") << QStringList{"render", "--image", sample("chelsea.png"), "--grid", "8by8", "--out", "x.png"}
+                              << "--grid";
+    QTest::newRow("bad index") << QStringList{"apply", "--image", sample("chelsea.png"), "--index", "-3", "--out", "x.png"}
+                               << "--index";
+    QTest::newRow("unknown backend") << QStringList{"render", "--image", sample("chelsea.png"), "--backend", "tpu",
+                                                    "--out", "x.png"}
+                                     << "unknown backend";
+    QTest::newRow("bad output extension") << QStringList{"render", "--image", sample("chelsea.png"), "--out", "x.webp"}
+                                          << ".webp";
+    QTest::newRow("missing image") << QStringList{"apply", "--image", "/no/such/file.png", "--index", "0", "--out",
+                                                  "x.png"}
+                                   << "/no/such/file.png";
+}
+
+void TestCli::usageErrors() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Run r = cli(args);
+    QCOMPARE(r.code, 2);
+    QVERIFY2((r.out + r.err).contains(message), qPrintable(r.out + r.err));
+}
+
+void TestCli::renderIsDeterministicAcrossThreads() {
+    const QString a = dir_.filePath("a.png"), b = dir_.filePath("b.png");
+    const QStringList common{"render", "--preset", preset_, "--image", sample("coffee.png"), "--grid", "4x3", "--tile", "96"};
+    QCOMPARE(cli(common + QStringList{"--threads", "1", "--out", a}).code, 0);
+    QCOMPARE(cli(common + QStringList{"--threads", "2", "--out", b}).code, 0);
+    const QByteArray bytesA = readAll(a);
+    QVERIFY(bytesA.size() > 1000);
+    QCOMPARE(readAll(b), bytesA);
+    const Image sheet = loadImage(a.toStdString()).image;
+    QCOMPARE(sheet.width, 4 * 96 + 5 * 2);
+    QCOMPARE(sheet.height, 3 * 96 + 4 * 2);
+    // Another seed gives another sheet.
+    QCOMPARE(cli(common + QStringList{"--seed", "6", "--out", b}).code, 0);
+    QVERIFY(readAll(b) != bytesA);
+}
+
+void TestCli::applyEqualsRenderTile() {
+    const QString replays = dir_.filePath("tiles.json");
+    QCOMPARE(cli({"render", "--preset", preset_, "--image", sample("chelsea.png"), "--grid", "3x2", "--tile", "64",
+                  "--seed", "31", "--out", dir_.filePath("s.png"), "--save-replays", replays})
+                 .code,
+             0);
+    const QJsonArray tiles = QJsonDocument::fromJson(readAll(replays)).array();
+    QCOMPARE(tiles.size(), 6);
+    for (int i : {0, 4, 5}) {
+        const QString one = dir_.filePath(QString("r%1.json").arg(i));
+        const Run r = cli({"apply", "--preset", preset_, "--image", sample("chelsea.png"), "--index",
+                           QString::number(i), "--seed", "31", "--out", dir_.filePath("o.png"), "--save-replay", one});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(readAll(one)).object(), tiles[i].toObject());
+    }
+}
+
+void TestCli::replayReproducesApply() {
+    const QString out = dir_.filePath("apply.png"), rep = dir_.filePath("apply.json"), again = dir_.filePath("again.png");
+    QCOMPARE(cli({"apply", "--preset", preset_, "--image", sample("astronaut.png"), "--index", "17", "--out", out,
+                  "--save-replay", rep})
+                 .code,
+             0);
+    QCOMPARE(cli({"replay", "--replay", rep, "--image", sample("astronaut.png"), "--out", again}).code, 0);
+    const Image a = loadImage(out.toStdString()).image, b = loadImage(again.toStdString()).image;
+    QVERIFY(samePixels(a, b));
+    // A replay drawn for another image size is refused with a clear message.
+    const Run wrong = cli({"replay", "--replay", rep, "--image", sample("chelsea.png"), "--out", again});
+    QCOMPARE(wrong.code, 2);
+    QVERIFY2(wrong.err.contains("512x512"), qPrintable(wrong.err));
+}
+
+void TestCli::badImages_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("reason");
+    const QByteArray png = readAll(sample("chelsea.png"));
+    QTest::newRow("zero bytes") << QByteArray() << "empty";
+    QTest::newRow("truncated png") << png.left(png.size() / 3) << "bad.png";
+    QTest::newRow("text named png") << QByteArray("hello, I am not an image\n") << "not a supported image";
+    // A PNG signature and an IHDR chunk claiming 60000x60000. Its CRC is left zero: the size must
+    // be refused from the header, before anything is decoded or checked.
+    QByteArray huge("\x89PNG\r\n\x1a\n", 8);
+    huge += QByteArray("\x00\x00\x00\x0dIHDR", 8);
+    huge += QByteArray("\x00\x00\xea\x60\x00\x00\xea\x60\x08\x02\x00\x00\x00", 13);
+    huge += QByteArray("\x00\x00\x00\x00", 4);
+    QTest::newRow("60000x60000 header") << huge << "100 megapixel";
+}
+
+void TestCli::badImages() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, reason);
+    const QString path = dir_.filePath("bad.png");
+    writeBytes(path, bytes);
+    const QString out = dir_.filePath("never.png");
+    const Run r = cli({"apply", "--image", path, "--index", "0", "--out", out});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("bad.png") && r.err.contains(reason), qPrintable(r.err));
+    QVERIFY(!QFile::exists(out));
+}
+
+void TestCli::dirSkipsBrokenFiles() {
+    QTemporaryDir d;
+    QVERIFY(QFile::copy(sample("chelsea.png"), d.filePath("a.png")));
+    QVERIFY(QFile::copy(sample("rocket.jpg"), d.filePath("c.jpg")));
+    writeBytes(d.filePath("b.png"), "not an image");
+    const QString out = dir_.filePath("dataset.png");
+    const Run r = cli({"render", "--dir", d.path(), "--mode", "dataset", "--grid", "2x1", "--tile", "64", "--out", out});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.contains("skipped") && r.err.contains("b.png"), qPrintable(r.err));
+    QVERIFY(QFile::exists(out));
+}
+
+void TestCli::schemaMatchesFile() {
+    const Run r = cli({"schema"});
+    QCOMPARE(r.code, 0);
+    const QByteArray file = readAll(QString(AUGLAB_SOURCE_DIR) + "/presets/auglab-preset.schema.json");
+    QVERIFY2(!file.isEmpty(), "presets/auglab-preset.schema.json is missing");
+    QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()), QJsonDocument::fromJson(file));
+}
+
+QTEST_APPLESS_MAIN(TestCli)
+#include "test_cli.moc"
