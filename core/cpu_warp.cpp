@@ -9,6 +9,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "cpu_backend.h"
 
 namespace auglab {
@@ -90,6 +94,7 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const std::vect
     const unsigned fastH = static_cast<unsigned>(std::max(sh - 1, 0));
     const std::size_t stride = src.stride;
     constexpr int kRound = kAbScale / kInterSize / 2;
+    [[maybe_unused]] const std::uint8_t* srcEnd = src.pixels.data() + src.pixels.size();
     for (int y = y0; y < y1; ++y) {
         const int X0 = saturateInt((m[1] * y + m[2]) * kAbScale) + kRound;
         const int Y0 = saturateInt((m[4] * y + m[5]) * kAbScale) + kRound;
@@ -104,6 +109,30 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const std::vect
             if (static_cast<unsigned>(sx) < fastW && static_cast<unsigned>(sy) < fastH) {
                 const std::uint8_t* p = src.pixels.data() + static_cast<std::size_t>(sy) * stride +
                                         static_cast<std::size_t>(sx) * CN;
+#if defined(__SSE2__)
+                // Four taps of up to 4 channels each: widen to 16 bits, pair the left and right taps
+                // and let pmaddwd form p00*w00 + p01*w01 per channel. Same integers as the scalar
+                // code. A 3-channel tap reads one byte past its pixel; the last pixel of the buffer
+                // takes the scalar path so that this never reads outside the image.
+                if (CN == 4 || p + stride + CN + 4 <= srcEnd) {
+                    const __m128i zero = _mm_setzero_si128();
+                    auto load = [&](const std::uint8_t* q) {
+                        std::int32_t v;
+                        std::memcpy(&v, q, 4);
+                        return _mm_unpacklo_epi8(_mm_cvtsi32_si128(v), zero);
+                    };
+                    const __m128i top = _mm_unpacklo_epi16(load(p), load(p + CN));
+                    const __m128i bottom = _mm_unpacklo_epi16(load(p + stride), load(p + stride + CN));
+                    const __m128i wTop = _mm_set1_epi32((w01 << 16) | w00);
+                    const __m128i wBottom = _mm_set1_epi32((w11 << 16) | w10);
+                    __m128i sum = _mm_add_epi32(_mm_madd_epi16(top, wTop), _mm_madd_epi16(bottom, wBottom));
+                    sum = _mm_srai_epi32(_mm_add_epi32(sum, _mm_set1_epi32(512)), 10);
+                    const __m128i packed = _mm_packus_epi16(_mm_packs_epi32(sum, sum), zero);
+                    const std::int32_t bytes = _mm_cvtsi128_si32(packed);
+                    std::memcpy(out, &bytes, CN);
+                    continue;
+                }
+#endif
                 for (int c = 0; c < CN; ++c)
                     out[c] = static_cast<std::uint8_t>(
                         (p[c] * w00 + p[c + CN] * w01 + p[stride + c] * w10 + p[stride + c + CN] * w11 + 512) >> 10);
