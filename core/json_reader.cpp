@@ -107,7 +107,8 @@ nlohmann::json parseJsonStrict(std::string_view text, const std::string& what) {
                 where = " at line " + std::to_string(line) + ", column " + std::to_string(col);
             }
         }
-        throw InputError(what + ": invalid JSON" + where + ": " + reason + " (beyond the range of a double)");
+        throw InputError(what + ": invalid JSON" + where + ": " + reason +
+                         " (beyond the range of a double)");
     }
 }
 

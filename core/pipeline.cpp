@@ -49,7 +49,15 @@ void OpConfig::resetToDefault(std::string_view key) {
 }
 
 bool OpConfig::operator==(const OpConfig& o) const {
-    return desc_ == o.desc_ && enabled == o.enabled && p == o.p && values_ == o.values_;
+    if (desc_ != o.desc_ || enabled != o.enabled || p != o.p) return false;
+    // With hole sizes in pixels the fractional sizes mean nothing (and are not saved): ignore them.
+    const bool pixelHoles = id() == OpId::CoarseDropout && has("hole_height_px") && o.has("hole_height_px");
+    for (std::size_t i = 0; i < values_.size(); ++i) {
+        const std::string& key = desc_->params[i].key;
+        if (pixelHoles && (key == "hole_height_frac" || key == "hole_width_frac")) continue;
+        if (values_[i] != o.values_[i]) return false;
+    }
+    return true;
 }
 
 Preset defaultPreset() {

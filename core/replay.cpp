@@ -241,6 +241,13 @@ Replay parseReplay(std::string_view text, const std::string& what) {
         op.applied = o.member("applied").boolean();
         if (op.applied) {
             op.params = readParams(o, *desc);
+            if (const auto* d = std::get_if<DropoutParams>(&op.params))
+                for (std::size_t h = 0; h < d->holes.size(); ++h) {
+                    const Hole& hole = d->holes[h];
+                    if (hole.x + hole.w > replay.imageWidth || hole.y + hole.h > replay.imageHeight)
+                        o.member("holes").element(h).fail("hole lies outside the " + std::to_string(replay.imageWidth) +
+                                                          "x" + std::to_string(replay.imageHeight) + " image");
+                }
         } else {
             o.requireObject({"op", "applied"});
         }

@@ -1,0 +1,613 @@
+// Presets (SPEC §4, §9): the built-in presets, round trips of every op and parameter kind, registry
+// defaults for omitted keys, an InputError naming the JSON path for every kind of fault, the JSON
+// Schema kept in sync with the registry and checked by an independent validator (Python's
+// jsonschema), atomic saves, and parsers that survive mutated and deeply nested input.
+
+#include <signal.h>
+#include <sys/resource.h>
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+
+#include "error.h"
+#include "preset.h"
+#include "replay.h"
+#include "sampler.h"
+
+using namespace auglab;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kPresets = fs::path(AUGLAB_SOURCE_DIR) / "presets";
+const fs::path kData = fs::path(AUGLAB_SOURCE_DIR) / "tests/data/presets";
+const char* const kSuffix = ".auglab.json";
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+QString qs(const fs::path& p) {
+    return QString::fromStdString(p.string());
+}
+fs::path fsPath(const QString& s) {
+    return fs::path(s.toStdU16String());
+}
+
+std::vector<fs::path> filesIn(const fs::path& dir) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.path().filename().string().ends_with(kSuffix)) files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::string stem(const fs::path& file) {
+    const std::string name = file.filename().string();
+    return name.substr(0, name.size() - std::strlen(kSuffix));
+}
+
+// Built-in presets and the valid test presets: everything that must load, round-trip and validate.
+std::vector<fs::path> validFiles() {
+    std::vector<fs::path> files = filesIn(kPresets);
+    for (const fs::path& f : filesIn(kData / "valid")) files.push_back(f);
+    return files;
+}
+
+template <typename F>
+QString errorOf(F&& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return QString::fromUtf8(e.what());
+    } catch (const std::exception& e) {
+        return "NOT AN InputError: " + QString::fromUtf8(e.what());
+    }
+    return "NO ERROR";
+}
+
+// A value of each parameter away from its default. Thirds and sevenths need all 17 digits, so a
+// lossy number format would show.
+ParamValue awayFromDefault(const ParamDesc& pd, Fill::Mode fillMode) {
+    const double span = pd.upper - pd.lower;
+    switch (pd.kind) {
+        case ParamKind::FloatRange:
+            return Range{pd.lower + span / 3, pd.upper - span / 7};
+        case ParamKind::IntRange:
+            return Range{pd.lower + 1, pd.lower + 7};
+        case ParamKind::Float:
+            return pd.lower + span / 3;
+        case ParamKind::Bool:
+            return !std::get<bool>(pd.defaultValue);
+        case ParamKind::Choice:
+            return std::get<std::string>(pd.defaultValue) == pd.choices.front() ? pd.choices.back()
+                                                                                : pd.choices.front();
+        case ParamKind::Fill: {
+            Fill f;
+            f.mode = pd.allowsRandomFill ? fillMode : Fill::Mode::Constant;
+            if (f.mode == Fill::Mode::Constant) f.rgb = {12, 34, 255};
+            return f;
+        }
+    }
+    return false;
+}
+
+// Presets built from the registry, so an op or parameter added later is covered without a new row.
+std::vector<std::pair<std::string, Preset>> generatedPresets() {
+    std::vector<std::pair<std::string, Preset>> out;
+    out.emplace_back("default preset", defaultPreset());
+    const std::pair<const char*, Fill::Mode> fills[] = {{"constant", Fill::Mode::Constant},
+                                                        {"random", Fill::Mode::Random},
+                                                        {"random_uniform", Fill::Mode::RandomUniform}};
+    for (const auto& [fillName, mode] : fills) {
+        Preset p;
+        p.name = std::string("every parameter changed, fill ") + fillName;
+        p.seed = 123456789;
+        bool enabled = false;
+        for (const OpDesc& d : opRegistry()) {
+            OpConfig op(d);
+            op.enabled = enabled = !enabled;
+            op.p = 1.0 / 3;
+            for (const ParamDesc& pd : d.params)
+                if (!pd.optional) op.set(pd.key, awayFromDefault(pd, mode));
+            p.pipeline.push_back(op);
+        }
+        out.emplace_back(p.name, p);
+        // Optional parameters (hole sizes in pixels) replace others; given with the rest at defaults.
+        Preset optional;
+        optional.name = std::string("optional parameters, fill ") + fillName;
+        for (const OpDesc& d : opRegistry()) {
+            OpConfig op(d);
+            bool any = false;
+            for (const ParamDesc& pd : d.params) {
+                if (pd.optional) op.set(pd.key, awayFromDefault(pd, mode));
+                if (pd.kind == ParamKind::Fill) op.set(pd.key, awayFromDefault(pd, mode));
+                any = any || pd.optional;
+            }
+            if (any) optional.pipeline.push_back(op);
+        }
+        out.emplace_back(optional.name, optional);
+    }
+    Preset odd;
+    odd.name = "größte Saat – 種 \"quoted\"\n";
+    odd.description = "tab\t, backslash \\, control \x01, slash /";
+    odd.seed = UINT64_MAX;
+    out.emplace_back("largest seed, Unicode and escapes", odd);
+    return out;
+}
+
+std::string presetDoc(const std::string& members) {
+    return R"({"format": "auglab-preset", "version": 1, )" + members + "}";
+}
+std::string opsDoc(const std::string& ops) {
+    return presetDoc(R"("pipeline": [)" + ops + "]");
+}
+
+// Deterministic mutations of a document: byte changes, truncation, deletion, JSON tokens and
+// duplicated slices inserted, and values swapped for others (which keeps many documents
+// syntactically valid, so the checks after parsing are reached too). One to three at a time.
+std::string mutate(std::string s, std::mt19937_64& rng) {
+    // clang-format off
+    static const char* const tokens[] = {"{", "}", "[", "]", ",", ":", "\"", "null", "true", "-", "0",
+        "1e400", "-9223372036854775809", "\"op\"", "\"p\": 2", "\\u0000", "\\ud800", "\xff", "\xc3\xa9",
+        "\n"};
+    static const char* const values[] = {"-1", "0", "0.5", "1.5", "255", "256", "-400", "1e400", "-1e400",
+        "18446744073709551615", "18446744073709551616", "true", "null", "\"random\"", "\"nearest\"", "\"x\"",
+        "[]", "[0, 0]", "[1, 2]", "[2, 1]", "[0, 0, 0]", "[1.5, 8]", "{}", "{\"op\": \"to_gray\"}"};
+    // clang-format on
+    auto pick = [&rng](std::size_t n) {
+        return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+    };
+    for (std::size_t k = 0, count = 1 + pick(3); k < count; ++k) {
+        const std::size_t at = pick(s.size() + 1);
+        const std::size_t kind = pick(6);
+        if (kind == 0 && !s.empty()) s[pick(s.size())] = static_cast<char>(pick(256));
+        if (kind == 1) s.resize(at);
+        if (kind == 2) s.erase(at, 1 + pick(16));
+        if (kind == 3) s.insert(at, tokens[pick(std::size(tokens))]);
+        if (kind == 4) s.insert(at, s.substr(pick(s.size() + 1), pick(64)));
+        if (kind == 5) {
+            const std::size_t start = s.find_first_of(":,[", at);
+            const std::size_t end = start == std::string::npos ? start : s.find_first_of(",]}", start + 1);
+            if (end != std::string::npos)
+                s.replace(start + 1, end - start - 1, values[pick(std::size(values))]);
+        }
+    }
+    return s;
+}
+
+// Parses 3000 mutations of `original`: each must parse or throw InputError (never crash, never
+// another exception), and whatever parses must save and load back unchanged.
+template <typename Parse, typename Serialize>
+void fuzz(const std::string& original, Parse parse, Serialize serialize) {
+    std::mt19937_64 rng(std::hash<std::string>{}(original));
+    int accepted = 0, rejected = 0;
+    for (int i = 0; i < 3000; ++i) {
+        const std::string text = mutate(original, rng);
+        try {
+            const auto parsed = parse(text);
+            ++accepted;
+            QVERIFY2(parse(serialize(parsed)) == parsed, qPrintable("round trip changed: " + qs(text)));
+        } catch (const InputError&) {
+            ++rejected;
+        } catch (const std::exception& e) {
+            QFAIL(qPrintable(QString("not an InputError (%1) for: %2").arg(e.what(), qs(text).left(2000))));
+        }
+    }
+    qInfo("%d mutations accepted, %d rejected with an InputError", accepted, rejected);
+    QVERIFY(accepted > 0 && rejected > 0);
+}
+
+// Lowers RLIMIT_FSIZE so that a write past `bytes` fails with EFBIG (SIGXFSZ ignored): a write error
+// in the middle of a save that even root cannot bypass.
+struct FileSizeLimit {
+    explicit FileSizeLimit(rlim_t bytes) : oldHandler(::signal(SIGXFSZ, SIG_IGN)) {
+        ::getrlimit(RLIMIT_FSIZE, &old);
+        rlimit lowered = old;
+        lowered.rlim_cur = bytes;
+        ::setrlimit(RLIMIT_FSIZE, &lowered);
+    }
+    ~FileSizeLimit() {
+        ::setrlimit(RLIMIT_FSIZE, &old);
+        ::signal(SIGXFSZ, oldHandler);
+    }
+    sighandler_t oldHandler;
+    rlimit old{};
+};
+
+struct SchemaVerdicts {
+    QString skip;     ///< why the check cannot run here
+    QString failure;  ///< the validator itself failed (e.g. the schema is not a valid schema)
+    QMap<QString, QString> byFile;
+};
+
+const SchemaVerdicts& schemaVerdicts() {
+    static const SchemaVerdicts verdicts = [] {
+        SchemaVerdicts v;
+        const QString python = "/usr/bin/python3";
+        if (!QFileInfo::exists(python)) {
+            v.skip = "no /usr/bin/python3 (install python3 and python3-jsonschema)";
+            return v;
+        }
+        QStringList args{qs(kData / "validate_schema.py"), qs(kPresets / "auglab-preset.schema.json")};
+        for (const fs::path& f : validFiles()) args << qs(f);
+        for (const fs::path& f : filesIn(kData / "invalid")) args << qs(f);
+        QProcess process;
+        process.start(python, args);
+        if (!process.waitForFinished(120000)) v.failure = "python3 failed: " + process.errorString();
+        if (process.exitStatus() == QProcess::NormalExit && process.exitCode() == 3)
+            v.skip = "Python module jsonschema missing (Debian package python3-jsonschema)";
+        else if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+            v.failure = "jsonschema failed: " + QString::fromUtf8(process.readAllStandardError());
+        for (const QString& line :
+             QString::fromUtf8(process.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts)) {
+            const qsizetype tab = line.indexOf('\t');
+            v.byFile[line.left(tab)] = line.mid(tab + 1);
+        }
+        return v;
+    }();
+    return verdicts;
+}
+
+}  // namespace
+
+class TestPreset : public QObject {
+    Q_OBJECT
+
+private slots:
+    void builtinPresets_data();
+    void builtinPresets();
+    void builtinIntent();
+    void roundTrip_data();
+    void roundTrip();
+    void omittedKeysTakeDefaults_data();
+    void omittedKeysTakeDefaults();
+    void defaultsFollowSpec();
+    void errors_data();
+    void errors();
+    void minAboveMaxMessage();
+    void invalidFiles_data();
+    void invalidFiles();
+    void schemaFileMatchesRegistry();
+    void schemaValidation_data();
+    void schemaValidation();
+    void save_data();
+    void save();
+    void fuzzPreset_data();
+    void fuzzPreset();
+    void fuzzReplay_data();
+    void fuzzReplay();
+    void deepNesting_data();
+    void deepNesting();
+};
+
+void TestPreset::builtinPresets_data() {
+    QTest::addColumn<QString>("file");
+    for (const fs::path& f : filesIn(kPresets)) QTest::newRow(stem(f).c_str()) << qs(f);
+}
+
+void TestPreset::builtinPresets() {
+    QFETCH(QString, file);
+    const Preset p = loadPreset(fsPath(file));
+    QCOMPARE(qs(p.name), qs(stem(fsPath(file))));
+    QVERIFY2(p.description.size() >= 100, "the description says what the preset is for");
+    QVERIFY(p.seed != 0);
+    QVERIFY(!p.pipeline.empty());
+    // Stored exactly as serializePreset writes it: every key explicit, so the file keeps its meaning
+    // whatever later defaults are, and saving it again changes nothing.
+    QCOMPARE(qs(readText(fsPath(file))), qs(serializePreset(p)));
+}
+
+void TestPreset::builtinIntent() {
+    auto load = [](const char* name) { return loadPreset(kPresets / (std::string(name) + kSuffix)); };
+    std::set<std::string> names;
+    for (const fs::path& f : filesIn(kPresets)) names.insert(stem(f));
+    for (const char* name :
+         {"mild-geometric", "strong-geometric-cutout", "flowers-deotte", "digits-safe", "colour-only"})
+        QVERIFY2(names.count(name), name);
+
+    for (const OpConfig& op : load("colour-only").pipeline)
+        QVERIFY2(op.desc().category == OpCategory::Pixel, op.name().c_str());
+    for (const OpConfig& op : load("digits-safe").pipeline) {
+        QVERIFY2(op.id() != OpId::HorizontalFlip && op.id() != OpId::VerticalFlip,
+                 "digits are never mirrored");
+        QVERIFY2(op.id() != OpId::HueSaturationValue, "no hue change for digits");
+        if (op.id() == OpId::Affine) QVERIFY(op.range("rotate_deg") == (Range{-15, 15}));
+    }
+    // Deotte's transform: nearest neighbour, coordinates clamped to the edge, zoom per axis, ±2σ.
+    const OpConfig deotte = load("flowers-deotte").pipeline.at(0);
+    QCOMPARE(qs(deotte.choice("interpolation")), QString("nearest"));
+    QCOMPARE(qs(deotte.choice("border")), QString("replicate"));
+    QVERIFY(!deotte.flag("keep_ratio"));
+    QVERIFY(deotte.range("rotate_deg") == (Range{-2 * 15, 2 * 15}));
+    QVERIFY(deotte.range("translate_x_frac") == (Range{-2 * 16.0 / 512, 2 * 16.0 / 512}));
+    const OpConfig strong = load("strong-geometric-cutout").pipeline.at(0);
+    QVERIFY(strong.range("rotate_deg") == (Range{-30, 30}) && strong.range("scale_x") == (Range{0.75, 1.25}));
+}
+
+void TestPreset::roundTrip_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("generated");  // index into generatedPresets(), or -1 for a file
+    for (const fs::path& f : validFiles()) QTest::newRow(f.filename().string().c_str()) << qs(f) << -1;
+    const auto generated = generatedPresets();
+    for (std::size_t i = 0; i < generated.size(); ++i)
+        QTest::newRow(generated[i].first.c_str()) << QString() << static_cast<int>(i);
+}
+
+void TestPreset::roundTrip() {
+    QFETCH(QString, file);
+    QFETCH(int, generated);
+    const Preset p = generated >= 0 ? generatedPresets()[static_cast<std::size_t>(generated)].second
+                                    : loadPreset(fsPath(file));
+    const std::string text = serializePreset(p);
+    const Preset back = parsePreset(text);
+    QVERIFY(back == p);
+    QCOMPARE(qs(serializePreset(back)), qs(text));
+    // Every key explicit: each op lists op, enabled, p and all its parameters that have a value,
+    // except that pixel hole sizes replace the fractional ones.
+    const nlohmann::json doc = nlohmann::json::parse(text);
+    QCOMPARE(static_cast<int>(doc.size()), 6);
+    QCOMPARE(doc["seed"].get<std::uint64_t>(), p.seed);
+    for (std::size_t i = 0; i < p.pipeline.size(); ++i) {
+        const OpConfig& op = p.pipeline[i];
+        const bool pxHoles = op.has("hole_height_px");
+        std::set<std::string> expected{"op", "enabled", "p"}, keys;
+        for (const ParamDesc& pd : op.desc().params)
+            if (op.has(pd.key) && !(pxHoles && (pd.key == "hole_height_frac" || pd.key == "hole_width_frac")))
+                expected.insert(pd.key);
+        for (const auto& item : doc["pipeline"][i].items()) keys.insert(item.key());
+        QVERIFY2(keys == expected, op.name().c_str());
+    }
+}
+
+void TestPreset::omittedKeysTakeDefaults_data() {
+    QTest::addColumn<QString>("op");
+    for (const OpDesc& d : opRegistry()) QTest::newRow(d.name.c_str()) << qs(d.name);
+}
+
+void TestPreset::omittedKeysTakeDefaults() {
+    QFETCH(QString, op);
+    const Preset p = parsePreset(opsDoc(R"({"op": ")" + op.toStdString() + R"("})"));
+    const Preset blank;
+    QCOMPARE(qs(p.name), qs(blank.name));
+    QCOMPARE(qs(p.description), QString());
+    QCOMPARE(p.seed, std::uint64_t{0});
+    QCOMPARE(static_cast<int>(p.pipeline.size()), 1);
+    const OpConfig& c = p.pipeline[0];
+    QVERIFY(c.enabled);
+    QCOMPARE(c.p, 1.0);
+    QVERIFY(c == OpConfig(c.desc()));  // every parameter at the registry's default, optional ones absent
+}
+
+void TestPreset::defaultsFollowSpec() {
+    // The file spells out SPEC §3's defaults, typed in from the SPEC, independently of the registry.
+    const Preset spec = loadPreset(kData / "valid/spec-defaults.auglab.json");
+    QCOMPARE(spec.pipeline.size(), opRegistry().size());
+    for (std::size_t i = 0; i < spec.pipeline.size(); ++i) {
+        QCOMPARE(qs(spec.pipeline[i].name()), qs(opRegistry()[i].name));
+        QVERIFY2(spec.pipeline[i] == OpConfig(opRegistry()[i]), opRegistry()[i].name.c_str());
+    }
+}
+
+void TestPreset::errors_data() {
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("expected");  // the start of the message
+    auto row = [](const char* name, const std::string& text, const char* expected) {
+        QTest::newRow(name) << QByteArray::fromStdString(text) << QString::fromUtf8(expected);
+    };
+    // Syntax: the document name, line and column.
+    row("missing bracket", "{\"format\": \"auglab-preset\",\n  \"version\": 1,\n  \"pipeline\": [}\n",
+        "preset: invalid JSON at line 3, column 16: syntax error while parsing value");
+    row("trailing comma", presetDoc(R"("pipeline": [],)"), "preset: invalid JSON at line 1, column 58:");
+    row("not JSON", "rotate 15 degrees", "preset: invalid JSON at line 1, column 1:");
+    row("empty", "", "preset: invalid JSON at line 1, column 1:");
+    row("number overflow", opsDoc(R"({"op": "affine", "rotate_deg": [-1e400, 10]})"),
+        "preset: invalid JSON at line 1, column 88: number overflow parsing '-1e400'");
+    row("invalid UTF-8", presetDoc("\"name\": \"\xff\", \"pipeline\": []"),
+        "preset: invalid JSON at line 1, column 52:");
+    row("duplicate key", presetDoc(R"("version": 1, "pipeline": [])"),
+        "preset: version: duplicate key \"version\"");
+    row("duplicate op key", opsDoc(R"({"op": "to_gray"}, {"op": "affine", "p": 0.5, "p": 1})"),
+        "preset: pipeline[1].p: duplicate key \"p\"");
+    // Faults the JSON Schema cannot express; all others are files in tests/data/presets/invalid.
+    row("version 1.0", R"({"format": "auglab-preset", "version": 1.0, "pipeline": []})",
+        "version: expected an integer, got a number");
+    row("float min above max", opsDoc(R"({"op": "affine", "rotate_deg": [10, -10]})"),
+        "pipeline[0].rotate_deg: min 10 > max -10");
+}
+
+void TestPreset::errors() {
+    QFETCH(QByteArray, text);
+    QFETCH(QString, expected);
+    const QString message = errorOf([&] { parsePreset(text.toStdString()); });
+    QVERIFY2(message.startsWith(expected), qPrintable("got: " + message));
+}
+
+void TestPreset::minAboveMaxMessage() {
+    const std::string text =
+        opsDoc(R"({"op": "affine"}, {"op": "horizontal_flip"}, {"op": "coarse_dropout", "holes": [9, 8]})");
+    QCOMPARE(errorOf([&] { parsePreset(text); }), QString("pipeline[2].holes: min 9 > max 8"));
+}
+
+void TestPreset::invalidFiles_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("expected");
+    // messages.txt: one "FILE: message" line per file of the folder.
+    std::map<std::string, QString> messages;
+    std::ifstream manifest(kData / "invalid/messages.txt");
+    for (std::string line; std::getline(manifest, line);) {
+        const auto colon = line.find(": ");
+        if (!line.starts_with("#") && colon != std::string::npos)
+            messages[line.substr(0, colon)] = qs(line.substr(colon + 2));
+    }
+    QVERIFY(messages.size() >= 40);
+    for (const fs::path& f : filesIn(kData / "invalid")) {
+        const std::string name = f.filename().string();
+        QTest::newRow(name.c_str()) << qs(f) << messages[name];
+        messages.erase(name);
+    }
+    for (const auto& [name, message] : messages) QTest::newRow(name.c_str()) << QString() << message;
+}
+
+void TestPreset::invalidFiles() {
+    QFETCH(QString, file);
+    QFETCH(QString, expected);
+    QVERIFY2(!file.isEmpty(), "messages.txt names a file that does not exist");
+    QVERIFY2(!expected.isEmpty(), "no line in messages.txt for this file");
+    const QString message = errorOf([&] { loadPreset(fsPath(file)); });
+    QVERIFY2(message.startsWith(file + ": " + expected), qPrintable("got: " + message));
+}
+
+void TestPreset::schemaFileMatchesRegistry() {
+    const fs::path file = kPresets / "auglab-preset.schema.json";
+    const nlohmann::json stored = nlohmann::json::parse(readText(file));
+    const nlohmann::json generated = nlohmann::json::parse(presetSchema().dump());
+    QVERIFY2(stored == generated,
+             "presets/auglab-preset.schema.json is stale: regenerate it with "
+             "`auglab-cli schema --out presets/auglab-preset.schema.json`");
+}
+
+void TestPreset::schemaValidation_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("valid");
+    for (const fs::path& f : validFiles())
+        QTest::newRow(("accepts " + f.filename().string()).c_str()) << qs(f) << true;
+    for (const fs::path& f : filesIn(kData / "invalid"))
+        QTest::newRow(("rejects " + f.filename().string()).c_str()) << qs(f) << false;
+}
+
+void TestPreset::schemaValidation() {
+    QFETCH(QString, file);
+    QFETCH(bool, valid);
+    const SchemaVerdicts& v = schemaVerdicts();
+    if (!v.skip.isEmpty()) QSKIP(qPrintable(v.skip));
+    QVERIFY2(v.failure.isEmpty(), qPrintable(v.failure));
+    QVERIFY2(v.byFile.contains(file), "no verdict from jsonschema");
+    const QString verdict = v.byFile.value(file);
+    QVERIFY2(verdict.startsWith(valid ? "valid" : "invalid"), qPrintable(verdict));
+}
+
+void TestPreset::save_data() {
+    // target: relative to a folder holding mine.auglab.json and a folder taken.auglab.json.
+    QTest::addColumn<QString>("target");
+    QTest::addColumn<int>("sizeLimit");   // bytes a process may write to one file, 0 for no limit
+    QTest::addColumn<QString>("reason");  // empty when the save succeeds
+    QTest::newRow("replaces the old file") << "mine.auglab.json" << 0 << "";
+    QTest::newRow("target is a folder") << "taken.auglab.json" << 0 << "it is a folder";
+    QTest::newRow("folder missing") << "nowhere/mine.auglab.json" << 0 << "does not exist";
+    QTest::newRow("write fails over the old file") << "mine.auglab.json" << 64 << "File too large";
+}
+
+void TestPreset::save() {
+    QFETCH(QString, target);
+    QFETCH(int, sizeLimit);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    const fs::path old = fsPath(dir.filePath("mine.auglab.json"));
+    savePreset(old, defaultPreset());
+    QVERIFY(QDir(dir.path()).mkdir("taken.auglab.json"));
+    const std::string before = readText(old);
+    const auto listing = [&] {
+        return QDir(dir.path())
+            .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot | QDir::System);
+    };
+    const QStringList entriesBefore = listing();
+    const Preset other = loadPreset(kPresets / "strong-geometric-cutout.auglab.json");
+    QString message;
+    {
+        std::optional<FileSizeLimit> limit;
+        if (sizeLimit > 0) limit.emplace(static_cast<rlim_t>(sizeLimit));
+        message = errorOf([&] { savePreset(fsPath(dir.filePath(target)), other); });
+    }
+    if (reason.isEmpty()) {  // the save succeeds: the new text replaces the old, nothing else changes
+        QCOMPARE(message, QString("NO ERROR"));
+        QCOMPARE(qs(readText(old)), qs(serializePreset(other)));
+    } else {  // the save fails: the old file is untouched and no temporary file is left behind
+        QVERIFY2(message.contains("cannot write '" + dir.filePath(target) + "'"), qPrintable(message));
+        QVERIFY2(message.contains(reason), qPrintable(message));
+        QVERIFY(readText(old) == before);
+    }
+    QCOMPARE(listing(), entriesBefore);
+    QVERIFY(fs::is_empty(fsPath(dir.filePath("taken.auglab.json"))));
+}
+
+void TestPreset::fuzzPreset_data() {
+    QTest::addColumn<QString>("file");
+    for (const fs::path& f : validFiles()) QTest::newRow(f.filename().string().c_str()) << qs(f);
+}
+
+void TestPreset::fuzzPreset() {
+    QFETCH(QString, file);
+    fuzz(
+        readText(fsPath(file)), [](const std::string& t) { return parsePreset(t); }, serializePreset);
+}
+
+void TestPreset::fuzzReplay_data() {
+    // Replays of every op, all applied, drawn by the sampler for a 64x48 image.
+    QTest::addColumn<QByteArray>("text");
+    for (auto [name, preset] : generatedPresets()) {
+        if (name.find("fill") == std::string::npos) continue;
+        for (OpConfig& op : preset.pipeline) {
+            op.enabled = true;
+            op.p = 1;
+        }
+        const Replay replay = samplePipeline(preset.pipeline, 99, 5, 64, 48);
+        QTest::newRow(name.c_str()) << QByteArray::fromStdString(serializeReplay(replay));
+    }
+}
+
+void TestPreset::fuzzReplay() {
+    QFETCH(QByteArray, text);
+    const std::string original = text.toStdString();
+    const Replay replay = parseReplay(original);
+    QCOMPARE(qs(serializeReplay(replay)), qs(original));
+    for (const ConcreteOp& op : replay.ops) QVERIFY(op.applied);
+    fuzz(
+        original, [](const std::string& t) { return parseReplay(t); }, serializeReplay);
+}
+
+void TestPreset::deepNesting_data() {
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("expected");  // start of the preset parser's message
+    const int n = 100000;
+    const std::string open(n, '['), close(n, ']');
+    std::string objects;
+    for (int i = 0; i < n; ++i) objects += "{\"a\": ";
+    objects += "1" + std::string(n, '}');
+    QTest::newRow("arrays") << QByteArray::fromStdString(open + close)
+                            << "(document): expected an object, got an array";
+    QTest::newRow("unclosed arrays") << QByteArray::fromStdString(open)
+                                     << "preset: invalid JSON at line 1, column 100001";
+    QTest::newRow("objects") << QByteArray::fromStdString(objects) << "a: unknown key";
+    QTest::newRow("inside a range")
+        << QByteArray::fromStdString(opsDoc(R"({"op": "affine", "rotate_deg": )" + open + close + "}"))
+        << "pipeline[0].rotate_deg: expected a [min, max] pair, got an array of 1";
+}
+
+void TestPreset::deepNesting() {
+    QFETCH(QByteArray, text);
+    QFETCH(QString, expected);
+    const std::string s = text.toStdString();
+    const QString message = errorOf([&] { parsePreset(s); });
+    QVERIFY2(message.startsWith(expected), qPrintable(message.left(300)));
+    const QString replayMessage = errorOf([&] { parseReplay(s); });
+    QVERIFY2(!replayMessage.startsWith("NO") && !replayMessage.startsWith("NOT"),
+             qPrintable(replayMessage.left(300)));
+}
+
+QTEST_APPLESS_MAIN(TestPreset)
+#include "test_preset.moc"
