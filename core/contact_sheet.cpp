@@ -68,15 +68,25 @@ Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<Sourc
     for (int i = 0; i < n; ++i) {
         SheetTile t;
         t.sampleIndex = o.page * static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(i);
-        if (o.mode == SheetMode::Samples) t.sourceIndex = 0;
-        else if (t.sampleIndex < sources.size()) t.sourceIndex = static_cast<int>(t.sampleIndex);
+        if (o.mode == SheetMode::Samples) {
+            t.sourceIndex = 0;
+        } else if (o.mode == SheetMode::Compare) {
+            // Pairs: the original, then the sample; a page holds n / 2 samples.
+            const std::uint64_t perPage = static_cast<std::uint64_t>(std::max(1, n / 2));
+            t.sampleIndex = o.page * perPage + static_cast<std::uint64_t>(i / 2);
+            t.original = i % 2 == 0;
+            t.sourceIndex = (i / 2) < static_cast<int>(perPage) ? 0 : -1;
+        } else if (static_cast<std::size_t>(i) < sources.size()) {
+            t.sourceIndex = i;
+        }
         const int cellX = o.gap + (i % o.cols) * (o.tile + o.gap), cellY = o.gap + (i / o.cols) * (o.tile + o.gap);
         if (t.sourceIndex >= 0) {
             SourceLevels* src = sources[static_cast<std::size_t>(t.sourceIndex)];
             tileSize(src->width(), src->height(), o.tile, t.width, t.height);
             t.x = cellX + (o.tile - t.width) / 2;
             t.y = cellY + (o.tile - t.height) / 2;
-            t.replay = samplePipeline(pipeline, o.seed, t.sampleIndex, src->width(), src->height());
+            t.replay = samplePipeline(t.original ? std::vector<OpConfig>{} : pipeline, o.seed, t.sampleIndex,
+                                      src->width(), src->height());
             jobs.push_back(RenderJob{src, buildPlan(t.replay, src->width(), src->height(), t.width, t.height),
                                      &outputs[static_cast<std::size_t>(i)]});
         }

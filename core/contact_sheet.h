@@ -14,7 +14,9 @@ namespace auglab {
 
 enum class SheetMode {
     Samples,  ///< one image, many samples
-    Dataset,  ///< many images, one sample each (paged through the images)
+    Dataset,  ///< many images, one sample each: `sources` are the images of this page, tile i shows
+              ///< sources[i] (cells past the end stay empty)
+    Compare,  ///< one image: each sample beside the original (cells 2k and 2k + 1 show sample k)
 };
 
 struct SheetOptions {
@@ -27,7 +29,8 @@ struct SheetOptions {
 };
 
 struct SheetTile {
-    int sourceIndex = -1;        ///< -1: empty cell (past the end of a dataset)
+    int sourceIndex = -1;        ///< index into `sources`; -1: empty cell (past the end of a dataset)
+    bool original = false;       ///< compare mode: this cell shows the source as it is
     std::uint64_t sampleIndex = 0;
     Replay replay;
     int x = 0, y = 0, width = 0, height = 0;  ///< where the output sits in the sheet

@@ -191,6 +191,41 @@ OpParams readParams(const JsonReader& r, const OpDesc& desc) {
 
 }  // namespace
 
+std::vector<double> drawnValues(const ConcreteOp& op, std::string_view key, int imageWidth, int imageHeight) {
+    if (!op.applied) return {};
+    std::vector<double> v;
+    if (const auto* a = std::get_if<AffineParams>(&op.params)) {
+        if (key == "rotate_deg") v = {a->rotate_deg};
+        else if (key == "scale_x") v = {a->scale_x};
+        else if (key == "scale_y") v = {a->scale_y};
+        else if (key == "shear_x_deg") v = {a->shear_x_deg};
+        else if (key == "shear_y_deg") v = {a->shear_y_deg};
+        else if (key == "translate_x_frac") v = {double(a->translate_x_px) / imageWidth};
+        else if (key == "translate_y_frac") v = {double(a->translate_y_px) / imageHeight};
+    } else if (const auto* d = std::get_if<DropoutParams>(&op.params)) {
+        if (key == "holes") v = {double(d->holes.size())};
+        for (const Hole& h : d->holes) {
+            if (key == "hole_height_frac") v.push_back(double(h.h) / imageHeight);
+            else if (key == "hole_width_frac") v.push_back(double(h.w) / imageWidth);
+            else if (key == "hole_height_px") v.push_back(h.h);
+            else if (key == "hole_width_px") v.push_back(h.w);
+        }
+    } else if (const auto* b = std::get_if<BrightnessContrastParams>(&op.params)) {
+        if (key == "brightness") v = {b->brightness};
+        else if (key == "contrast") v = {b->contrast};
+    } else if (const auto* h = std::get_if<HsvParams>(&op.params)) {
+        if (key == "hue_shift_deg") v = {h->hue_shift_deg};
+        else if (key == "sat_shift") v = {h->sat_shift};
+        else if (key == "val_shift") v = {h->val_shift};
+    } else if (const auto* g = std::get_if<BlurParams>(&op.params)) {
+        if (key == "sigma_px") v = {g->sigma_px};
+    } else if (const auto* n = std::get_if<NoiseParams>(&op.params)) {
+        if (key == "std_frac") v = {n->std_frac};
+        else if (key == "mean_frac") v = {n->mean_frac};
+    }
+    return v;
+}
+
 Json replayToJson(const Replay& replay) {
     Json j;
     j["format"] = "auglab-replay";

@@ -104,6 +104,11 @@ struct Replay {
     bool operator==(const Replay&) const = default;
 };
 
+/// The values drawn for preset key `key` in this op, in that key's units (translations as fractions,
+/// hole sizes per hole, `holes` as the count), for the distribution view. Empty when the op did
+/// not apply or the key is not drawn (a choice, a flag).
+std::vector<double> drawnValues(const ConcreteOp& op, std::string_view key, int imageWidth, int imageHeight);
+
 nlohmann::ordered_json replayToJson(const Replay& replay);
 std::string serializeReplay(const Replay& replay);
 /// Strict, like presets: errors name the JSON path.

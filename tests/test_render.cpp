@@ -53,6 +53,7 @@ private slots:
     void replayReproducesApply();
     void alphaTravelsWithGeometry();
     void datasetModePagesThroughImages();
+    void compareModePairsOriginals();
     void replayForAnotherSizeIsAnError();
 };
 
@@ -254,10 +255,32 @@ void TestRender::datasetModePagesThroughImages() {
     QCOMPARE(p0.tiles[0].sourceIndex, 0);
     QCOMPARE(p0.tiles[2].sourceIndex, 2);
     QCOMPARE(p0.tiles[1].replay.imageWidth, 451);
+    // Page 1 gets that page's images; its sample indices continue from page 0.
     o.page = 1;
-    const Sheet p1 = renderSheet(busyPipeline(), ptrs, o, cpu);
-    QCOMPARE(p1.tiles[0].sourceIndex, 3);
+    const Sheet p1 = renderSheet(busyPipeline(), {ptrs[3]}, o, cpu);
+    QCOMPARE(p1.tiles[0].sourceIndex, 0);
+    QCOMPARE(p1.tiles[0].sampleIndex, std::uint64_t(3));
+    QCOMPARE(p1.tiles[0].replay.imageWidth, 640);
     QCOMPARE(p1.tiles[1].sourceIndex, -1);  // past the end: an empty cell
+}
+
+void TestRender::compareModePairsOriginals() {
+    const Image src = loadImage(samplePath("chelsea.png")).image;
+    SourceLevels levels(src);
+    SheetOptions o;
+    o.rows = 2;
+    o.cols = 2;
+    o.tile = 48;
+    o.mode = SheetMode::Compare;
+    o.page = 3;
+    CpuBackend cpu(1);
+    const Sheet s = renderSheet(busyPipeline(), {&levels}, o, cpu);
+    // Cells 0 and 1: original and sample 6 (two samples a page); cells 2 and 3: sample 7.
+    QVERIFY(s.tiles[0].original && !s.tiles[1].original);
+    QCOMPARE(s.tiles[1].sampleIndex, std::uint64_t(6));
+    QCOMPARE(s.tiles[3].sampleIndex, std::uint64_t(7));
+    for (const ConcreteOp& op : s.tiles[0].replay.ops) QVERIFY(!op.applied);
+    QCOMPARE(s.tiles[1].replay, samplePipeline(busyPipeline(), 0, 6, src.width, src.height));
 }
 
 void TestRender::replayForAnotherSizeIsAnError() {

@@ -43,8 +43,8 @@ bool looksLikeImage(const fs::path& p) {
     return false;
 }
 
-/// Every image file in a folder, sorted by name; unreadable ones are reported and skipped.
-std::vector<std::unique_ptr<SourceLevels>> loadFolder(const fs::path& dir, ImageLoader& loader) {
+/// Every image file in a folder, sorted by name.
+std::vector<fs::path> listFolder(const fs::path& dir) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw InputError("'" + dir.string() + "' is not a folder");
     std::vector<fs::path> files;
@@ -52,6 +52,12 @@ std::vector<std::unique_ptr<SourceLevels>> loadFolder(const fs::path& dir, Image
         if (entry.is_regular_file() && looksLikeImage(entry.path())) files.push_back(entry.path());
     if (ec) throw InputError("cannot list '" + dir.string() + "': " + ec.message());
     std::sort(files.begin(), files.end());
+    if (files.empty()) throw InputError("no image files in '" + dir.string() + "'");
+    return files;
+}
+
+/// Loads files; unreadable ones are reported and left out.
+std::vector<std::unique_ptr<SourceLevels>> loadSkippingBroken(const std::vector<fs::path>& files, ImageLoader& loader) {
     std::vector<std::unique_ptr<SourceLevels>> images;
     for (const fs::path& f : files) {
         try {
@@ -60,7 +66,6 @@ std::vector<std::unique_ptr<SourceLevels>> loadFolder(const fs::path& dir, Image
             std::cerr << "skipped: " << e.what() << "\n";
         }
     }
-    if (images.empty()) throw InputError("no readable images in '" + dir.string() + "'");
     return images;
 }
 
@@ -109,10 +114,11 @@ std::string helpText(const std::string& command) {
     if (command == "schema") return "usage: auglab-cli schema [--out FILE]\n";
     if (command == "render")
         return "usage: auglab-cli render [--preset P] (--image F... | --dir D) --out SHEET.png\n"
-               "         [--grid 8x8] [--tile 256] [--seed N] [--page K] [--mode samples|dataset]\n"
+               "         [--grid 8x8] [--tile 256] [--seed N] [--page K] [--mode samples|dataset|compare]\n"
                "         [--backend auto|cpu|gl|cuda] [--threads N] [--save-replays R.json]\n\n"
                "Renders COLSxROWS tiles. Tile i shows sample page*COLS*ROWS+i: in samples mode of the first\n"
-               "image, in dataset mode of image page*COLS*ROWS+i. Without --preset the default preset is\n"
+               "image, in dataset mode of image page*COLS*ROWS+i; compare mode pairs each sample of the\n"
+               "first image with the original. Without --preset the default preset is\n"
                "used; without --seed the preset's seed. --save-replays writes every tile's concrete\n"
                "parameters as a JSON array.\n";
     if (command == "apply")
@@ -176,14 +182,26 @@ int runRender(const std::vector<std::string>& argv) {
     o.page = a.unsignedInteger("page", 0);
     const std::string mode = a.value("mode").value_or("samples");
     if (mode == "dataset") o.mode = SheetMode::Dataset;
-    else if (mode != "samples") throw UsageError{"--mode: expected samples or dataset, got '" + mode + "'"};
+    else if (mode == "compare") o.mode = SheetMode::Compare;
+    else if (mode != "samples") throw UsageError{"--mode: expected samples, dataset or compare, got '" + mode + "'"};
     const auto images = a.list("image");
     const auto dir = a.value("dir");
     if (images.empty() == !dir) throw UsageError{"give either --image F... or --dir D"};
+    std::vector<fs::path> files(images.begin(), images.end());
+    if (dir) files = listFolder(*dir);
+    if (o.mode == SheetMode::Dataset) {
+        // Only this page's images are decoded: a folder of any size renders at once.
+        const std::size_t perPage = static_cast<std::size_t>(o.cols * o.rows);
+        const std::size_t first = std::min(files.size(), static_cast<std::size_t>(o.page) * perPage);
+        files = std::vector<fs::path>(files.begin() + static_cast<std::ptrdiff_t>(first),
+                                      files.begin() + static_cast<std::ptrdiff_t>(std::min(files.size(), first + perPage)));
+        if (files.empty()) throw InputError("page " + std::to_string(o.page) + " is past the last image");
+    } else {
+        files.resize(1);  // samples and compare modes show the first image
+    }
     ImageLoader loader;
-    std::vector<std::unique_ptr<SourceLevels>> sources;
-    if (dir) sources = loadFolder(*dir, loader);
-    for (const std::string& f : images) sources.push_back(loader.load(f));
+    const auto sources = loadSkippingBroken(files, loader);
+    if (sources.empty()) throw InputError("no readable images to render");
     auto backend = createBackend(a.value("backend").value_or("auto"), static_cast<int>(a.integer("threads", 0, 0, 1024)));
     std::vector<SourceLevels*> ptrs;
     for (auto& s : sources) ptrs.push_back(s.get());

@@ -1,0 +1,111 @@
+#pragma once
+// A two-handle slider for a [min, max] parameter of an op (SPEC §6, pipeline editor): rotation
+// [-15, 15] deg within [-180, 180], holes [1, 8] within [0, 1000], and so on.
+
+#include <QWidget>
+
+namespace auglab {
+
+/// Edits a range [minimum(), maximum()] inside fixed bounds [lower(), upper()].
+///
+/// Values map linearly from the track pixels to the bounds and are snapped to the step: 1 with
+/// setIntegers(true), else 10^-decimals. Bounds should lie on that grid; minimum() <= maximum()
+/// always holds.
+///
+/// Mouse (left button): a press on or near a handle grabs it (the closer one); when both handles
+/// sit on top of each other the first horizontal move decides (right takes the max handle, left
+/// the min one), so they can never get stuck together. A press on the track between the handles
+/// drags both, keeping the width; a press on the track outside them jumps the nearest handle there
+/// and goes on dragging it. A dragged handle stops at the other one. Escape during a drag restores
+/// the range the drag began with.
+///
+/// Keyboard (acts on the active handle, the one last touched; the max handle at first):
+/// Left/Down and Right/Up move it by one step, PageDown/PageUp by 10% of the bounds, Home/End as
+/// far as it goes. When both handles hold the same value the direction picks the handle, as with
+/// the mouse, so Home on the max handle followed by Left reaches the min handle without a mouse.
+/// With Shift the same keys move the whole range, keeping its width.
+///
+/// Signals: rangeEdited() for every change the user makes (each mouse move of a drag, not only the
+/// release), then rangeChanged() for every change whatever its cause. dragStarted() and
+/// dragFinished() bracket a mouse drag, so a document can fold the drag into one undo step.
+class RangeSlider : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit RangeSlider(QWidget* parent = nullptr);
+
+    /// Sets the bounds (swapped if given the wrong way round) and clamps the range into them.
+    void setBounds(double lower, double upper);
+    /// Integer values: step 1. Re-snaps the current range.
+    void setIntegers(bool integers);
+    /// Precision of real values (0..10 decimals, step 10^-decimals). Re-snaps the current range.
+    void setDecimals(int decimals);
+    /// Snaps and clamps to the bounds; when min > max the max is raised to min (the min wins).
+    /// Emits rangeChanged() only if the range changed, never rangeEdited().
+    void setRange(double min, double max);
+
+    double minimum() const { return min_; }
+    double maximum() const { return max_; }
+    double lower() const { return lower_; }
+    double upper() const { return upper_; }
+    bool integers() const { return integers_; }
+    int decimals() const { return decimals_; }
+    /// The snap step: 1 for integers, else 10^-decimals.
+    double step() const;
+    bool isDragging() const { return grab_ != Grab::None; }
+    /// The handle that keys act on: 0 = min, 1 = max.
+    int activeHandle() const { return active_; }
+
+    /// Bounding square of a handle (0 = min, 1 = max) in widget coordinates.
+    QRect handleRect(int which) const;
+    /// The x of a handle centre showing this value (clamped to the bounds).
+    int positionForValue(double value) const;
+    /// The snapped, clamped value under widget x.
+    double valueForPosition(int x) const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    void rangeEdited(double min, double max);
+    void rangeChanged(double min, double max);
+    void dragStarted();
+    void dragFinished();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+
+private:
+    // Undecided: both handles were under the press; the first horizontal move picks one.
+    enum class Grab { None, Min, Max, Both, Undecided };
+
+    double snap(double value) const;
+    int trackLeft() const;
+    int trackRight() const;
+    double valuePerPixel() const;
+    // Sets the range (already snapped and ordered); emits and repaints if it changed.
+    void apply(double min, double max, bool byUser);
+    // Moves the whole range by delta keeping its width, stopping at the bounds.
+    void shiftRange(double delta, bool byUser);
+    void finishDrag();
+
+    double lower_ = 0.0, upper_ = 100.0;
+    double min_ = 0.0, max_ = 100.0;
+    bool integers_ = false;
+    int decimals_ = 2;
+    int active_ = 1;
+
+    Grab grab_ = Grab::None;
+    int pressX_ = 0;       // where the drag began
+    int grabOffset_ = 0;   // press x minus the grabbed handle's centre, so it does not jump
+    double startMin_ = 0.0, startMax_ = 0.0;  // the range when the drag began
+};
+
+}  // namespace auglab
