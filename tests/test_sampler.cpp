@@ -40,6 +40,7 @@ private slots:
     void dropoutHolesInsideImage_data();
     void dropoutHolesInsideImage();
     void disabledOpNeverApplies();
+    void drawnValuesUseKeyUnits();
 };
 
 void TestSampler::philoxKnownAnswers_data() {
@@ -239,6 +240,25 @@ void TestSampler::disabledOpNeverApplies() {
     OpConfig a = op("affine");
     a.enabled = false;
     for (std::uint64_t i = 0; i < 100; ++i) QVERIFY(!samplePipeline({a}, 1, i, 50, 50).ops[0].applied);
+}
+
+void TestSampler::drawnValuesUseKeyUnits() {
+    // The distribution view reads values in the preset key's units, from the replay.
+    OpConfig affine = op("affine");
+    affine.set("translate_x_frac", Range{0.25, 0.25});
+    affine.set("rotate_deg", Range{7, 7});
+    OpConfig drop = op("coarse_dropout");
+    drop.set("holes", Range{3, 3});
+    const Replay r = samplePipeline({affine, drop}, 1, 0, 400, 200);
+    QCOMPARE(drawnValues(r.ops[0], "translate_x_frac", 400, 200), std::vector<double>{0.25});  // 100 px of 400
+    QCOMPARE(drawnValues(r.ops[0], "rotate_deg", 400, 200), std::vector<double>{7.0});
+    QVERIFY(drawnValues(r.ops[0], "interpolation", 400, 200).empty());
+    QCOMPARE(drawnValues(r.ops[1], "holes", 400, 200), std::vector<double>{3.0});
+    const auto heights = drawnValues(r.ops[1], "hole_height_frac", 400, 200);
+    QCOMPARE(heights.size(), std::size_t(3));
+    for (double h : heights) QVERIFY(h >= 0.05 - 1e-12 && h <= 0.1);
+    affine.enabled = false;
+    QVERIFY(drawnValues(samplePipeline({affine}, 1, 0, 400, 200).ops[0], "rotate_deg", 400, 200).empty());
 }
 
 QTEST_APPLESS_MAIN(TestSampler)
