@@ -34,7 +34,8 @@ class RangeSlider : public QWidget {
 public:
     explicit RangeSlider(QWidget* parent = nullptr);
 
-    /// Sets the bounds (swapped if given the wrong way round) and clamps the range into them.
+    /// Sets the bounds (swapped if given the wrong way round; ignored unless finite) and clamps the
+    /// range into them.
     void setBounds(double lower, double upper);
     /// Integer values: step 1. Re-snaps the current range.
     void setIntegers(bool integers);
@@ -81,6 +82,7 @@ protected:
     void focusInEvent(QFocusEvent* event) override;
     void focusOutEvent(QFocusEvent* event) override;
     void hideEvent(QHideEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     // Undecided: both handles were under the press; the first horizontal move picks one.
@@ -92,8 +94,8 @@ private:
     double valuePerPixel() const;
     // Sets the range (already snapped and ordered); emits and repaints if it changed.
     void apply(double min, double max, bool byUser);
-    // Moves the whole range by delta keeping its width, stopping at the bounds.
-    void shiftRange(double delta, bool byUser);
+    // Puts the range at newMin keeping its width, stopped at the bounds.
+    void placeRange(double newMin, double width, bool byUser);
     void finishDrag();
 
     double lower_ = 0.0, upper_ = 100.0;
@@ -103,8 +105,8 @@ private:
     int active_ = 1;
 
     Grab grab_ = Grab::None;
-    int pressX_ = 0;       // where the drag began
-    int grabOffset_ = 0;   // press x minus the grabbed handle's centre, so it does not jump
+    int pressX_ = 0;      // where the drag began
+    int grabOffset_ = 0;  // press x minus the grabbed handle's centre, so it does not jump
     double startMin_ = 0.0, startMax_ = 0.0;  // the range when the drag began
 };
 

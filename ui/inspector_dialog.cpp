@@ -1,0 +1,72 @@
+#include "inspector_dialog.h"
+
+#include <QClipboard>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include "image_io.h"
+
+namespace auglab {
+
+InspectorDialog::InspectorDialog(QWidget* parent) : QDialog(parent) {
+    setObjectName("inspector");
+    resize(1000, 700);
+    auto* layout = new QHBoxLayout(this);
+    auto* scroll = new QScrollArea(this);
+    picture_ = new QLabel(scroll);
+    picture_->setAlignment(Qt::AlignCenter);
+    scroll->setWidget(picture_);
+    scroll->setWidgetResizable(true);
+    layout->addWidget(scroll, 3);
+    auto* side = new QVBoxLayout;
+    replay_ = new QPlainTextEdit(this);
+    replay_->setObjectName("replay");
+    replay_->setReadOnly(true);
+    replay_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    side->addWidget(new QLabel(tr("Concrete parameters (replay JSON):"), this));
+    side->addWidget(replay_, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    auto* copy = buttons->addButton(tr("Copy replay"), QDialogButtonBox::ActionRole);
+    auto* save = buttons->addButton(tr("Save image…"), QDialogButtonBox::ActionRole);
+    connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(replayText()); });
+    connect(save, &QPushButton::clicked, this, &InspectorDialog::saveImage);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::close);
+    side->addWidget(buttons);
+    layout->addLayout(side, 2);
+}
+
+void InspectorDialog::showSample(const QString& title, const QImage& image, const QString& replayJson) {
+    setWindowTitle(title);
+    image_ = image;
+    picture_->setPixmap(QPixmap::fromImage(image));
+    replay_->setPlainText(replayJson);
+    show();
+    raise();
+}
+
+QString InspectorDialog::replayText() const { return replay_->toPlainText(); }
+
+void InspectorDialog::saveImage() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save image"), QString(), tr("Images (*.png *.jpg)"));
+    if (path.isEmpty()) return;
+    // Written by the engine, atomically, exactly as auglab-cli apply writes it.
+    Image img(image_.width(), image_.height(), image_.hasAlphaChannel() ? 4 : 3);
+    const QImage src = image_.convertToFormat(img.channels == 4 ? QImage::Format_RGBA8888 : QImage::Format_RGB888);
+    for (int y = 0; y < img.height; ++y)
+        std::copy(src.constScanLine(y), src.constScanLine(y) + img.width * img.channels, img.row(y));
+    try {
+        auglab::saveImage(path.toStdString(), img);
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("Save image"), QString::fromUtf8(e.what()));
+    }
+}
+
+}  // namespace auglab

@@ -1,0 +1,516 @@
+#include "main_window.h"
+
+#include <random>
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QValidator>
+
+#include "distribution_view.h"
+#include "inspector_dialog.h"
+#include "pipeline_editor.h"
+#include "preset.h"
+#include "preview_grid.h"
+
+namespace auglab {
+
+namespace {
+
+const QStringList kImageFilters{"*.png", "*.jpg", "*.jpeg", "*.bmp", "*.tga", "*.gif"};
+
+bool isPresetFile(const QString& path) { return path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive); }
+
+QString defaultAutosavePath() {
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    return dir + "/autosave.auglab.json";
+}
+
+}  // namespace
+
+MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMainWindow(parent) {
+    setObjectName("mainWindow");
+    setAcceptDrops(true);
+    setMinimumSize(900, 600);
+    resize(1400, 900);
+
+    grid_ = new PreviewGrid(this);
+    grid_->setObjectName("previewGrid");
+    setCentralWidget(grid_);
+
+    editor_ = new PipelineEditor(&doc_, this);
+    editor_->setObjectName("pipelineEditor");
+    auto* editorDock = new QDockWidget(tr("Pipeline"), this);
+    editorDock->setObjectName("pipelineDock");
+    editorDock->setWidget(editor_);
+    editorDock->setMinimumWidth(380);
+    addDockWidget(Qt::LeftDockWidgetArea, editorDock);
+
+    distribution_ = new DistributionView(this);
+    distribution_->setObjectName("distribution");
+    auto* distDock = new QDockWidget(tr("Distribution"), this);
+    distDock->setObjectName("distributionDock");
+    distDock->setWidget(distribution_);
+    addDockWidget(Qt::LeftDockWidgetArea, distDock);
+
+    inspector_ = new InspectorDialog(this);
+    renderLabel_ = new QLabel(this);
+    statusBar()->addPermanentWidget(renderLabel_);
+
+    buildMenus();
+    buildToolbar();
+    editorDock->toggleViewAction()->setText(tr("Pipeline editor"));
+
+    connect(&doc_, &PipelineDocument::changed, this, [this] {
+        const QString seed = QString::number(doc_.preset().seed);
+        if (seedEdit_->text() != seed) seedEdit_->setText(seed);
+        requestRender();
+    });
+    connect(&doc_, &PipelineDocument::dirtyChanged, this, &MainWindow::updateTitle);
+    connect(&doc_, &PipelineDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(&service_, &RenderService::gridRendered, this, &MainWindow::showGrid, Qt::QueuedConnection);
+    connect(&service_, &RenderService::sampleRendered, this, &MainWindow::showSample, Qt::QueuedConnection);
+    connect(editor_, &PipelineEditor::paramSelected, this, &MainWindow::updateDistribution);
+    connect(grid_, &PreviewGrid::resized, this, &MainWindow::requestRender);  // tiles follow their shown size
+    connect(grid_, &PreviewGrid::tileClicked, this, [this](int t) {
+        if (t < 0 || t >= int(tiles_.size()) || tiles_[std::size_t(t)].sourceIndex < 0) return;
+        const SheetTile& tile = tiles_[std::size_t(t)];
+        SampleRequest r;
+        r.ticket = ++sampleTicket_;
+        r.pipeline = doc_.preset().pipeline;
+        r.seed = doc_.preset().seed;
+        r.index = tile.sampleIndex;
+        r.original = tile.original;
+        r.file = tileFiles_.value(t);
+        service_.submitSample(std::move(r));
+    });
+
+    doc_.setAutosavePath(options.autosavePath.isEmpty() ? defaultAutosavePath() : options.autosavePath);
+    if (doc_.hasRecoverableAutosave()) {
+        try {
+            doc_.recoverAutosave();
+            recovered_ = true;
+            statusBar()->showMessage(tr("Recovered the unsaved pipeline of the last session"), 10000);
+        } catch (const std::exception& e) {
+            reportError(tr("Could not recover the autosaved pipeline: %1").arg(QString::fromUtf8(e.what())));
+        }
+    }
+    if (options.restoreLayout) {
+        QSettings s;
+        restoreGeometry(s.value("window/geometry").toByteArray());
+        restoreState(s.value("window/state").toByteArray());
+    }
+    seedEdit_->setText(QString::number(doc_.preset().seed));
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openPresetAction = file->addAction(tr("&Open Preset…"), this, [this] {
+        const QString p = QFileDialog::getOpenFileName(this, tr("Open preset"), QString(), tr("AugLab presets (*.json)"));
+        if (!p.isEmpty() && maybeSave()) openPreset(p);
+    });
+    openPresetAction->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &Images…"), QKeySequence(tr("Ctrl+I")), this, [this] {
+        const QStringList f = QFileDialog::getOpenFileNames(this, tr("Open images"), QString(),
+                                                            tr("Images (%1)").arg(kImageFilters.join(' ')));
+        if (!f.isEmpty()) openImages(f);
+    });
+    file->addAction(tr("Open &Folder…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Open a dataset folder"));
+        if (!d.isEmpty()) openFolder(d);
+    });
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction* save = file->addAction(tr("&Save Preset"), this, [this] {
+        if (doc_.filePath().isEmpty()) {
+            const QString p = QFileDialog::getSaveFileName(this, tr("Save preset"), "untitled.auglab.json",
+                                                           tr("AugLab presets (*.json)"));
+            if (!p.isEmpty()) savePresetAs(p);
+        } else {
+            savePresetAs(doc_.filePath());
+        }
+    });
+    save->setShortcut(QKeySequence::Save);
+    QAction* saveAs = file->addAction(tr("Save Preset &As…"), this, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Save preset as"), doc_.filePath(),
+                                                       tr("AugLab presets (*.json)"));
+        if (!p.isEmpty()) savePresetAs(p);
+    });
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = doc_.undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = doc_.undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence(tr("Ctrl+Y"))});
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Next Page"), QKeySequence(Qt::Key_PageDown), this, [this] { setPage(page_ + 1); });
+    view->addAction(tr("&Previous Page"), QKeySequence(Qt::Key_PageUp), this, [this] { setPage(page_ - 1); });
+}
+
+void MainWindow::buildToolbar() {
+    QToolBar* bar = addToolBar(tr("Preview"));
+    bar->setObjectName("previewToolbar");
+    bar->addWidget(new QLabel(tr(" Seed "), bar));
+    seedEdit_ = new QLineEdit(bar);
+    seedEdit_->setObjectName("seed");
+    seedEdit_->setValidator(new QRegularExpressionValidator(QRegularExpression("[0-9]{1,19}"), seedEdit_));
+    seedEdit_->setMaximumWidth(170);
+    connect(seedEdit_, &QLineEdit::editingFinished, this, [this] {
+        bool ok = false;
+        const quint64 s = seedEdit_->text().toULongLong(&ok);
+        if (ok) doc_.setSeed(s);
+    });
+    bar->addWidget(seedEdit_);
+    rerollAction_ = bar->addAction(tr("Reroll"), this, &MainWindow::reroll);
+    rerollAction_->setObjectName("reroll");
+    rerollAction_->setShortcut(QKeySequence(Qt::Key_F5));
+    rerollAction_->setToolTip(tr("New random seed (F5)"));
+    lock_ = new QCheckBox(tr("Lock"), bar);
+    lock_->setObjectName("lockSeed");
+    lock_->setToolTip(tr("Keep this seed: reroll is off and the field is read-only"));
+    connect(lock_, &QCheckBox::toggled, this, &MainWindow::setSeedLocked);
+    bar->addWidget(lock_);
+    bar->addSeparator();
+
+    bar->addWidget(new QLabel(tr(" Grid "), bar));
+    gridCombo_ = new QComboBox(bar);
+    gridCombo_->setObjectName("gridSize");
+    for (int n : {2, 3, 4, 6, 8, 10, 12, 16}) gridCombo_->addItem(QString("%1 x %1").arg(n), n);
+    gridCombo_->setCurrentIndex(gridCombo_->findData(8));
+    connect(gridCombo_, &QComboBox::currentIndexChanged, this, [this](int) {
+        const int n = gridCombo_->currentData().toInt();
+        setGrid(n, n);
+    });
+    bar->addWidget(gridCombo_);
+    modeCombo_ = new QComboBox(bar);
+    modeCombo_->setObjectName("mode");
+    modeCombo_->addItem(tr("One image, many samples"), int(SheetMode::Samples));
+    modeCombo_->addItem(tr("Dataset batch"), int(SheetMode::Dataset));
+    modeCombo_->addItem(tr("Original beside augmented"), int(SheetMode::Compare));
+    connect(modeCombo_, &QComboBox::currentIndexChanged, this,
+            [this](int) { setMode(SheetMode(modeCombo_->currentData().toInt())); });
+    bar->addWidget(modeCombo_);
+    bar->addAction(tr("◀"), this, [this] { setPage(page_ - 1); })->setToolTip(tr("Previous page (PgUp)"));
+    pageLabel_ = new QLabel(bar);
+    pageLabel_->setObjectName("page");
+    bar->addWidget(pageLabel_);
+    bar->addAction(tr("▶"), this, [this] { setPage(page_ + 1); })->setToolTip(tr("Next page (PgDown)"));
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Backend "), bar));
+    backendCombo_ = new QComboBox(bar);
+    backendCombo_->setObjectName("backend");
+    backendCombo_->addItem(tr("Auto"), "auto");
+    backendCombo_->addItem(tr("CPU"), "cpu");
+    for (const char* b : {"GL", "CUDA"}) {
+        backendCombo_->addItem(QString(b), QString(b).toLower());
+        auto* model = qobject_cast<QStandardItemModel*>(backendCombo_->model());
+        if (model) model->item(backendCombo_->count() - 1)->setEnabled(false);
+        backendCombo_->setItemData(backendCombo_->count() - 1, tr("Not part of this build yet"), Qt::ToolTipRole);
+    }
+    connect(backendCombo_, &QComboBox::currentIndexChanged, this, [this](int) { requestRender(); });
+    bar->addWidget(backendCombo_);
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(doc_.displayName() + QStringLiteral(" — AugLab"));
+    setWindowModified(doc_.isDirty());
+}
+
+void MainWindow::reportError(const QString& message) {
+    lastError_ = message;
+    statusBar()->showMessage(message, 15000);
+    if (isVisible()) {
+        // Non-blocking, so the app (and a test driving it) keeps running.
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("AugLab"), message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setObjectName("errorMessage");
+        box->open();
+    }
+}
+
+bool MainWindow::openImages(const QStringList& files) {
+    QStringList images;
+    for (const QString& f : files) {
+        if (QFileInfo(f).isDir()) return openFolder(f);
+        if (isPresetFile(f)) {
+            openPreset(f);
+            continue;
+        }
+        images << QFileInfo(f).absoluteFilePath();
+    }
+    if (images.isEmpty()) return false;
+    files_ = images;
+    page_ = 0;
+    setMode(images.size() > 1 ? SheetMode::Dataset : SheetMode::Samples);
+    requestRender();
+    return true;
+}
+
+bool MainWindow::openFolder(const QString& dir) {
+    QDir d(dir);
+    if (!d.exists()) {
+        reportError(tr("'%1' is not a folder").arg(dir));
+        return false;
+    }
+    // Only names are listed here; images are decoded page by page on the render thread.
+    QStringList images;
+    for (const QString& f : d.entryList(kImageFilters, QDir::Files, QDir::Name | QDir::IgnoreCase))
+        images << d.absoluteFilePath(f);
+    if (images.isEmpty()) {
+        reportError(tr("No images in '%1'").arg(dir));
+        return false;
+    }
+    files_ = images;
+    page_ = 0;
+    setMode(SheetMode::Dataset);
+    statusBar()->showMessage(tr("%1 images in %2").arg(images.size()).arg(dir), 5000);
+    requestRender();
+    return true;
+}
+
+bool MainWindow::openPreset(const QString& path) {
+    try {
+        doc_.open(path);  // the current pipeline stays as it is when this throws
+    } catch (const std::exception& e) {
+        reportError(QString::fromUtf8(e.what()));
+        return false;
+    }
+    addRecent(path);
+    return true;
+}
+
+bool MainWindow::savePresetAs(const QString& path) {
+    try {
+        doc_.save(path);
+    } catch (const std::exception& e) {
+        reportError(tr("Not saved: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    addRecent(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
+}
+
+void MainWindow::reroll() {
+    if (lock_->isChecked()) return;
+    std::random_device rd;
+    const quint64 seed = (quint64(rd()) << 32 | rd()) % 10000000000ull;
+    doc_.setSeed(seed);
+}
+
+void MainWindow::setSeedLocked(bool locked) {
+    if (lock_->isChecked() != locked) lock_->setChecked(locked);
+    rerollAction_->setEnabled(!locked);
+    seedEdit_->setReadOnly(locked);
+}
+
+void MainWindow::setGrid(int cols, int rows) {
+    cols_ = std::clamp(cols, 2, 16);
+    rows_ = std::clamp(rows, 2, 16);
+    const int i = gridCombo_->findData(cols_);
+    if (i >= 0 && i != gridCombo_->currentIndex()) gridCombo_->setCurrentIndex(i);
+    requestRender();
+}
+
+void MainWindow::setMode(SheetMode mode) {
+    mode_ = mode;
+    const int i = modeCombo_->findData(int(mode));
+    if (i != modeCombo_->currentIndex()) modeCombo_->setCurrentIndex(i);
+    page_ = std::min(page_, pageCount() - 1);
+    requestRender();
+}
+
+qint64 MainWindow::pageCount() const {
+    if (mode_ != SheetMode::Dataset) return std::numeric_limits<qint64>::max() / 2;  // samples never run out
+    const qint64 n = cols_ * rows_;
+    return std::max<qint64>(1, (files_.size() + n - 1) / n);
+}
+
+void MainWindow::setPage(qint64 page) {
+    page_ = std::clamp<qint64>(page, 0, pageCount() - 1);
+    requestRender();
+}
+
+int MainWindow::tilePixels() const {
+    // Tiles are rendered at the size they are shown (device pixels), never larger than needed.
+    const double dpr = grid_->devicePixelRatioF();
+    const int w = int(grid_->width() * dpr) / cols_, h = int(grid_->height() * dpr) / rows_;
+    return std::clamp(std::min(w, h) - 2, 32, 1024);
+}
+
+void MainWindow::requestRender() {
+    if (files_.isEmpty() || !pageLabel_) return;
+    GridRequest r;
+    r.generation = ++generation_;
+    r.pipeline = doc_.preset().pipeline;
+    r.options.cols = cols_;
+    r.options.rows = rows_;
+    r.options.tile = tilePixels();
+    r.options.seed = doc_.preset().seed;
+    r.options.page = std::uint64_t(page_);
+    r.options.mode = mode_;
+    r.backend = backendCombo_->currentData().toString();
+    if (mode_ == SheetMode::Dataset) {
+        const qint64 n = cols_ * rows_;
+        r.files = files_.mid(page_ * n, n);
+    } else {
+        r.files = QStringList{files_.first()};
+    }
+    pageLabel_->setText(mode_ == SheetMode::Dataset ? tr(" page %1 / %2 ").arg(page_ + 1).arg(pageCount())
+                                                    : tr(" page %1 ").arg(page_ + 1));
+    service_.submitGrid(std::move(r));
+}
+
+void MainWindow::showGrid(const GridResult& r) {
+    if (r.generation <= shownGeneration_) return;  // an older request finished late: drop it
+    for (const QString& e : r.errors)
+        if (!reportedErrors_.contains(e)) {
+            reportedErrors_ << e;
+            statusBar()->showMessage(e, 15000);
+            lastError_ = e;
+        }
+    if (r.image.isNull()) return;
+    shownGeneration_ = r.generation;
+    tiles_ = r.tiles;
+    tileFiles_ = r.tileFiles;
+    lastMs_ = r.milliseconds;
+    std::vector<QRect> rects;
+    QStringList labels;
+    for (std::size_t i = 0; i < tiles_.size(); ++i) {
+        const SheetTile& t = tiles_[i];
+        rects.emplace_back(t.x, t.y, t.width, t.height);
+        const QString file = QFileInfo(tileFiles_.value(int(i))).fileName();
+        labels << (t.sourceIndex < 0 ? QString()
+                   : t.original      ? tr("original — %1").arg(file)
+                                     : tr("sample %1 — %2 (click to inspect)").arg(t.sampleIndex).arg(file));
+    }
+    grid_->setSheet(r.image, std::move(rects), labels);
+    renderLabel_->setText(tr("%1 ms on %2").arg(r.milliseconds, 0, 'f', 1).arg(r.backend.toUpper()));
+    updateDistribution();
+    emit gridShown(r.generation);
+}
+
+void MainWindow::showSample(const SampleResult& r) {
+    if (r.ticket != sampleTicket_) return;
+    if (!r.error.isEmpty()) {
+        reportError(r.error);
+        return;
+    }
+    inspector_->showSample(tr("Sample %1 (seed %2)").arg(r.replay.index).arg(r.replay.seed), r.image,
+                           QString::fromStdString(serializeReplay(r.replay)));
+}
+
+void MainWindow::updateDistribution() {
+    const int op = editor_->selectedOp();
+    const QString key = editor_->selectedKey();
+    const auto& pipeline = doc_.preset().pipeline;
+    if (op < 0 || op >= int(pipeline.size()) || key.isEmpty()) return;
+    const OpConfig& c = pipeline[std::size_t(op)];
+    const ParamDesc* pd = c.desc().param(key.toStdString());
+    if (!pd) return;
+    std::vector<double> values;
+    int applied = 0, samples = 0;
+    for (const SheetTile& t : tiles_) {
+        if (t.sourceIndex < 0 || t.original || std::size_t(op) >= t.replay.ops.size()) continue;
+        ++samples;
+        const ConcreteOp& cop = t.replay.ops[std::size_t(op)];
+        applied += cop.applied;
+        const auto v = drawnValues(cop, key.toStdString(), t.replay.imageWidth, t.replay.imageHeight);
+        values.insert(values.end(), v.begin(), v.end());
+    }
+    double lo = pd->lower, hi = pd->upper;
+    if (c.has(pd->key) && (pd->kind == ParamKind::FloatRange || pd->kind == ParamKind::IntRange)) {
+        const Range r = c.range(pd->key);
+        lo = r.min;
+        hi = r.max;
+    }
+    distribution_->setData(QString::fromStdString(c.name() + "." + pd->key), std::move(values), applied, samples, lo,
+                           hi);
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings s;
+    QStringList recent = s.value("recentPresets").toStringList();
+    recent.removeAll(path);
+    recent.prepend(QFileInfo(path).absoluteFilePath());
+    while (recent.size() > 10) recent.removeLast();
+    s.setValue("recentPresets", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value("recentPresets").toStringList();
+    for (const QString& p : recent)
+        recentMenu_->addAction(QFileInfo(p).fileName(), this, [this, p] {
+            if (maybeSave()) openPreset(p);
+        })->setToolTip(p);
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+bool MainWindow::maybeSave() {
+    if (!doc_.isDirty()) return true;
+    const auto answer = QMessageBox::question(this, tr("AugLab"), tr("The pipeline has unsaved changes. Save them?"),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Discard) return true;
+    QString p = doc_.filePath();
+    if (p.isEmpty()) p = QFileDialog::getSaveFileName(this, tr("Save preset"), "untitled.auglab.json");
+    return !p.isEmpty() && savePresetAs(p);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!maybeSave()) {
+        e->ignore();
+        return;
+    }
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    doc_.discardAutosave();  // a clean exit: nothing to recover next time
+    e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    QStringList paths;
+    for (const QUrl& u : e->mimeData()->urls())
+        if (u.isLocalFile()) paths << u.toLocalFile();
+    if (!paths.isEmpty()) openImages(paths);
+    e->acceptProposedAction();
+}
+
+}  // namespace auglab

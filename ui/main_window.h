@@ -1,0 +1,119 @@
+#pragma once
+// The AugLab window: the preview grid in the centre, the pipeline editor and the distribution view
+// in docks, seed and paging in the toolbar, render time in the status bar.
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include "contact_sheet.h"
+#include "pipeline_document.h"
+#include "render_service.h"
+
+class QComboBox;
+class QSpinBox;
+class QLineEdit;
+class QLabel;
+class QAction;
+class QMenu;
+class QCheckBox;
+
+namespace auglab {
+
+class PreviewGrid;
+class PipelineEditor;
+class DistributionView;
+class InspectorDialog;
+
+struct MainWindowOptions {
+    QString autosavePath;  ///< where the working pipeline is autosaved ("" = the default location)
+    bool restoreLayout = true;
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(const MainWindowOptions& options = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Actions, also used by the command line, drag and drop and tests. They report errors in the
+    // window (status bar and a non-blocking message) and return false.
+    bool openImages(const QStringList& files);
+    bool openFolder(const QString& dir);
+    bool openPreset(const QString& path);
+    bool savePresetAs(const QString& path);
+    void reroll();
+    void setSeedLocked(bool locked);
+    void setGrid(int cols, int rows);
+    void setMode(SheetMode mode);
+    void setPage(qint64 page);
+
+    PipelineDocument* document() { return &doc_; }
+    PreviewGrid* grid() const { return grid_; }
+    PipelineEditor* editor() const { return editor_; }
+    DistributionView* distribution() const { return distribution_; }
+    InspectorDialog* inspector() const { return inspector_; }
+    SheetMode mode() const { return mode_; }
+    const QStringList& files() const { return files_; }
+    QString lastError() const { return lastError_; }
+    quint64 shownGeneration() const { return shownGeneration_; }
+    double lastRenderMilliseconds() const { return lastMs_; }
+    const std::vector<SheetTile>& shownTiles() const { return tiles_; }
+    bool recoveredAutosave() const { return recovered_; }
+
+signals:
+    /// A rendered grid is on screen (after the texture update was requested).
+    void gridShown(quint64 generation);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void buildMenus();
+    void buildToolbar();
+    void requestRender();
+    void showGrid(const GridResult& r);
+    void showSample(const SampleResult& r);
+    void updateTitle();
+    void updateDistribution();
+    void reportError(const QString& message);
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    bool maybeSave();
+    int tilePixels() const;
+    qint64 pageCount() const;
+
+    PipelineDocument doc_;
+    RenderService service_;
+    PreviewGrid* grid_ = nullptr;
+    PipelineEditor* editor_ = nullptr;
+    DistributionView* distribution_ = nullptr;
+    InspectorDialog* inspector_ = nullptr;
+    QLineEdit* seedEdit_ = nullptr;
+    QCheckBox* lock_ = nullptr;
+    QAction* rerollAction_ = nullptr;
+    QComboBox* gridCombo_ = nullptr;
+    QComboBox* modeCombo_ = nullptr;
+    QComboBox* backendCombo_ = nullptr;
+    QLabel* pageLabel_ = nullptr;
+    QLabel* renderLabel_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+
+    QStringList files_;
+    int cols_ = 8, rows_ = 8;
+    SheetMode mode_ = SheetMode::Samples;
+    qint64 page_ = 0;
+    quint64 generation_ = 0;
+    quint64 shownGeneration_ = 0;
+    quint64 sampleTicket_ = 0;
+    double lastMs_ = 0;
+    std::vector<SheetTile> tiles_;
+    QStringList tileFiles_;
+    QString lastError_;
+    QStringList reportedErrors_;
+    bool recovered_ = false;
+};
+
+}  // namespace auglab

@@ -1,0 +1,302 @@
+#include "op_panel.h"
+
+#include <cmath>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "pipeline_document.h"
+#include "range_slider.h"
+
+namespace auglab {
+
+namespace {
+
+// Display precision from the span of the bounds: fractions get 4 decimals, degrees 1.
+int decimalsFor(const ParamDesc& pd) {
+    if (pd.kind == ParamKind::IntRange) return 0;
+    const double span = pd.upper - pd.lower;
+    return span <= 2.5 ? 4 : span <= 60 ? 2 : 1;
+}
+
+QToolButton* smallButton(const QString& text, const QString& tip, QWidget* parent) {
+    auto* b = new QToolButton(parent);
+    b->setText(text);
+    b->setToolTip(tip);
+    b->setAutoRaise(true);
+    return b;
+}
+
+/// A parameter name that selects the parameter for the distribution view when clicked.
+class ParamLabel : public QLabel {
+public:
+    ParamLabel(const QString& text, std::function<void()> onClick, QWidget* parent)
+        : QLabel(text, parent), onClick_(std::move(onClick)) {
+        setCursor(Qt::PointingHandCursor);
+    }
+
+protected:
+    void mousePressEvent(QMouseEvent*) override { onClick_(); }
+
+private:
+    std::function<void()> onClick_;
+};
+
+}  // namespace
+
+OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent) : QFrame(parent), doc_(doc), op_(opIndex) {
+    setFrameShape(QFrame::StyledPanel);
+    setObjectName(QString("op%1").arg(opIndex));
+    const OpConfig& c = config();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 4, 6, 6);
+    layout->setSpacing(2);
+
+    auto* header = new QHBoxLayout;
+    enabled_ = new QCheckBox(QString::fromStdString(c.desc().label), this);
+    enabled_->setToolTip(QString::fromStdString(c.desc().help));
+    QFont bold = enabled_->font();
+    bold.setBold(true);
+    enabled_->setFont(bold);
+    connect(enabled_, &QCheckBox::toggled, this, [this](bool on) { doc_->setEnabled(op_, on); });
+    header->addWidget(enabled_, 1);
+    auto* up = smallButton(QStringLiteral("▲"), tr("Move up"), this);
+    auto* down = smallButton(QStringLiteral("▼"), tr("Move down"), this);
+    auto* reset = smallButton(QStringLiteral("↺"), tr("Reset this op to its defaults"), this);
+    auto* remove = smallButton(QStringLiteral("✕"), tr("Remove this op"), this);
+    up->setObjectName("moveUp");
+    down->setObjectName("moveDown");
+    remove->setObjectName("remove");
+    connect(up, &QToolButton::clicked, this, [this] { doc_->moveOp(op_, op_ - 1); });
+    connect(down, &QToolButton::clicked, this, [this] { doc_->moveOp(op_, op_ + 1); });
+    connect(reset, &QToolButton::clicked, this, [this] { doc_->resetOp(op_); });
+    connect(remove, &QToolButton::clicked, this, [this] { doc_->removeOp(op_); });
+    for (auto* b : {up, down, reset, remove}) header->addWidget(b);
+    layout->addLayout(header);
+
+    auto* grid = new QGridLayout;
+    grid->setColumnStretch(1, 1);
+    auto* pLabel = new QLabel(tr("Probability"), this);
+    probability_ = new QSlider(Qt::Horizontal, this);
+    probability_->setObjectName("probability");
+    probability_->setRange(0, 100);
+    probabilityLabel_ = new QLabel(this);
+    probabilityLabel_->setMinimumWidth(40);
+    connect(probability_, &QSlider::sliderPressed, this, [this] { probabilityKey_ = doc_->newMergeKey(); });
+    connect(probability_, &QSlider::sliderReleased, this, [this] { probabilityKey_ = 0; });
+    connect(probability_, &QSlider::valueChanged, this, [this](int v) {
+        doc_->setProbability(op_, v / 100.0, probability_->isSliderDown() ? probabilityKey_ : 0);
+    });
+    grid->addWidget(pLabel, 0, 0);
+    grid->addWidget(probability_, 0, 1);
+    grid->addWidget(probabilityLabel_, 0, 2);
+    int row = 1;
+    for (const ParamDesc& pd : c.desc().params) {
+        auto* label = new ParamLabel(QString::fromStdString(pd.label), [this, key = pd.key] {
+            emit paramSelected(op_, QString::fromStdString(key));
+        }, this);
+        label->setToolTip(QString::fromStdString(pd.key + ": " + pd.help + (pd.unit.empty() ? "" : " (" + pd.unit + ")")));
+        rowLabels_.emplace_back(QString::fromStdString(pd.key), label);
+        grid->addWidget(label, row, 0);
+        grid->addWidget(buildRow(pd), row, 1, 1, 2);
+        ++row;
+    }
+    layout->addLayout(grid);
+    refresh();
+}
+
+const OpConfig& OpPanel::config() const { return doc_->preset().pipeline.at(static_cast<std::size_t>(op_)); }
+
+QWidget* OpPanel::buildRow(const ParamDesc& pd) {
+    auto* w = new QWidget(this);
+    auto* h = new QHBoxLayout(w);
+    h->setContentsMargins(0, 0, 0, 0);
+    const std::string key = pd.key;
+    QCheckBox* use = nullptr;
+    if (pd.optional) {
+        use = new QCheckBox(w);
+        use->setToolTip(tr("Use %1").arg(QString::fromStdString(key)));
+        connect(use, &QCheckBox::toggled, this, [this, key](bool on) { doc_->setOptionalPresent(op_, key, on); });
+        h->addWidget(use);
+    }
+    switch (pd.kind) {
+        case ParamKind::FloatRange:
+        case ParamKind::IntRange: {
+            const bool ints = pd.kind == ParamKind::IntRange;
+            auto* slider = new RangeSlider(w);
+            slider->setObjectName(QString::fromStdString(key));
+            slider->setBounds(pd.lower, pd.upper);
+            slider->setIntegers(ints);
+            slider->setDecimals(decimalsFor(pd));
+            auto makeSpin = [&](const char* suffix) {
+                auto* s = new QDoubleSpinBox(w);
+                s->setObjectName(QString::fromStdString(key) + suffix);
+                s->setRange(pd.lower, pd.upper);
+                s->setDecimals(decimalsFor(pd));
+                s->setSingleStep(ints ? 1 : std::pow(10.0, -decimalsFor(pd)) * 10);
+                s->setKeyboardTracking(false);  // one edit per Enter/step, not per keystroke
+                s->setMaximumWidth(82);
+                return s;
+            };
+            auto* lo = makeSpin("_min");
+            auto* hi = makeSpin("_max");
+            auto dragKey = std::make_shared<int>(0);
+            connect(slider, &RangeSlider::dragStarted, this, [this, dragKey] { *dragKey = doc_->newMergeKey(); });
+            connect(slider, &RangeSlider::dragFinished, this, [dragKey] { *dragKey = 0; });
+            connect(slider, &RangeSlider::rangeEdited, this, [this, key, slider, dragKey](double a, double b) {
+                doc_->setParam(op_, key, Range{a, b}, slider->isDragging() ? *dragKey : 0);
+            });
+            connect(lo, &QDoubleSpinBox::valueChanged, this, [this, key, hi](double a) {
+                doc_->setParam(op_, key, Range{a, std::max(a, hi->value())});
+            });
+            connect(hi, &QDoubleSpinBox::valueChanged, this, [this, key, lo](double b) {
+                doc_->setParam(op_, key, Range{std::min(lo->value(), b), b});
+            });
+            h->addWidget(lo);
+            h->addWidget(slider, 1);
+            h->addWidget(hi);
+            refreshers_.push_back([this, key, slider, lo, hi, use, w] {
+                const OpConfig& c = config();
+                const bool present = c.has(key);
+                if (use) {
+                    QSignalBlocker b(use);
+                    use->setChecked(present);
+                }
+                const Range r = present ? c.range(key) : std::get<Range>(c.desc().param(key)->defaultValue);
+                for (QWidget* x : std::initializer_list<QWidget*>{slider, lo, hi}) x->setEnabled(present);
+                // Rows that mean nothing in the current setting are greyed out: fractional hole sizes
+                // while pixel sizes are in use, the y zoom while the aspect ratio is kept.
+                if (c.id() == OpId::CoarseDropout && (key == "hole_height_frac" || key == "hole_width_frac"))
+                    w->setEnabled(!c.has("hole_height_px"));
+                if (c.id() == OpId::Affine && key == "scale_y") w->setEnabled(!c.flag("keep_ratio"));
+                if (!slider->isDragging()) {
+                    QSignalBlocker b(slider);
+                    slider->setRange(r.min, r.max);
+                }
+                QSignalBlocker b1(lo), b2(hi);
+                lo->setValue(r.min);
+                hi->setValue(r.max);
+            });
+            break;
+        }
+        case ParamKind::Float: {
+            auto* s = new QDoubleSpinBox(w);
+            s->setObjectName(QString::fromStdString(key));
+            s->setRange(pd.lower, pd.upper);
+            s->setDecimals(decimalsFor(pd));
+            s->setKeyboardTracking(false);
+            connect(s, &QDoubleSpinBox::valueChanged, this, [this, key](double v) { doc_->setParam(op_, key, v); });
+            h->addWidget(s, 1);
+            refreshers_.push_back([this, key, s] {
+                QSignalBlocker b(s);
+                s->setValue(config().number(key));
+            });
+            break;
+        }
+        case ParamKind::Bool: {
+            auto* box = new QCheckBox(w);
+            box->setObjectName(QString::fromStdString(key));
+            connect(box, &QCheckBox::toggled, this, [this, key](bool on) { doc_->setParam(op_, key, on); });
+            h->addWidget(box, 1);
+            refreshers_.push_back([this, key, box] {
+                QSignalBlocker b(box);
+                box->setChecked(config().flag(key));
+            });
+            break;
+        }
+        case ParamKind::Choice: {
+            auto* combo = new QComboBox(w);
+            combo->setObjectName(QString::fromStdString(key));
+            for (const std::string& c : pd.choices) combo->addItem(QString::fromStdString(c));
+            connect(combo, &QComboBox::currentTextChanged, this,
+                    [this, key](const QString& t) { doc_->setParam(op_, key, t.toStdString()); });
+            h->addWidget(combo, 1);
+            refreshers_.push_back([this, key, combo] {
+                QSignalBlocker b(combo);
+                combo->setCurrentText(QString::fromStdString(config().choice(key)));
+            });
+            break;
+        }
+        case ParamKind::Fill: {
+            auto* mode = new QComboBox(w);
+            mode->setObjectName(QString::fromStdString(key) + "_mode");
+            mode->addItem(tr("colour"));
+            if (pd.allowsRandomFill) {
+                mode->addItem(tr("random"));
+                mode->addItem(tr("random per hole"));
+            } else {
+                mode->setVisible(false);
+            }
+            std::array<QSpinBox*, 3> rgb{};
+            for (int i = 0; i < 3; ++i) {
+                rgb[std::size_t(i)] = new QSpinBox(w);
+                rgb[std::size_t(i)]->setRange(0, 255);
+                rgb[std::size_t(i)]->setKeyboardTracking(false);
+                rgb[std::size_t(i)]->setToolTip(QStringLiteral("RGB").mid(i, 1));
+            }
+            auto push = [this, key, mode, rgb] {
+                Fill f;
+                f.mode = mode->currentIndex() == 1 ? Fill::Mode::Random
+                         : mode->currentIndex() == 2 ? Fill::Mode::RandomUniform
+                                                     : Fill::Mode::Constant;
+                for (int i = 0; i < 3; ++i) f.rgb[std::size_t(i)] = rgb[std::size_t(i)]->value();
+                doc_->setParam(op_, key, f);
+            };
+            connect(mode, &QComboBox::currentIndexChanged, this, push);
+            h->addWidget(mode);
+            for (QSpinBox* s : rgb) {
+                connect(s, &QSpinBox::valueChanged, this, push);
+                h->addWidget(s);
+            }
+            h->addStretch(1);
+            refreshers_.push_back([this, key, mode, rgb] {
+                const Fill f = config().fill(key);
+                QSignalBlocker b(mode);
+                mode->setCurrentIndex(f.mode == Fill::Mode::Random ? 1 : f.mode == Fill::Mode::RandomUniform ? 2 : 0);
+                for (int i = 0; i < 3; ++i) {
+                    QSignalBlocker bs(rgb[std::size_t(i)]);
+                    rgb[std::size_t(i)]->setValue(f.rgb[std::size_t(i)]);
+                    rgb[std::size_t(i)]->setEnabled(f.mode == Fill::Mode::Constant);
+                }
+            });
+            break;
+        }
+    }
+    auto* reset = smallButton(QStringLiteral("↺"), tr("Reset to default"), w);
+    connect(reset, &QToolButton::clicked, this, [this, key] { doc_->resetParam(op_, key); });
+    h->addWidget(reset);
+    return w;
+}
+
+void OpPanel::refresh() {
+    const OpConfig& c = config();
+    {
+        QSignalBlocker b(enabled_);
+        enabled_->setChecked(c.enabled);
+    }
+    if (!probability_->isSliderDown()) {
+        QSignalBlocker b(probability_);
+        probability_->setValue(int(std::lround(c.p * 100)));
+    }
+    probabilityLabel_->setText(QString::number(c.p, 'f', 2));
+    for (auto& r : refreshers_) r();
+}
+
+void OpPanel::setSelectedKey(const QString& key) {
+    for (auto& [k, label] : rowLabels_) {
+        QFont f = label->font();
+        f.setUnderline(k == key);
+        label->setFont(f);
+    }
+}
+
+}  // namespace auglab

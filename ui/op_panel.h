@@ -1,0 +1,51 @@
+#pragma once
+// The controls of one op, generated from its OpDesc: a header (enable, move, reset, remove), a
+// probability slider and one row per parameter. Edits go to the PipelineDocument; a drag of a
+// slider carries one merge key so the whole drag is one undo step.
+
+#include <functional>
+#include <vector>
+
+#include <QFrame>
+
+#include "pipeline.h"
+
+class QCheckBox;
+class QSlider;
+class QLabel;
+
+namespace auglab {
+
+class PipelineDocument;
+
+class OpPanel : public QFrame {
+    Q_OBJECT
+
+public:
+    OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent = nullptr);
+
+    int opIndex() const { return op_; }
+    /// Shows the document's current values (without echoing edits back); widgets being dragged keep
+    /// their own position.
+    void refresh();
+    /// Highlights the row of `key` (the parameter shown in the distribution view), "" for none.
+    void setSelectedKey(const QString& key);
+
+signals:
+    void paramSelected(int op, const QString& key);
+
+private:
+    const OpConfig& config() const;
+    QWidget* buildRow(const ParamDesc& pd);
+
+    PipelineDocument* doc_;
+    int op_;
+    QCheckBox* enabled_ = nullptr;
+    QSlider* probability_ = nullptr;
+    QLabel* probabilityLabel_ = nullptr;
+    int probabilityKey_ = 0;
+    std::vector<std::function<void()>> refreshers_;  // one per row: pull values from the document
+    std::vector<std::pair<QString, QWidget*>> rowLabels_;
+};
+
+}  // namespace auglab

@@ -1,0 +1,189 @@
+#include "pipeline_document.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QUndoCommand>
+
+#include "error.h"
+#include "preset.h"
+
+namespace auglab {
+
+/// One edit: the whole preset before and after. Presets are small, so storing both is simpler and
+/// safer than per-field inverse operations, and every edit kind shares one command.
+class PresetEdit : public QUndoCommand {
+public:
+    PresetEdit(PipelineDocument* doc, Preset before, Preset after, const QString& text, int mergeKey)
+        : QUndoCommand(text), doc_(doc), before_(std::move(before)), after_(std::move(after)), key_(mergeKey) {}
+
+    void redo() override { doc_->setPresetFromUndo(after_); }
+    void undo() override { doc_->setPresetFromUndo(before_); }
+    int id() const override { return key_ > 0 ? 1 : -1; }
+    bool mergeWith(const QUndoCommand* other) override {
+        const auto* o = static_cast<const PresetEdit*>(other);
+        if (o->key_ != key_) return false;
+        after_ = o->after_;
+        // A drag that ends where it began is no edit at all.
+        setObsolete(after_ == before_);
+        return true;
+    }
+
+private:
+    PipelineDocument* doc_;
+    Preset before_, after_;
+    int key_;
+};
+
+PipelineDocument::PipelineDocument(QObject* parent) : QObject(parent) {
+    preset_ = defaultPreset();
+    autosaveTimer_.setSingleShot(true);
+    autosaveTimer_.setInterval(800);
+    connect(&autosaveTimer_, &QTimer::timeout, this, &PipelineDocument::autosaveNow);
+    connect(&undo_, &QUndoStack::cleanChanged, this, [this](bool) { emit dirtyChanged(isDirty()); });
+}
+
+QString PipelineDocument::displayName() const {
+    const QString name = path_.isEmpty() ? QString::fromStdString(preset_.name) : QFileInfo(path_).fileName();
+    return name + (isDirty() ? QStringLiteral(" *") : QString());
+}
+
+void PipelineDocument::setPresetFromUndo(const Preset& p) {
+    preset_ = p;
+    if (!autosavePath_.isEmpty()) autosaveTimer_.start();
+    emit changed();
+}
+
+void PipelineDocument::applyEdit(const Preset& after, const QString& text, int mergeKey) {
+    if (after == preset_) return;
+    undo_.push(new PresetEdit(this, preset_, after, text, mergeKey));
+}
+
+void PipelineDocument::setParam(int op, const std::string& key, const ParamValue& value, int mergeKey) {
+    Preset p = preset_;
+    p.pipeline.at(static_cast<std::size_t>(op)).set(key, value);
+    applyEdit(p, tr("Change %1").arg(QString::fromStdString(key)), mergeKey);
+}
+
+void PipelineDocument::setOptionalPresent(int op, const std::string& key, bool present) {
+    Preset p = preset_;
+    OpConfig& c = p.pipeline.at(static_cast<std::size_t>(op));
+    std::vector<std::string> keys{key};
+    if (key == "hole_height_px" || key == "hole_width_px") keys = {"hole_height_px", "hole_width_px"};
+    for (const std::string& k : keys) {
+        if (present && !c.has(k)) c.set(k, c.desc().param(k)->defaultValue);
+        if (!present && c.has(k)) c.unset(k);
+    }
+    applyEdit(p, present ? tr("Use %1").arg(QString::fromStdString(key)) : tr("Stop using %1").arg(QString::fromStdString(key)));
+}
+
+void PipelineDocument::resetParam(int op, const std::string& key) {
+    Preset p = preset_;
+    p.pipeline.at(static_cast<std::size_t>(op)).resetToDefault(key);
+    applyEdit(p, tr("Reset %1").arg(QString::fromStdString(key)));
+}
+
+void PipelineDocument::resetOp(int op) {
+    Preset p = preset_;
+    OpConfig& c = p.pipeline.at(static_cast<std::size_t>(op));
+    const bool enabled = c.enabled;
+    c = OpConfig(c.desc());
+    c.enabled = enabled;
+    applyEdit(p, tr("Reset %1").arg(QString::fromStdString(c.name())));
+}
+
+void PipelineDocument::setProbability(int op, double prob, int mergeKey) {
+    Preset p = preset_;
+    p.pipeline.at(static_cast<std::size_t>(op)).p = prob;
+    applyEdit(p, tr("Change probability"), mergeKey);
+}
+
+void PipelineDocument::setEnabled(int op, bool enabled) {
+    Preset p = preset_;
+    p.pipeline.at(static_cast<std::size_t>(op)).enabled = enabled;
+    applyEdit(p, enabled ? tr("Enable op") : tr("Disable op"));
+}
+
+void PipelineDocument::addOp(const std::string& name) {
+    Preset p = preset_;
+    p.pipeline.push_back(OpConfig::withDefaults(name));
+    applyEdit(p, tr("Add %1").arg(QString::fromStdString(name)));
+}
+
+void PipelineDocument::removeOp(int op) {
+    Preset p = preset_;
+    p.pipeline.erase(p.pipeline.begin() + op);
+    applyEdit(p, tr("Remove op"));
+}
+
+void PipelineDocument::moveOp(int from, int to) {
+    const int n = static_cast<int>(preset_.pipeline.size());
+    if (from < 0 || from >= n || to < 0 || to >= n || from == to) return;
+    Preset p = preset_;
+    OpConfig moved = p.pipeline[static_cast<std::size_t>(from)];
+    p.pipeline.erase(p.pipeline.begin() + from);
+    p.pipeline.insert(p.pipeline.begin() + to, moved);
+    applyEdit(p, tr("Move op"));
+}
+
+void PipelineDocument::setSeed(quint64 seed) {
+    Preset p = preset_;
+    p.seed = seed;
+    applyEdit(p, tr("Change seed"));
+}
+
+void PipelineDocument::newDocument(const Preset& preset) {
+    preset_ = preset;
+    undo_.clear();
+    undo_.setClean();
+    recovered_ = false;
+    path_.clear();
+    emit filePathChanged(path_);
+    emit dirtyChanged(isDirty());
+    emit changed();
+}
+
+void PipelineDocument::open(const QString& path) {
+    Preset loaded = loadPreset(path.toStdString());  // throws before anything changes
+    newDocument(loaded);
+    path_ = path;
+    emit filePathChanged(path_);
+}
+
+void PipelineDocument::save(const QString& path) {
+    savePreset(path.toStdString(), preset_);  // atomic; throws with the old file intact
+    path_ = path;
+    recovered_ = false;
+    undo_.setClean();
+    discardAutosave();
+    emit filePathChanged(path_);
+    emit dirtyChanged(isDirty());
+}
+
+void PipelineDocument::setAutosavePath(const QString& path) { autosavePath_ = path; }
+
+void PipelineDocument::autosaveNow() {
+    if (autosavePath_.isEmpty()) return;
+    try {
+        savePreset(autosavePath_.toStdString(), preset_);
+    } catch (const std::exception&) {
+        // An autosave that fails must not interrupt the user; the next edit tries again.
+    }
+}
+
+bool PipelineDocument::hasRecoverableAutosave() const {
+    return !autosavePath_.isEmpty() && QFile::exists(autosavePath_);
+}
+
+void PipelineDocument::recoverAutosave() {
+    Preset p = loadPreset(autosavePath_.toStdString());
+    newDocument(p);
+    recovered_ = true;
+    emit dirtyChanged(isDirty());
+}
+
+void PipelineDocument::discardAutosave() {
+    autosaveTimer_.stop();
+    if (!autosavePath_.isEmpty()) QFile::remove(autosavePath_);
+}
+
+}  // namespace auglab

@@ -1,0 +1,82 @@
+#pragma once
+// The working preset of the GUI. Every edit goes through one QUndoStack as a PresetEdit command
+// holding the preset before and after; consecutive edits with the same merge key (one slider
+// drag) fold into one undo step, and a drag that ends where it began disappears. One signal,
+// changed(), tells views to update. Saving is atomic; an autosave file keeps unsaved work safe
+// from a crash and is offered back on the next start.
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <QUndoStack>
+
+#include "pipeline.h"
+
+namespace auglab {
+
+class PipelineDocument : public QObject {
+    Q_OBJECT
+
+public:
+    explicit PipelineDocument(QObject* parent = nullptr);
+
+    const Preset& preset() const { return preset_; }
+    QUndoStack* undoStack() { return &undo_; }
+    QString filePath() const { return path_; }
+    bool isDirty() const { return !undo_.isClean() || recovered_; }
+    /// Title for the window: the preset file's name (or the preset name) and a dirty marker.
+    QString displayName() const;
+
+    /// A fresh merge key for a gesture (a slider drag): edits carrying it merge into one step.
+    int newMergeKey() { return ++lastMergeKey_; }
+
+    // Edits, each one undo step unless merged. Indices refer to preset().pipeline.
+    void applyEdit(const Preset& after, const QString& text, int mergeKey = 0);
+    void setParam(int op, const std::string& key, const ParamValue& value, int mergeKey = 0);
+    /// Optional parameters: present with their defaults, or absent. Pixel hole sizes come as a pair.
+    void setOptionalPresent(int op, const std::string& key, bool present);
+    void resetParam(int op, const std::string& key);
+    void resetOp(int op);
+    void setProbability(int op, double p, int mergeKey = 0);
+    void setEnabled(int op, bool enabled);
+    void addOp(const std::string& name);
+    void removeOp(int op);
+    void moveOp(int from, int to);
+    void setSeed(quint64 seed);
+
+    // Files. Errors throw auglab::InputError / RuntimeError with the path and JSON path.
+    void newDocument(const Preset& preset);
+    void open(const QString& path);
+    void save(const QString& path);
+
+    // Autosave (empty path: off).
+    void setAutosavePath(const QString& path);
+    QString autosavePath() const { return autosavePath_; }
+    /// Writes the autosave file now (it is also written shortly after every edit).
+    void autosaveNow();
+    /// A leftover autosave file from a session that did not end cleanly, if any.
+    bool hasRecoverableAutosave() const;
+    /// Loads the autosave file as the working preset (dirty, so it asks to be saved).
+    void recoverAutosave();
+    /// Removes the autosave file: on a clean exit or once the work is saved.
+    void discardAutosave();
+
+signals:
+    void changed();
+    void dirtyChanged(bool dirty);
+    void filePathChanged(const QString& path);
+
+private:
+    friend class PresetEdit;
+    void setPresetFromUndo(const Preset& p);
+
+    Preset preset_;
+    QUndoStack undo_;
+    QString path_;
+    QString autosavePath_;
+    QTimer autosaveTimer_;
+    int lastMergeKey_ = 0;
+    bool recovered_ = false;
+};
+
+}  // namespace auglab

@@ -1,0 +1,85 @@
+#include "pipeline_editor.h"
+
+#include <QMenu>
+#include <QScrollArea>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "op_panel.h"
+#include "op_registry.h"
+#include "pipeline_document.h"
+
+namespace auglab {
+
+PipelineEditor::PipelineEditor(PipelineDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* inner = new QWidget(scroll);
+    column_ = new QVBoxLayout(inner);
+    column_->setContentsMargins(4, 4, 4, 4);
+    column_->addStretch(1);
+    scroll->setWidget(inner);
+    outer->addWidget(scroll, 1);
+
+    auto* add = new QToolButton(this);
+    add->setObjectName("addOp");
+    add->setText(tr("Add op"));
+    add->setPopupMode(QToolButton::InstantPopup);
+    add->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    add->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    auto* menu = new QMenu(add);
+    for (const OpDesc& d : opRegistry()) {
+        QAction* a = menu->addAction(QString::fromStdString(d.label));
+        a->setToolTip(QString::fromStdString(d.help));
+        connect(a, &QAction::triggered, this, [this, name = d.name] { doc_->addOp(name); });
+    }
+    add->setMenu(menu);
+    outer->addWidget(add);
+    connect(doc_, &PipelineDocument::changed, this, &PipelineEditor::sync);
+    rebuild();
+}
+
+OpPanel* PipelineEditor::panel(int op) const {
+    return op >= 0 && op < int(panels_.size()) ? panels_[std::size_t(op)] : nullptr;
+}
+
+void PipelineEditor::sync() {
+    std::vector<std::string> names;
+    for (const OpConfig& c : doc_->preset().pipeline) names.push_back(c.name());
+    if (names != structure_) {
+        rebuild();
+        return;
+    }
+    for (OpPanel* p : panels_) p->refresh();
+}
+
+void PipelineEditor::rebuild() {
+    for (OpPanel* p : panels_) {
+        column_->removeWidget(p);
+        p->deleteLater();
+    }
+    panels_.clear();
+    structure_.clear();
+    const auto& pipeline = doc_->preset().pipeline;
+    for (std::size_t i = 0; i < pipeline.size(); ++i) {
+        auto* p = new OpPanel(doc_, int(i), this);
+        connect(p, &OpPanel::paramSelected, this, &PipelineEditor::selectParam);
+        column_->insertWidget(int(i), p);
+        panels_.push_back(p);
+        structure_.push_back(pipeline[i].name());
+    }
+    if (selectedOp_ >= int(pipeline.size())) selectedOp_ = -1;
+    if (selectedOp_ >= 0) panels_[std::size_t(selectedOp_)]->setSelectedKey(selectedKey_);
+}
+
+void PipelineEditor::selectParam(int op, const QString& key) {
+    selectedOp_ = op;
+    selectedKey_ = key;
+    for (OpPanel* p : panels_) p->setSelectedKey(p->opIndex() == op ? key : QString());
+    emit paramSelected(op, key);
+}
+
+}  // namespace auglab

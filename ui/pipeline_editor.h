@@ -1,0 +1,43 @@
+#pragma once
+// The pipeline as a column of OpPanels plus an "Add op" menu. Panels are rebuilt only when the
+// list of ops changes; value edits refresh them in place, so a slider keeps its drag.
+
+#include <vector>
+
+#include <QWidget>
+
+class QVBoxLayout;
+class QToolButton;
+
+namespace auglab {
+
+class OpPanel;
+class PipelineDocument;
+
+class PipelineEditor : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit PipelineEditor(PipelineDocument* doc, QWidget* parent = nullptr);
+
+    OpPanel* panel(int op) const;
+    int selectedOp() const { return selectedOp_; }
+    QString selectedKey() const { return selectedKey_; }
+    void selectParam(int op, const QString& key);
+
+signals:
+    void paramSelected(int op, const QString& key);
+
+private:
+    void sync();
+    void rebuild();
+
+    PipelineDocument* doc_;
+    QVBoxLayout* column_ = nullptr;
+    std::vector<OpPanel*> panels_;
+    std::vector<std::string> structure_;  // op names the panels were built for
+    int selectedOp_ = -1;
+    QString selectedKey_;
+};
+
+}  // namespace auglab

@@ -1,0 +1,67 @@
+#pragma once
+// The grid of augmented samples: one texture on a QOpenGLWidget. The CPU backend's sheet is
+// uploaded into it; a GPU backend can later render into the same texture without a readback.
+// Hover shows the sample under the mouse, a click asks for the inspector.
+
+#include <vector>
+
+#include <QOpenGLFunctions_3_3_Core>
+#include <QOpenGLShaderProgram>
+#include <QOpenGLTexture>
+#include <QOpenGLVertexArrayObject>
+#include <QOpenGLWidget>
+#include <memory>
+
+namespace auglab {
+
+class PreviewGrid : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
+    Q_OBJECT
+
+public:
+    explicit PreviewGrid(QWidget* parent = nullptr);
+    ~PreviewGrid() override;
+
+    /// Shows a new sheet. `tiles` are the tile rectangles in sheet pixels, `labels` their tooltips.
+    void setSheet(const QImage& sheet, std::vector<QRect> tiles, QStringList labels);
+    const QImage& sheet() const { return sheet_; }
+    /// Tile under a point of the widget, or -1.
+    int tileAt(const QPoint& pos) const;
+    /// Centre of tile `i` in widget coordinates (for tests and keyboard focus).
+    QPoint tileCentre(int i) const;
+    /// Empty when GL works; otherwise why, and the grid is drawn with QPainter instead.
+    QString glError() const { return glError_; }
+
+    QSize sizeHint() const override { return {800, 800}; }
+    QSize minimumSizeHint() const override { return {200, 200}; }
+
+signals:
+    void tileClicked(int tile);
+    void tileHovered(int tile);
+    /// The widget changed size: tiles should be rendered at the new size.
+    void resized();
+
+protected:
+    void initializeGL() override;
+    void paintGL() override;
+    void resizeGL(int, int) override { emit resized(); }
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    bool event(QEvent* e) override;
+
+private:
+    QRectF sheetRectInWidget() const;
+    void releaseGl();
+    bool compileProgram();
+
+    QImage sheet_;
+    bool textureDirty_ = false;
+    std::vector<QRect> tiles_;
+    QStringList labels_;
+    std::unique_ptr<QOpenGLShaderProgram> program_;
+    std::unique_ptr<QOpenGLTexture> texture_;
+    QOpenGLVertexArrayObject vao_;
+    QString glError_;
+    bool glReady_ = false;
+};
+
+}  // namespace auglab

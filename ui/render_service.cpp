@@ -1,0 +1,134 @@
+#include "render_service.h"
+
+#include <chrono>
+
+#include "backend_registry.h"
+#include "sampler.h"
+
+namespace auglab {
+
+RenderService::RenderService(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<auglab::GridResult>();
+    qRegisterMetaType<auglab::SampleResult>();
+    thread_ = std::thread([this] { run(); });
+}
+
+RenderService::~RenderService() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+void RenderService::submitGrid(GridRequest request) {
+    {
+        std::lock_guard lock(mutex_);
+        pendingGrid_ = std::move(request);
+    }
+    wake_.notify_all();
+}
+
+void RenderService::submitSample(SampleRequest request) {
+    {
+        std::lock_guard lock(mutex_);
+        pendingSample_ = std::move(request);
+    }
+    wake_.notify_all();
+}
+
+QImage RenderService::toQImage(const Image& image) {
+    const QImage::Format format = image.channels == 4 ? QImage::Format_RGBA8888 : QImage::Format_RGB888;
+    return QImage(image.pixels.data(), image.width, image.height, static_cast<qsizetype>(image.stride), format).copy();
+}
+
+Backend& RenderService::backend(const QString& name, QString& actual) {
+    // Only the CPU backend exists today; Auto picks it. GPU backends will plug in here with
+    // fallback to the next one on failure.
+    Q_UNUSED(name);
+    if (!cpu_) cpu_ = createBackend("cpu");
+    actual = QStringLiteral("cpu");
+    return *cpu_;
+}
+
+void RenderService::run() {
+    for (;;) {
+        std::optional<GridRequest> grid;
+        std::optional<SampleRequest> sample;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [&] { return stop_ || pendingGrid_ || pendingSample_; });
+            if (stop_) return;
+            // The grid first: it is what the user is watching while dragging.
+            if (pendingGrid_) grid.swap(pendingGrid_);
+            else sample.swap(pendingSample_);
+        }
+        if (grid) {
+            GridResult r = renderGrid(*grid);
+            emit gridRendered(r);
+        } else if (sample) {
+            SampleResult r = renderSample(*sample);
+            emit sampleRendered(r);
+        }
+    }
+}
+
+GridResult RenderService::renderGrid(const GridRequest& r) {
+    GridResult out;
+    out.generation = r.generation;
+    // Unreadable files are reported and left out (as auglab-cli render does).
+    std::vector<std::shared_ptr<SourceLevels>> held;
+    std::vector<SourceLevels*> sources;
+    QStringList sourceFiles;
+    for (const QString& f : r.files) {
+        QString error;
+        auto image = cache_.get(f, error);
+        if (!image) {
+            out.errors << error;
+            continue;
+        }
+        held.push_back(image);
+        sources.push_back(image.get());
+        sourceFiles << f;
+    }
+    if (sources.empty()) return out;
+    try {
+        QString actual;
+        Backend& b = backend(r.backend, actual);
+        const auto t0 = std::chrono::steady_clock::now();
+        Sheet sheet = renderSheet(r.pipeline, sources, r.options, b);
+        out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        out.backend = actual;
+        out.image = toQImage(sheet.image);
+        for (const SheetTile& t : sheet.tiles)
+            out.tileFiles << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
+        out.tiles = std::move(sheet.tiles);
+    } catch (const std::exception& e) {
+        out.errors << QString::fromUtf8(e.what());
+    }
+    return out;
+}
+
+SampleResult RenderService::renderSample(const SampleRequest& r) {
+    SampleResult out;
+    out.ticket = r.ticket;
+    QString error;
+    auto image = cache_.get(r.file, error);
+    if (!image) {
+        out.error = error;
+        return out;
+    }
+    try {
+        QString actual;
+        Backend& b = backend(r.backend, actual);
+        const Image result = auglab::renderSample(r.original ? std::vector<OpConfig>{} : r.pipeline, *image, r.seed,
+                                                  r.index, b, &out.replay);
+        out.image = toQImage(result);
+    } catch (const std::exception& e) {
+        out.error = QString::fromUtf8(e.what());
+    }
+    return out;
+}
+
+}  // namespace auglab
