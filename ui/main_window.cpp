@@ -242,8 +242,7 @@ void MainWindow::buildToolbar() {
 }
 
 void MainWindow::updateTitle() {
-    setWindowTitle(doc_.displayName() + QStringLiteral(" — AugLab"));
-    setWindowModified(doc_.isDirty());
+    setWindowTitle(doc_.displayName() + QStringLiteral(" — AugLab"));  // the name carries the " *"
 }
 
 void MainWindow::reportError(const QString& message) {

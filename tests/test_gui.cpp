@@ -1,0 +1,270 @@
+// The GUI driven as a user drives it, under Xvfb: real widgets, real mouse and key events, and
+// assertions on what the user sees (the grid's pixels) and on the undo stack.
+
+#include <QAction>
+#include <QCheckBox>
+#include <QApplication>
+#include <QDir>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QtTest>
+
+#include "distribution_view.h"
+#include "inspector_dialog.h"
+#include "main_window.h"
+#include "op_panel.h"
+#include "pipeline_editor.h"
+#include "preset.h"
+#include "preview_grid.h"
+#include "range_slider.h"
+#include "replay.h"
+
+using namespace auglab;
+
+namespace {
+
+QString sample(const char* f) { return QString(AUGLAB_SOURCE_DIR) + "/resources/samples/" + f; }
+
+bool waitForGrid(MainWindow& w, int timeoutMs = 20000) {
+    QSignalSpy spy(&w, &MainWindow::gridShown);
+    return spy.wait(timeoutMs);
+}
+
+// What the user sees: the grid widget's framebuffer.
+QImage seen(MainWindow& w) {
+    QCoreApplication::processEvents();
+    return w.grid()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+}
+
+}  // namespace
+
+class TestGui : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void opensOnImageWithLiveGrid();
+    void sliderDragUpdatesGridWhileDraggingAndIsOneUndoStep();
+    void rerollChangesGridLockKeepsIt();
+    void openFolderFillsDatasetMode();
+    void badPresetShowsErrorAndKeepsPipeline();
+    void crashedSessionIsRecoveredFromAutosave();
+    void clickOpensInspectorWithReplay();
+    void distributionShowsDrawnValues();
+
+private:
+    std::unique_ptr<MainWindow> makeWindow();
+    std::unique_ptr<QTemporaryDir> dir_;
+};
+
+void TestGui::init() {
+    dir_ = std::make_unique<QTemporaryDir>();
+    QVERIFY(dir_->isValid());
+}
+
+void TestGui::cleanup() { dir_.reset(); }
+
+std::unique_ptr<MainWindow> TestGui::makeWindow() {
+    MainWindowOptions o;
+    o.autosavePath = dir_->filePath("autosave.auglab.json");
+    o.restoreLayout = false;
+    auto w = std::make_unique<MainWindow>(o);
+    w->resize(1300, 850);
+    w->show();
+    if (!QTest::qWaitForWindowExposed(w.get())) return nullptr;
+    // Shortcuts (F5, Ctrl+Z) go to the active window; there is no window manager under Xvfb.
+    QApplication::setActiveWindow(w.get());
+    if (QApplication::activeWindow() != w.get()) return nullptr;
+    return w;
+}
+
+void TestGui::opensOnImageWithLiveGrid() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(w->openImages({sample("astronaut.png")}));
+    QVERIFY(waitForGrid(*w));
+    QVERIFY2(w->grid()->glError().isEmpty(), qPrintable(w->grid()->glError()));
+    QCOMPARE(w->shownTiles().size(), std::size_t(64));  // the default 8x8 grid
+    const QImage img = seen(*w);
+    // Tiles show the photo: many distinct colours, not a blank widget.
+    QSet<QRgb> colours;
+    for (int y = 0; y < img.height(); y += 7)
+        for (int x = 0; x < img.width(); x += 7) colours.insert(img.pixel(x, y));
+    QVERIFY2(colours.size() > 1000, qPrintable(QString::number(colours.size())));
+}
+
+void TestGui::sliderDragUpdatesGridWhileDraggingAndIsOneUndoStep() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("chelsea.png")});
+    QVERIFY(waitForGrid(*w));
+    const QImage before = seen(*w);
+    const Preset presetBefore = w->document()->preset();
+    const int undoBefore = w->document()->undoStack()->count();
+
+    auto* slider = w->editor()->panel(0)->findChild<RangeSlider*>("rotate_deg");
+    QVERIFY(slider);
+    const QPoint start = slider->handleRect(1).center();
+    QTest::mousePress(slider, Qt::LeftButton, {}, start);
+    QVERIFY(slider->isDragging());
+    // Move in steps; after each, the grid must change while the button is still down.
+    int changesSeen = 0;
+    QImage last = before;
+    for (int step = 1; step <= 3; ++step) {
+        QTest::mouseMove(slider, start + QPoint(step * 12, 0));
+        QVERIFY(waitForGrid(*w));
+        const QImage now = seen(*w);
+        if (now != last) ++changesSeen;
+        last = now;
+    }
+    QVERIFY(slider->isDragging());
+    QCOMPARE(changesSeen, 3);
+    QTest::mouseRelease(slider, Qt::LeftButton, {}, start + QPoint(36, 0));
+    QCOMPARE(w->document()->undoStack()->count(), undoBefore + 1);  // the whole drag: one step
+    QVERIFY(w->document()->preset().pipeline[0].range("rotate_deg").max > presetBefore.pipeline[0].range("rotate_deg").max);
+
+    // Undo restores the previous pipeline and, rendered again, exactly the previous grid.
+    w->document()->undoStack()->undo();
+    QVERIFY(w->document()->preset() == presetBefore);
+    QVERIFY(waitForGrid(*w));
+    QCOMPARE(seen(*w), before);
+}
+
+void TestGui::rerollChangesGridLockKeepsIt() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("coffee.png")});
+    QVERIFY(waitForGrid(*w));
+    const QImage before = seen(*w);
+    const quint64 seed = w->document()->preset().seed;
+    QTest::keyClick(w.get(), Qt::Key_F5);  // reroll
+    QVERIFY(waitForGrid(*w));
+    QVERIFY(w->document()->preset().seed != seed);
+    const QImage rerolled = seen(*w);
+    QVERIFY(rerolled != before);
+
+    auto* lock = w->findChild<QCheckBox*>("lockSeed");
+    QVERIFY(lock);
+    QTest::mouseClick(lock, Qt::LeftButton, {}, QPoint(8, lock->height() / 2));
+    QVERIFY(lock->isChecked());
+    const quint64 locked = w->document()->preset().seed;
+    const quint64 generation = w->shownGeneration();
+    QTest::keyClick(w.get(), Qt::Key_F5);
+    QTest::qWait(300);
+    QCOMPARE(w->document()->preset().seed, locked);
+    QCOMPARE(w->shownGeneration(), generation);
+    QCOMPARE(seen(*w), rerolled);
+}
+
+void TestGui::openFolderFillsDatasetMode() {
+    QTemporaryDir folder;
+    for (const char* f : {"astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg"})
+        QVERIFY(QFile::copy(sample(f), folder.filePath(f)));
+    auto w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(w->openFolder(folder.path()));
+    QVERIFY(waitForGrid(*w));
+    QCOMPARE(w->mode(), SheetMode::Dataset);
+    QCOMPARE(w->files().size(), 4);
+    // One sample of each image, in name order; the other cells are empty.
+    QList<int> widths;
+    for (const SheetTile& t : w->shownTiles())
+        if (t.sourceIndex >= 0) widths << t.replay.imageWidth;
+    QCOMPARE(widths, (QList<int>{512, 451, 600, 640}));
+}
+
+void TestGui::badPresetShowsErrorAndKeepsPipeline() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    const Preset before = w->document()->preset();
+    const QString bad = dir_->filePath("bad.auglab.json");
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "auglab-preset", "version": 1, "pipeline": [{"op": "affine"}, {"op": "coarse_dropout", "holes": [9, 8]}]})");
+    f.close();
+    QVERIFY(!w->openPreset(bad));
+    QVERIFY2(w->lastError().contains("pipeline[1].holes: min 9 > max 8"), qPrintable(w->lastError()));
+    auto* box = w->findChild<QMessageBox*>("errorMessage");
+    QVERIFY(box && box->isVisible());
+    QVERIFY(box->text().contains("pipeline[1].holes"));
+    box->close();
+    QVERIFY(w->document()->preset() == before);
+}
+
+void TestGui::crashedSessionIsRecoveredFromAutosave() {
+    const QString autosave = dir_->filePath("autosave.auglab.json");
+    Preset edited;
+    {
+        auto w = makeWindow();
+        QVERIFY(w);
+        w->openImages({sample("chelsea.png")});
+        QVERIFY(waitForGrid(*w));
+        auto* slider = w->editor()->panel(0)->findChild<RangeSlider*>("rotate_deg");
+        const QPoint start = slider->handleRect(0).center();
+        QTest::mousePress(slider, Qt::LeftButton, {}, start);
+        QTest::mouseMove(slider, start - QPoint(25, 0));
+        QTest::mouseRelease(slider, Qt::LeftButton, {}, start - QPoint(25, 0));
+        edited = w->document()->preset();
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosave), 5000);
+        // A crash: the window goes away without its close event, so nothing cleans up.
+        w.reset();
+    }
+    QVERIFY(QFile::exists(autosave));
+    auto again = makeWindow();
+    QVERIFY(again);
+    QVERIFY(again->recoveredAutosave());
+    QVERIFY(again->document()->preset() == edited);
+    QVERIFY(again->document()->isDirty());
+    QVERIFY(again->windowTitle().contains('*'));
+    // A clean exit removes the autosave.
+    again->document()->save(dir_->filePath("saved.auglab.json"));
+    QVERIFY(again->close());
+    QVERIFY(!QFile::exists(autosave));
+}
+
+void TestGui::clickOpensInspectorWithReplay() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("rocket.jpg")});
+    QVERIFY(waitForGrid(*w));
+    const SheetTile tile = w->shownTiles()[9];
+    QTest::mouseClick(w->grid(), Qt::LeftButton, {}, w->grid()->tileCentre(9));
+    QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->isVisible(), 10000);
+    QCOMPARE(w->inspector()->image().size(), QSize(640, 427));  // full resolution
+    QCOMPARE(parseReplay(w->inspector()->replayText().toStdString()), tile.replay);
+}
+
+void TestGui::distributionShowsDrawnValues() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("astronaut.png")});
+    QVERIFY(waitForGrid(*w));
+    w->editor()->selectParam(0, "rotate_deg");
+    const auto& bins = w->distribution()->bins();
+    int total = 0;
+    for (int b : bins) total += b;
+    QCOMPARE(total, 64);  // affine applies to every sample (p = 1)
+    int nonEmpty = 0;
+    for (int b : bins) nonEmpty += b > 0;
+    QVERIFY(nonEmpty >= 8);  // 64 uniform draws over 16 bins spread out
+}
+
+int main(int argc, char** argv) {
+    // Settings and autosaves of the tests stay out of the user's folders.
+    QTemporaryDir home;
+    qputenv("XDG_CONFIG_HOME", home.filePath("config").toUtf8());
+    qputenv("XDG_DATA_HOME", home.filePath("data").toUtf8());
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    QSurfaceFormat::setDefaultFormat(format);
+    QApplication app(argc, argv);
+    TestGui t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "test_gui.moc"

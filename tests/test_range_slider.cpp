@@ -1,0 +1,356 @@
+// RangeSlider (SPEC §6, pipeline editor): drives the real widget with QTest mouse and key events
+// under Xvfb and asserts on what the user sees: values edited while a drag is still going on (the
+// grid updates during the drag, not on release), handles that never cross or stick together,
+// snapping, keyboard steps, and the painted pixels of the highlighted span.
+
+#include <QSignalSpy>
+#include <QtTest>
+#include <cmath>
+
+#include "range_slider.h"
+
+using auglab::RangeSlider;
+
+class TestRangeSlider : public QObject {
+    Q_OBJECT
+
+private slots:
+    void mappingIsLinear();
+    void dragEditsWhileDragging();
+    void minHandleStopsAtMax();
+    void overlappingHandlesSplitByDirection_data();
+    void overlappingHandlesSplitByDirection();
+    void snapping();
+    void setRangeClampsWithoutEditing();
+    void keyboard_data();
+    void keyboard();
+    void keyboardReachesEitherHandle();
+    void trackPressOutsideJumpsNearestHandle();
+    void trackPressBetweenDragsBoth();
+    void dragEndsOnEscapeAndHide();
+    void paintedSpanFollowsRange();
+    void sizeHints();
+};
+
+namespace {
+
+// A top-level slider of a fixed size, shown and exposed, with the given bounds and range.
+void setUp(RangeSlider& w, double lower, double upper, double min, double max, bool integers = true) {
+    w.setIntegers(integers);
+    w.setBounds(lower, upper);
+    w.setRange(min, max);
+    w.resize(220, 24);
+    w.show();
+}
+
+QPoint at(const RangeSlider& w, double value) {
+    return QPoint(w.positionForValue(value), w.height() / 2);
+}
+
+QColor pixel(const QImage& image, QPoint p) {
+    const qreal dpr = image.devicePixelRatio();
+    return image.pixelColor(qRound(p.x() * dpr), qRound(p.y() * dpr));
+}
+
+}  // namespace
+
+void TestRangeSlider::mappingIsLinear() {
+    RangeSlider w;
+    setUp(w, -180, 180, -15, 15, false);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.setDecimals(3);
+    const int x0 = w.positionForValue(-180), x1 = w.positionForValue(180);
+    QVERIFY(x0 >= 0 && x1 < w.width() && x1 - x0 > 150);
+    QCOMPARE(w.valueForPosition(x0 - 50), -180.0);  // outside the track clamps
+    QCOMPARE(w.valueForPosition(x1 + 50), 180.0);
+    for (int x = x0; x <= x1; x += 7) {
+        const double expected = -180.0 + 360.0 * (x - x0) / (x1 - x0);  // independent of the widget
+        QVERIFY2(std::abs(w.valueForPosition(x) - expected) <= 0.0005 + 1e-9, qPrintable(QString::number(x)));
+        QVERIFY(std::abs(w.positionForValue(w.valueForPosition(x)) - x) <= 1);
+    }
+}
+
+void TestRangeSlider::dragEditsWhileDragging() {
+    RangeSlider w;
+    setUp(w, -180, 180, -15, 15, false);
+    w.setDecimals(1);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy edited(&w, &RangeSlider::rangeEdited), changed(&w, &RangeSlider::rangeChanged);
+    QSignalSpy started(&w, &RangeSlider::dragStarted), finished(&w, &RangeSlider::dragFinished);
+
+    const QPoint start = w.handleRect(1).center();
+    QCOMPARE(start.x(), w.positionForValue(15));
+    QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, start);
+    QCOMPARE(started.count(), 1);
+    QVERIFY(w.isDragging());
+    QCOMPARE(edited.count(), 0);  // grabbing a handle exactly does not move it
+    for (const int dx : {10, 20, 30, 40}) QTest::mouseMove(&w, start + QPoint(dx, 0));
+    // Still dragging, and the range has been edited at every move already.
+    QVERIFY(edited.count() >= 3);
+    QCOMPARE(finished.count(), 0);
+    QVERIFY(w.isDragging());
+    QCOMPARE(edited.last().at(1).toDouble(), w.valueForPosition(start.x() + 40));
+    QCOMPARE(edited.last().at(0).toDouble(), -15.0);
+
+    const QPoint end = start + QPoint(50, 0);
+    QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, end);
+    QCOMPARE(started.count(), 1);
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(!w.isDragging());
+    QCOMPARE(w.maximum(), w.valueForPosition(end.x()));
+    QVERIFY(w.maximum() > 15.0);
+    QCOMPARE(w.maximum(), std::round(w.maximum() * 10) / 10);  // on the 0.1 grid
+    QCOMPARE(w.minimum(), -15.0);
+    QCOMPARE(changed.count(), edited.count());
+}
+
+void TestRangeSlider::minHandleStopsAtMax() {
+    RangeSlider w;
+    setUp(w, 0, 100, 20, 60);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy edited(&w, &RangeSlider::rangeEdited);
+    const QPoint start = w.handleRect(0).center();
+    QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, start);
+    for (int x = start.x(); x <= w.positionForValue(90); x += 6) QTest::mouseMove(&w, QPoint(x, start.y()));
+    QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, at(w, 90));
+    QVERIFY(edited.count() > 5);
+    for (const QList<QVariant>& args : edited) QVERIFY(args.at(0).toDouble() <= args.at(1).toDouble());
+    QCOMPARE(w.minimum(), 60.0);
+    QCOMPARE(w.maximum(), 60.0);
+}
+
+void TestRangeSlider::overlappingHandlesSplitByDirection_data() {
+    QTest::addColumn<double>("value");
+    QTest::addColumn<int>("dx");
+    QTest::addColumn<bool>("minMoves");
+    QTest::newRow("middle, dragged right") << 50.0 << 30 << false;
+    QTest::newRow("middle, dragged left") << 50.0 << -30 << true;
+    QTest::newRow("at lower bound") << 0.0 << 30 << false;
+    QTest::newRow("at upper bound") << 100.0 << -30 << true;
+}
+
+void TestRangeSlider::overlappingHandlesSplitByDirection() {
+    QFETCH(double, value);
+    QFETCH(int, dx);
+    QFETCH(bool, minMoves);
+    RangeSlider w;
+    setUp(w, 0, 100, value, value);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QPoint start = w.handleRect(0).center();
+    QCOMPARE(start, w.handleRect(1).center());
+    QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, start);
+    QTest::mouseMove(&w, start + QPoint(dx / 3, 0));
+    QTest::mouseMove(&w, start + QPoint(dx, 0));
+    QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, start + QPoint(dx, 0));
+    const double moved = w.valueForPosition(start.x() + dx);
+    QCOMPARE(w.minimum(), minMoves ? moved : value);
+    QCOMPARE(w.maximum(), minMoves ? value : moved);
+    QCOMPARE(w.activeHandle(), minMoves ? 0 : 1);
+}
+
+void TestRangeSlider::snapping() {
+    RangeSlider w;
+    setUp(w, 0, 1000, 1, 8);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.setRange(1.4, 7.6);
+    QCOMPARE(w.minimum(), 1.0);
+    QCOMPARE(w.maximum(), 8.0);
+    QSignalSpy edited(&w, &RangeSlider::rangeEdited);
+    const QPoint start = w.handleRect(1).center();
+    QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, start);
+    for (int dx = 3; dx < 60; dx += 3) QTest::mouseMove(&w, start + QPoint(dx, 0));
+    QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, start + QPoint(60, 0));
+    QVERIFY(edited.count() > 5);
+    for (const QList<QVariant>& args : edited)
+        QCOMPARE(args.at(1).toDouble(), std::round(args.at(1).toDouble()));
+
+    w.setIntegers(false);
+    w.setBounds(0, 1);
+    w.setDecimals(1);
+    w.setRange(0.123, 0.987);
+    QCOMPARE(w.minimum(), 0.1);
+    QCOMPARE(w.maximum(), 1.0);
+    QCOMPARE(w.step(), 0.1);
+    w.setDecimals(0);  // re-snaps what is there
+    QCOMPARE(w.minimum(), 0.0);
+}
+
+void TestRangeSlider::setRangeClampsWithoutEditing() {
+    RangeSlider w;
+    setUp(w, -180, 180, -15, 15, false);
+    QSignalSpy edited(&w, &RangeSlider::rangeEdited), changed(&w, &RangeSlider::rangeChanged);
+    w.setRange(-500, 500);
+    QCOMPARE(w.minimum(), -180.0);
+    QCOMPARE(w.maximum(), 180.0);
+    QCOMPARE(changed.count(), 1);
+    w.setRange(-180, 180);  // no change, no signal
+    QCOMPARE(changed.count(), 1);
+    w.setRange(30, 10);  // the min wins
+    QCOMPARE(w.minimum(), 30.0);
+    QCOMPARE(w.maximum(), 30.0);
+    w.setBounds(-10, 10);  // the range follows the bounds
+    QCOMPARE(w.minimum(), 10.0);
+    QCOMPARE(w.maximum(), 10.0);
+    QCOMPARE(changed.count(), 3);
+    QCOMPARE(changed.last().at(0).toDouble(), 10.0);
+    QCOMPARE(edited.count(), 0);
+}
+
+void TestRangeSlider::keyboard_data() {
+    QTest::addColumn<int>("key");
+    QTest::addColumn<bool>("shift");
+    QTest::addColumn<double>("min");
+    QTest::addColumn<double>("max");
+    // Starting at [20, 60] in [0, 100]; the max handle is active until one is touched.
+    QTest::newRow("Right") << int(Qt::Key_Right) << false << 20.0 << 61.0;
+    QTest::newRow("Left") << int(Qt::Key_Left) << false << 20.0 << 59.0;
+    QTest::newRow("Up") << int(Qt::Key_Up) << false << 20.0 << 61.0;
+    QTest::newRow("Down") << int(Qt::Key_Down) << false << 20.0 << 59.0;
+    QTest::newRow("PageUp") << int(Qt::Key_PageUp) << false << 20.0 << 70.0;
+    QTest::newRow("PageDown") << int(Qt::Key_PageDown) << false << 20.0 << 50.0;
+    QTest::newRow("Home stops at min") << int(Qt::Key_Home) << false << 20.0 << 20.0;
+    QTest::newRow("End") << int(Qt::Key_End) << false << 20.0 << 100.0;
+    QTest::newRow("Shift+Right") << int(Qt::Key_Right) << true << 21.0 << 61.0;
+    QTest::newRow("Shift+Left") << int(Qt::Key_Left) << true << 19.0 << 59.0;
+    QTest::newRow("Shift+PageUp") << int(Qt::Key_PageUp) << true << 30.0 << 70.0;
+    QTest::newRow("Shift+Home") << int(Qt::Key_Home) << true << 0.0 << 40.0;
+    QTest::newRow("Shift+End") << int(Qt::Key_End) << true << 60.0 << 100.0;
+}
+
+void TestRangeSlider::keyboard() {
+    QFETCH(int, key);
+    QFETCH(bool, shift);
+    QFETCH(double, min);
+    QFETCH(double, max);
+    RangeSlider w;
+    setUp(w, 0, 100, 20, 60);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QCOMPARE(w.focusPolicy(), Qt::StrongFocus);
+    QSignalSpy edited(&w, &RangeSlider::rangeEdited);
+    QTest::keyClick(&w, Qt::Key(key), shift ? Qt::ShiftModifier : Qt::NoModifier);
+    QCOMPARE(w.minimum(), min);
+    QCOMPARE(w.maximum(), max);
+    QCOMPARE(edited.count(), 1);
+}
+
+void TestRangeSlider::keyboardReachesEitherHandle() {
+    RangeSlider w;
+    setUp(w, 0, 100, 20, 60);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    // Without a mouse: Home brings max down onto min, then Left takes over the min handle.
+    QTest::keyClick(&w, Qt::Key_Home);
+    QTest::keyClick(&w, Qt::Key_Left);
+    QCOMPARE(w.minimum(), 19.0);
+    QCOMPARE(w.maximum(), 20.0);
+    QCOMPARE(w.activeHandle(), 0);
+    // A click on a handle makes it the one the keys move.
+    w.setRange(20, 60);
+    QTest::mouseClick(&w, Qt::LeftButton, Qt::NoModifier, w.handleRect(1).center());
+    QTest::keyClick(&w, Qt::Key_Right);
+    QCOMPARE(w.maximum(), 61.0);
+    QTest::mouseClick(&w, Qt::LeftButton, Qt::NoModifier, w.handleRect(0).center());
+    QTest::keyClick(&w, Qt::Key_Right);
+    QCOMPARE(w.minimum(), 21.0);
+    QCOMPARE(w.maximum(), 61.0);
+}
+
+void TestRangeSlider::trackPressOutsideJumpsNearestHandle() {
+    RangeSlider w;
+    setUp(w, 0, 100, 40, 60);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy edited(&w, &RangeSlider::rangeEdited);
+    QSignalSpy started(&w, &RangeSlider::dragStarted), finished(&w, &RangeSlider::dragFinished);
+    const QPoint low = at(w, 10);
+    QTest::mouseClick(&w, Qt::LeftButton, Qt::NoModifier, low);
+    QCOMPARE(w.minimum(), w.valueForPosition(low.x()));
+    QCOMPARE(w.minimum(), 10.0);
+    QCOMPARE(w.maximum(), 60.0);
+    QCOMPARE(edited.count(), 1);
+    QCOMPARE(started.count(), 1);
+    QCOMPARE(finished.count(), 1);
+    // The jumped handle stays grabbed: the press starts a drag.
+    QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, at(w, 90));
+    QCOMPARE(w.maximum(), 90.0);
+    QVERIFY(w.isDragging());
+    QTest::mouseMove(&w, at(w, 95));
+    QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, at(w, 95));
+    QCOMPARE(w.maximum(), 95.0);
+    QCOMPARE(w.minimum(), 10.0);
+}
+
+void TestRangeSlider::trackPressBetweenDragsBoth() {
+    RangeSlider w;
+    setUp(w, 0, 100, 20, 40);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QPoint start = at(w, 30);
+    QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, start);
+    QTest::mouseMove(&w, start + QPoint(30, 0));
+    QVERIFY(w.minimum() > 20.0);
+    QCOMPARE(w.maximum() - w.minimum(), 20.0);
+    QTest::mouseMove(&w, QPoint(w.width() - 1, start.y()));  // far past the upper bound
+    QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, QPoint(w.width() - 1, start.y()));
+    QCOMPARE(w.minimum(), 80.0);
+    QCOMPARE(w.maximum(), 100.0);
+}
+
+// Listeners holding an undo step open until dragFinished() must always get it, exactly once.
+void TestRangeSlider::dragEndsOnEscapeAndHide() {
+    RangeSlider w;
+    setUp(w, 0, 100, 20, 60);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy finished(&w, &RangeSlider::dragFinished);
+    const QPoint start = w.handleRect(1).center();
+    QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, start);
+    QTest::mouseMove(&w, start + QPoint(40, 0));
+    QVERIFY(w.maximum() > 60.0);
+    QTest::keyClick(&w, Qt::Key_Escape);  // back to where the drag began
+    QCOMPARE(w.maximum(), 60.0);
+    QVERIFY(!w.isDragging());
+    QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, start + QPoint(40, 0));
+    QCOMPARE(w.maximum(), 60.0);
+    QCOMPARE(finished.count(), 1);
+    QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, w.handleRect(0).center());
+    w.hide();  // a hidden widget never sees the release
+    QVERIFY(!w.isDragging());
+    QCOMPARE(finished.count(), 2);
+}
+
+void TestRangeSlider::paintedSpanFollowsRange() {
+    RangeSlider w;
+    setUp(w, 0, 100, 40, 60);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QImage before = w.grab().toImage();
+    w.setRange(20, 60);
+    const QImage after = w.grab().toImage();
+    const QColor highlight = w.palette().color(QPalette::Active, QPalette::Highlight);
+    // Midway between the old and the new min handle: plain track before, highlighted after.
+    const QPoint mid = at(w, 30);
+    QVERIFY(pixel(before, mid) != pixel(after, mid));
+    QCOMPARE(pixel(after, mid), highlight);
+    QVERIFY(pixel(before, mid) != highlight);
+    QCOMPARE(pixel(before, at(w, 80)), pixel(after, at(w, 80)));  // the rest is as it was
+    QCOMPARE(pixel(before, at(w, 50)), highlight);
+
+    // Disabled greys the span even where a style keeps a coloured disabled highlight, and the
+    // span stays distinct from the track.
+    QPalette palette = w.palette();
+    palette.setColor(QPalette::Disabled, QPalette::Highlight, Qt::red);
+    w.setPalette(palette);
+    w.setEnabled(false);
+    const QImage disabled = w.grab().toImage();
+    const QColor grey = pixel(disabled, mid);
+    QVERIFY(grey != highlight);
+    QVERIFY2(grey.hslSaturation() < 20, qPrintable(grey.name()));
+    QVERIFY(grey != pixel(disabled, at(w, 80)));
+}
+
+void TestRangeSlider::sizeHints() {
+    RangeSlider w;
+    QVERIFY(w.sizeHint().width() >= 150 && w.sizeHint().height() >= 18);
+    QVERIFY(w.minimumSizeHint().width() <= w.sizeHint().width());
+    QVERIFY(w.minimumSizeHint().height() <= w.sizeHint().height());
+    QVERIFY(w.handleRect(1).height() <= w.sizeHint().height());
+}
+
+QTEST_MAIN(TestRangeSlider)
+#include "test_range_slider.moc"
