@@ -47,13 +47,17 @@ OpPanel* PipelineEditor::panel(int op) const {
 }
 
 void PipelineEditor::sync() {
-    std::vector<std::string> names;
-    for (const OpConfig& c : doc_->preset().pipeline) names.push_back(c.name());
-    if (names != structure_) {
+    const auto& pipeline = doc_->preset().pipeline;
+    bool sameOps = pipeline.size() == shown_.size();
+    for (std::size_t i = 0; sameOps && i < pipeline.size(); ++i) sameOps = pipeline[i].name() == shown_[i].name();
+    if (!sameOps) {
         rebuild();
         return;
     }
-    for (OpPanel* p : panels_) p->refresh();
+    // A slider drag changes one op many times a second: refresh only the panels that differ.
+    for (std::size_t i = 0; i < pipeline.size(); ++i)
+        if (!(pipeline[i] == shown_[i])) panels_[i]->refresh();
+    shown_ = pipeline;
 }
 
 void PipelineEditor::rebuild() {
@@ -62,15 +66,14 @@ void PipelineEditor::rebuild() {
         p->deleteLater();
     }
     panels_.clear();
-    structure_.clear();
     const auto& pipeline = doc_->preset().pipeline;
     for (std::size_t i = 0; i < pipeline.size(); ++i) {
         auto* p = new OpPanel(doc_, int(i), this);
         connect(p, &OpPanel::paramSelected, this, &PipelineEditor::selectParam);
         column_->insertWidget(int(i), p);
         panels_.push_back(p);
-        structure_.push_back(pipeline[i].name());
     }
+    shown_ = pipeline;
     if (selectedOp_ >= int(pipeline.size())) selectedOp_ = -1;
     if (selectedOp_ >= 0) panels_[std::size_t(selectedOp_)]->setSelectedKey(selectedKey_);
 }

@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include "pipeline.h"
+
 class QVBoxLayout;
 class QToolButton;
 
@@ -35,7 +37,7 @@ private:
     PipelineDocument* doc_;
     QVBoxLayout* column_ = nullptr;
     std::vector<OpPanel*> panels_;
-    std::vector<std::string> structure_;  // op names the panels were built for
+    std::vector<OpConfig> shown_;  // the ops as the panels show them: only changed panels refresh
     int selectedOp_ = -1;
     QString selectedKey_;
 };
