@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSignalSpy>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
@@ -55,6 +56,7 @@ private slots:
     void crashedSessionIsRecoveredFromAutosave();
     void clickOpensInspectorWithReplay();
     void distributionShowsDrawnValues();
+    void droppingFilesOpensThem();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -251,6 +253,23 @@ void TestGui::distributionShowsDrawnValues() {
     int nonEmpty = 0;
     for (int b : bins) nonEmpty += b > 0;
     QVERIFY(nonEmpty >= 8);  // 64 uniform draws over 16 bins spread out
+}
+
+void TestGui::droppingFilesOpensThem() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(sample("coffee.png")), QUrl::fromLocalFile(sample("rocket.jpg"))});
+    const QPoint where(w->width() / 2, w->height() / 2);
+    QDragEnterEvent enter(where, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(w.get(), &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(where), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(w.get(), &drop);
+    QCOMPARE(w->files().size(), 2);
+    QCOMPARE(w->mode(), SheetMode::Dataset);  // several images: one sample of each
+    QVERIFY(waitForGrid(*w));
+    QCOMPARE(w->shownTiles()[1].replay.imageWidth, 640);
 }
 
 int main(int argc, char** argv) {
