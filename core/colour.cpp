@@ -58,6 +58,9 @@ const HsvTables& hsvTables() {
 
 }  // namespace
 
+const std::array<int, 256>& hsvSaturationDivisors() { return hsvTables().sdiv; }
+const std::array<int, 256>& hsvHueDivisors() { return hsvTables().hdiv; }
+
 void rgbToHsv8(int r, int g, int b, int& h, int& s, int& v) {
     const HsvTables& t = hsvTables();
     v = std::max({r, g, b});

@@ -30,6 +30,10 @@ struct HsvLuts {
 /// S = 0 kept at 0; V' = clip(V + trunc(v)).
 HsvLuts hsvLuts(const HsvParams& p);
 
+/// OpenCV's RGB2HSV division tables (12-bit fixed point): saturation 255/v and hue 30/diff.
+const std::array<int, 256>& hsvSaturationDivisors();
+const std::array<int, 256>& hsvHueDivisors();
+
 /// OpenCV's 8-bit RGB2HSV_FULL=false conversion (H 0..179), bit exact.
 void rgbToHsv8(int r, int g, int b, int& h, int& s, int& v);
 /// OpenCV's 8-bit HSV2RGB as cv::cvtColor computes it (its vector path): float maths with the

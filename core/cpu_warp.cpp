@@ -14,22 +14,15 @@
 #endif
 
 #include "cpu_backend.h"
+#include "warp_fixed_point.h"
 
 namespace auglab {
 
 namespace {
 
-constexpr int kAbBits = 10;
-constexpr int kAbScale = 1 << kAbBits;
-constexpr int kInterBits = 5;
+constexpr int kAbBits = kWarpAbBits;
+constexpr int kInterBits = kWarpInterBits;
 constexpr int kInterSize = 1 << kInterBits;
-
-// Rounds to nearest even and saturates, like cv::saturate_cast<int>(double).
-int saturateInt(double v) {
-    if (!(v > -2147483648.0)) return INT32_MIN;
-    if (!(v < 2147483647.0)) return INT32_MAX;
-    return static_cast<int>(std::nearbyint(v));
-}
 
 // cv::borderInterpolate: the source index used for p outside [0, len), or -1 for a constant border.
 int borderIndex(int p, int len, BorderMode mode) {
@@ -59,13 +52,14 @@ int borderIndex(int p, int len, BorderMode mode) {
 }
 
 template <int CN>
-void warpNearest(const Image& src, Image& dst, const WarpStep& w, const std::vector<int>& adelta,
-                 const std::vector<int>& bdelta, const std::uint8_t* cval, int y0, int y1) {
-    const auto& m = w.inverse;
+void warpNearest(const Image& src, Image& dst, const WarpStep& w, const WarpTables& t, const std::uint8_t* cval,
+                 int y0, int y1) {
+    const std::vector<int>& adelta = t.adelta;
+    const std::vector<int>& bdelta = t.bdelta;
     const int sw = src.width, sh = src.height;
     for (int y = y0; y < y1; ++y) {
-        const int X0 = saturateInt((m[1] * y + m[2]) * kAbScale) + kAbScale / 2;
-        const int Y0 = saturateInt((m[4] * y + m[5]) * kAbScale) + kAbScale / 2;
+        const int X0 = t.x0[static_cast<std::size_t>(y)];
+        const int Y0 = t.y0[static_cast<std::size_t>(y)];
         std::uint8_t* out = dst.row(y);
         for (int x = 0; x < dst.width; ++x, out += CN) {
             int sx = (X0 + adelta[static_cast<std::size_t>(x)]) >> kAbBits;
@@ -86,18 +80,18 @@ void warpNearest(const Image& src, Image& dst, const WarpStep& w, const std::vec
 }
 
 template <int CN>
-void warpLinear(const Image& src, Image& dst, const WarpStep& w, const std::vector<int>& adelta,
-                const std::vector<int>& bdelta, const std::uint8_t* cval, int y0, int y1) {
-    const auto& m = w.inverse;
+void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTables& t, const std::uint8_t* cval,
+                int y0, int y1) {
+    const std::vector<int>& adelta = t.adelta;
+    const std::vector<int>& bdelta = t.bdelta;
     const int sw = src.width, sh = src.height;
     const unsigned fastW = static_cast<unsigned>(std::max(sw - 1, 0));
     const unsigned fastH = static_cast<unsigned>(std::max(sh - 1, 0));
     const std::size_t stride = src.stride;
-    constexpr int kRound = kAbScale / kInterSize / 2;
     [[maybe_unused]] const std::uint8_t* srcEnd = src.pixels.data() + src.pixels.size();
     for (int y = y0; y < y1; ++y) {
-        const int X0 = saturateInt((m[1] * y + m[2]) * kAbScale) + kRound;
-        const int Y0 = saturateInt((m[4] * y + m[5]) * kAbScale) + kRound;
+        const int X0 = t.x0[static_cast<std::size_t>(y)];
+        const int Y0 = t.y0[static_cast<std::size_t>(y)];
         std::uint8_t* out = dst.row(y);
         for (int x = 0; x < dst.width; ++x, out += CN) {
             const int X = (X0 + adelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
@@ -162,22 +156,17 @@ void warpRows(const Image& src, Image& dst, const WarpStep& w, int y0, int y1) {
         for (int y = y0; y < y1; ++y) std::memcpy(dst.row(y), src.row(y), bytes);
         return;
     }
-    // Per-column parts of the fixed-point coordinates, as OpenCV precomputes them.
-    std::vector<int> adelta(static_cast<std::size_t>(dst.width)), bdelta(static_cast<std::size_t>(dst.width));
-    for (int x = 0; x < dst.width; ++x) {
-        adelta[static_cast<std::size_t>(x)] = saturateInt(w.inverse[0] * x * kAbScale);
-        bdelta[static_cast<std::size_t>(x)] = saturateInt(w.inverse[3] * x * kAbScale);
-    }
+    const WarpTables tables = warpTables(w, dst.width, dst.height);
     // The constant border's colour; alpha outside the image is 0 (transparent), as a scalar fill of
     // 0 gives in Albumentations for 4-channel images.
     const std::uint8_t cval[4] = {w.fill[0], w.fill[1], w.fill[2], 0};
     const bool linear = w.interpolation == Interpolation::Linear;
     if (dst.channels == 4) {
-        if (linear) warpLinear<4>(src, dst, w, adelta, bdelta, cval, y0, y1);
-        else warpNearest<4>(src, dst, w, adelta, bdelta, cval, y0, y1);
+        if (linear) warpLinear<4>(src, dst, w, tables, cval, y0, y1);
+        else warpNearest<4>(src, dst, w, tables, cval, y0, y1);
     } else {
-        if (linear) warpLinear<3>(src, dst, w, adelta, bdelta, cval, y0, y1);
-        else warpNearest<3>(src, dst, w, adelta, bdelta, cval, y0, y1);
+        if (linear) warpLinear<3>(src, dst, w, tables, cval, y0, y1);
+        else warpNearest<3>(src, dst, w, tables, cval, y0, y1);
     }
 }
 

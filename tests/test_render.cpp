@@ -6,6 +6,7 @@
 
 #include "contact_sheet.h"
 #include "error.h"
+#include "fallback_backend.h"
 #include "cpu_backend.h"
 #include "geometry.h"
 #include "sampler.h"
@@ -55,6 +56,7 @@ private slots:
     void datasetModePagesThroughImages();
     void compareModePairsOriginals();
     void replayForAnotherSizeIsAnError();
+    void failingBackendFallsThroughToCpu();
 };
 
 void TestRender::geometricOpsFuseIntoOneWarp() {
@@ -288,6 +290,34 @@ void TestRender::replayForAnotherSizeIsAnError() {
     SourceLevels levels(Image(50, 50, 3));
     CpuBackend cpu(1);
     QVERIFY_THROWS_EXCEPTION(InputError, renderReplay(r, levels, cpu));
+}
+
+namespace {
+// A backend that fails at run time, as a GPU does on a lost context or an out-of-memory error.
+class FailingBackend final : public Backend {
+public:
+    std::string name() const override { return "failing"; }
+    bool supports(OpId) const override { return true; }
+    void render(std::span<RenderJob>) override { throw RuntimeError("device lost"); }
+};
+}  // namespace
+
+void TestRender::failingBackendFallsThroughToCpu() {
+    int created = 0;
+    FallbackBackend chain({{"gpu", [&created] {
+                                ++created;
+                                return std::make_unique<FailingBackend>();
+                            }},
+                           {"cpu", [] { return std::make_unique<CpuBackend>(1); }}});
+    SourceLevels levels(loadImage(samplePath("chelsea.png")).image);
+    CpuBackend cpu(1);
+    const Image out = renderSample(busyPipeline(), levels, 1, 2, chain);
+    QVERIFY(samePixels(out, renderSample(busyPipeline(), levels, 1, 2, cpu)));  // the same frame, by the CPU
+    QCOMPARE(QString::fromStdString(chain.name()), QString("cpu"));
+    QCOMPARE(chain.messages().size(), std::size_t(1));
+    QVERIFY(QString::fromStdString(chain.messages()[0]).contains("device lost"));
+    renderSample(busyPipeline(), levels, 1, 3, chain);
+    QCOMPARE(created, 1);  // disabled for the session: never tried again
 }
 
 QTEST_APPLESS_MAIN(TestRender)

@@ -10,6 +10,7 @@
 #include "backend_registry.h"
 #include "contact_sheet.h"
 #include "error.h"
+#include "fallback_backend.h"
 #include "image_io.h"
 #include "preset.h"
 
@@ -67,6 +68,12 @@ std::vector<std::unique_ptr<SourceLevels>> loadSkippingBroken(const std::vector<
         }
     }
     return images;
+}
+
+/// Tells the user when a backend failed and the work fell through to the next one.
+void reportFallbacks(const Backend& backend) {
+    if (const auto* chain = dynamic_cast<const FallbackBackend*>(&backend))
+        for (const std::string& m : chain->messages()) std::cerr << "warning: " << m << "\n";
 }
 
 Preset presetFrom(const Args& a) {
@@ -206,6 +213,7 @@ int runRender(const std::vector<std::string>& argv) {
     std::vector<SourceLevels*> ptrs;
     for (auto& s : sources) ptrs.push_back(s.get());
     const Sheet sheet = renderSheet(preset.pipeline, ptrs, o, *backend);
+    reportFallbacks(*backend);
     saveImage(out, sheet.image);
     if (const auto r = a.value("save-replays")) {
         nlohmann::ordered_json all = nlohmann::ordered_json::array();
@@ -231,6 +239,7 @@ int runApply(const std::vector<std::string>& argv) {
     auto backend = createBackend(a.value("backend").value_or("auto"), static_cast<int>(a.integer("threads", 0, 0, 1024)));
     Replay replay;
     const Image result = renderSample(preset.pipeline, *source, seed, index, *backend, &replay);
+    reportFallbacks(*backend);
     saveImage(out, result);
     if (const auto r = a.value("save-replay")) saveReplay(*r, replay);
     std::cout << "wrote " << out << " (sample " << index << ", seed " << seed << ", backend " << backend->name() << ")\n";
@@ -246,6 +255,7 @@ int runReplay(const std::vector<std::string>& argv) {
     auto source = loader.load(a.required("image"));
     auto backend = createBackend(a.value("backend").value_or("auto"), static_cast<int>(a.integer("threads", 0, 0, 1024)));
     const Image result = renderReplay(replay, *source, *backend);
+    reportFallbacks(*backend);
     saveImage(out, result);
     std::cout << "wrote " << out << " (replay of sample " << replay.index << ", seed " << replay.seed << ")\n";
     return 0;

@@ -1,6 +1,7 @@
 // auglab-cli: the headless front end. Dispatches to a command and maps errors to exit codes.
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -10,8 +11,24 @@
 #include "commands.h"
 #include "error.h"
 
+#if defined(AUGLAB_HAVE_GL)
+#include <QGuiApplication>
+#endif
+
 int main(int argc, char** argv) {
     using namespace auglab::cli;
+#if defined(AUGLAB_HAVE_GL)
+    // The GL backend needs a QGuiApplication. Without a display, Qt's offscreen platform lets the
+    // CLI run anyway (GL then reports whether it can make a context there).
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    // Qt's own chatter (platform notes) is not the CLI's output; real errors still get through.
+    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& msg) {
+        if (type == QtCriticalMsg || type == QtFatalMsg) std::fprintf(stderr, "%s\n", qPrintable(msg));
+    });
+    int qtArgc = 1;
+    QGuiApplication qtApp(qtArgc, argv);
+#endif
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::cout << helpText("");

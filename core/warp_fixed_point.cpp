@@ -1,0 +1,40 @@
+#include "warp_fixed_point.h"
+
+#include <climits>
+#include <cmath>
+
+namespace auglab {
+
+namespace {
+
+// Rounds to nearest even and saturates, like cv::saturate_cast<int>(double).
+int saturateInt(double v) {
+    if (!(v > -2147483648.0)) return INT_MIN;
+    if (!(v < 2147483647.0)) return INT_MAX;
+    return static_cast<int>(std::nearbyint(v));
+}
+
+}  // namespace
+
+WarpTables warpTables(const WarpStep& w, int outWidth, int outHeight) {
+    constexpr int scale = 1 << kWarpAbBits;
+    // Nearest rounds half up at 1/1024; linear rounds at 1/32 (half of 1/32 is 16/1024).
+    const int round = w.interpolation == Interpolation::Nearest ? scale / 2 : scale / (1 << kWarpInterBits) / 2;
+    const auto& m = w.inverse;
+    WarpTables t;
+    t.adelta.resize(static_cast<std::size_t>(outWidth));
+    t.bdelta.resize(static_cast<std::size_t>(outWidth));
+    for (int x = 0; x < outWidth; ++x) {
+        t.adelta[static_cast<std::size_t>(x)] = saturateInt(m[0] * x * scale);
+        t.bdelta[static_cast<std::size_t>(x)] = saturateInt(m[3] * x * scale);
+    }
+    t.x0.resize(static_cast<std::size_t>(outHeight));
+    t.y0.resize(static_cast<std::size_t>(outHeight));
+    for (int y = 0; y < outHeight; ++y) {
+        t.x0[static_cast<std::size_t>(y)] = saturateInt((m[1] * y + m[2]) * scale) + round;
+        t.y0[static_cast<std::size_t>(y)] = saturateInt((m[4] * y + m[5]) * scale) + round;
+    }
+    return t;
+}
+
+}  // namespace auglab

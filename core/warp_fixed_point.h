@@ -1,0 +1,24 @@
+#pragma once
+// The fixed-point coordinates of a warp, as OpenCV's warpAffine computes them: the inverse matrix
+// in 1/1024 pixel, split into a per-column part (adelta, bdelta) and a per-row part (x0, y0, with
+// the rounding offset of the interpolation folded in). Source x of output (x, y) is
+// (x0[y] + adelta[x]) >> 10 for nearest and >> 5 in 1/32 pixel for linear. Every backend uses
+// these same integers, so their warps agree to the bit.
+
+#include <vector>
+
+#include "plan.h"
+
+namespace auglab {
+
+inline constexpr int kWarpAbBits = 10;    ///< fractional bits of the matrix products
+inline constexpr int kWarpInterBits = 5;  ///< fractional bits of bilinear positions (1/32 pixel)
+
+struct WarpTables {
+    std::vector<int> adelta, bdelta;  ///< per output column
+    std::vector<int> x0, y0;          ///< per output row, rounding offset included
+};
+
+WarpTables warpTables(const WarpStep& w, int outWidth, int outHeight);
+
+}  // namespace auglab

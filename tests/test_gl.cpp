@@ -1,0 +1,193 @@
+// The GL backend against the CPU reference, under Xvfb (Mesa llvmpipe in CI): every op, both
+// interpolations, every border, sizes that hit edges, RGB and RGBA, a whole grid; and the fallback:
+// a GL backend whose shader does not compile leaves the work to the CPU, with a message.
+
+#include <QGuiApplication>
+#include <QtTest>
+
+#include "backend_registry.h"
+#include "contact_sheet.h"
+#include "cpu_backend.h"
+#include "error.h"
+#include "fallback_backend.h"
+#include "gl_backend.h"
+#include "test_support.h"
+
+using namespace auglab;
+using namespace auglab::testing;
+
+namespace {
+
+OpConfig op(const char* name) { return OpConfig::withDefaults(name); }
+
+// How closely GL must follow the CPU for a pipeline: bit for bit where the arithmetic is the same
+// integers (warp, LUTs, gray, cutout); SPEC §2's linear bounds where float maths runs on the GPU
+// (HSV's conversion back to RGB, blur sums, the noise's log/sin/cos).
+enum class Expect { Exact, Bounded };
+
+}  // namespace
+
+class TestGl : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void opsMatchCpu_data();
+    void opsMatchCpu();
+    void bordersAndInterpolations_data();
+    void bordersAndInterpolations();
+    void gridMatchesCpu();
+    void brokenShaderNamesFileAndLine();
+    void brokenShaderFallsBackToCpu();
+
+private:
+    GlProbe probe_;
+};
+
+void TestGl::initTestCase() {
+    probe_ = probeGl();
+    if (!probe_.available) QSKIP(qPrintable("no OpenGL 3.3 context here: " + QString::fromStdString(probe_.detail)));
+    qInfo("GL renderer: %s", probe_.detail.c_str());
+}
+
+void TestGl::opsMatchCpu_data() {
+    QTest::addColumn<QString>("opName");
+    QTest::addColumn<int>("expect");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<int>("channels");
+    const QList<std::tuple<const char*, Expect>> ops{
+        {"affine", Expect::Exact},           {"horizontal_flip", Expect::Exact}, {"vertical_flip", Expect::Exact},
+        {"coarse_dropout", Expect::Exact},   {"dropout_random", Expect::Exact},  {"dropout_uniform", Expect::Exact},
+        {"brightness_contrast", Expect::Exact}, {"brightness_mean", Expect::Exact}, {"to_gray", Expect::Exact},
+        {"hue_saturation_value", Expect::Bounded}, {"gaussian_blur", Expect::Bounded}, {"gauss_noise", Expect::Bounded}};
+    const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
+    for (const auto& [name, expect] : ops)
+        for (const QSize& s : sizes)
+            for (int c : {3, 4}) {
+                if (c == 4 && s.width() != 64) continue;  // RGBA once per op
+                const QByteArray row = QByteArray(name) + " " + QByteArray::number(s.width()) + "x" +
+                                       QByteArray::number(s.height()) + (c == 4 ? " rgba" : "");
+                QTest::newRow(row.constData()) << QString(name) << int(expect) << s.width() << s.height() << c;
+            }
+}
+
+void TestGl::opsMatchCpu() {
+    QFETCH(QString, opName);
+    QFETCH(int, expect);
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(int, channels);
+    OpConfig c = op(opName.startsWith("dropout_") ? "coarse_dropout"
+                    : opName == "brightness_mean" ? "brightness_contrast"
+                                                  : qPrintable(opName));
+    if (opName == "dropout_random") c.set("fill", Fill{Fill::Mode::Random, {}});
+    if (opName == "dropout_uniform") c.set("fill", Fill{Fill::Mode::RandomUniform, {}});
+    if (opName.contains("dropout")) c.set("holes", Range{3, 12});
+    if (opName == "brightness_mean") c.set("brightness_by_max", false);
+    if (opName == "affine") c.set("rotate_deg", Range{-40, 40});
+    const std::vector<OpConfig> pipeline{c};
+    SourceLevels source(photoCrop("chelsea.png", width, height, channels));
+    CpuBackend cpu(1);
+    auto gl = createGlBackend();
+    for (std::uint64_t i = 0; i < 3; ++i) {
+        const Image a = renderSample(pipeline, source, 17, i, cpu);
+        const Image b = renderSample(pipeline, source, 17, i, *gl);
+        const Diff d = compare(b, a);
+        const QByteArray where = "sample " + QByteArray::number(qulonglong(i)) + ": " + d.describe();
+        if (Expect(expect) == Expect::Exact) QVERIFY2(d.maxAbs == 0, where.constData());
+        else QVERIFY2(d.withinLinearBounds(), where.constData());
+    }
+}
+
+void TestGl::bordersAndInterpolations_data() {
+    QTest::addColumn<QString>("border");
+    QTest::addColumn<QString>("interpolation");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    for (const std::string& b : kBorderChoices)
+        for (const std::string& i : kInterpolationChoices)
+            for (const QSize& s : {QSize(1, 1), QSize(7, 5), QSize(123, 77)}) {
+                const QByteArray row = QByteArray::fromStdString(b + " " + i + " ") + QByteArray::number(s.width()) + "x" +
+                                       QByteArray::number(s.height());
+                QTest::newRow(row.constData()) << QString::fromStdString(b) << QString::fromStdString(i) << s.width()
+                                               << s.height();
+            }
+}
+
+void TestGl::bordersAndInterpolations() {
+    QFETCH(QString, border);
+    QFETCH(QString, interpolation);
+    QFETCH(int, width);
+    QFETCH(int, height);
+    OpConfig a = op("affine");
+    a.set("rotate_deg", Range{-180, 180});
+    a.set("keep_ratio", false);
+    a.set("scale_x", Range{0.4, 1.6});
+    a.set("scale_y", Range{0.4, 1.6});
+    a.set("shear_x_deg", Range{-20, 20});
+    a.set("translate_x_frac", Range{-0.5, 0.5});
+    a.set("border", border.toStdString());
+    a.set("interpolation", interpolation.toStdString());
+    a.set("fill", Fill{Fill::Mode::Constant, {250, 20, 90}});
+    SourceLevels source(photoCrop("coffee.png", width, height, 3));
+    CpuBackend cpu(1);
+    auto gl = createGlBackend();
+    for (std::uint64_t i = 0; i < 4; ++i) {
+        const Diff d = compare(renderSample({a}, source, 3, i, *gl), renderSample({a}, source, 3, i, cpu));
+        // The same fixed-point integers on both sides: identical.
+        QVERIFY2(d.maxAbs == 0, d.describe().constData());
+    }
+}
+
+void TestGl::gridMatchesCpu() {
+    SourceLevels source(loadImage(samplePath("astronaut.png")).image);
+    SheetOptions o;
+    o.rows = o.cols = 4;
+    o.tile = 96;
+    o.seed = 5;
+    std::vector<OpConfig> p{op("affine"), op("horizontal_flip"), op("coarse_dropout"), op("brightness_contrast")};
+    p[0].set("border", std::string("reflect_101"));
+    CpuBackend cpu(2);
+    auto gl = createGlBackend();
+    const Diff d = compare(renderSheet(p, {&source}, o, *gl).image, renderSheet(p, {&source}, o, cpu).image);
+    QVERIFY2(d.maxAbs == 0, d.describe().constData());
+}
+
+void TestGl::brokenShaderNamesFileAndLine() {
+    GlBackendOptions broken;
+    broken.shaderOverrides["gl_lut.frag"] = "#version 330 core\nvoid main() {\n  this is not GLSL;\n}\n";
+    try {
+        createGlBackend(broken);
+        QFAIL("a shader that does not compile was accepted");
+    } catch (const RuntimeError& e) {
+        const QString msg = e.what();
+        QVERIFY2(msg.contains("shaders/gl_lut.frag") && msg.contains("3"), qPrintable(msg));
+    }
+}
+
+void TestGl::brokenShaderFallsBackToCpu() {
+    GlBackendOptions broken;
+    broken.shaderOverrides["gl_warp.frag"] = "#version 330 core\nnot a shader\n";
+    FallbackBackend chain({{"gl", [broken] { return createGlBackend(broken); }},
+                           {"cpu", [] { return std::make_unique<CpuBackend>(1); }}});
+    SourceLevels source(loadImage(samplePath("rocket.jpg")).image);
+    SheetOptions o;
+    o.rows = o.cols = 3;
+    o.tile = 64;
+    const std::vector<OpConfig> p{op("affine"), op("brightness_contrast")};
+    const Sheet sheet = renderSheet(p, {&source}, o, chain);
+    CpuBackend cpu(1);
+    QVERIFY(samePixels(sheet.image, renderSheet(p, {&source}, o, cpu).image));  // the grid is still there
+    QCOMPARE(QString::fromStdString(chain.name()), QString("cpu"));
+    QCOMPARE(chain.messages().size(), std::size_t(1));
+    QVERIFY2(QString::fromStdString(chain.messages()[0]).contains("gl_warp.frag"), chain.messages()[0].c_str());
+}
+
+int main(int argc, char** argv) {
+    QGuiApplication app(argc, argv);
+    TestGl t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "test_gl.moc"
