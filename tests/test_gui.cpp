@@ -57,6 +57,7 @@ private slots:
     void clickOpensInspectorWithReplay();
     void distributionShowsDrawnValues();
     void droppingFilesOpensThem();
+    void glBackendShowsTheSameGrid();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -270,6 +271,19 @@ void TestGui::droppingFilesOpensThem() {
     QCOMPARE(w->mode(), SheetMode::Dataset);  // several images: one sample of each
     QVERIFY(waitForGrid(*w));
     QCOMPARE(w->shownTiles()[1].replay.imageWidth, 640);
+}
+
+void TestGui::glBackendShowsTheSameGrid() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("astronaut.png")});
+    QVERIFY(waitForGrid(*w));
+    QCOMPARE(w->lastBackend(), QString("cpu"));  // Auto never picks a software GL
+    const QImage cpu = seen(*w);
+    if (!w->setBackend("gl")) QSKIP("the GL backend is not available in this session");
+    QVERIFY(waitForGrid(*w));
+    QCOMPARE(w->lastBackend(), QString("gl"));
+    QCOMPARE(seen(*w), cpu);  // the GL backend reproduces the CPU's integers
 }
 
 int main(int argc, char** argv) {

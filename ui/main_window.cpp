@@ -25,6 +25,7 @@
 #include <QUndoStack>
 #include <QValidator>
 
+#include "backend_registry.h"
 #include "distribution_view.h"
 #include "inspector_dialog.h"
 #include "pipeline_editor.h"
@@ -231,12 +232,16 @@ void MainWindow::buildToolbar() {
     backendCombo_->setObjectName("backend");
     backendCombo_->addItem(tr("Auto"), "auto");
     backendCombo_->addItem(tr("CPU"), "cpu");
-    for (const char* b : {"GL", "CUDA"}) {
-        backendCombo_->addItem(QString(b), QString(b).toLower());
-        auto* model = qobject_cast<QStandardItemModel*>(backendCombo_->model());
-        if (model) model->item(backendCombo_->count() - 1)->setEnabled(false);
-        backendCombo_->setItemData(backendCombo_->count() - 1, tr("Not part of this build yet"), Qt::ToolTipRole);
+    // GPU backends are listed with their state; unavailable ones are greyed out with the reason.
+    for (const BackendInfo& info : backendInfos()) {
+        if (info.name == "cpu") continue;
+        backendCombo_->addItem(QString::fromStdString(info.name).toUpper(), QString::fromStdString(info.name));
+        const int i = backendCombo_->count() - 1;
+        backendCombo_->setItemData(i, QString::fromStdString(info.detail), Qt::ToolTipRole);
+        if (!info.available)
+            if (auto* model = qobject_cast<QStandardItemModel*>(backendCombo_->model())) model->item(i)->setEnabled(false);
     }
+    backendCombo_->setToolTip(tr("Auto picks %1 here").arg(QString::fromStdString(autoBackendName()).toUpper()));
     connect(backendCombo_, &QComboBox::currentIndexChanged, this, [this](int) { requestRender(); });
     bar->addWidget(backendCombo_);
 }
@@ -333,6 +338,15 @@ void MainWindow::setSeedLocked(bool locked) {
     seedEdit_->setReadOnly(locked);
 }
 
+bool MainWindow::setBackend(const QString& name) {
+    const int i = backendCombo_->findData(name);
+    if (i < 0) return false;
+    if (auto* model = qobject_cast<QStandardItemModel*>(backendCombo_->model()))
+        if (!model->item(i)->isEnabled()) return false;
+    backendCombo_->setCurrentIndex(i);
+    return true;
+}
+
 void MainWindow::setGrid(int cols, int rows) {
     cols_ = std::clamp(cols, 2, 16);
     rows_ = std::clamp(rows, 2, 16);
@@ -403,6 +417,7 @@ void MainWindow::showGrid(const GridResult& r) {
     tiles_ = r.tiles;
     tileFiles_ = r.tileFiles;
     lastMs_ = r.milliseconds;
+    lastBackend_ = r.backend;
     std::vector<QRect> rects;
     QStringList labels;
     for (std::size_t i = 0; i < tiles_.size(); ++i) {

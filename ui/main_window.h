@@ -58,6 +58,10 @@ public:
     QString lastError() const { return lastError_; }
     quint64 shownGeneration() const { return shownGeneration_; }
     double lastRenderMilliseconds() const { return lastMs_; }
+    QString lastBackend() const { return lastBackend_; }
+    /// Chooses the backend by name ("auto", "cpu", "gl", "cuda"); false when it is not listed or
+    /// not available here.
+    bool setBackend(const QString& name);
     const std::vector<SheetTile>& shownTiles() const { return tiles_; }
     bool recoveredAutosave() const { return recovered_; }
 
@@ -109,6 +113,7 @@ private:
     quint64 shownGeneration_ = 0;
     quint64 sampleTicket_ = 0;
     double lastMs_ = 0;
+    QString lastBackend_;
     std::vector<SheetTile> tiles_;
     QStringList tileFiles_;
     QString lastError_;

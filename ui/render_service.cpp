@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "backend_registry.h"
+#include "fallback_backend.h"
 #include "sampler.h"
 
 namespace auglab {
@@ -44,12 +45,32 @@ QImage RenderService::toQImage(const Image& image) {
 }
 
 Backend& RenderService::backend(const QString& name, QString& actual) {
-    // Only the CPU backend exists today; Auto picks it. GPU backends will plug in here with
-    // fallback to the next one on failure.
-    Q_UNUSED(name);
-    if (!cpu_) cpu_ = createBackend("cpu");
-    actual = QStringLiteral("cpu");
-    return *cpu_;
+    // Backends live on this thread (a GL context belongs to the thread that uses it). A backend
+    // that cannot be created here is reported, and the CPU renders instead.
+    auto it = backends_.find(name);
+    if (it == backends_.end()) {
+        std::unique_ptr<Backend> b;
+        try {
+            b = createBackend(name.toStdString());
+        } catch (const std::exception& e) {
+            pendingMessages_ << QString::fromUtf8(e.what()) + QStringLiteral("; rendering with cpu");
+            b = createBackend("cpu");
+        }
+        it = backends_.emplace(name, std::move(b)).first;
+    }
+    actual = QString::fromStdString(it->second->name());
+    return *it->second;
+}
+
+QStringList RenderService::takeMessages(Backend& b) {
+    QStringList out = pendingMessages_;
+    pendingMessages_.clear();
+    if (const auto* chain = dynamic_cast<const FallbackBackend*>(&b)) {
+        const auto& m = chain->messages();
+        for (std::size_t i = reportedFallbacks_[&b]; i < m.size(); ++i) out << QString::fromStdString(m[i]);
+        reportedFallbacks_[&b] = m.size();
+    }
+    return out;
 }
 
 void RenderService::run() {
@@ -59,7 +80,10 @@ void RenderService::run() {
         {
             std::unique_lock lock(mutex_);
             wake_.wait(lock, [&] { return stop_ || pendingGrid_ || pendingSample_; });
-            if (stop_) return;
+            if (stop_) {
+                backends_.clear();  // GL contexts are released on the thread that made them
+                return;
+            }
             // The grid first: it is what the user is watching while dragging.
             if (pendingGrid_) grid.swap(pendingGrid_);
             else sample.swap(pendingSample_);
@@ -98,6 +122,8 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
         Backend& b = backend(r.backend, actual);
         const auto t0 = std::chrono::steady_clock::now();
         Sheet sheet = renderSheet(r.pipeline, sources, r.options, b);
+        actual = QString::fromStdString(b.name());  // after a fallback, the one that rendered
+        out.errors << takeMessages(b);
         out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         out.backend = actual;
         out.image = toQImage(sheet.image);

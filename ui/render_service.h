@@ -5,6 +5,7 @@
 // this thread too, through a cache with a byte budget, so a folder of any size stays responsive.
 
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -80,6 +81,8 @@ private:
     GridResult renderGrid(const GridRequest& r);
     SampleResult renderSample(const SampleRequest& r);
     Backend& backend(const QString& name, QString& actual);
+    /// Messages about backends that could not be created or failed and were disabled, once each.
+    QStringList takeMessages(Backend& b);
 
     std::mutex mutex_;
     std::condition_variable wake_;
@@ -87,7 +90,9 @@ private:
     std::optional<SampleRequest> pendingSample_;
     bool stop_ = false;
     ImageCache cache_;
-    std::unique_ptr<Backend> cpu_;
+    QStringList pendingMessages_;
+    std::map<const Backend*, std::size_t> reportedFallbacks_;
+    std::map<QString, std::unique_ptr<Backend>> backends_;  // by requested name, created on this thread
     std::thread thread_;
 };
 

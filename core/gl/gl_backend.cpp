@@ -5,6 +5,7 @@
 
 #include <QFile>
 #include <QOpenGLContext>
+#include <QThread>
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVersionFunctionsFactory>
@@ -94,7 +95,9 @@ GlBackend::GlBackend(const GlBackendOptions& options) {
 }
 
 GlBackend::~GlBackend() {
-    // GL objects belong to the context: release them while it is current, never throw.
+    // GL objects belong to the context: release them while it is current, never throw. From another
+    // thread the context cannot be made current (Qt aborts): the objects go with the context.
+    if (ctx_.context()->thread() != QThread::currentThread()) return;
     if (!ctx_.context()->makeCurrent(ctx_.context()->surface())) return;
     programs_.clear();
     if (!scratch_.empty()) gl_->glDeleteTextures(GLsizei(scratch_.size()), scratch_.data());
