@@ -114,11 +114,17 @@ std::string helpText(const std::string& command) {
                "  render                   a contact sheet of augmented samples\n"
                "  apply                    one sample at full resolution (tile I of render)\n"
                "  replay                   apply saved concrete parameters again, bit for bit\n"
-               "  schema [--out FILE]      the preset JSON Schema\n\n"
+               "  schema [--out FILE]      the preset JSON Schema\n"
+               "  bench [--backend B] [--json] [--reps N]   SPEC 8 workloads, CPU reference in the same run\n\n"
                "exit codes: 0 success, 2 bad usage or bad input, 1 other failures\n";
     if (command == "info") return "usage: auglab-cli info [--json]\n";
     if (command == "validate") return "usage: auglab-cli validate PRESET\n";
     if (command == "schema") return "usage: auglab-cli schema [--out FILE]\n";
+    if (command == "bench")
+        return "usage: auglab-cli bench [--backend auto|cpu|gl|cuda] [--json] [--reps N]\n\n"
+               "W1: a 64-tile grid of 256-px tiles from a 1024x1024 source (median ms after a parameter change);\n"
+               "W2: 512x512 full-resolution outputs per second, 64 per batch. The CPU backend runs in the same\n"
+               "process as the reference. Synthetic test pictures: no files needed.\n";
     if (command == "render")
         return "usage: auglab-cli render [--preset P] (--image F... | --dir D) --out SHEET.png\n"
                "         [--grid 8x8] [--tile 256] [--seed N] [--page K] [--mode samples|dataset|compare]\n"

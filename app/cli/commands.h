@@ -13,6 +13,7 @@ int runRender(const std::vector<std::string>& args);
 int runApply(const std::vector<std::string>& args);
 int runReplay(const std::vector<std::string>& args);
 int runSchema(const std::vector<std::string>& args);
+int runBench(const std::vector<std::string>& args);
 
 /// Help text of a command ("" for the overview).
 std::string helpText(const std::string& command);

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
         if (command == "apply") return runApply(args);
         if (command == "replay") return runReplay(args);
         if (command == "schema") return runSchema(args);
+        if (command == "bench") return runBench(args);
         std::cerr << "auglab-cli: unknown command '" << command << "' (run auglab-cli --help)\n";
         return 2;
     } catch (const UsageError& e) {
