@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # One command for a fresh machine: installs what is missing, builds, and runs every test suite
-# (GUI and GL suites under Xvfb).
+# (GUI and GL suites under Xvfb), then the engine's suites again under AddressSanitizer and
+# UndefinedBehaviorSanitizer (skip that part with AUGLAB_SKIP_SANITIZERS=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh -DAUGLAB_TESTS=ON
-cd build
-xvfb-run -a ctest --output-on-failure -j"$(nproc)" --timeout 600
+(cd build && xvfb-run -a ctest --output-on-failure -j"$(nproc)" --timeout 1500)
+
+if [ "${AUGLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
+  echo "== engine suites under ASan + UBSan =="
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAUGLAB_SANITIZE=ON -DAUGLAB_TESTS=ON \
+        -DAUGLAB_GUI=OFF -DAUGLAB_GL=OFF -DAUGLAB_CUDA=OFF >/dev/null
+  cmake --build build-asan -j"$(nproc)"
+  # Any UBSan report fails the run; the Albumentations comparison already ran above.
+  (cd build-asan && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+     ctest --output-on-failure -j"$(nproc)" --timeout 600 -E "test_export_library")
+fi

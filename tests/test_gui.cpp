@@ -5,6 +5,9 @@
 #include <QCheckBox>
 #include <QApplication>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -14,6 +17,7 @@
 #include <QtTest>
 
 #include "distribution_view.h"
+#include "export_dialog.h"
 #include "inspector_dialog.h"
 #include "main_window.h"
 #include "op_panel.h"
@@ -58,6 +62,8 @@ private slots:
     void distributionShowsDrawnValues();
     void droppingFilesOpensThem();
     void glBackendShowsTheSameGrid();
+    void exportDialogShowsTargetText();
+    void importAlbumentationsIsOneUndoStep();
 
 private:
     std::unique_ptr<MainWindow> makeWindow();
@@ -284,6 +290,40 @@ void TestGui::glBackendShowsTheSameGrid() {
     QVERIFY(waitForGrid(*w));
     QCOMPARE(w->lastBackend(), QString("gl"));
     QCOMPARE(seen(*w), cpu);  // the GL backend reproduces the CPU's integers
+}
+
+void TestGui::exportDialogShowsTargetText() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    ExportDialog dialog(w->document()->preset(), w.get());
+    QVERIFY(dialog.selectTarget("albumentations"));
+    const QJsonObject j = QJsonDocument::fromJson(dialog.text().toUtf8()).object();
+    QCOMPARE(j["transform"].toObject()["__class_fullname__"].toString(), QString("Compose"));
+    // The default preset's first op is an affine with rotation [-20, 20].
+    const QJsonObject affine = j["transform"].toObject()["transforms"].toArray()[0].toObject();
+    QCOMPARE(affine["__class_fullname__"].toString(), QString("Affine"));
+    QCOMPARE(affine["rotate"].toArray()[1].toDouble(), 20.0);
+    QVERIFY(dialog.selectTarget("torchvision"));
+    QVERIFY(dialog.text().contains("RandomAffine"));
+    QVERIFY(!dialog.warnings().isEmpty());  // torchvision cannot express everything: it says what
+    const QString out = dir_->filePath("exported.py");
+    QVERIFY(dialog.saveTo(out));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(f.readAll()), dialog.text());
+}
+
+void TestGui::importAlbumentationsIsOneUndoStep() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    const Preset before = w->document()->preset();
+    const int steps = w->document()->undoStack()->count();
+    QVERIFY(w->importAlbumentationsFile(QString(AUGLAB_SOURCE_DIR) + "/tests/data/export/reference/example_2.0.8.json"));
+    QCOMPARE(w->document()->undoStack()->count(), steps + 1);
+    QVERIFY(!(w->document()->preset() == before));
+    QCOMPARE(w->document()->preset().pipeline[0].name(), std::string("affine"));
+    w->document()->undoStack()->undo();
+    QVERIFY(w->document()->preset() == before);
 }
 
 int main(int argc, char** argv) {

@@ -26,7 +26,10 @@
 #include <QValidator>
 
 #include "backend_registry.h"
+#include "atomic_file.h"
 #include "distribution_view.h"
+#include "export_dialog.h"
+#include "exporter.h"
 #include "inspector_dialog.h"
 #include "pipeline_editor.h"
 #include "preset.h"
@@ -161,6 +164,17 @@ void MainWindow::buildMenus() {
         if (!p.isEmpty()) savePresetAs(p);
     });
     saveAs->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    file->addAction(tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, [this] {
+        auto* dialog = new ExportDialog(doc_.preset(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    file->addAction(tr("&Import Albumentations…"), this, [this] {
+        const QString p = QFileDialog::getOpenFileName(this, tr("Import an Albumentations file"), QString(),
+                                                       tr("Albumentations JSON (*.json)"));
+        if (!p.isEmpty()) importAlbumentationsFile(p);
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -311,6 +325,25 @@ bool MainWindow::openPreset(const QString& path) {
     }
     addRecent(path);
     return true;
+}
+
+bool MainWindow::importAlbumentationsFile(const QString& path) {
+    try {
+        const std::string text = readFileText(path.toStdString());
+        const ImportResult r = importAlbumentations(text, path.toStdString());
+        doc_.applyEdit(r.preset, tr("Import %1").arg(QFileInfo(path).fileName()));  // undoable like any edit
+        if (!r.warnings.empty()) {
+            QStringList lines;
+            for (const std::string& w : r.warnings) lines << QString::fromStdString(w);
+            reportError(tr("Imported with %1 keys that have no AugLab equivalent:\n%2").arg(lines.size()).arg(lines.join('\n')));
+        } else {
+            statusBar()->showMessage(tr("Imported %1").arg(path), 5000);
+        }
+        return true;
+    } catch (const std::exception& e) {
+        reportError(QString::fromUtf8(e.what()));
+        return false;
+    }
 }
 
 bool MainWindow::savePresetAs(const QString& path) {

@@ -42,6 +42,9 @@ public:
     bool openFolder(const QString& dir);
     bool openPreset(const QString& path);
     bool savePresetAs(const QString& path);
+    /// Replaces the pipeline with an imported Albumentations file (one undo step); keys without an
+    /// AugLab equivalent are listed to the user.
+    bool importAlbumentationsFile(const QString& path);
     void reroll();
     void setSeedLocked(bool locked);
     void setGrid(int cols, int rows);

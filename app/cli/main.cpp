@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
 #endif
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-        std::cout << helpText("");
+        std::cout << withExportCommands(helpText(""));
         return args.empty() ? 2 : 0;
     }
     if (args[0] == "--version") {
@@ -42,7 +42,9 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     for (const std::string& a : args)
         if (a == "--help" || a == "-h") {
-            const std::string help = helpText(command);
+            const std::string help = command == "export"   ? exportHelpText()
+                                     : command == "import" ? importHelpText()
+                                                           : helpText(command);
             if (help.empty()) break;
             std::cout << help;
             return 0;
@@ -55,6 +57,8 @@ int main(int argc, char** argv) {
         if (command == "replay") return runReplay(args);
         if (command == "schema") return runSchema(args);
         if (command == "bench") return runBench(args);
+        if (command == "export") return runExport(args);
+        if (command == "import") return runImport(args);
         std::cerr << "auglab-cli: unknown command '" << command << "' (run auglab-cli --help)\n";
         return 2;
     } catch (const UsageError& e) {

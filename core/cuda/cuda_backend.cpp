@@ -1,0 +1,250 @@
+// The CUDA backend: device probing, and render() as upload, launches, download. Host C++ compiled
+// by the C++ compiler against the CUDA runtime API (statically linked cudart, so a binary without
+// the NVIDIA driver starts, and cudaGetDeviceCount reports the missing driver); the kernels are in
+// cuda_kernels.cu.
+
+#include "cuda_backend.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cuda_batch.h"
+#include "cuda_kernels.h"
+#include "cuda_resources.h"
+#include "error.h"
+
+#ifndef AUGLAB_CUDA_ARCHITECTURES
+#define AUGLAB_CUDA_ARCHITECTURES "unknown"
+#endif
+
+namespace auglab {
+
+namespace {
+
+using namespace cuda;
+
+constexpr int kDevice = 0;
+/// Device memory one batch may use before the jobs are split into several batches.
+constexpr std::size_t kBatchBudget = std::size_t(512) << 20;
+/// Outputs are downloaded in this many groups, each with an event, so that the host copies one
+/// group into its images while the next is still crossing the bus.
+constexpr std::size_t kDownloadGroups = 8;
+
+std::string versionText(int v) {
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+std::string errorText(cudaError_t e) {
+    (void)cudaGetLastError();
+    return cudaGetErrorString(e);
+}
+
+BackendInfo probeDevice() {
+    BackendInfo info{"cuda", true, false, ""};
+    int count = 0;
+    if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+        info.detail = "no CUDA device: cudaGetDeviceCount: " + errorText(e);
+        if (e == cudaErrorInsufficientDriver)
+            info.detail +=
+                " (the NVIDIA driver is missing, or older than CUDA " + versionText(CUDART_VERSION) + ")";
+        return info;
+    }
+    if (count == 0) {
+        info.detail = "no CUDA device: cudaGetDeviceCount found none";
+        return info;
+    }
+    cudaDeviceProp prop{};
+    if (const cudaError_t e = cudaGetDeviceProperties(&prop, kDevice); e != cudaSuccess) {
+        info.detail =
+            "CUDA device " + std::to_string(kDevice) + " unusable: cudaGetDeviceProperties: " + errorText(e);
+        return info;
+    }
+    const std::string device = std::string(prop.name) + ", compute capability " + std::to_string(prop.major) +
+                               "." + std::to_string(prop.minor);
+    if (const cudaError_t e = cudaSetDevice(kDevice); e != cudaSuccess) {
+        info.detail = device + ": cudaSetDevice: " + errorText(e);
+        return info;
+    }
+    if (const cudaError_t e = probeKernelImage(); e != cudaSuccess) {
+        info.detail = device +
+                      ": this build's kernels (architectures " AUGLAB_CUDA_ARCHITECTURES
+                      ") cannot run on it: " +
+                      errorText(e);
+        return info;
+    }
+    int driver = 0;
+    (void)cudaDriverGetVersion(&driver);
+    char memory[32];
+    std::snprintf(memory, sizeof memory, "%.1f GiB", static_cast<double>(prop.totalGlobalMem) / (1 << 30));
+    info.available = true;
+    info.detail = device + ", " + memory + ", driver CUDA " + versionText(driver) + ", runtime " +
+                  versionText(CUDART_VERSION);
+    if (count > 1) info.detail += " (device 0 of " + std::to_string(count) + ")";
+    return info;
+}
+
+const char* passName(PassKind kind) {
+    switch (kind) {
+        case kSegment:
+            return "warp and pixel ops";
+        case kBlurRows:
+            return "blur rows";
+        case kBlurColumns:
+            return "blur columns";
+        case kMeanSum:
+            return "mean sum";
+        case kMeanLut:
+            return "mean LUT";
+        default:
+            return "unknown pass";
+    }
+}
+
+/// Renders on device 0: each batch of jobs is laid out by buildDeviceBatch, uploaded from pinned
+/// memory, run by the kernels on one stream and downloaded in groups. Buffers only grow, so a grid
+/// rendered again and again (a slider drag) allocates nothing after the first frame. One render at
+/// a time; the device is selected on the calling thread at each call.
+class CudaBackend final : public Backend {
+public:
+    CudaBackend() : device_(selectDevice()) {}
+
+    std::string name() const override { return "cuda"; }
+
+    bool supports(OpId op) const override {
+        switch (op) {
+            case OpId::Affine:
+            case OpId::HorizontalFlip:
+            case OpId::VerticalFlip:
+            case OpId::CoarseDropout:
+            case OpId::BrightnessContrast:
+            case OpId::HueSaturationValue:
+            case OpId::GaussianBlur:
+            case OpId::GaussNoise:
+            case OpId::ToGray:
+                return true;
+        }
+        return false;
+    }
+
+    void render(std::span<RenderJob> jobs) override {
+        std::lock_guard lock(mutex_);
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        for (std::span<RenderJob> batch : splitBatches(jobs, kBatchBudget)) {
+            try {
+                renderBatch(batch);
+            } catch (...) {
+                // Let queued copies finish before the staging buffers can be reused or freed.
+                (void)cudaStreamSynchronize(stream_.get());
+                (void)cudaGetLastError();
+                throw;
+            }
+        }
+    }
+
+private:
+    static int selectDevice() {
+        check(cudaSetDevice(kDevice), "cudaSetDevice");
+        return kDevice;
+    }
+
+    void upload(const DeviceBatch& b) {
+        upload_.reserve(b.levelBytes + b.blob.size());
+        // Each level goes up as soon as it is staged, so staging the next one overlaps its transfer.
+        for (const LevelUpload& l : b.levels) {
+            const Image& img = *l.image;
+            const std::size_t rowBytes =
+                static_cast<std::size_t>(img.width) * static_cast<std::size_t>(img.channels);
+            for (int y = 0; y < img.height; ++y)
+                std::memcpy(upload_.data() + l.offset + static_cast<std::size_t>(y) * rowBytes, img.row(y),
+                            rowBytes);
+            check(cudaMemcpyAsync(arena_.data() + l.offset, upload_.data() + l.offset,
+                                  rowBytes * static_cast<std::size_t>(img.height), cudaMemcpyHostToDevice,
+                                  stream_.get()),
+                  "cudaMemcpyAsync (source levels)");
+        }
+        if (!b.blob.empty()) {
+            std::memcpy(upload_.data() + b.levelBytes, b.blob.data(), b.blob.size());
+            check(cudaMemcpyAsync(arena_.data() + b.blobOffset, upload_.data() + b.levelBytes, b.blob.size(),
+                                  cudaMemcpyHostToDevice, stream_.get()),
+                  "cudaMemcpyAsync (plans)");
+        }
+        if (b.scratchBytes)
+            check(cudaMemsetAsync(arena_.data() + b.scratch, 0, b.scratchBytes, stream_.get()),
+                  "cudaMemsetAsync");
+    }
+
+    void download(const DeviceBatch& b) {
+        // The outputs lie back to back in the arena and keep their relative offsets in the pinned
+        // buffer, so a group of them is one copy.
+        download_.reserve(std::max<std::size_t>(b.outputBytes, 1));
+        const std::size_t n = b.outputs.size();
+        const std::size_t groups = std::min(kDownloadGroups, n);
+        while (events_.size() < groups) events_.emplace_back();
+        auto groupBegin = [&](std::size_t g) { return g * n / groups; };
+        for (std::size_t g = 0; g < groups; ++g) {
+            Offset begin = 0, end = 0;
+            for (std::size_t i = groupBegin(g); i < groupBegin(g + 1); ++i) {
+                const OutputDownload& o = b.outputs[i];
+                if (!o.rendered || !o.bytes()) continue;
+                if (begin == end) begin = o.offset;
+                end = o.offset + o.bytes();
+            }
+            if (end > begin)
+                check(cudaMemcpyAsync(download_.data() + (begin - b.outputBase), arena_.data() + begin,
+                                      end - begin, cudaMemcpyDeviceToHost, stream_.get()),
+                      "cudaMemcpyAsync (outputs)");
+            events_[g].record(stream_);
+        }
+        for (std::size_t g = 0; g < groups; ++g) {
+            events_[g].synchronize();
+            for (std::size_t i = groupBegin(g); i < groupBegin(g + 1); ++i) {
+                const OutputDownload& o = b.outputs[i];
+                if (!o.rendered) {
+                    *o.output = Image();
+                    continue;
+                }
+                Image out(o.width, o.height, o.channels);
+                if (o.bytes())
+                    std::memcpy(out.pixels.data(), download_.data() + (o.offset - b.outputBase), o.bytes());
+                *o.output = std::move(out);
+            }
+        }
+    }
+
+    void renderBatch(std::span<RenderJob> jobs) {
+        const DeviceBatch b = buildDeviceBatch(jobs);
+        arena_.reserve(std::max<std::size_t>(b.arenaBytes, 1));
+        upload(b);
+        for (const DeviceLaunch& l : b.launches)
+            check(launchPasses(l.kind, arena_.data(), l.passes, l.count, l.maxWidth, l.maxHeight,
+                               stream_.get()),
+                  std::string("kernel launch (") + passName(l.kind) + ")");
+        download(b);
+    }
+
+    int device_;
+    std::mutex mutex_;
+    DeviceStream stream_;
+    DeviceBuffer arena_;
+    PinnedBuffer upload_, download_;
+    std::vector<DeviceEvent> events_;
+};
+
+}  // namespace
+
+BackendInfo cudaBackendInfo() {
+    static const BackendInfo info = probeDevice();
+    return info;
+}
+
+std::unique_ptr<Backend> createCudaBackend() {
+    const BackendInfo info = cudaBackendInfo();
+    if (!info.available) throw RuntimeError("the CUDA backend is not available: " + info.detail);
+    return std::make_unique<CudaBackend>();
+}
+
+}  // namespace auglab

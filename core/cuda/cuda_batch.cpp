@@ -1,0 +1,371 @@
+#include "cuda_batch.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "colour.h"
+#include "error.h"
+#include "warp_fixed_point.h"
+
+namespace auglab::cuda {
+
+namespace {
+
+constexpr std::size_t kAlign = 256;  // cudaMalloc's alignment, kept for every image and array
+
+std::size_t alignUp(std::size_t n, std::size_t a = kAlign) {
+    return (n + a - 1) / a * a;
+}
+
+std::size_t imageBytes(int w, int h, int c) {
+    return static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * static_cast<std::size_t>(c);
+}
+
+/// Appends descriptors and tables to the blob; returns their arena offsets.
+class BlobWriter {
+public:
+    explicit BlobWriter(Offset base) : base_(base) {}
+
+    Offset put(const void* data, std::size_t bytes, std::size_t align = 16) {
+        const std::size_t at = alignUp(bytes_.size(), align);
+        bytes_.resize(at + bytes);
+        if (bytes) std::memcpy(bytes_.data() + at, data, bytes);
+        return base_ + at;
+    }
+    template <class T>
+    Offset putArray(const std::vector<T>& v) {
+        return put(v.data(), v.size() * sizeof(T), alignof(T) > 16 ? alignof(T) : 16);
+    }
+    /// OpenCV's HSV division tables (sdiv then hdiv), added once when first needed.
+    Offset hsvDivisions() {
+        if (!divisions_) {
+            std::vector<int> t(hsvSaturationDivisors().begin(), hsvSaturationDivisors().end());
+            t.insert(t.end(), hsvHueDivisors().begin(), hsvHueDivisors().end());
+            divisions_ = putArray(t);
+        }
+        return *divisions_;
+    }
+    std::vector<unsigned char> take() { return std::move(bytes_); }
+
+private:
+    Offset base_;
+    std::vector<unsigned char> bytes_;
+    std::optional<Offset> divisions_;
+};
+
+/// A job's working memory in the arena.
+struct JobWork {
+    const Image* level = nullptr;   ///< the input of stage 0
+    Offset images[2] = {0, 0};      ///< stage s writes images[s % 2] and reads images[(s - 1) % 2]
+    Offset floats = 0;              ///< blur rows
+    std::vector<Offset> meanSlots;  ///< per mean brightness step: sum at +0, LUT at +256
+};
+
+constexpr std::size_t kMeanSlotBytes = 512;
+
+bool isBlur(const PixelStep& s) {
+    return std::holds_alternative<BlurStep>(s);
+}
+bool isMean(const PixelStep& s) {
+    return std::holds_alternative<MeanBrightnessStep>(s);
+}
+
+/// Validates a job and returns its stage-0 input, as executePlanCpu checks it.
+const Image* jobInput(RenderJob& job) {
+    if (!job.source || !job.output)
+        throw RuntimeError("CUDA backend: a render job has no source or no output");
+    const Plan& plan = job.plan;
+    if (plan.stages.empty()) return nullptr;
+    if (plan.stages[0].warp.sourceLevel < 0) throw RuntimeError("plan does not match its input image size");
+    const Image* level = &job.source->level(plan.stages[0].warp.sourceLevel);
+    for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+        const WarpStep& w = plan.stages[s].warp;
+        const int inW = s == 0 ? level->width : plan.width, inH = s == 0 ? level->height : plan.height;
+        if (w.inputWidth != inW || w.inputHeight != inH)
+            throw RuntimeError("plan does not match its input image size");
+    }
+    if (plan.width < 0 || plan.height < 0) throw RuntimeError("plan has a negative output size");
+    return level;
+}
+
+DeviceWarp deviceWarp(const WarpStep& w, Offset input, int inW, int inH, int outW, int outH,
+                      BlobWriter& blob) {
+    DeviceWarp d{};
+    d.input = input;
+    d.inputWidth = inW;
+    d.inputHeight = inH;
+    d.linear = w.interpolation == Interpolation::Linear ? 1 : 0;
+    d.border = static_cast<int>(w.border);
+    d.copy = w.copy && inW == outW && inH == outH ? 1 : 0;  // warpRows' condition (channels always match)
+    d.fill[0] = w.fill[0];
+    d.fill[1] = w.fill[1];
+    d.fill[2] = w.fill[2];
+    d.fill[3] = 0;
+    if (!d.copy) {
+        const WarpTables t = warpTables(w, outW, outH);
+        std::vector<int> tables = t.adelta;
+        tables.insert(tables.end(), t.bdelta.begin(), t.bdelta.end());
+        tables.insert(tables.end(), t.x0.begin(), t.x0.end());
+        tables.insert(tables.end(), t.y0.begin(), t.y0.end());
+        d.tables = blob.putArray(tables);
+    }
+    return d;
+}
+
+DeviceOp dropoutOp(const DropoutStep& d, BlobWriter& blob) {
+    DeviceOp op{};
+    op.kind = kOpDropout;
+    op.holeCount = static_cast<int>(d.holes.size());
+    op.mode = d.mode == Fill::Mode::Random          ? kFillRandom
+              : d.mode == Fill::Mode::RandomUniform ? kFillRandomUniform
+                                                    : kFillConstant;
+    for (int c = 0; c < 3; ++c) op.fill[c] = d.fill[static_cast<std::size_t>(c)];
+    op.seedLo = static_cast<std::uint32_t>(d.seed);
+    op.seedHi = static_cast<std::uint32_t>(d.seed >> 32);
+    std::vector<int> holes;
+    for (const Hole& h : d.holes) holes.insert(holes.end(), {h.x, h.y, h.w, h.h});
+    op.holes = blob.putArray(holes);
+    if (op.mode == kFillRandomUniform) {
+        if (d.colours.size() < d.holes.size())
+            throw RuntimeError("dropout step has fewer colours than holes");
+        std::vector<std::uint8_t> colours;
+        for (std::size_t i = 0; i < d.holes.size(); ++i)
+            colours.insert(colours.end(), {d.colours[i][0], d.colours[i][1], d.colours[i][2], 0});
+        op.colours = blob.putArray(colours);
+    }
+    return op;
+}
+
+/// The passes of one job, in order.
+std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
+                                  const std::map<const Image*, Offset>& levelAt, BlobWriter& blob) {
+    const Plan& plan = job.plan;
+    const int channels = work.level->channels;
+    std::vector<DevicePass> passes;
+    std::size_t meanIndex = 0;
+    for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+        const PlanStage& stage = plan.stages[s];
+        DevicePass base{};
+        base.width = plan.width;
+        base.height = plan.height;
+        base.channels = channels;
+        base.image = work.images[s % 2];
+
+        DevicePass segment = base;
+        segment.kind = kSegment;
+        segment.warped = 1;
+        segment.warp = s == 0 ? deviceWarp(stage.warp, levelAt.at(work.level), work.level->width,
+                                           work.level->height, plan.width, plan.height, blob)
+                              : deviceWarp(stage.warp, work.images[(s - 1) % 2], plan.width, plan.height,
+                                           plan.width, plan.height, blob);
+        std::vector<DeviceOp> ops;
+        // Ends the current segment: it must run when it still has the warp to do or ops to apply.
+        auto flush = [&] {
+            if (segment.warped || !ops.empty()) {
+                segment.ops = blob.putArray(ops);
+                segment.opCount = static_cast<int>(ops.size());
+                passes.push_back(segment);
+            }
+            ops.clear();
+            segment.warped = 0;
+        };
+        for (const PixelStep& step : stage.ops) {
+            if (isBlur(step)) {
+                flush();
+                const std::vector<float>& k = std::get<BlurStep>(step).kernel;
+                DevicePass blur = base;
+                blur.taps = static_cast<int>(k.size());
+                blur.kernel = blob.putArray(k);
+                blur.floats = work.floats;
+                blur.kind = kBlurRows;
+                passes.push_back(blur);
+                blur.kind = kBlurColumns;
+                passes.push_back(blur);
+            } else if (isMean(step)) {
+                flush();
+                const auto& m = std::get<MeanBrightnessStep>(step);
+                DevicePass mean = base;
+                mean.alpha = m.alpha;
+                mean.brightness = m.brightness;
+                mean.sum = work.meanSlots[meanIndex];
+                mean.lut = work.meanSlots[meanIndex] + 256;
+                ++meanIndex;
+                mean.kind = kMeanSum;
+                passes.push_back(mean);
+                mean.kind = kMeanLut;
+                passes.push_back(mean);
+                DeviceOp lut{};
+                lut.kind = kOpLut;
+                lut.luts = mean.lut;
+                ops.push_back(lut);
+            } else if (const auto* l = std::get_if<LutStep>(&step)) {
+                DeviceOp op{};
+                op.kind = kOpLut;
+                op.luts = blob.put(l->lut.data(), l->lut.size());
+                ops.push_back(op);
+            } else if (const auto* h = std::get_if<HsvStep>(&step)) {
+                DeviceOp op{};
+                op.kind = kOpHsv;
+                std::vector<std::uint8_t> luts(h->luts.hue.begin(), h->luts.hue.end());
+                luts.insert(luts.end(), h->luts.sat.begin(), h->luts.sat.end());
+                luts.insert(luts.end(), h->luts.val.begin(), h->luts.val.end());
+                op.luts = blob.putArray(luts);
+                op.divisions = blob.hsvDivisions();
+                ops.push_back(op);
+            } else if (std::holds_alternative<GrayStep>(step)) {
+                DeviceOp op{};
+                op.kind = kOpGray;
+                ops.push_back(op);
+            } else if (const auto* n = std::get_if<NoiseStep>(&step)) {
+                DeviceOp op{};
+                op.kind = kOpNoise;
+                op.mean255 = n->mean255;
+                op.std255 = n->std255;
+                op.mode = n->perChannel ? 1 : 0;
+                op.seedLo = static_cast<std::uint32_t>(n->seed);
+                op.seedHi = static_cast<std::uint32_t>(n->seed >> 32);
+                ops.push_back(op);
+            } else if (const auto* d = std::get_if<DropoutStep>(&step)) {
+                ops.push_back(dropoutOp(*d, blob));
+            }
+        }
+        flush();
+    }
+    return passes;
+}
+
+std::size_t stepCount(const Plan& plan, bool (*pred)(const PixelStep&)) {
+    std::size_t n = 0;
+    for (const PlanStage& stage : plan.stages)
+        n += static_cast<std::size_t>(std::count_if(stage.ops.begin(), stage.ops.end(), pred));
+    return n;
+}
+
+/// Device bytes one job needs, its input level counted in full (levels shared by jobs are counted
+/// once per job here, so the estimate errs on the large side).
+std::size_t jobBytes(const RenderJob& job) {
+    const Plan& p = job.plan;
+    if (p.stages.empty() || !job.source) return 0;
+    const int channels = job.source->full().channels;
+    const WarpStep& w = p.stages[0].warp;
+    std::size_t n = alignUp(imageBytes(w.inputWidth, w.inputHeight, channels));
+    n += alignUp(imageBytes(p.width, p.height, channels)) * (p.stages.size() > 1 ? 2 : 1);
+    if (stepCount(p, isBlur)) n += alignUp(imageBytes(p.width, p.height, 3) * sizeof(float));
+    n += stepCount(p, isMean) * kMeanSlotBytes + 4096;  // and the descriptors
+    return n;
+}
+
+}  // namespace
+
+DeviceBatch buildDeviceBatch(std::span<RenderJob> jobs) {
+    DeviceBatch b;
+    std::vector<JobWork> work(jobs.size());
+    // The inputs, each level once however many jobs read it.
+    std::map<const Image*, Offset> levelAt;
+    std::size_t cursor = 0;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        work[j].level = jobInput(jobs[j]);
+        if (work[j].level && !levelAt.count(work[j].level)) {
+            const Image& l = *work[j].level;
+            levelAt[work[j].level] = cursor;
+            b.levels.push_back(LevelUpload{&l, cursor});
+            cursor = alignUp(cursor + imageBytes(l.width, l.height, l.channels));
+        }
+    }
+    b.levelBytes = cursor;
+    // Working images: first every job's final image, back to back, so that the outputs come back
+    // in a few large copies; then the other image of multi-stage plans and the blur rows.
+    b.outputBase = cursor;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        if (!work[j].level) continue;
+        const Plan& p = jobs[j].plan;
+        work[j].images[(p.stages.size() - 1) % 2] = cursor;
+        cursor += alignUp(imageBytes(p.width, p.height, work[j].level->channels));
+    }
+    b.outputBytes = cursor - b.outputBase;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        if (!work[j].level) continue;
+        const Plan& p = jobs[j].plan;
+        const std::size_t finalImage = (p.stages.size() - 1) % 2;
+        work[j].images[1 - finalImage] = work[j].images[finalImage];
+        if (p.stages.size() > 1) {
+            work[j].images[1 - finalImage] = cursor;
+            cursor += alignUp(imageBytes(p.width, p.height, work[j].level->channels));
+        }
+        if (stepCount(p, isBlur)) {
+            work[j].floats = cursor;
+            cursor += alignUp(imageBytes(p.width, p.height, 3) * sizeof(float));
+        }
+    }
+    // Scratch of the mean brightness steps.
+    b.scratch = cursor;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        if (!work[j].level) continue;
+        for (std::size_t i = stepCount(jobs[j].plan, isMean); i > 0; --i) {
+            work[j].meanSlots.push_back(cursor);
+            cursor += kMeanSlotBytes;
+        }
+    }
+    b.scratchBytes = cursor - b.scratch;
+    b.blobOffset = alignUp(cursor);
+
+    // Descriptors, then the launches round by round.
+    BlobWriter blob(b.blobOffset);
+    std::vector<std::vector<DevicePass>> passes(jobs.size());
+    std::size_t rounds = 0;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        OutputDownload out;
+        out.output = jobs[j].output;
+        if (work[j].level) {
+            const Plan& p = jobs[j].plan;
+            passes[j] = jobPasses(jobs[j], work[j], levelAt, blob);
+            rounds = std::max(rounds, passes[j].size());
+            out.width = p.width;
+            out.height = p.height;
+            out.channels = work[j].level->channels;
+            out.rendered = true;
+            out.offset = work[j].images[(p.stages.size() - 1) % 2];
+        }
+        b.outputs.push_back(out);
+    }
+    for (std::size_t r = 0; r < rounds; ++r)
+        for (int kind = 0; kind < kPassKinds; ++kind) {
+            std::vector<DevicePass> group;
+            DeviceLaunch launch;
+            launch.kind = static_cast<PassKind>(kind);
+            for (const std::vector<DevicePass>& jp : passes)
+                if (r < jp.size() && jp[r].kind == kind) {
+                    group.push_back(jp[r]);
+                    launch.maxWidth = std::max(launch.maxWidth, jp[r].width);
+                    launch.maxHeight = std::max(launch.maxHeight, jp[r].height);
+                }
+            if (group.empty()) continue;
+            launch.count = static_cast<int>(group.size());
+            launch.passes = blob.putArray(group);
+            b.launches.push_back(launch);
+        }
+    b.blob = blob.take();
+    b.arenaBytes = b.blobOffset + alignUp(b.blob.size());
+    return b;
+}
+
+std::vector<std::span<RenderJob>> splitBatches(std::span<RenderJob> jobs, std::size_t budgetBytes) {
+    std::vector<std::span<RenderJob>> groups;
+    std::size_t begin = 0, bytes = 0;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        const std::size_t n = jobBytes(jobs[j]);
+        if (j > begin && bytes + n > budgetBytes) {
+            groups.push_back(jobs.subspan(begin, j - begin));
+            begin = j;
+            bytes = 0;
+        }
+        bytes += n;
+    }
+    if (begin < jobs.size()) groups.push_back(jobs.subspan(begin));
+    return groups;
+}
+
+}  // namespace auglab::cuda

@@ -1,0 +1,84 @@
+#pragma once
+// What the CUDA kernels read: plain structs, laid out by the host (cuda_batch.cpp) in one device
+// allocation per batch, "the arena". Every address is a byte offset into that arena, so the same
+// descriptors work on the device and in the host emulation the tests run without a GPU.
+// Plain C++ with no CUDA types: the batch builder and the tests include it with the host compiler.
+
+#include <cstdint>
+
+namespace auglab::cuda {
+
+/// A byte offset into the batch's arena.
+using Offset = std::uint64_t;
+
+/// The kinds of pass a plan is cut into. A segment is one fused pass per output pixel: the warp
+/// (or the pixel as it is) followed by every pointwise op up to the next op that needs
+/// neighbours (blur) or the whole image (mean brightness).
+enum PassKind : int {
+    kSegment,
+    kBlurRows,     ///< 8-bit image -> float rows, border reflect_101
+    kBlurColumns,  ///< float rows -> 8-bit image (RGB only)
+    kMeanSum,      ///< integer sum of the RGB values into `sum`
+    kMeanLut,      ///< builds the brightness/contrast LUT from `sum`
+    kPassKinds
+};
+
+/// The pointwise ops a segment applies, in pipeline order.
+enum OpKind : int { kOpLut, kOpHsv, kOpGray, kOpNoise, kOpDropout };
+
+/// Dropout fill modes, as Fill::Mode.
+enum FillKind : int { kFillConstant, kFillRandom, kFillRandomUniform };
+
+// The structs are trivial (no member initialisers) so that a kernel can hold one in shared memory;
+// the builder value-initialises them (all zero).
+
+/// One pointwise op of a segment.
+struct DeviceOp {
+    int kind;
+    int holeCount;                 ///< dropout
+    int mode;                      ///< dropout: FillKind; noise: 1 = one value per channel
+    std::uint8_t fill[4];          ///< dropout constant fill
+    float mean255, std255;         ///< noise
+    std::uint32_t seedLo, seedHi;  ///< noise and random fill: Philox key
+    Offset luts;                   ///< kOpLut: 256 bytes; kOpHsv: hue, saturation and value LUTs, 768 bytes
+    Offset divisions;              ///< kOpHsv: OpenCV's sdiv and hdiv tables, 2 x 256 ints
+    Offset holes;                  ///< dropout: x, y, w, h ints per hole, in output pixels
+    Offset colours;                ///< dropout random_uniform: 4 bytes (RGB, unused) per hole
+};
+
+/// The warp of a segment, in OpenCV's fixed point: source x of output (x, y) is
+/// (x0[y] + adelta[x]) >> 10 for nearest, and in 1/32 pixel (x0[y] + adelta[x]) >> 5 for linear;
+/// likewise y with y0 and bdelta. The tables are warpTables() of warp_fixed_point.h, computed once
+/// on the host for every backend, so the device does no floating point for coordinates.
+struct DeviceWarp {
+    Offset input;   ///< tightly packed rows of inputWidth * channels bytes
+    Offset tables;  ///< int adelta[width], bdelta[width], x0[height], y0[height] (the output's size)
+    int inputWidth, inputHeight;
+    int linear;            ///< 0: nearest
+    int border;            ///< BorderMode as an int
+    int copy;              ///< identity of equal sizes: the output is the input, byte for byte
+    std::uint8_t fill[4];  ///< constant border; alpha outside the image is 0
+};
+
+/// One pass of one output. A launch runs an array of passes of the same kind, one per blockIdx.z.
+struct DevicePass {
+    int kind;
+    int width, height, channels;
+    Offset image;  ///< the output's working image (segment: written; blur, mean: read/written)
+    // Segment.
+    int warped;  ///< 1: sample `warp`; 0: start from the pixel of `image` (in place)
+    int opCount;
+    Offset ops;  ///< DeviceOp[opCount]
+    DeviceWarp warp;
+    // Blur.
+    int taps;
+    Offset kernel;  ///< float[taps]
+    Offset floats;  ///< float[width * height * 3], the row pass's result
+    // Mean brightness.
+    float alpha;  ///< contrast factor
+    double brightness;
+    Offset sum;  ///< std::uint64_t, zeroed before the batch
+    Offset lut;  ///< 256 bytes, written by kMeanLut and read by the next segment's kOpLut
+};
+
+}  // namespace auglab::cuda

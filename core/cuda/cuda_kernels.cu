@@ -1,0 +1,130 @@
+// The kernels: thin grid loops around the per-pixel maths of cuda_pixel.cuh. A block works on one
+// output (blockIdx.z picks its pass) and holds that pass's descriptor in shared memory, so the
+// per-pixel code reads its parameters from there rather than from global memory. Threads of a
+// warp take neighbouring pixels of a row: their output bytes and, for the warp, their source taps
+// are close together, which is as coalesced as an interleaved 3-byte image allows.
+
+#include <algorithm>
+
+#include "cuda_kernels.h"
+#include "cuda_pixel.cuh"
+
+namespace auglab::cuda {
+
+namespace {
+
+constexpr int kBlockX = 32, kBlockY = 8, kBlockThreads = kBlockX * kBlockY;
+constexpr int kMaxGridY = 65535, kMaxGridZ = 65535;
+
+static_assert(sizeof(DevicePass) % sizeof(std::uint32_t) == 0, "DevicePass is copied as 32-bit words");
+
+/// All threads of the block copy the block's pass into shared memory.
+__device__ void loadPass(const DevicePass* src, DevicePass& dst) {
+    const int words = static_cast<int>(sizeof(DevicePass) / sizeof(std::uint32_t));
+    const int thread = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
+    const int threads = static_cast<int>(blockDim.x * blockDim.y);
+    const auto* from = reinterpret_cast<const std::uint32_t*>(src);
+    auto* to = reinterpret_cast<std::uint32_t*>(&dst);
+    for (int i = thread; i < words; i += threads) to[i] = from[i];
+    __syncthreads();
+}
+
+/// Segment, blur rows, blur columns: one thread per output pixel, rows strided over gridDim.y.
+template <int Kind>
+__global__ void __launch_bounds__(kBlockThreads)
+    pixelPassKernel(unsigned char* arena, const DevicePass* passes) {
+    __shared__ DevicePass pass;
+    loadPass(passes + blockIdx.z, pass);
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x >= pass.width) return;
+    for (int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y); y < pass.height;
+         y += static_cast<int>(gridDim.y * blockDim.y)) {
+        if constexpr (Kind == kSegment)
+            segmentPixel(arena, pass, x, y);
+        else if constexpr (Kind == kBlurRows)
+            blurRowPixel(arena, pass, x, y);
+        else
+            blurColumnPixel(arena, pass, x, y);
+    }
+}
+
+/// The integer RGB sum of an output: per-thread partial sums, a warp shuffle reduction, one 64-bit
+/// atomic add per block. Integer addition is associative, so the result does not depend on the
+/// order in which blocks finish (unlike a float reduction).
+__global__ void __launch_bounds__(kBlockThreads)
+    meanSumKernel(unsigned char* arena, const DevicePass* passes) {
+    __shared__ DevicePass pass;
+    __shared__ unsigned long long warpSums[kBlockThreads / 32];
+    loadPass(passes + blockIdx.z, pass);
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    unsigned long long sum = 0;
+    if (x < pass.width)
+        for (int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y); y < pass.height;
+             y += static_cast<int>(gridDim.y * blockDim.y))
+            sum += static_cast<unsigned long long>(rgbSumOf(arena, pass, x, y));
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    const int thread = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
+    if (thread % 32 == 0) warpSums[thread / 32] = sum;
+    __syncthreads();
+    if (thread == 0) {
+        unsigned long long total = 0;
+        for (int w = 0; w < kBlockThreads / 32; ++w) total += warpSums[w];
+        if (total) atomicAdd(at<unsigned long long>(arena, pass.sum), total);
+    }
+}
+
+/// One thread per LUT entry.
+__global__ void __launch_bounds__(256) meanLutKernel(unsigned char* arena, const DevicePass* passes) {
+    __shared__ DevicePass pass;
+    loadPass(passes + blockIdx.z, pass);
+    meanLutEntry(arena, pass, static_cast<int>(threadIdx.x));
+}
+
+}  // namespace
+
+cudaError_t launchPasses(PassKind kind, unsigned char* arena, Offset passes, int count, int maxWidth,
+                         int maxHeight, cudaStream_t stream) {
+    if (count <= 0) return cudaSuccess;
+    const auto* first = reinterpret_cast<const DevicePass*>(arena + passes);
+    const bool perPixel = kind != kMeanLut;
+    if (perPixel && (maxWidth <= 0 || maxHeight <= 0)) return cudaSuccess;  // nothing to write
+    const dim3 block = perPixel ? dim3(kBlockX, kBlockY) : dim3(256);
+    for (int begin = 0; begin < count; begin += kMaxGridZ) {
+        const int chunk = std::min(kMaxGridZ, count - begin);
+        const dim3 grid =
+            perPixel ? dim3(static_cast<unsigned>((maxWidth + kBlockX - 1) / kBlockX),
+                            static_cast<unsigned>(std::min(kMaxGridY, (maxHeight + kBlockY - 1) / kBlockY)),
+                            static_cast<unsigned>(chunk))
+                     : dim3(1, 1, static_cast<unsigned>(chunk));
+        const DevicePass* p = first + begin;
+        switch (kind) {
+            case kSegment:
+                pixelPassKernel<kSegment><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kBlurRows:
+                pixelPassKernel<kBlurRows><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kBlurColumns:
+                pixelPassKernel<kBlurColumns><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kMeanSum:
+                meanSumKernel<<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kMeanLut:
+                meanLutKernel<<<grid, block, 0, stream>>>(arena, p);
+                break;
+            default:
+                return cudaErrorInvalidValue;
+        }
+        const cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t probeKernelImage() {
+    cudaFuncAttributes attributes{};
+    return cudaFuncGetAttributes(&attributes, pixelPassKernel<kSegment>);
+}
+
+}  // namespace auglab::cuda

@@ -1,0 +1,426 @@
+#pragma once
+// The per-pixel maths of the CUDA kernels, written as host+device functions. The kernels
+// (cuda_kernels.cu) are thin loops around these; the tests compile the same functions with the host
+// compiler and run them without a GPU, against the CPU backend.
+//
+// They mirror the CPU reference operation for operation (cpu_warp.cpp, cpu_pixel_ops.cpp,
+// colour.cpp): the warp in OpenCV's fixed point from the integer coordinate tables that every backend
+// shares (warp_fixed_point.h), reduced to 1/32 pixel with integer weights; the colour ops in the same
+// integer or float32 steps. On the device every float operation that the CPU rounds separately is
+// an explicitly rounded intrinsic (__fmul_rn, __fadd_rn, ...), so nvcc can never contract it into
+// an FMA, and the one fused multiply-add of hsvToRgb8 is __fmaf_rn. The results are then the CPU's,
+// bit for bit; the exception is Gaussian noise, whose log/sin/cos come from another maths library
+// (see boxMuller).
+
+#include <cmath>
+#include <cstdint>
+
+#include "cuda_descriptors.h"
+
+#if defined(__CUDACC__)
+#define AUGLAB_HD __host__ __device__ __forceinline__
+#else
+#define AUGLAB_HD inline
+#endif
+
+namespace auglab::cuda {
+
+// ---- Arithmetic rounded exactly as the CPU rounds it --------------------------------------------
+// The host build of these is only used by the tests; it is compiled with -ffp-contract=off like
+// the CPU backend, so a * b + c there is two roundings as well.
+
+AUGLAB_HD float mulF(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+AUGLAB_HD float addF(float a, float b) {
+#if defined(__CUDA_ARCH__)
+    return __fadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+AUGLAB_HD float fmaF(float a, float b, float c) {
+#if defined(__CUDA_ARCH__)
+    return __fmaf_rn(a, b, c);
+#else
+    return std::fma(a, b, c);
+#endif
+}
+AUGLAB_HD double mulD(double a, double b) {
+#if defined(__CUDA_ARCH__)
+    return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+AUGLAB_HD float truncF(float v) {
+#if defined(__CUDA_ARCH__)
+    return truncf(v);
+#else
+    return std::trunc(v);
+#endif
+}
+/// Truncation toward zero, as static_cast<int>(float).
+AUGLAB_HD int truncToInt(float v) {
+#if defined(__CUDA_ARCH__)
+    return __float2int_rz(v);
+#else
+    return static_cast<int>(v);
+#endif
+}
+/// Round half to even, as std::nearbyint in the default rounding mode.
+AUGLAB_HD int roundToInt(float v) {
+#if defined(__CUDA_ARCH__)
+    return __float2int_rn(v);
+#else
+    return static_cast<int>(std::nearbyint(v));
+#endif
+}
+AUGLAB_HD int clampInt(int v, int lo, int hi) {
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+/// Signed addition that wraps instead of being undefined (the CPU's int addition does on x86).
+AUGLAB_HD int wrapAdd(int a, int b) {
+    return static_cast<int>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+}
+
+template <class T>
+AUGLAB_HD T* at(unsigned char* arena, Offset offset) {
+    return reinterpret_cast<T*>(arena + offset);
+}
+
+// ---- Philox4x32-10 and Box-Muller (philox.h, plan.cpp's pixelNoiseWords) -----------------------
+
+struct Words4 {
+    std::uint32_t w[4];
+};
+
+AUGLAB_HD Words4 pixelNoiseWords(std::uint32_t keyLo, std::uint32_t keyHi, int x, int y) {
+    std::uint32_t c0 = static_cast<std::uint32_t>(x), c1 = static_cast<std::uint32_t>(y), c2 = 0x6e6f6973u,
+                  c3 = 0;
+    std::uint32_t k0 = keyLo, k1 = keyHi;
+    for (int round = 0; round < 10; ++round) {
+        const std::uint64_t p0 = static_cast<std::uint64_t>(0xD2511F53u) * c0;
+        const std::uint64_t p1 = static_cast<std::uint64_t>(0xCD9E8D57u) * c2;
+        const std::uint32_t hi0 = static_cast<std::uint32_t>(p0 >> 32), lo0 = static_cast<std::uint32_t>(p0);
+        const std::uint32_t hi1 = static_cast<std::uint32_t>(p1 >> 32), lo1 = static_cast<std::uint32_t>(p1);
+        c0 = hi1 ^ c1 ^ k0;
+        c1 = lo1;
+        c2 = hi0 ^ c3 ^ k1;
+        c3 = lo0;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+    return Words4{{c0, c1, c2, c3}};
+}
+
+/// philox.h's boxMuller. The products and the square root are correctly rounded on both sides; the
+/// CPU's logf, cosf and sinf (glibc, < 1 ulp) are computed here in double and rounded once to float,
+/// which agrees with glibc except where glibc itself is not correctly rounded. A noise value can then
+/// differ by one level when n.mean255 + n.std255 * z lands within an ulp of an integer: rare.
+AUGLAB_HD void boxMuller(std::uint32_t w0, std::uint32_t w1, float& n0, float& n1) {
+    const float u1 = mulF(static_cast<float>(w0 >> 8) + 1.0f, 1.0f / 16777216.0f);
+    const float u2 = mulF(static_cast<float>(w1 >> 8), 1.0f / 16777216.0f);
+#if defined(__CUDA_ARCH__)
+    const float r = __fsqrt_rn(mulF(-2.0f, static_cast<float>(log(static_cast<double>(u1)))));
+    const float t = mulF(6.2831853071795864769f, u2);
+    double s = 0, c = 0;
+    sincos(static_cast<double>(t), &s, &c);
+    n0 = mulF(r, static_cast<float>(c));
+    n1 = mulF(r, static_cast<float>(s));
+#else
+    const float r = std::sqrt(-2.0f * std::log(u1));
+    const float t = 6.2831853071795864769f * u2;
+    n0 = r * std::cos(t);
+    n1 = r * std::sin(t);
+#endif
+}
+
+// ---- The warp (cpu_warp.cpp) --------------------------------------------------------------------
+
+constexpr int kAbBits = 10, kInterBits = 5, kInterSize = 1 << kInterBits;   // warp_fixed_point.h's
+enum Border : int { kConstant, kReplicate, kReflect, kReflect101, kWrap };  // BorderMode's order
+
+/// cv::borderInterpolate: the index used for p outside [0, len), or -1 for the constant border.
+AUGLAB_HD int borderIndex(int p, int len, int mode) {
+    if (static_cast<unsigned>(p) < static_cast<unsigned>(len)) return p;
+    switch (mode) {
+        case kReplicate:
+            return p < 0 ? 0 : len - 1;
+        case kReflect: {
+            const long long period = 2LL * len;
+            long long q = p % period;
+            if (q < 0) q += period;
+            return static_cast<int>(q < len ? q : period - 1 - q);
+        }
+        case kReflect101: {
+            if (len == 1) return 0;
+            const long long period = 2LL * len - 2;
+            long long q = p % period;
+            if (q < 0) q += period;
+            return static_cast<int>(q < len ? q : period - q);
+        }
+        case kWrap: {
+            const int q = p % len;
+            return q < 0 ? q + len : q;
+        }
+        default:
+            return -1;
+    }
+}
+
+/// The warped value of output pixel (x, y) of a width x height output: `channels` values into px
+/// (alpha included).
+AUGLAB_HD void warpPixel(unsigned char* arena, const DeviceWarp& w, int width, int height, int channels,
+                         int x, int y, int px[4]) {
+    const unsigned char* src = at<unsigned char>(arena, w.input);
+    const int sw = w.inputWidth, sh = w.inputHeight;
+    const std::size_t stride = static_cast<std::size_t>(sw) * static_cast<std::size_t>(channels);
+    if (w.copy) {
+        const unsigned char* s =
+            src + static_cast<std::size_t>(y) * stride + static_cast<std::size_t>(x) * channels;
+        for (int c = 0; c < channels; ++c) px[c] = s[c];
+        return;
+    }
+    const int* tables = at<int>(arena, w.tables);
+    const int adelta = tables[x], bdelta = tables[width + x];
+    const int rowX = tables[2 * static_cast<std::size_t>(width) + y];
+    const int rowY = tables[2 * static_cast<std::size_t>(width) + height + y];
+    const int cval[4] = {w.fill[0], w.fill[1], w.fill[2], 0};
+    auto tap = [&](int sx, int sy) {
+        return src + static_cast<std::size_t>(sy) * stride + static_cast<std::size_t>(sx) * channels;
+    };
+    if (!w.linear) {
+        int sx = wrapAdd(rowX, adelta) >> kAbBits;
+        int sy = wrapAdd(rowY, bdelta) >> kAbBits;
+        if (static_cast<unsigned>(sx) >= static_cast<unsigned>(sw) ||
+            static_cast<unsigned>(sy) >= static_cast<unsigned>(sh)) {
+            sx = borderIndex(sx, sw, w.border);
+            sy = borderIndex(sy, sh, w.border);
+            if (sx < 0 || sy < 0) {
+                for (int c = 0; c < channels; ++c) px[c] = cval[c];
+                return;
+            }
+        }
+        const unsigned char* s = tap(sx, sy);
+        for (int c = 0; c < channels; ++c) px[c] = s[c];
+        return;
+    }
+    const int X = wrapAdd(rowX, adelta) >> (kAbBits - kInterBits);
+    const int Y = wrapAdd(rowY, bdelta) >> (kAbBits - kInterBits);
+    const int sx = X >> kInterBits, sy = Y >> kInterBits;
+    const int fx = X & (kInterSize - 1), fy = Y & (kInterSize - 1);
+    const int w00 = (kInterSize - fx) * (kInterSize - fy), w01 = fx * (kInterSize - fy);
+    const int w10 = (kInterSize - fx) * fy, w11 = fx * fy;
+    const unsigned fastW = static_cast<unsigned>(sw > 1 ? sw - 1 : 0),
+                   fastH = static_cast<unsigned>(sh > 1 ? sh - 1 : 0);
+    if (static_cast<unsigned>(sx) < fastW && static_cast<unsigned>(sy) < fastH) {
+        const unsigned char* p = tap(sx, sy);
+        for (int c = 0; c < channels; ++c)
+            px[c] = (p[c] * w00 + p[c + channels] * w01 + p[stride + c] * w10 +
+                     p[stride + c + channels] * w11 + 512) >>
+                    10;
+        return;
+    }
+    if (w.border == kConstant && (sx >= sw || sx + 1 < 0 || sy >= sh || sy + 1 < 0)) {
+        for (int c = 0; c < channels; ++c) px[c] = cval[c];
+        return;
+    }
+    const int x0 = borderIndex(sx, sw, w.border), x1 = borderIndex(sx + 1, sw, w.border);
+    const int y0 = borderIndex(sy, sh, w.border), y1 = borderIndex(sy + 1, sh, w.border);
+    for (int c = 0; c < channels; ++c) {
+        const int v00 = x0 >= 0 && y0 >= 0 ? tap(x0, y0)[c] : cval[c];
+        const int v01 = x1 >= 0 && y0 >= 0 ? tap(x1, y0)[c] : cval[c];
+        const int v10 = x0 >= 0 && y1 >= 0 ? tap(x0, y1)[c] : cval[c];
+        const int v11 = x1 >= 0 && y1 >= 0 ? tap(x1, y1)[c] : cval[c];
+        px[c] = (v00 * w00 + v01 * w01 + v10 * w10 + v11 * w11 + 512) >> 10;
+    }
+}
+
+// ---- Colour (colour.cpp) ------------------------------------------------------------------------
+
+/// OpenCV's 8-bit RGB2HSV; `div` holds sdiv[256] then hdiv[256], as colour.cpp builds them.
+AUGLAB_HD void rgbToHsv8(int r, int g, int b, const int* div, int& h, int& s, int& v) {
+    constexpr int kShift = 12;
+    v = r > g ? r : g;
+    v = v > b ? v : b;
+    int vmin = r < g ? r : g;
+    vmin = vmin < b ? vmin : b;
+    const int diff = v - vmin;
+    const int vr = v == r ? -1 : 0;
+    const int vg = v == g ? -1 : 0;
+    s = (diff * div[v] + (1 << (kShift - 1))) >> kShift;
+    int hh = (vr & (g - b)) + (~vr & ((vg & (b - r + 2 * diff)) + ((~vg) & (r - g + 4 * diff))));
+    hh = (hh * div[256 + diff] + (1 << (kShift - 1))) >> kShift;
+    hh += hh < 0 ? 180 : 0;
+    h = hh;
+}
+
+/// OpenCV's 8-bit HSV2RGB as colour.cpp's hsvToRgb8: float32, the `1 - s*h` terms fused, truncated.
+AUGLAB_HD void hsvToRgb8(int h, int s, int v, int& r, int& g, int& b) {
+    const float fs = mulF(static_cast<float>(s), 1.0f / 255.0f);
+    const float fv = mulF(static_cast<float>(v), 1.0f / 255.0f);
+    float fh = mulF(static_cast<float>(h), 6.0f / 180.0f);
+    const float pre = truncF(fh);
+    fh = addF(fh, -pre);
+    const int sector = static_cast<int>(pre) % 6;
+    const float tab[4] = {fv, mulF(fv, addF(1.0f, -fs)), mulF(fv, fmaF(-fs, fh, 1.0f)),
+                          mulF(fv, fmaF(-fs, addF(1.0f, -fh), 1.0f))};
+    constexpr int kSectors[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
+    b = clampInt(truncToInt(mulF(tab[kSectors[sector][0]], 255.0f)), 0, 255);
+    g = clampInt(truncToInt(mulF(tab[kSectors[sector][1]], 255.0f)), 0, 255);
+    r = clampInt(truncToInt(mulF(tab[kSectors[sector][2]], 255.0f)), 0, 255);
+}
+
+/// OpenCV RGB2GRAY in 15-bit fixed point (colour.h's grayOf).
+AUGLAB_HD int grayOf(int r, int g, int b) {
+    return (r * 9798 + g * 19235 + b * 3735 + (1 << 14)) >> 15;
+}
+
+/// brightnessContrastLut's entry v: float32 multiply, then add, clip, truncate.
+AUGLAB_HD std::uint8_t brightnessContrastEntry(int v, float alpha, float beta) {
+    float x = addF(mulF(static_cast<float>(v), alpha), beta);
+    x = x < 0.0f ? 0.0f : (255.0f < x ? 255.0f : x);
+    return static_cast<std::uint8_t>(truncToInt(x));
+}
+
+// ---- The pointwise ops (cpu_pixel_ops.cpp) ------------------------------------------------------
+
+AUGLAB_HD void applyOp(unsigned char* arena, const DeviceOp& op, int x, int y, int px[4]) {
+    switch (op.kind) {
+        case kOpLut: {
+            const std::uint8_t* lut = at<std::uint8_t>(arena, op.luts);
+            for (int c = 0; c < 3; ++c) px[c] = lut[px[c]];
+            return;
+        }
+        case kOpHsv: {
+            const std::uint8_t* l = at<std::uint8_t>(arena, op.luts);
+            int h, s, v;
+            rgbToHsv8(px[0], px[1], px[2], at<int>(arena, op.divisions), h, s, v);
+            hsvToRgb8(l[h], l[256 + s], l[512 + v], px[0], px[1], px[2]);
+            return;
+        }
+        case kOpGray:
+            px[0] = px[1] = px[2] = grayOf(px[0], px[1], px[2]);
+            return;
+        case kOpNoise: {
+            const Words4 words = pixelNoiseWords(op.seedLo, op.seedHi, x, y);
+            float g[4];
+            boxMuller(words.w[0], words.w[1], g[0], g[1]);
+            boxMuller(words.w[2], words.w[3], g[2], g[3]);
+            for (int c = 0; c < 3; ++c) {
+                const float z = op.mode ? g[c] : g[0];
+                const int delta = truncToInt(addF(op.mean255, mulF(op.std255, z)));
+                px[c] = clampInt(px[c] + delta, 0, 255);
+            }
+            return;
+        }
+        case kOpDropout: {
+            // The CPU fills the holes in order, so where holes overlap the last one wins.
+            const int* holes = at<int>(arena, op.holes);
+            for (int i = op.holeCount - 1; i >= 0; --i) {
+                const int* hole = holes + 4 * static_cast<std::size_t>(i);
+                if (x < hole[0] || x >= hole[0] + hole[2] || y < hole[1] || y >= hole[1] + hole[3]) continue;
+                if (op.mode == kFillRandom) {
+                    const Words4 words = pixelNoiseWords(op.seedLo, op.seedHi, x, y);
+                    for (int c = 0; c < 3; ++c) px[c] = static_cast<std::uint8_t>(words.w[c]);
+                } else {
+                    const std::uint8_t* colour =
+                        op.mode == kFillRandomUniform
+                            ? at<std::uint8_t>(arena, op.colours) + 4 * static_cast<std::size_t>(i)
+                            : op.fill;
+                    for (int c = 0; c < 3; ++c) px[c] = colour[c];
+                }
+                return;
+            }
+            return;
+        }
+        default:
+            return;
+    }
+}
+
+// ---- Whole passes, one output pixel (or one LUT entry) at a time --------------------------------
+
+AUGLAB_HD std::size_t pixelIndex(const DevicePass& p, int x, int y) {
+    return (static_cast<std::size_t>(y) * static_cast<std::size_t>(p.width) + static_cast<std::size_t>(x)) *
+           static_cast<std::size_t>(p.channels);
+}
+
+/// kSegment: warp (or read) the pixel, apply the ops in order, write it.
+AUGLAB_HD void segmentPixel(unsigned char* arena, const DevicePass& p, int x, int y) {
+    unsigned char* out = at<unsigned char>(arena, p.image) + pixelIndex(p, x, y);
+    int px[4] = {0, 0, 0, 0};
+    if (p.warped)
+        warpPixel(arena, p.warp, p.width, p.height, p.channels, x, y, px);
+    else
+        for (int c = 0; c < p.channels; ++c) px[c] = out[c];
+    const DeviceOp* ops = at<DeviceOp>(arena, p.ops);
+    for (int i = 0; i < p.opCount; ++i) applyOp(arena, ops[i], x, y, px);
+    for (int c = 0; c < p.channels; ++c) out[c] = static_cast<unsigned char>(px[c]);
+}
+
+/// Border reflect_101 by mirroring steps, as cpu_pixel_ops.cpp's reflect101.
+AUGLAB_HD int reflect101(int p, int len) {
+    if (len == 1) return 0;
+    while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
+    return p;
+}
+
+/// kBlurRows: the float row pass of the separable Gaussian, taps summed in order.
+AUGLAB_HD void blurRowPixel(unsigned char* arena, const DevicePass& p, int x, int y) {
+    const unsigned char* row = at<unsigned char>(arena, p.image) + pixelIndex(p, 0, y);
+    const float* k = at<float>(arena, p.kernel);
+    const int r = p.taps / 2;
+    float a0 = 0, a1 = 0, a2 = 0;
+    for (int t = 0; t < p.taps; ++t) {
+        const unsigned char* s = row + static_cast<std::size_t>(reflect101(x + t - r, p.width)) * p.channels;
+        a0 = addF(a0, mulF(k[t], s[0]));
+        a1 = addF(a1, mulF(k[t], s[1]));
+        a2 = addF(a2, mulF(k[t], s[2]));
+    }
+    float* dst = at<float>(arena, p.floats) + 3 * (static_cast<std::size_t>(y) * p.width + x);
+    dst[0] = a0;
+    dst[1] = a1;
+    dst[2] = a2;
+}
+
+/// kBlurColumns: the float column pass, rounded to nearest and clipped into the RGB bytes.
+AUGLAB_HD void blurColumnPixel(unsigned char* arena, const DevicePass& p, int x, int y) {
+    const float* rows = at<float>(arena, p.floats);
+    const float* k = at<float>(arena, p.kernel);
+    const int r = p.taps / 2;
+    float acc[3] = {0, 0, 0};
+    for (int t = 0; t < p.taps; ++t) {
+        const float* s = rows + 3 * (static_cast<std::size_t>(reflect101(y + t - r, p.height)) * p.width + x);
+        for (int c = 0; c < 3; ++c) acc[c] = addF(acc[c], mulF(k[t], s[c]));
+    }
+    unsigned char* out = at<unsigned char>(arena, p.image) + pixelIndex(p, x, y);
+    for (int c = 0; c < 3; ++c) out[c] = static_cast<unsigned char>(clampInt(roundToInt(acc[c]), 0, 255));
+}
+
+/// kMeanSum: this pixel's share of the integer RGB sum.
+AUGLAB_HD int rgbSumOf(unsigned char* arena, const DevicePass& p, int x, int y) {
+    const unsigned char* s = at<unsigned char>(arena, p.image) + pixelIndex(p, x, y);
+    return s[0] + s[1] + s[2];
+}
+
+/// kMeanLut: entry v of brightnessContrastLut(alpha, float(brightness * mean)), the mean in double
+/// exactly as cpu_pixel_ops.cpp's rgbMean divides.
+AUGLAB_HD void meanLutEntry(unsigned char* arena, const DevicePass& p, int v) {
+    const double sum = static_cast<double>(*at<std::uint64_t>(arena, p.sum));
+#if defined(__CUDA_ARCH__)
+    const double mean = __ddiv_rn(sum, mulD(mulD(3.0, p.width), p.height));
+    const float beta = __double2float_rn(mulD(p.brightness, mean));
+#else
+    const double mean = sum / (3.0 * p.width * p.height);
+    const float beta = static_cast<float>(p.brightness * mean);
+#endif
+    at<std::uint8_t>(arena, p.lut)[v] = brightnessContrastEntry(v, p.alpha, beta);
+}
+
+}  // namespace auglab::cuda

@@ -1,0 +1,66 @@
+#pragma once
+// Reading the arguments of one Albumentations transform: which keys were used (the rest are
+// reported), the defaults of the version that wrote the file, and Albumentations' shorthands for
+// ranges (a number where a pair is expected).
+
+#include <initializer_list>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "albumentations_transform_reader.h"
+
+namespace auglab::exporting {
+
+class TransformArgs {
+public:
+    TransformArgs(const JsonReader& t, std::string cls, const LibraryVersion& version, std::vector<std::string>& warnings);
+
+    const LibraryVersion& version() const { return version_; }
+
+    /// The first of `names` the transform has; marks it as mapped.
+    std::optional<JsonReader> find(std::initializer_list<const char*> names);
+    /// `key` (or an old name for it), else the library's default for it, with a note.
+    JsonReader get(const char* key, std::initializer_list<const char*> oldNames = {});
+    /// A note that a missing setting takes the library's default (`meaning` says which).
+    void noteDefault(const char* key, const std::string& meaning);
+    /// Keys that act on masks or boxes only: mapped to nothing, reported when not at their default.
+    void maskOnly(const char* key, std::initializer_list<const char*> oldNames = {});
+
+    void warn(const JsonReader& where, const std::string& message);
+    [[noreturn]] void fail(const JsonReader& where, const std::string& message) const { where.fail(message); }
+    /// `r` limited to AugLab's bounds [lower, upper]; a change is reported.
+    Range clamp(const JsonReader& where, Range r, double lower, double upper);
+    /// Reports every key that was not mapped.
+    void finish();
+
+private:
+    JsonReader t_;
+    std::string cls_;
+    LibraryVersion version_;
+    std::vector<std::string>& warnings_;
+    std::set<std::string> used_, defaulted_;
+    nlohmann::json defaults_;
+};
+
+/// [a, b] with a <= b.
+Range pair(const JsonReader& r);
+/// A number v means [v, v] (Affine's rotate, a scale or shear axis).
+Range fixedOrPair(const JsonReader& r);
+/// A number v means [-|v|, |v|] (brightness_limit, hue_shift_limit, ...).
+Range symmetricRange(const JsonReader& r);
+/// A number v means [0, v] (blur_limit, sigma_limit).
+Range lowZeroRange(const JsonReader& r);
+/// Affine's scale/shear/translate: a number, a pair, or {"x": ..., "y": ...} (a missing axis is [def, def]).
+std::pair<Range, Range> xyRanges(const JsonReader& r, double def);
+/// A number, [v], [r, g, b] (or "random"/"random_uniform" where allowed) as an AugLab fill.
+Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom);
+/// OpenCV interpolation and border constants as AugLab names (others reported, then linear/constant).
+const char* interpolationName(const JsonReader& r, TransformArgs& a);
+const char* borderName(const JsonReader& r, TransformArgs& a);
+
+}  // namespace auglab::exporting

@@ -1,0 +1,31 @@
+#pragma once
+// The Albumentations document model shared by the JSON writers, the Python writer and the reader.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "exporter.h"
+
+namespace auglab::exporting {
+
+/// Which library reads the file: Albumentations 2.0.8 (the last release of the original project)
+/// or AlbumentationsX 2.0.16. Both take the same transform arguments; AlbumentationsX writes
+/// `fill_mask: null` for Affine and a `seed` for Compose (see shared/reference/albumentations).
+enum class AlbumentationsFlavour { Albumentations, AlbumentationsX };
+
+/// The whole `A.save` document for a preset: `__version__`, `transform` (a Compose with every
+/// argument written explicitly, keys ordered as A.save orders them) and `auglab`, the preset's
+/// name, description, seed and disabled ops, which A.load ignores and the importer restores.
+nlohmann::ordered_json albumentationsDocument(const Preset& preset, AlbumentationsFlavour flavour,
+                                              std::vector<std::string>& warnings);
+
+/// OpenCV constants as Albumentations stores them.
+int cvInterpolation(const std::string& auglabName);  ///< nearest 0, linear 1
+int cvBorder(const std::string& auglabName);         ///< constant 0, replicate 1, reflect 2, wrap 3, reflect_101 4
+
+/// The key of the top-level object that carries what Albumentations has no place for.
+inline constexpr const char* kMetadataKey = "auglab";
+
+}  // namespace auglab::exporting

@@ -1,0 +1,77 @@
+// Python code that builds the same A.Compose as the JSON export: the arguments are those of the
+// JSON document, written as Python literals (tuples for ranges, cv2 constants for OpenCV enums).
+
+#include "albumentations_common.h"
+#include "export_common.h"
+
+namespace auglab::exporting {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string pyValue(const json& v) {
+    if (v.is_null()) return "None";
+    if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
+    if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+    if (v.is_number_float()) return pyFloat(v.get<double>());
+    if (v.is_string()) return pyString(v.get<std::string>());
+    if (v.is_array()) {
+        std::string s = "(";
+        for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + pyValue(v[i]);
+        return s + (v.size() == 1 ? ",)" : ")");
+    }
+    std::string s = "{";
+    bool first = true;
+    for (const auto& item : v.items()) {
+        s += (first ? "" : ", ") + pyString(item.key()) + ": " + pyValue(item.value());
+        first = false;
+    }
+    return s + "}";
+}
+
+std::string argument(const std::string& key, const json& v) {
+    // OpenCV enums by name, so the code reads as the user would write it.
+    static const char* const kBorders[] = {"cv2.BORDER_CONSTANT", "cv2.BORDER_REPLICATE", "cv2.BORDER_REFLECT",
+                                           "cv2.BORDER_WRAP", "cv2.BORDER_REFLECT_101"};
+    if (key == "border_mode" && v.is_number_integer() && v.get<int>() >= 0 && v.get<int>() <= 4)
+        return kBorders[v.get<int>()];
+    if ((key == "interpolation" || key == "mask_interpolation") && v.is_number_integer())
+        return v.get<int>() == 0 ? "cv2.INTER_NEAREST" : "cv2.INTER_LINEAR";
+    return pyValue(v);
+}
+
+}  // namespace
+
+}  // namespace auglab::exporting
+
+namespace auglab {
+
+ExportResult exportAlbumentationsPython(const Preset& preset) {
+    using namespace exporting;
+    ExportResult r;
+    const json doc = albumentationsDocument(preset, AlbumentationsFlavour::Albumentations, r.warnings);
+    const json& compose = doc["transform"];
+    // The Python file has no "auglab" section: a disabled op is simply left out.
+    for (std::string& w : r.warnings) {
+        const std::size_t at = w.find(" and kept in the \"auglab\" section");
+        if (at != std::string::npos) w = w.substr(0, at) + ".";
+    }
+    std::string body = "import albumentations as A\nimport cv2\n\n";
+    body += "# Albumentations " + doc["__version__"].get<std::string>() +
+            ": every argument is written, so later changes of defaults do not change the meaning.\n";
+    body += "transform = A.Compose(\n    [\n";
+    for (const json& t : compose["transforms"]) {
+        body += "        A." + t["__class_fullname__"].get<std::string>() + "(\n";
+        for (const auto& item : t.items()) {
+            if (item.key() == "__class_fullname__" || item.key() == "p") continue;
+            body += "            " + item.key() + "=" + argument(item.key(), item.value()) + ",\n";
+        }
+        body += "            p=" + pyFloat(t["p"].get<double>()) + ",\n        ),\n";
+    }
+    body += "    ],\n    p=1.0,\n)\n";
+    r.text = pythonHeader(preset, "albumentations-py", r.warnings) + body;
+    return r;
+}
+
+}  // namespace auglab

@@ -1,0 +1,87 @@
+#pragma once
+// Helpers shared by the exporter suites: the built-in presets, a preset that uses every op, and
+// running Python.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <QProcess>
+#include <QStandardPaths>
+#include <QString>
+#include <QStringList>
+
+#include "pipeline.h"
+#include "preset.h"
+
+namespace auglab::testing {
+
+namespace fs = std::filesystem;
+
+inline const fs::path kSourceDir = AUGLAB_SOURCE_DIR;
+inline const fs::path kExportData = kSourceDir / "tests" / "data" / "export";
+
+/// Every built-in preset, by file stem ("mild-geometric"), in name order.
+inline std::vector<std::pair<std::string, Preset>> builtInPresets() {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(kSourceDir / "presets"))
+        if (e.path().string().size() > 12 && e.path().string().ends_with(".auglab.json")) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::vector<std::pair<std::string, Preset>> out;
+    for (const fs::path& f : files) {
+        std::string stem = f.filename().string();
+        stem.resize(stem.size() - std::string(".auglab.json").size());
+        out.emplace_back(stem, loadPreset(f));
+    }
+    return out;
+}
+
+/// One preset with every op, non-default values, a disabled op and odd probabilities: the golden
+/// files show every branch of every exporter.
+inline Preset everyOpPreset() {
+    return parsePreset(R"({"format": "auglab-preset", "version": 1, "name": "every-op", "seed": 7,
+      "description": "every op with non-default values",
+      "pipeline": [
+        {"op": "affine", "p": 0.7, "rotate_deg": [-20, 10], "scale_x": [0.8, 1.2], "scale_y": [0.9, 1.1],
+         "keep_ratio": false, "shear_x_deg": [-5, 5], "shear_y_deg": [0, 3], "translate_x_frac": [-0.1, 0.05],
+         "translate_y_frac": [0, 0], "interpolation": "nearest", "border": "constant", "fill": [10, 20, 30]},
+        {"op": "horizontal_flip", "p": 0.3},
+        {"op": "vertical_flip", "p": 0.5},
+        {"op": "coarse_dropout", "p": 0.5, "holes": [0, 4], "hole_height_px": [4, 8], "hole_width_px": [3, 9],
+         "fill": "random_uniform"},
+        {"op": "coarse_dropout", "p": 1.0, "holes": [2, 3], "hole_height_frac": [0.1, 1.0],
+         "hole_width_frac": [0.05, 0.2], "fill": [255, 255, 255]},
+        {"op": "brightness_contrast", "p": 0.6, "brightness": [-0.1, 0.3], "contrast": [-0.5, 0.25],
+         "brightness_by_max": false},
+        {"op": "hue_saturation_value", "p": 0.5, "hue_shift_deg": [-30, 50], "sat_shift": [-20, 10], "val_shift": [-5, 5]},
+        {"op": "gaussian_blur", "p": 0.4, "sigma_px": [0.5, 2.0]},
+        {"op": "gauss_noise", "p": 0.3, "std_frac": [0.01, 0.05], "mean_frac": [-0.01, 0.02], "per_channel": false},
+        {"op": "to_gray", "p": 0.1},
+        {"op": "horizontal_flip", "enabled": false, "p": 0.9}
+      ]})");
+}
+
+struct PythonRun {
+    int code = -1;
+    QString out, err;
+};
+
+inline PythonRun runProcess(const QString& program, const QStringList& args, int timeoutMs = 600000) {
+    QProcess p;
+    p.start(program, args);
+    if (!p.waitForStarted(30000)) return {-2, {}, "cannot start " + program};
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return {-3, {}, "timed out: " + program + " " + args.join(' ')};
+    }
+    PythonRun r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+inline QString python3() { return QStandardPaths::findExecutable("python3"); }
+
+}  // namespace auglab::testing

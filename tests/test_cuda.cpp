@@ -1,0 +1,642 @@
+// The CUDA backend against the CPU reference (SPEC §2 "Equivalence"), in three layers:
+//  - always: cudaBackendInfo() is honest about this build and this machine, and createCudaBackend()
+//    without a device is a RuntimeError, not a crash;
+//  - in a CUDA build, GPU or not ("host emulation" rows): the kernels' per-pixel maths
+//    (core/cuda/cuda_pixel.cuh) and the batch layout (cuda_batch.cpp) run on the host, launch by
+//    launch as the device runs them, and must equal the CPU backend bit for bit;
+//  - on a GPU ("device" rows): the same comparisons through the real backend. Without a device those
+//    rows skip, saying why.
+// The warp and the pointwise ops are exact by construction (the same fixed-point and float32
+// steps); Gaussian noise on the device may differ by one level where its log/sin/cos (CUDA's
+// libdevice, not glibc) round differently, so rows with noise allow that on the device only.
+
+#include <cstring>
+#include <random>
+
+#include <QtTest>
+
+#include "contact_sheet.h"
+#include "cpu_backend.h"
+#include "cuda_backend.h"
+#include "error.h"
+#include "geometry.h"
+#include "sampler.h"
+#include "test_support.h"
+
+#if defined(AUGLAB_HAVE_CUDA)
+#include "cuda_batch.h"
+#include "cuda_pixel.cuh"
+#include "cuda_resources.h"
+#endif
+
+using namespace auglab;
+using namespace auglab::testing;
+
+#if defined(AUGLAB_HAVE_CUDA)
+constexpr bool kCudaBuilt = true;
+#else
+constexpr bool kCudaBuilt = false;
+#endif
+
+namespace {
+
+enum Engine { kHostEmulation = 0, kDevice = 1 };
+
+#if defined(AUGLAB_HAVE_CUDA)
+
+/// The CUDA backend's batch layout and per-pixel maths, executed on the host: each launch's passes
+/// one after the other, every pixel of a pass by the same function the kernel calls. The arena
+/// starts filled with a junk pattern, so reading memory the device would not have written shows.
+class HostEmulatedCudaBackend final : public Backend {
+public:
+    explicit HostEmulatedCudaBackend(std::size_t batchBudget = std::size_t(512) << 20)
+        : budget_(batchBudget) {}
+    std::string name() const override { return "cuda (host emulation)"; }
+    bool supports(OpId) const override { return true; }
+
+    void render(std::span<RenderJob> jobs) override {
+        using namespace auglab::cuda;
+        for (std::span<RenderJob> batch : splitBatches(jobs, budget_)) {
+            ++batches;
+            const DeviceBatch b = buildDeviceBatch(batch);
+            std::vector<unsigned char> arena(b.arenaBytes, 0xA5);
+            for (const LevelUpload& l : b.levels) {
+                const std::size_t rowBytes = std::size_t(l.image->width) * std::size_t(l.image->channels);
+                for (int y = 0; y < l.image->height; ++y)
+                    std::memcpy(arena.data() + l.offset + std::size_t(y) * rowBytes, l.image->row(y),
+                                rowBytes);
+            }
+            if (!b.blob.empty()) std::memcpy(arena.data() + b.blobOffset, b.blob.data(), b.blob.size());
+            if (b.scratchBytes) std::memset(arena.data() + b.scratch, 0, b.scratchBytes);
+            unsigned char* a = arena.data();
+            for (const DeviceLaunch& l : b.launches) {
+                const auto* passes = reinterpret_cast<const DevicePass*>(a + l.passes);
+                for (int i = 0; i < l.count; ++i) {
+                    const DevicePass& p = passes[i];
+                    std::uint64_t sum = 0;
+                    if (l.kind == kMeanLut) {
+                        for (int v = 0; v < 256; ++v) meanLutEntry(a, p, v);
+                        continue;
+                    }
+                    for (int y = 0; y < p.height; ++y)
+                        for (int x = 0; x < p.width; ++x) {
+                            if (l.kind == kSegment)
+                                segmentPixel(a, p, x, y);
+                            else if (l.kind == kBlurRows)
+                                blurRowPixel(a, p, x, y);
+                            else if (l.kind == kBlurColumns)
+                                blurColumnPixel(a, p, x, y);
+                            else
+                                sum += std::uint64_t(rgbSumOf(a, p, x, y));
+                        }
+                    if (l.kind == kMeanSum) *at<std::uint64_t>(a, p.sum) += sum;
+                }
+            }
+            // The download, as the backend does it: the output region in one piece.
+            const std::vector<unsigned char> outputs(a + b.outputBase, a + b.outputBase + b.outputBytes);
+            for (const OutputDownload& o : b.outputs) {
+                if (!o.rendered) {
+                    *o.output = Image();
+                    continue;
+                }
+                if (o.offset < b.outputBase || o.offset + o.bytes() > b.outputBase + b.outputBytes)
+                    throw std::logic_error("an output lies outside the output region");
+                Image out(o.width, o.height, o.channels);
+                if (o.bytes())
+                    std::memcpy(out.pixels.data(), outputs.data() + (o.offset - b.outputBase), o.bytes());
+                *o.output = std::move(out);
+            }
+        }
+    }
+
+    int batches = 0;
+
+private:
+    std::size_t budget_;
+};
+
+#endif
+
+/// The backend under test, or null with the reason it is not here (the test then skips with it).
+std::unique_ptr<Backend> makeEngine(int engine, QByteArray& whyNot) {
+#if defined(AUGLAB_HAVE_CUDA)
+    if (engine == kHostEmulation) return std::make_unique<HostEmulatedCudaBackend>();
+#endif
+    const BackendInfo info = cudaBackendInfo();
+    if (engine == kDevice && info.available) return createCudaBackend();
+    whyNot = QByteArray::fromStdString(info.detail);
+    return nullptr;
+}
+
+/// Rows for each engine this build has: "host emulation: ..." and "device: ...".
+QList<int> enginesOfThisBuild() {
+#if defined(AUGLAB_HAVE_CUDA)
+    return {kHostEmulation, kDevice};
+#else
+    return {kDevice};
+#endif
+}
+QByteArray engineName(int engine) {
+    return engine == kHostEmulation ? "host emulation: " : "device: ";
+}
+
+Image render(Backend& backend, SourceLevels& source, const Plan& plan) {
+    Image out;
+    RenderJob job{&source, plan, &out};
+    backend.render(std::span<RenderJob>(&job, 1));
+    return out;
+}
+
+WarpStep warpStep(const Matrix3& forward, int inW, int inH, int outW, int outH, Interpolation interp,
+                  BorderMode border, Rgb fill) {
+    const Matrix3 inv = forward.inverse();
+    WarpStep w;
+    w.inverse = {inv(0, 0), inv(0, 1), inv(0, 2), inv(1, 0), inv(1, 1), inv(1, 2)};
+    w.inputWidth = inW;
+    w.inputHeight = inH;
+    w.interpolation = interp;
+    w.border = border;
+    w.fill = fill;
+    w.copy = inv.isIdentity() && inW == outW && inH == outH;
+    return w;
+}
+
+Matrix3 randomMatrix(std::mt19937& rng, int w, int h) {
+    std::uniform_real_distribution<double> rot(-180, 180), scale(0.5, 2.0), shear(-20, 20), shift(-0.3, 0.3);
+    AffineParams a;
+    a.rotate_deg = rot(rng);
+    a.scale_x = scale(rng);
+    a.scale_y = scale(rng);
+    a.shear_x_deg = shear(rng);
+    a.shear_y_deg = shear(rng);
+    a.translate_x_px = int(shift(rng) * w);
+    a.translate_y_px = int(shift(rng) * h);
+    return affineMatrix(a, w, h);
+}
+
+/// Equal to the CPU: bit for bit, or (noise on the device) within one level on at most 1e-4 of
+/// the pixels.
+bool matchesCpu(const Diff& d, bool allowNoiseRounding) {
+    if (!allowNoiseRounding) return d.maxAbs == 0;
+    return d.maxAbs <= 1 && double(d.pixelsDiffering) <= std::max(1.0, 1e-4 * double(d.pixels));
+}
+
+const QList<BorderMode> kBorders{BorderMode::Constant, BorderMode::Replicate, BorderMode::Reflect,
+                                 BorderMode::Reflect101, BorderMode::Wrap};
+
+std::vector<float> blurKernel(double sigma) {
+    const std::vector<double> k = gaussianKernel(sigma);
+    return std::vector<float>(k.begin(), k.end());
+}
+
+DropoutStep dropout(Fill::Mode mode, int w, int h) {
+    DropoutStep d;
+    // Overlapping holes, one partly outside the image and one of zero width.
+    d.holes = {{-3, -2, 10, 8}, {w / 2, h / 3, w, h / 2}, {1, 1, 2, 2}, {w / 3, 0, 0, h}};
+    d.mode = mode;
+    d.fill = {255, 0, 128};
+    d.colours = {{10, 20, 30}, {200, 100, 0}, {0, 255, 255}, {1, 2, 3}};
+    d.seed = 0x1234567890abcdefull;
+    return d;
+}
+
+/// A plan exercising `op` after a mild rotation (so the ops run fused with a real warp).
+Plan pixelPlan(const QByteArray& op, int w, int h) {
+    Plan plan;
+    plan.width = w;
+    plan.height = h;
+    AffineParams a;
+    a.rotate_deg = 7;
+    a.scale_x = a.scale_y = 1.05;
+    PlanStage stage;
+    stage.warp =
+        warpStep(affineMatrix(a, w, h), w, h, w, h, Interpolation::Linear, BorderMode::Reflect101, {});
+    const HsvLuts hsv = hsvLuts(HsvParams{33, -17.5, 12.3});
+    const NoiseStep noise{3.0f, 20.0f, true, 987654321ull};
+    if (op == "lut") stage.ops = {LutStep{brightnessContrastLut(1.2f, 20.0f)}};
+    if (op == "mean_brightness") stage.ops = {MeanBrightnessStep{0.9f, 0.15}};
+    if (op == "hsv") stage.ops = {HsvStep{hsv}};
+    if (op == "gray") stage.ops = {GrayStep{}};
+    if (op == "blur_small") stage.ops = {BlurStep{blurKernel(0.8)}};
+    if (op == "blur_large") stage.ops = {BlurStep{blurKernel(3.0)}};
+    if (op == "noise_per_channel") stage.ops = {noise};
+    if (op == "noise_shared") stage.ops = {NoiseStep{-2.0f, 35.0f, false, 42}};
+    if (op == "dropout_constant") stage.ops = {dropout(Fill::Mode::Constant, w, h)};
+    if (op == "dropout_random") stage.ops = {dropout(Fill::Mode::Random, w, h)};
+    if (op == "dropout_random_uniform") stage.ops = {dropout(Fill::Mode::RandomUniform, w, h)};
+    if (op == "everything")
+        stage.ops = {dropout(Fill::Mode::RandomUniform, w, h),
+                     LutStep{brightnessContrastLut(0.8f, -10.0f)},
+                     HsvStep{hsv},
+                     MeanBrightnessStep{1.1f, -0.1},
+                     noise,
+                     BlurStep{blurKernel(1.5)},
+                     GrayStep{},
+                     dropout(Fill::Mode::Random, w, h),
+                     MeanBrightnessStep{1.0f, 0.2}};
+    plan.stages.push_back(stage);
+    if (op == "three_stages") {
+        plan.stages[0].ops = {LutStep{brightnessContrastLut(1.3f, 5.0f)}};
+        PlanStage flip;
+        flip.warp =
+            warpStep(horizontalFlipMatrix(w), w, h, w, h, Interpolation::Linear, BorderMode::Constant, {});
+        flip.warp.sourceLevel = -1;
+        flip.ops = {HsvStep{hsv}, BlurStep{blurKernel(1.0)}};
+        PlanStage turn;
+        a.rotate_deg = -40;
+        turn.warp = warpStep(affineMatrix(a, w, h), w, h, w, h, Interpolation::Nearest, BorderMode::Constant,
+                             {9, 8, 7});
+        turn.warp.sourceLevel = -1;
+        turn.ops = {GrayStep{}};
+        plan.stages.push_back(flip);
+        plan.stages.push_back(turn);
+    }
+    return plan;
+}
+
+bool hasNoise(const Plan& plan) {
+    for (const PlanStage& s : plan.stages)
+        for (const PixelStep& step : s.ops)
+            if (std::holds_alternative<NoiseStep>(step)) return true;
+    return false;
+}
+
+/// An image holding every RGB colour once (4096 x 4096).
+Image everyColour() {
+    Image img(4096, 4096, 3);
+    for (int i = 0; i < 1 << 24; ++i) {
+        std::uint8_t* p = img.at(i % 4096, i / 4096);
+        p[0] = std::uint8_t(i >> 16);
+        p[1] = std::uint8_t(i >> 8);
+        p[2] = std::uint8_t(i);
+    }
+    return img;
+}
+
+OpConfig op(const char* name) {
+    return OpConfig::withDefaults(name);
+}
+
+std::vector<OpConfig> busyPipeline(bool withNoise) {
+    OpConfig affine = op("affine");
+    affine.set("rotate_deg", Range{-30, 30});
+    affine.set("border", std::string("reflect_101"));
+    OpConfig flip = op("horizontal_flip");
+    flip.p = 0.5;
+    OpConfig vflip = op("vertical_flip");
+    vflip.p = 0.3;
+    OpConfig drop = op("coarse_dropout");
+    drop.set("fill", Fill{Fill::Mode::RandomUniform, {}});
+    OpConfig bc = op("brightness_contrast");
+    bc.set("brightness_by_max", false);
+    OpConfig blur = op("gaussian_blur");
+    blur.p = 0.5;
+    OpConfig noise = op("gauss_noise");
+    noise.p = 0.5;
+    OpConfig gray = op("to_gray");
+    gray.p = 0.2;
+    OpConfig nearest = op("affine");  // a second warp after pixel ops: a second stage
+    nearest.set("interpolation", std::string("nearest"));
+    nearest.set("border", std::string("wrap"));
+    nearest.p = 0.5;
+    std::vector<OpConfig> p{affine, flip, drop, bc, op("hue_saturation_value"), blur, vflip, nearest, gray};
+    if (withNoise) p.push_back(noise);
+    return p;
+}
+
+}  // namespace
+
+class TestCuda : public QObject {
+    Q_OBJECT
+
+private slots:
+    void infoIsHonest();
+    void createWithoutDeviceThrows();
+#if defined(AUGLAB_HAVE_CUDA)
+    void batchesSplitInOrder();
+    void hostEmulationSplitsLargeBatches();
+#endif
+    void warpMatchesCpu_data();
+    void warpMatchesCpu();
+    void pixelOpsMatchCpu_data();
+    void pixelOpsMatchCpu();
+    void everyColourMatchesCpu_data();
+    void everyColourMatchesCpu();
+    void gridMatchesCpu_data();
+    void gridMatchesCpu();
+    void badPlansAreRuntimeErrors_data();
+    void badPlansAreRuntimeErrors();
+    void outOfMemoryIsRuntimeError();
+};
+
+void TestCuda::infoIsHonest() {
+    const BackendInfo info = cudaBackendInfo();
+    qInfo("cuda: compiled %d, available %d, %s", info.compiled, info.available, info.detail.c_str());
+    QCOMPARE(info.name, std::string("cuda"));
+    QCOMPARE(info.compiled, kCudaBuilt);
+    QVERIFY(!info.detail.empty());
+    if (!info.compiled) {
+        QVERIFY(!info.available);
+        QVERIFY(info.detail.find("built without CUDA") != std::string::npos);
+    } else if (info.available) {
+        QVERIFY2(info.detail.find("compute capability") != std::string::npos, info.detail.c_str());
+    }
+    QCOMPARE(cudaBackendInfo().detail, info.detail);  // probed once, the same answer after
+}
+
+void TestCuda::createWithoutDeviceThrows() {
+    const BackendInfo info = cudaBackendInfo();
+    if (info.available) {
+        const std::unique_ptr<Backend> b = createCudaBackend();
+        QCOMPARE(b->name(), std::string("cuda"));
+        for (const OpDesc& d : opRegistry()) QVERIFY2(b->supports(d.id), d.name.c_str());
+        return;
+    }
+    try {
+        (void)createCudaBackend();
+        QFAIL("createCudaBackend() returned a backend without a usable device");
+    } catch (const RuntimeError& e) {
+        QVERIFY2(std::string(e.what()).find(info.detail) != std::string::npos, e.what());
+    }
+}
+
+#if defined(AUGLAB_HAVE_CUDA)
+
+void TestCuda::batchesSplitInOrder() {
+    SourceLevels source(Image(100, 100, 3));
+    std::vector<Image> outs(10);
+    std::vector<RenderJob> jobs;
+    for (int i = 0; i < 10; ++i) {
+        Plan p;
+        p.width = p.height = i == 4 ? 1000 : 100;  // job 4 alone exceeds the budget
+        p.stages.push_back(PlanStage{warpStep(Matrix3::identity(), 100, 100, p.width, p.height,
+                                              Interpolation::Linear, BorderMode::Constant, {}),
+                                     {}});
+        jobs.push_back(RenderJob{&source, p, &outs[std::size_t(i)]});
+    }
+    const auto groups = cuda::splitBatches(jobs, 200000);
+    std::size_t next = 0;
+    for (const auto& g : groups) {
+        QVERIFY(!g.empty());
+        QCOMPARE(g.data(), jobs.data() + next);
+        if (next <= 4 && 4 < next + g.size())
+            QVERIFY2(next == 4 && g.size() == 1, "job 4 is a batch of its own");
+        next += g.size();
+    }
+    QCOMPARE(next, jobs.size());
+    QVERIFY(groups.size() >= 3);
+}
+
+void TestCuda::hostEmulationSplitsLargeBatches() {
+    // A grid rendered in many small batches equals the grid rendered in one.
+    SourceLevels source(photoCrop("astronaut.png", 320, 240, 3));
+    SheetOptions o;
+    o.tile = 48;
+    o.seed = 5;
+    HostEmulatedCudaBackend one, many(64 << 10);
+    const Sheet a = renderSheet(busyPipeline(true), {&source}, o, one);
+    const Sheet b = renderSheet(busyPipeline(true), {&source}, o, many);
+    QCOMPARE(one.batches, 1);
+    QVERIFY2(many.batches > 4, QByteArray::number(many.batches).constData());
+    QVERIFY(samePixels(a.image, b.image));
+}
+
+#endif
+
+void TestCuda::warpMatchesCpu_data() {
+    QTest::addColumn<int>("engine");
+    QTest::addColumn<QSize>("in");
+    QTest::addColumn<QSize>("out");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<int>("interp");
+    QTest::addColumn<int>("border");
+    struct Case {
+        QSize in, out;
+        int channels;
+    };
+    const QList<Case> cases{{{1, 1}, {1, 1}, 3},        {{7, 5}, {7, 5}, 3},      {{64, 37}, {64, 37}, 3},
+                            {{4097, 3}, {4097, 3}, 3},  {{3, 200}, {3, 200}, 3},  {{301, 207}, {301, 207}, 3},
+                            {{301, 207}, {100, 69}, 3}, {{64, 37}, {150, 90}, 3}, {{120, 90}, {120, 90}, 4},
+                            {{1, 1}, {5, 3}, 4}};
+    for (int engine : enginesOfThisBuild())
+        for (const Case& c : cases)
+            for (int interp = 0; interp < 2; ++interp)
+                for (BorderMode b : kBorders) {
+                    const QByteArray name =
+                        engineName(engine) + QByteArray::number(c.in.width()) + "x" +
+                        QByteArray::number(c.in.height()) + " -> " + QByteArray::number(c.out.width()) + "x" +
+                        QByteArray::number(c.out.height()) + (c.channels == 4 ? " rgba" : " rgb") +
+                        (interp ? " linear " : " nearest ") + borderName(b);
+                    QTest::newRow(name.constData())
+                        << engine << c.in << c.out << c.channels << interp << int(b);
+                }
+}
+
+void TestCuda::warpMatchesCpu() {
+    QFETCH(int, engine);
+    QFETCH(QSize, in);
+    QFETCH(QSize, out);
+    QFETCH(int, channels);
+    QFETCH(int, interp);
+    QFETCH(int, border);
+    QByteArray whyNot;
+    const std::unique_ptr<Backend> backend = makeEngine(engine, whyNot);
+    if (!backend) QSKIP(whyNot.constData());
+    CpuBackend cpu(0);
+    SourceLevels source(photoCrop("astronaut.png", in.width(), in.height(), channels));
+    std::mt19937 rng(77u + unsigned(in.width() * 31 + in.height() * 7 + interp * 3 + border));
+    const Matrix3 resize = resizeMatrix(in.width(), in.height(), out.width(), out.height());
+    // The identity (the copy path when sizes match), a flip, then random affine maps.
+    std::vector<Matrix3> maps{resize, resize * horizontalFlipMatrix(in.width())};
+    for (int i = 0; i < 4; ++i) maps.push_back(resize * randomMatrix(rng, in.width(), in.height()));
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+        Plan plan;
+        plan.width = out.width();
+        plan.height = out.height();
+        plan.stages.push_back(PlanStage{warpStep(maps[i], in.width(), in.height(), out.width(), out.height(),
+                                                 Interpolation(interp), BorderMode(border), {200, 30, 90}),
+                                        {}});
+        const Image expected = render(cpu, source, plan);
+        const Image actual = render(*backend, source, plan);
+        const Diff d = compare(actual, expected);
+        const QByteArray what = "map " + QByteArray::number(int(i)) + ": " + d.describe();
+        // SPEC §2 first (the contract), then bit-exactness (the design: the same fixed point).
+        if (interp)
+            QVERIFY2(d.withinLinearBounds(), what.constData());
+        else
+            QVERIFY2(d.pixelFractionDiffering() <= 0.005, what.constData());
+        QVERIFY2(samePixels(actual, expected), what.constData());
+    }
+}
+
+void TestCuda::pixelOpsMatchCpu_data() {
+    QTest::addColumn<int>("engine");
+    QTest::addColumn<QByteArray>("op");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<int>("channels");
+    const QList<QByteArray> ops{"lut",
+                                "mean_brightness",
+                                "hsv",
+                                "gray",
+                                "blur_small",
+                                "blur_large",
+                                "noise_per_channel",
+                                "noise_shared",
+                                "dropout_constant",
+                                "dropout_random",
+                                "dropout_random_uniform",
+                                "everything",
+                                "three_stages"};
+    const QList<QPair<QSize, int>> sizes{
+        {{1, 1}, 3}, {{7, 5}, 3}, {{4097, 3}, 3}, {{301, 207}, 3}, {{120, 91}, 4}};
+    for (int engine : enginesOfThisBuild())
+        for (const QByteArray& o : ops)
+            for (const auto& [size, channels] : sizes) {
+                const QByteArray name = engineName(engine) + o + " " + QByteArray::number(size.width()) +
+                                        "x" + QByteArray::number(size.height()) +
+                                        (channels == 4 ? " rgba" : " rgb");
+                QTest::newRow(name.constData()) << engine << o << size << channels;
+            }
+}
+
+void TestCuda::pixelOpsMatchCpu() {
+    QFETCH(int, engine);
+    QFETCH(QByteArray, op);
+    QFETCH(QSize, size);
+    QFETCH(int, channels);
+    QByteArray whyNot;
+    const std::unique_ptr<Backend> backend = makeEngine(engine, whyNot);
+    if (!backend) QSKIP(whyNot.constData());
+    CpuBackend cpu(0);
+    SourceLevels source(photoCrop("chelsea.png", size.width(), size.height(), channels));
+    const Plan plan = pixelPlan(op, size.width(), size.height());
+    const Image expected = render(cpu, source, plan);
+    const Image actual = render(*backend, source, plan);
+    const Diff d = compare(actual, expected);
+    QVERIFY2(matchesCpu(d, engine == kDevice && hasNoise(plan)), d.describe().constData());
+}
+
+void TestCuda::everyColourMatchesCpu_data() {
+    QTest::addColumn<int>("engine");
+    for (int engine : enginesOfThisBuild())
+        QTest::newRow((engineName(engine) + "hsv and gray").constData()) << engine;
+}
+
+void TestCuda::everyColourMatchesCpu() {
+    // HSV and gray on all 2^24 colours: integer tables and float32 steps, so exact everywhere.
+    QFETCH(int, engine);
+    QByteArray whyNot;
+    const std::unique_ptr<Backend> backend = makeEngine(engine, whyNot);
+    if (!backend) QSKIP(whyNot.constData());
+    CpuBackend cpu(0);
+    SourceLevels source(everyColour());
+    Plan plan;
+    plan.width = plan.height = 4096;
+    plan.stages.push_back(PlanStage{warpStep(Matrix3::identity(), 4096, 4096, 4096, 4096,
+                                             Interpolation::Nearest, BorderMode::Constant, {}),
+                                    {}});
+    QVERIFY(plan.stages[0].warp.copy);
+    const std::vector<std::vector<PixelStep>> opLists{{HsvStep{hsvLuts(HsvParams{-71, 23.9, -18.2})}},
+                                                      {HsvStep{hsvLuts(HsvParams{180, -255, 255})}},
+                                                      {GrayStep{}}};
+    for (const std::vector<PixelStep>& ops : opLists) {
+        plan.stages[0].ops = ops;
+        const Diff d = compare(render(*backend, source, plan), render(cpu, source, plan));
+        QVERIFY2(d.maxAbs == 0, d.describe().constData());
+    }
+}
+
+void TestCuda::gridMatchesCpu_data() {
+    QTest::addColumn<int>("engine");
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<bool>("noise");
+    for (int engine : enginesOfThisBuild()) {
+        QTest::newRow((engineName(engine) + "64 samples, no noise").constData())
+            << engine << int(SheetMode::Samples) << false;
+        QTest::newRow((engineName(engine) + "64 samples with noise").constData())
+            << engine << int(SheetMode::Samples) << true;
+        QTest::newRow((engineName(engine) + "dataset of mixed sizes and channels").constData())
+            << engine << int(SheetMode::Dataset) << true;
+    }
+}
+
+void TestCuda::gridMatchesCpu() {
+    // Whole grids through renderSheet: 64 different plans (stages, ops and sizes vary per sample)
+    // rendered by one backend call, the way the GUI renders them.
+    QFETCH(int, engine);
+    QFETCH(int, mode);
+    QFETCH(bool, noise);
+    QByteArray whyNot;
+    const std::unique_ptr<Backend> backend = makeEngine(engine, whyNot);
+    if (!backend) QSKIP(whyNot.constData());
+    CpuBackend cpu(0);
+    SourceLevels photo(photoCrop("astronaut.png", 1024, 1024, 3));
+    SourceLevels wide(photoCrop("coffee.png", 257, 129, 3)), tall(photoCrop("chelsea.png", 90, 200, 4)),
+        dot(photoCrop("rocket.jpg", 1, 1, 3));
+    std::vector<SourceLevels*> sources{&photo};
+    if (SheetMode(mode) == SheetMode::Dataset) sources = {&wide, &tall, &dot, &photo};
+    SheetOptions o;
+    o.rows = o.cols = 8;
+    o.tile = 128;
+    o.seed = 20200224;
+    o.mode = SheetMode(mode);
+    const std::vector<OpConfig> pipeline = busyPipeline(noise);
+    const Sheet expected = renderSheet(pipeline, sources, o, cpu);
+    const Sheet actual = renderSheet(pipeline, sources, o, *backend);
+    const Diff d = compare(actual.image, expected.image);
+    qInfo("%s", d.describe().constData());
+    QVERIFY2(d.withinLinearBounds(), d.describe().constData());
+    QVERIFY2(matchesCpu(d, engine == kDevice && noise), d.describe().constData());
+}
+
+void TestCuda::badPlansAreRuntimeErrors_data() {
+    QTest::addColumn<int>("engine");
+    for (int engine : enginesOfThisBuild())
+        QTest::newRow((engineName(engine) + "size mismatch, no source, no stages").constData()) << engine;
+}
+
+void TestCuda::badPlansAreRuntimeErrors() {
+    QFETCH(int, engine);
+    QByteArray whyNot;
+    const std::unique_ptr<Backend> backend = makeEngine(engine, whyNot);
+    if (!backend) QSKIP(whyNot.constData());
+    SourceLevels source(Image(40, 30, 3));
+    Plan plan;
+    plan.width = 40;
+    plan.height = 30;
+    plan.stages.push_back(PlanStage{
+        warpStep(Matrix3::identity(), 41, 30, 40, 30, Interpolation::Linear, BorderMode::Constant, {}), {}});
+    QVERIFY_THROWS_EXCEPTION(RuntimeError, render(*backend, source, plan));
+    Image out;
+    RenderJob noSource{nullptr, plan, &out};
+    QVERIFY_THROWS_EXCEPTION(RuntimeError, backend->render(std::span<RenderJob>(&noSource, 1)));
+    // A plan without stages gives an empty image, as on the CPU.
+    CpuBackend cpu(1);
+    QVERIFY(samePixels(render(*backend, source, Plan{}), render(cpu, source, Plan{})));
+    // The backend still works after the errors.
+    plan.stages[0].warp.inputWidth = 40;
+    QVERIFY(samePixels(render(*backend, source, plan), render(cpu, source, plan)));
+}
+
+void TestCuda::outOfMemoryIsRuntimeError() {
+    QByteArray whyNot;
+    const std::unique_ptr<Backend> backend = makeEngine(kDevice, whyNot);
+    if (!backend) QSKIP(whyNot.constData());
+#if defined(AUGLAB_HAVE_CUDA)
+    cuda::DeviceBuffer huge;
+    try {
+        huge.reserve(std::size_t(1) << 50);  // a petabyte
+        QFAIL("cudaMalloc of a petabyte succeeded");
+    } catch (const RuntimeError& e) {
+        QVERIFY2(std::string(e.what()).find("cudaMalloc") != std::string::npos, e.what());
+    }
+    // The failure left no error behind: the backend renders as before.
+    CpuBackend cpu(1);
+    SourceLevels source(photoCrop("astronaut.png", 64, 48, 3));
+    const Plan plan = pixelPlan("everything", 64, 48);
+    QVERIFY(matchesCpu(compare(render(*backend, source, plan), render(cpu, source, plan)), true));
+#endif
+}
+
+QTEST_APPLESS_MAIN(TestCuda)
+#include "test_cuda.moc"

@@ -1,0 +1,280 @@
+// The Albumentations importer: the real A.save files of 1.4.24, 2.0.8 and AlbumentationsX 2.0.16
+// (tests/data/export/reference, copied from shared/reference/albumentations), old key names,
+// unmapped keys reported with their JSON paths, strict errors, and the round trip
+// preset -> albumentations JSON -> preset as the identity.
+
+#include <QRandomGenerator>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "atomic_file.h"
+#include "error.h"
+#include "export_test_support.h"
+#include "exporter.h"
+
+using namespace auglab;
+using namespace auglab::testing;
+
+namespace {
+
+ImportResult importFile(const char* name) {
+    return importAlbumentations(readFileText(kExportData / "reference" / name), name);
+}
+
+bool hasWarning(const ImportResult& r, const std::string& part) {
+    for (const std::string& w : r.warnings)
+        if (w.find(part) != std::string::npos) return true;
+    return false;
+}
+
+QString warningsOf(const ImportResult& r) {
+    QString s;
+    for (const std::string& w : r.warnings) s += QString::fromStdString(w) + "\n";
+    return s;
+}
+
+std::string importError(const std::string& json) {
+    try {
+        importAlbumentations(json, "t.json");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "NO ERROR";
+}
+
+/// Random representable presets: every op, random order, values within AugLab's bounds that
+/// Albumentations can hold (at least one hole, fractions below 1, sigma above 0, equal scale ranges
+/// with keep_ratio), some disabled. Thirds and sevenths need all 17 digits.
+Preset randomPreset(QRandomGenerator& rng, int n) {
+    Preset p;
+    p.name = "random " + std::to_string(n);
+    p.description = "line one\nline \"two\"";
+    p.seed = rng.generate64();
+    const auto uniform = [&](double lo, double hi) { return lo + (hi - lo) * rng.generateDouble(); };
+    const auto range = [&](double lo, double hi) {
+        double a = uniform(lo, hi), b = uniform(lo, hi);
+        if (a > b) std::swap(a, b);
+        return rng.bounded(4) == 0 ? Range{a, a} : Range{a, b};
+    };
+    for (int i = 0; i < 12; ++i) {
+        const OpDesc& d = opRegistry()[rng.bounded(static_cast<int>(opRegistry().size()))];
+        OpConfig op(d);
+        op.enabled = rng.bounded(5) != 0;
+        op.p = rng.bounded(3) == 0 ? 1.0 : uniform(0, 1) / 3;
+        for (const ParamDesc& pd : d.params) {
+            if (pd.optional) continue;
+            switch (pd.kind) {
+                case ParamKind::FloatRange: op.set(pd.key, range(pd.lower, pd.upper)); break;
+                case ParamKind::IntRange: {
+                    const Range r = range(std::max(1.0, pd.lower), std::min(pd.upper, 50.0));
+                    op.set(pd.key, Range{std::floor(r.min), std::floor(r.max)});
+                    break;
+                }
+                case ParamKind::Bool: op.set(pd.key, rng.bounded(2) == 0); break;
+                case ParamKind::Choice: op.set(pd.key, pd.choices[rng.bounded(static_cast<int>(pd.choices.size()))]); break;
+                case ParamKind::Fill: {
+                    Fill f;
+                    f.mode = pd.allowsRandomFill ? static_cast<Fill::Mode>(rng.bounded(3)) : Fill::Mode::Constant;
+                    if (f.mode == Fill::Mode::Constant)
+                        for (int& c : f.rgb) c = rng.bounded(256);
+                    op.set(pd.key, f);
+                    break;
+                }
+                case ParamKind::Float: op.set(pd.key, uniform(pd.lower, pd.upper)); break;
+            }
+        }
+        if (op.id() == OpId::Affine && op.flag("keep_ratio")) op.set("scale_y", op.range("scale_x"));
+        if (op.id() == OpId::CoarseDropout) {
+            if (rng.bounded(2) == 0) {
+                op.set("hole_height_px", Range{3, 9});
+                op.set("hole_width_px", Range{1, 40});
+            } else {
+                op.set("hole_height_frac", range(0, 0.99));
+                op.set("hole_width_frac", range(0, 0.99));
+            }
+        }
+        if (op.id() == OpId::GaussianBlur) op.set("sigma_px", range(0.01, 50));
+        p.pipeline.push_back(op);
+    }
+    return p;
+}
+
+}  // namespace
+
+class TestImport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void referenceExamples_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<double>("holeHeightMin");  // pixels in 1.4.24's example, a fraction in 2.0's
+        QTest::newRow("1.4.24") << "example_1.4.24.json" << 8.0;
+        QTest::newRow("2.0.8") << "example_2.0.8.json" << 0.05;
+        QTest::newRow("AlbumentationsX 2.0.16") << "example_ax_2.0.16.json" << 0.05;
+    }
+
+    void referenceExamples() {
+        QFETCH(QString, file);
+        QFETCH(double, holeHeightMin);
+        const ImportResult r = importFile(file.toUtf8().constData());
+        QVERIFY2(r.warnings.empty(), qPrintable(warningsOf(r)));
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(4));
+        const OpConfig& affine = r.preset.pipeline[0];
+        QCOMPARE(affine.name(), std::string("affine"));
+        QCOMPARE(affine.p, 0.7);
+        QCOMPARE(affine.range("rotate_deg"), (Range{-15, 15}));
+        QCOMPARE(affine.range("scale_x"), (Range{0.9, 1.1}));
+        QCOMPARE(affine.range("shear_y_deg"), (Range{-5, 5}));
+        QCOMPARE(affine.range("translate_x_frac"), (Range{-0.0625, 0.0625}));
+        QCOMPARE(affine.choice("border"), std::string("constant"));
+        QCOMPARE(affine.choice("interpolation"), std::string("linear"));
+        QCOMPARE(r.preset.pipeline[1].name(), std::string("horizontal_flip"));
+        QCOMPARE(r.preset.pipeline[1].p, 0.5);
+        const OpConfig& dropout = r.preset.pipeline[2];
+        QCOMPARE(dropout.range("holes"), (Range{1, 8}));
+        const bool px = holeHeightMin >= 1;
+        QCOMPARE(dropout.has("hole_height_px"), px);
+        QCOMPARE(dropout.range(px ? "hole_height_px" : "hole_height_frac").min, holeHeightMin);
+        const OpConfig& bc = r.preset.pipeline[3];
+        QCOMPARE(bc.range("contrast"), (Range{-0.2, 0.2}));
+        QVERIFY(bc.flag("brightness_by_max"));
+    }
+
+    void referenceDefaults_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("1.4.24") << "defaults_alb-1.4.24.json";
+        QTest::newRow("2.0.8") << "defaults_alb-2.0.8.json";
+        QTest::newRow("AlbumentationsX 2.0.16") << "defaults_ax-2.0.16.json";
+    }
+
+    void referenceDefaults() {
+        QFETCH(QString, file);
+        const ImportResult r = importFile(file.toUtf8().constData());
+        // ColorJitter, Perspective and GridDropout have no AugLab op (yet): reported, skipped.
+        QVERIFY2(hasWarning(r, "transform.transforms[5]: ColorJitter has no AugLab op"), qPrintable(warningsOf(r)));
+        QVERIFY(hasWarning(r, "transform.transforms[9]: Perspective has no AugLab op"));
+        QVERIFY(hasWarning(r, "transform.transforms[10]: GridDropout has no AugLab op"));
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(8));
+        const OpConfig& hsv = r.preset.pipeline[5];
+        QCOMPARE(hsv.range("hue_shift_deg"), (Range{-40, 40}));  // 20 OpenCV units = 40 degrees
+        const OpConfig& blur = r.preset.pipeline[6];
+        const OpConfig& noise = r.preset.pipeline[7];
+        QCOMPARE(noise.range("std_frac"), (Range{0.2, 0.44}));
+        QCOMPARE(noise.flag("per_channel"), !file.contains("ax"));
+        if (file.contains("1.4.24")) {
+            // sigma 0 with kernel sizes 3..7: OpenCV's sigma of those sizes, 0.8 and 1.4.
+            QVERIFY(hasWarning(r, "sigma_limit: sigma 0"));
+            QVERIFY(std::abs(blur.range("sigma_px").min - 0.8) < 1e-12);
+            QVERIFY(std::abs(blur.range("sigma_px").max - 1.4) < 1e-12);
+            QCOMPARE(r.preset.pipeline[3].range("hole_height_px"), (Range{8, 8}));
+        } else {
+            QCOMPARE(blur.range("sigma_px"), (Range{0.5, 3.0}));
+            QCOMPARE(r.warnings.size(), std::size_t(3));
+        }
+    }
+
+    void oldKeyNamesAndUnmappedKeys() {
+        const ImportResult r = importAlbumentations(R"({"__version__": "1.3.1", "transform": {
+            "__class_fullname__": "albumentations.core.composition.Compose", "p": 1.0, "bbox_params": {"format": "coco"},
+            "transforms": [
+              {"__class_fullname__": "Affine", "p": 1.0, "rotate": [-10, 10], "scale": {"x": [0.9, 1.1], "y": [0.9, 1.1]},
+               "translate_percent": null, "translate_px": {"x": [-3, 3], "y": [0, 0]}, "shear": 4, "interpolation": 2,
+               "mode": 4, "cval": [1, 2, 3], "cval_mask": 7, "fit_output": false, "keep_ratio": false, "rotate_method": "ellipse",
+               "balanced_scale": true, "frobnicate": 1},
+              {"__class_fullname__": "CoarseDropout", "p": 0.5, "max_holes": 6, "min_holes": null, "max_height": 0.2,
+               "min_height": 0.1, "max_width": 0.3, "min_width": null, "fill_value": 255, "mask_fill_value": null},
+              {"__class_fullname__": "GaussNoise", "p": 0.3, "var_limit": [100, 400], "mean": 5.1, "per_channel": false,
+               "noise_scale_factor": 0.5},
+              {"__class_fullname__": "OneOf", "p": 1.0, "transforms": []},
+              {"__class_fullname__": "VerticalFlip"}
+            ]}})", "old.json");
+        const QString w = warningsOf(r);
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(4));
+        const OpConfig& a = r.preset.pipeline[0];
+        QCOMPARE(a.choice("border"), std::string("reflect_101"));  // old "mode"
+        QCOMPARE(a.fill("fill").rgb, (std::array<int, 3>{1, 2, 3}));  // old "cval"
+        QCOMPARE(a.range("shear_x_deg"), (Range{4, 4}));            // a number is a fixed shear
+        QCOMPARE(a.choice("interpolation"), std::string("linear"));
+        for (const char* part : {"transform.bbox_params", "transform.transforms[0].translate_px: shifts in pixels",
+                                 "transform.transforms[0].interpolation: OpenCV interpolation 2",
+                                 "transform.transforms[0].cval_mask: acts on masks", "transforms[0].rotate_method",
+                                 "transform.transforms[0].balanced_scale", "transform.transforms[0].frobnicate",
+                                 "transform.transforms[2].var_limit", "transform.transforms[2].noise_scale_factor",
+                                 "transform.transforms[3]: OneOf has no AugLab op",
+                                 "transform.transforms[4].p: absent"})
+            QVERIFY2(w.contains(part), qPrintable(QString(part) + " not in:\n" + w));
+        const OpConfig& d = r.preset.pipeline[1];
+        QCOMPARE(d.range("holes"), (Range{6, 6}));
+        QCOMPARE(d.range("hole_height_frac"), (Range{0.1, 0.2}));
+        QCOMPARE(d.range("hole_width_frac"), (Range{0.3, 0.3}));
+        QCOMPARE(d.fill("fill").rgb, (std::array<int, 3>{255, 255, 255}));
+        const OpConfig& n = r.preset.pipeline[2];
+        QCOMPARE(n.range("std_frac"), (Range{10.0 / 255, 20.0 / 255}));  // sqrt of the variance, of 255
+        QCOMPARE(n.range("mean_frac"), (Range{5.1 / 255, 5.1 / 255}));
+        QCOMPARE(r.preset.pipeline[3].p, 0.5);  // A.load's default when p is missing
+    }
+
+    void strictErrors_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("syntax") << "{" << "t.json";
+        QTest::newRow("no transform") << R"({"__version__": "2.0.8"})" << "transform";
+        QTest::newRow("range order") << R"({"transform": {"__class_fullname__": "Compose", "transforms": [
+            {"__class_fullname__": "Affine", "p": 1, "rotate": [10, -10]}]}})"
+                                     << "transform.transforms[0].rotate: min 10 > max -10";
+        QTest::newRow("wrong type") << R"({"transform": {"__class_fullname__": "Compose", "transforms": [
+            {"__class_fullname__": "HorizontalFlip", "p": "often"}]}})"
+                                    << "transform.transforms[0].p";
+        QTest::newRow("p out of range") << R"({"transform": {"__class_fullname__": "Compose", "transforms": [
+            {"__class_fullname__": "HorizontalFlip", "p": 1.5}]}})"
+                                        << "transform.transforms[0].p: p must be in [0, 1]";
+        QTest::newRow("transforms not a list") << R"({"transform": {"__class_fullname__": "Compose", "transforms": 3}})"
+                                               << "transform.transforms";
+    }
+
+    void strictErrors() {
+        QFETCH(QString, json);
+        QFETCH(QString, message);
+        const QString error = QString::fromStdString(importError(json.toStdString()));
+        QVERIFY2(error.contains(message), qPrintable(error));
+    }
+
+    void roundTripBuiltIns() {
+        for (const auto& [name, preset] : builtInPresets())
+            for (const auto write : {&exportAlbumentations, &exportAlbumentationsX}) {
+                const ImportResult r = importAlbumentations(write(preset).text, name);
+                QVERIFY2(r.warnings.empty(), qPrintable(warningsOf(r)));
+                QVERIFY2(r.preset == preset, name.c_str());
+            }
+    }
+
+    void roundTripGenerated() {
+        QRandomGenerator rng(20240531);
+        for (int i = 0; i < 300; ++i) {
+            const Preset preset = randomPreset(rng, i);
+            const ExportResult e = exportAlbumentations(preset);
+            const ImportResult r = importAlbumentations(e.text, "generated");
+            QVERIFY2(r.warnings.empty(), qPrintable(warningsOf(r)));
+            if (!(r.preset == preset))
+                QFAIL(("round trip changed preset " + std::to_string(i) + ":\n" + serializePreset(preset) + "\nbecame\n" +
+                       serializePreset(r.preset)).c_str());
+        }
+    }
+
+    void roundTripOfWhatCannotBeHeldIsStated() {
+        // Values Albumentations cannot hold come back changed, and the export said so.
+        const Preset p = parsePreset(R"({"format": "auglab-preset", "version": 1, "pipeline": [
+            {"op": "affine", "keep_ratio": true, "scale_x": [0.9, 1.1], "scale_y": [0.5, 0.6]},
+            {"op": "coarse_dropout", "holes": [0, 2]}]})");
+        const ExportResult e = exportAlbumentations(p);
+        QCOMPARE(e.warnings.size(), std::size_t(2));
+        const ImportResult r = importAlbumentations(e.text, "t");
+        QCOMPARE(r.preset.pipeline[0].range("scale_y"), (Range{0.9, 1.1}));
+        QCOMPARE(r.preset.pipeline[1].range("holes"), (Range{1, 2}));
+        QCOMPARE(r.preset.pipeline[1].p, 2.0 / 3);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImport)
+#include "test_import.moc"

@@ -1,0 +1,36 @@
+#pragma once
+// File > Export: choose a target, read the generated text and what the target cannot express,
+// then save it (atomically).
+
+#include <QDialog>
+
+#include "pipeline.h"
+
+class QComboBox;
+class QPlainTextEdit;
+class QListWidget;
+
+namespace auglab {
+
+class ExportDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    ExportDialog(const Preset& preset, QWidget* parent = nullptr);
+    QString text() const;
+    QStringList warnings() const;
+    /// Selects a target by name ("albumentations", "torchvision", ...); false if unknown.
+    bool selectTarget(const QString& name);
+    /// Writes the current text to `path` atomically; an error is shown and false returned.
+    bool saveTo(const QString& path);
+
+private:
+    void regenerate();
+
+    Preset preset_;
+    QComboBox* target_ = nullptr;
+    QPlainTextEdit* preview_ = nullptr;
+    QListWidget* warnings_ = nullptr;
+};
+
+}  // namespace auglab
