@@ -4,7 +4,9 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QApplication>
+#include <QBuffer>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -63,6 +65,7 @@ private slots:
     void droppingFilesOpensThem();
     void glBackendShowsTheSameGrid();
     void exportDialogShowsTargetText();
+    void hugeFolderOpensAtOnce();
     void importAlbumentationsIsOneUndoStep();
 
 private:
@@ -290,6 +293,36 @@ void TestGui::glBackendShowsTheSameGrid() {
     QVERIFY(waitForGrid(*w));
     QCOMPARE(w->lastBackend(), QString("gl"));
     QCOMPARE(seen(*w), cpu);  // the GL backend reproduces the CPU's integers
+}
+
+void TestGui::hugeFolderOpensAtOnce() {
+    // 10,000 images: the folder opens by listing names, and only the shown page is decoded.
+    QTemporaryDir folder;
+    // Small real photos (a 60x40 crop of chelsea.png): ten thousand files, a few MB in all.
+    QByteArray png;
+    {
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        QVERIFY(QImage(sample("chelsea.png")).copy(180, 90, 60, 40).save(&buffer, "PNG"));
+    }
+    for (int i = 0; i < 10000; ++i) {
+        QFile f(folder.filePath(QString("img%1.png").arg(i, 5, 10, QChar('0'))));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(png);
+    }
+    auto w = makeWindow();
+    QVERIFY(w);
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(w->openFolder(folder.path()));
+    const qint64 openMs = t.elapsed();
+    QCOMPARE(w->files().size(), 10000);
+    QVERIFY(waitForGrid(*w));
+    qInfo("10,000-image folder: listed in %lld ms, first page shown after %lld ms", openMs, t.elapsed());
+    QVERIFY2(openMs < 2000, qPrintable(QString::number(openMs)));  // the UI thread only lists names
+    w->setPage(77);
+    QVERIFY(waitForGrid(*w));
+    QCOMPARE(w->shownTiles()[0].sampleIndex, std::uint64_t(77 * 64));
 }
 
 void TestGui::exportDialogShowsTargetText() {
