@@ -10,7 +10,7 @@ namespace auglab {
 
 namespace {
 
-constexpr std::uint8_t kBackground = 40;
+constexpr std::uint8_t kBackground = kSheetBackgroundGray;
 
 // Copies an output into the sheet, blending alpha over the background.
 void blit(const Image& tile, Image& sheet, int x0, int y0) {
@@ -53,18 +53,16 @@ Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend)
     return out;
 }
 
-Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
-                  const SheetOptions& o, Backend& backend) {
+SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+                        const SheetOptions& o) {
     if (sources.empty()) throw InputError("no images to render");
     if (o.rows < 1 || o.cols < 1 || o.rows > 64 || o.cols > 64) throw InputError("grid must be 1x1 to 64x64");
     if (o.tile < 8 || o.tile > 4096) throw InputError("tile size must be 8 to 4096 pixels");
     const int n = o.rows * o.cols;
-    Sheet sheet;
-    sheet.image = Image(o.cols * o.tile + (o.cols + 1) * o.gap, o.rows * o.tile + (o.rows + 1) * o.gap, 3);
-    std::fill(sheet.image.pixels.begin(), sheet.image.pixels.end(), kBackground / 2);
-    std::vector<Image> outputs(static_cast<std::size_t>(n));
-    std::vector<RenderJob> jobs;
-    jobs.reserve(static_cast<std::size_t>(n));
+    SheetLayout layout;
+    layout.width = o.cols * o.tile + (o.cols + 1) * o.gap;
+    layout.height = o.rows * o.tile + (o.rows + 1) * o.gap;
+    layout.outputs.resize(static_cast<std::size_t>(n));  // sized once: jobs point into it
     for (int i = 0; i < n; ++i) {
         SheetTile t;
         t.sampleIndex = o.page * static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(i);
@@ -87,16 +85,27 @@ Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<Sourc
             t.y = cellY + (o.tile - t.height) / 2;
             t.replay = samplePipeline(t.original ? std::vector<OpConfig>{} : pipeline, o.seed, t.sampleIndex,
                                       src->width(), src->height());
-            jobs.push_back(RenderJob{src, buildPlan(t.replay, src->width(), src->height(), t.width, t.height),
-                                     &outputs[static_cast<std::size_t>(i)]});
+            layout.jobs.push_back(RenderJob{src, buildPlan(t.replay, src->width(), src->height(), t.width, t.height),
+                                            &layout.outputs[layout.jobs.size()]});
+            layout.jobTiles.push_back(i);
         }
-        sheet.tiles.push_back(std::move(t));
+        layout.tiles.push_back(std::move(t));
     }
-    backend.render(jobs);
-    for (int i = 0; i < n; ++i) {
-        const SheetTile& t = sheet.tiles[static_cast<std::size_t>(i)];
-        if (t.sourceIndex >= 0) blit(outputs[static_cast<std::size_t>(i)], sheet.image, t.x, t.y);
+    return layout;
+}
+
+Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+                  const SheetOptions& o, Backend& backend) {
+    SheetLayout layout = layoutSheet(pipeline, sources, o);
+    backend.render(layout.jobs);
+    Sheet sheet;
+    sheet.image = Image(layout.width, layout.height, 3);
+    std::fill(sheet.image.pixels.begin(), sheet.image.pixels.end(), kSheetGapGray);
+    for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
+        const SheetTile& t = layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])];
+        blit(layout.outputs[k], sheet.image, t.x, t.y);
     }
+    sheet.tiles = std::move(layout.tiles);
     return sheet;
 }
 

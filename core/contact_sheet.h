@@ -41,6 +41,24 @@ struct Sheet {
     std::vector<SheetTile> tiles;
 };
 
+/// A sheet's tiles with their samples and plans, before any pixel is rendered. `jobs[k]` renders
+/// tile `jobTiles[k]` into `outputs[k]`. A backend that keeps the grid on the GPU renders the jobs
+/// and places them itself; renderSheet() renders them and composes the sheet in memory.
+struct SheetLayout {
+    int width = 0, height = 0;
+    std::vector<SheetTile> tiles;
+    std::vector<RenderJob> jobs;
+    std::vector<int> jobTiles;
+    std::vector<Image> outputs;
+};
+
+/// Colours of the sheet: the gaps between cells, and what transparent pixels are shown over.
+inline constexpr std::uint8_t kSheetGapGray = 20;
+inline constexpr std::uint8_t kSheetBackgroundGray = 40;
+
+SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+                        const SheetOptions& options);
+
 /// Size of a tile for a width x height image fitted in a `tile` x `tile` cell (aspect kept).
 void tileSize(int width, int height, int tile, int& w, int& h);
 

@@ -25,6 +25,15 @@ std::string FallbackBackend::name() const {
 
 bool FallbackBackend::supports(OpId op) const { return current_ ? current_->supports(op) : true; }
 
+void FallbackBackend::failCurrent(const std::string& why) {
+    if (index_ + 1 >= chain_.size()) throw RuntimeError(why);
+    const std::string failed = chain_[index_].first;
+    current_.reset();
+    ++index_;
+    messages_.push_back(failed + " backend failed and is disabled for this session: " + why + "; rendering with " +
+                        chain_[index_].first);
+}
+
 void FallbackBackend::render(std::span<RenderJob> jobs) {
     for (;;) {
         Backend* b = active();
@@ -33,11 +42,7 @@ void FallbackBackend::render(std::span<RenderJob> jobs) {
             return;
         } catch (const std::exception& e) {
             if (index_ + 1 >= chain_.size()) throw;  // the last one (the CPU) has nowhere to go
-            const std::string failed = chain_[index_].first;
-            current_.reset();
-            ++index_;
-            messages_.push_back(failed + " backend failed and is disabled for this session: " + e.what() +
-                                "; rendering with " + chain_[index_].first);
+            failCurrent(e.what());
         }
     }
 }

@@ -23,6 +23,12 @@ public:
     bool supports(OpId op) const override;
     void render(std::span<RenderJob> jobs) override;
 
+    /// The backend now in use (created on first use), for capabilities beyond Backend such as
+    /// keeping a grid on the GPU. Throws RuntimeError when none is left.
+    Backend& current() { return *active(); }
+    /// Disables the backend now in use after a failure outside render() (recorded as a message).
+    void failCurrent(const std::string& why);
+
     /// What happened to disabled backends, oldest first ("gl failed: ...; now cpu").
     const std::vector<std::string>& messages() const { return messages_; }
 

@@ -288,10 +288,12 @@ void TestGui::glBackendShowsTheSameGrid() {
     w->openImages({sample("astronaut.png")});
     QVERIFY(waitForGrid(*w));
     QCOMPARE(w->lastBackend(), QString("cpu"));  // Auto never picks a software GL
+    QVERIFY(!w->grid()->showsExternalTexture());  // the CPU's sheet is uploaded
     const QImage cpu = seen(*w);
     if (!w->setBackend("gl")) QSKIP("the GL backend is not available in this session");
     QVERIFY(waitForGrid(*w));
     QCOMPARE(w->lastBackend(), QString("gl"));
+    QVERIFY(w->grid()->showsExternalTexture());  // the GL backend's grid texture, shown without readback
     QCOMPARE(seen(*w), cpu);  // the GL backend reproduces the CPU's integers
 }
 
@@ -368,6 +370,8 @@ int main(int argc, char** argv) {
     format.setVersion(3, 3);
     format.setProfile(QSurfaceFormat::CoreProfile);
     QSurfaceFormat::setDefaultFormat(format);
+    // Contexts share textures: the GL backend's grid is shown without a readback.
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication app(argc, argv);
     TestGui t;
     return QTest::qExec(&t, argc, argv);

@@ -445,7 +445,7 @@ void MainWindow::showGrid(const GridResult& r) {
             statusBar()->showMessage(e, 15000);
             lastError_ = e;
         }
-    if (r.image.isNull()) return;
+    if (r.image.isNull() && !r.glTexture) return;
     shownGeneration_ = r.generation;
     tiles_ = r.tiles;
     tileFiles_ = r.tileFiles;
@@ -461,7 +461,8 @@ void MainWindow::showGrid(const GridResult& r) {
                    : t.original      ? tr("original — %1").arg(file)
                                      : tr("sample %1 — %2 (click to inspect)").arg(t.sampleIndex).arg(file));
     }
-    grid_->setSheet(r.image, std::move(rects), labels);
+    if (r.glTexture) grid_->setSheetTexture(r.glTexture, r.sheetSize, std::move(rects), labels);
+    else grid_->setSheet(r.image, std::move(rects), labels);
     renderLabel_->setText(tr("%1 ms on %2").arg(r.milliseconds, 0, 'f', 1).arg(r.backend.toUpper()));
     updateDistribution();
     emit gridShown(r.generation);

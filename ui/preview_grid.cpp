@@ -7,6 +7,8 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include "contact_sheet.h"
+
 namespace auglab {
 
 namespace {
@@ -35,7 +37,9 @@ PreviewGrid::~PreviewGrid() {
 }
 
 void PreviewGrid::releaseGl() {
-    texture_.reset();
+    if (texture_) glDeleteTextures(1, &texture_);
+    texture_ = 0;
+    textureSize_ = {};
     program_.reset();
     if (vao_.isCreated()) vao_.destroy();
     glReady_ = false;
@@ -81,16 +85,27 @@ void PreviewGrid::initializeGL() {
 
 void PreviewGrid::setSheet(const QImage& sheet, std::vector<QRect> tiles, QStringList labels) {
     sheet_ = sheet;
+    sheetSize_ = sheet.size();
+    externalTexture_ = 0;
     tiles_ = std::move(tiles);
     labels_ = std::move(labels);
     textureDirty_ = true;
     update();
 }
 
+void PreviewGrid::setSheetTexture(unsigned texture, QSize size, std::vector<QRect> tiles, QStringList labels) {
+    sheet_ = QImage();
+    sheetSize_ = size;
+    externalTexture_ = texture;
+    tiles_ = std::move(tiles);
+    labels_ = std::move(labels);
+    update();
+}
+
 QRectF PreviewGrid::sheetRectInWidget() const {
-    if (sheet_.isNull()) return {};
-    const double s = std::min(width() / double(sheet_.width()), height() / double(sheet_.height()));
-    const QSizeF size(sheet_.width() * s, sheet_.height() * s);
+    if (sheetSize_.isEmpty()) return {};
+    const double s = std::min(width() / double(sheetSize_.width()), height() / double(sheetSize_.height()));
+    const QSizeF size(sheetSize_.width() * s, sheetSize_.height() * s);
     return QRectF(QPointF((width() - size.width()) / 2, (height() - size.height()) / 2), size);
 }
 
@@ -104,20 +119,28 @@ void PreviewGrid::paintGL() {
     }
     glClearColor(bg.redF(), bg.greenF(), bg.blueF(), 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    if (sheet_.isNull()) return;
-    if (textureDirty_ || !texture_) {
-        const QImage rgba = sheet_.convertToFormat(QImage::Format_RGBA8888);
-        if (!texture_ || texture_->width() != rgba.width() || texture_->height() != rgba.height()) {
-            texture_ = std::make_unique<QOpenGLTexture>(QOpenGLTexture::Target2D);
-            texture_->setFormat(QOpenGLTexture::RGBA8_UNorm);
-            texture_->setSize(rgba.width(), rgba.height());
-            texture_->setMinificationFilter(QOpenGLTexture::Linear);
-            texture_->setMagnificationFilter(QOpenGLTexture::Linear);
-            texture_->setWrapMode(QOpenGLTexture::ClampToEdge);
-            texture_->allocateStorage(QOpenGLTexture::RGBA, QOpenGLTexture::UInt8);
+    if (sheetSize_.isEmpty()) return;
+    GLuint shown = externalTexture_;
+    if (!shown) {
+        // The CPU's sheet goes into the same kind of texture the GL backend renders into.
+        if (textureDirty_ || !texture_) {
+            const QImage rgba = sheet_.convertToFormat(QImage::Format_RGBA8888);
+            if (!texture_) glGenTextures(1, &texture_);
+            glBindTexture(GL_TEXTURE_2D, texture_);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+            glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+            glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+            if (textureSize_ != rgba.size()) {
+                glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8UI, rgba.width(), rgba.height(), 0, GL_RGBA_INTEGER,
+                             GL_UNSIGNED_BYTE, rgba.constBits());
+                textureSize_ = rgba.size();
+            } else {
+                glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, rgba.width(), rgba.height(), GL_RGBA_INTEGER, GL_UNSIGNED_BYTE,
+                                rgba.constBits());
+            }
+            textureDirty_ = false;
         }
-        texture_->setData(QOpenGLTexture::RGBA, QOpenGLTexture::UInt8, rgba.constBits());
-        textureDirty_ = false;
+        shown = texture_;
     }
     const QRectF r = sheetRectInWidget();
     const float x0 = float(2 * r.left() / width() - 1), x1 = float(2 * r.right() / width() - 1);
@@ -125,18 +148,20 @@ void PreviewGrid::paintGL() {
     program_->bind();
     program_->setUniformValue("rect", QVector4D(x0, y0, x1, y1));
     program_->setUniformValue("sheet", 0);
-    texture_->bind(0);
+    program_->setUniformValue("background", float(kSheetBackgroundGray) / 255.0f);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, shown);
     vao_.bind();
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     vao_.release();
-    texture_->release();
+    glBindTexture(GL_TEXTURE_2D, 0);
     program_->release();
 }
 
 int PreviewGrid::tileAt(const QPoint& pos) const {
     const QRectF r = sheetRectInWidget();
     if (r.isEmpty() || !r.contains(pos)) return -1;
-    const double s = r.width() / sheet_.width();
+    const double s = r.width() / sheetSize_.width();
     const QPointF p((pos.x() - r.left()) / s, (pos.y() - r.top()) / s);
     for (std::size_t i = 0; i < tiles_.size(); ++i)
         if (QRectF(tiles_[i]).contains(p)) return int(i);
@@ -146,7 +171,7 @@ int PreviewGrid::tileAt(const QPoint& pos) const {
 QPoint PreviewGrid::tileCentre(int i) const {
     const QRectF r = sheetRectInWidget();
     if (r.isEmpty() || i < 0 || i >= int(tiles_.size())) return {};
-    const double s = r.width() / sheet_.width();
+    const double s = r.width() / sheetSize_.width();
     const QPointF c = QRectF(tiles_[std::size_t(i)]).center();
     return QPoint(int(r.left() + c.x() * s), int(r.top() + c.y() * s));
 }

@@ -7,7 +7,6 @@
 
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLShaderProgram>
-#include <QOpenGLTexture>
 #include <QOpenGLVertexArrayObject>
 #include <QOpenGLWidget>
 #include <memory>
@@ -23,7 +22,13 @@ public:
 
     /// Shows a new sheet. `tiles` are the tile rectangles in sheet pixels, `labels` their tooltips.
     void setSheet(const QImage& sheet, std::vector<QRect> tiles, QStringList labels);
+    /// Shows a sheet that is already on the GPU: an RGBA8UI texture of a context shared with this
+    /// widget's (the GL backend's grid). No pixels travel through the CPU.
+    void setSheetTexture(unsigned texture, QSize size, std::vector<QRect> tiles, QStringList labels);
+    /// The GL texture shown now (0 when none); whether it came from a GPU backend.
+    bool showsExternalTexture() const { return externalTexture_ != 0; }
     const QImage& sheet() const { return sheet_; }
+    QSize sheetSize() const { return sheetSize_; }
     /// Tile under a point of the widget, or -1.
     int tileAt(const QPoint& pos) const;
     /// Centre of tile `i` in widget coordinates (for tests and keyboard focus).
@@ -54,11 +59,14 @@ private:
     bool compileProgram();
 
     QImage sheet_;
+    QSize sheetSize_;
+    unsigned externalTexture_ = 0;
     bool textureDirty_ = false;
     std::vector<QRect> tiles_;
     QStringList labels_;
     std::unique_ptr<QOpenGLShaderProgram> program_;
-    std::unique_ptr<QOpenGLTexture> texture_;
+    GLuint texture_ = 0;  // the uploaded sheet (RGBA8UI, like the GL backend's)
+    QSize textureSize_;
     QOpenGLVertexArrayObject vao_;
     QString glError_;
     bool glReady_ = false;

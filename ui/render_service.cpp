@@ -2,7 +2,12 @@
 
 #include <chrono>
 
+#include <QOpenGLContext>
+
 #include "backend_registry.h"
+#if defined(AUGLAB_HAVE_GL)
+#include "gl_backend.h"
+#endif
 #include "fallback_backend.h"
 #include "sampler.h"
 
@@ -121,12 +126,37 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
         QString actual;
         Backend& b = backend(r.backend, actual);
         const auto t0 = std::chrono::steady_clock::now();
+#if defined(AUGLAB_HAVE_GL)
+        // The GL backend keeps the grid on the GPU when the display shares its textures
+        // (Qt::AA_ShareOpenGLContexts): no readback, no upload.
+        auto* chain = dynamic_cast<FallbackBackend*>(&b);
+        if (chain && QOpenGLContext::globalShareContext()) {
+            if (auto* gpu = dynamic_cast<GpuSheetRenderer*>(&chain->current())) {
+                try {
+                    SheetLayout layout = layoutSheet(r.pipeline, sources, r.options);
+                    out.glTexture = gpu->renderSheetTexture(layout);
+                    out.milliseconds =
+                        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                    out.backend = QString::fromStdString(chain->name());
+                    out.sheetSize = QSize(layout.width, layout.height);
+                    for (const SheetTile& t : layout.tiles)
+                        out.tileFiles << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
+                    out.tiles = std::move(layout.tiles);
+                    out.errors << takeMessages(b);
+                    return out;
+                } catch (const std::exception& e) {
+                    chain->failCurrent(e.what());  // and render this grid with the next backend below
+                }
+            }
+        }
+#endif
         Sheet sheet = renderSheet(r.pipeline, sources, r.options, b);
         actual = QString::fromStdString(b.name());  // after a fallback, the one that rendered
         out.errors << takeMessages(b);
         out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         out.backend = actual;
         out.image = toQImage(sheet.image);
+        out.sheetSize = out.image.size();
         for (const SheetTile& t : sheet.tiles)
             out.tileFiles << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
         out.tiles = std::move(sheet.tiles);

@@ -33,7 +33,9 @@ struct GridRequest {
 
 struct GridResult {
     quint64 generation = 0;
-    QImage image;
+    QImage image;              ///< the sheet in memory (CPU and CUDA backends), or null when...
+    unsigned glTexture = 0;    ///< ...the GL backend left it on the GPU, in a texture shared with the display
+    QSize sheetSize;
     std::vector<SheetTile> tiles;
     QStringList tileFiles;   ///< per tile, the image file it shows ("" for an empty cell)
     double milliseconds = 0; ///< render time of the grid (decoding excluded)

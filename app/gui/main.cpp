@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
     format.setVersion(3, 3);
     format.setProfile(QSurfaceFormat::CoreProfile);
     QSurfaceFormat::setDefaultFormat(format);
+    // Contexts share textures: the GL backend's grid is shown without a readback.
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication app(argc, argv);
     QApplication::setApplicationName("AugLab");
     QApplication::setOrganizationName("AugLab");

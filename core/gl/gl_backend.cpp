@@ -36,13 +36,14 @@ std::string withCommon(const std::string& source, const std::string& common) {
     return source.substr(0, eol + 1) + common + "\n#line 2\n" + source.substr(eol + 1);
 }
 
-class GlBackend final : public Backend {
+class GlBackend final : public Backend, public GpuSheetRenderer {
 public:
     explicit GlBackend(const GlBackendOptions& options);
     ~GlBackend() override;
     std::string name() const override { return "gl"; }
     bool supports(OpId) const override { return true; }
     void render(std::span<RenderJob> jobs) override;
+    unsigned renderSheetTexture(SheetLayout& layout) override;
     const GlContext& context() const { return ctx_; }
 
 private:
@@ -57,12 +58,18 @@ private:
     GLuint runWarp(GLuint input, int inW, int inH, const WarpStep& w, int outW, int outH);
     GLuint runPixelStep(GLuint input, int w, int h, int channels, const PixelStep& step);
     GLuint runLut(GLuint input, int w, int h, const Lut& lut);
+    /// Renders one job's plan on the GPU; the result is a scratch texture. `channels` is set.
+    GLuint renderJob(const RenderJob& job, int& channels);
 
     GlContext ctx_;
     QOpenGLFunctions_3_3_Core* gl_ = nullptr;
     std::map<std::string, std::unique_ptr<QOpenGLShaderProgram>> programs_;
     GLuint vao_ = 0, fbo_ = 0;
     std::vector<GLuint> scratch_;  // textures of the current pass sequence, deleted after each job
+    GLuint sheetFbo_ = 0;
+    GLuint sheets_[3] = {0, 0, 0};  // the display ring (shared with the display's context)
+    int sheetSizes_[3][2] = {};
+    int nextSheet_ = 0;
 };
 
 GlBackend::GlBackend(const GlBackendOptions& options) {
@@ -102,6 +109,9 @@ GlBackend::~GlBackend() {
     programs_.clear();
     if (!scratch_.empty()) gl_->glDeleteTextures(GLsizei(scratch_.size()), scratch_.data());
     if (fbo_) gl_->glDeleteFramebuffers(1, &fbo_);
+    if (sheetFbo_) gl_->glDeleteFramebuffers(1, &sheetFbo_);
+    for (GLuint& t : sheets_)
+        if (t) gl_->glDeleteTextures(1, &t);
     if (vao_) gl_->glDeleteVertexArrays(1, &vao_);
     ctx_.doneCurrent();
 }
@@ -302,30 +312,35 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
     throw RuntimeError("GL backend: unknown pixel step");
 }
 
+GLuint GlBackend::renderJob(const RenderJob& job, int& channels) {
+    const Plan& plan = job.plan;
+    GLuint current = 0;
+    channels = 3;
+    for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+        const PlanStage& stage = plan.stages[s];
+        int inW = plan.width, inH = plan.height;
+        GLuint input = current;
+        if (s == 0) {
+            const Image& level = job.source->level(stage.warp.sourceLevel);
+            channels = level.channels;
+            inW = level.width;
+            inH = level.height;
+            input = uploadImage(level);
+        }
+        current = runWarp(input, inW, inH, stage.warp, plan.width, plan.height);
+        for (const PixelStep& step : stage.ops) current = runPixelStep(current, plan.width, plan.height, channels, step);
+        check("rendering a plan stage");
+    }
+    return current;
+}
+
 void GlBackend::render(std::span<RenderJob> jobs) {
     ctx_.makeCurrent();
     try {
         for (RenderJob& job : jobs) {
-            const Plan& plan = job.plan;
-            GLuint current = 0;
             int channels = 3;
-            for (std::size_t s = 0; s < plan.stages.size(); ++s) {
-                const PlanStage& stage = plan.stages[s];
-                int inW = plan.width, inH = plan.height;
-                GLuint input = current;
-                if (s == 0) {
-                    const Image& level = job.source->level(stage.warp.sourceLevel);
-                    channels = level.channels;
-                    inW = level.width;
-                    inH = level.height;
-                    input = uploadImage(level);
-                }
-                current = runWarp(input, inW, inH, stage.warp, plan.width, plan.height);
-                for (const PixelStep& step : stage.ops)
-                    current = runPixelStep(current, plan.width, plan.height, channels, step);
-                check("rendering a plan stage");
-            }
-            *job.output = readBack(current, plan.width, plan.height, channels);
+            const GLuint result = renderJob(job, channels);
+            *job.output = readBack(result, job.plan.width, job.plan.height, channels);
             gl_->glDeleteTextures(GLsizei(scratch_.size()), scratch_.data());
             scratch_.clear();
         }
@@ -336,6 +351,55 @@ void GlBackend::render(std::span<RenderJob> jobs) {
         throw;
     }
     ctx_.doneCurrent();
+}
+
+unsigned GlBackend::renderSheetTexture(SheetLayout& layout) {
+    ctx_.makeCurrent();
+    try {
+        const int slot = nextSheet_;
+        nextSheet_ = (nextSheet_ + 1) % 3;
+        GLuint& sheet = sheets_[slot];
+        if (!sheet || sheetSizes_[slot][0] != layout.width || sheetSizes_[slot][1] != layout.height) {
+            if (sheet) gl_->glDeleteTextures(1, &sheet);
+            gl_->glGenTextures(1, &sheet);
+            gl_->glBindTexture(GL_TEXTURE_2D, sheet);
+            gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+            gl_->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+            gl_->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8UI, layout.width, layout.height, 0, GL_RGBA_INTEGER,
+                              GL_UNSIGNED_BYTE, nullptr);
+            sheetSizes_[slot][0] = layout.width;
+            sheetSizes_[slot][1] = layout.height;
+        }
+        if (!sheetFbo_) gl_->glGenFramebuffers(1, &sheetFbo_);
+        gl_->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, sheetFbo_);
+        gl_->glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, sheet, 0);
+        const GLuint gap[4] = {kSheetGapGray, kSheetGapGray, kSheetGapGray, 255};
+        gl_->glClearBufferuiv(GL_COLOR, 0, gap);
+        for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
+            int channels = 3;
+            const GLuint tile = renderJob(layout.jobs[k], channels);
+            const SheetTile& t = layout.tiles[std::size_t(layout.jobTiles[k])];
+            // Integer textures copy with a nearest blit, value for value.
+            gl_->glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+            gl_->glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tile, 0);
+            gl_->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, sheetFbo_);
+            gl_->glBlitFramebuffer(0, 0, t.width, t.height, t.x, t.y, t.x + t.width, t.y + t.height,
+                                   GL_COLOR_BUFFER_BIT, GL_NEAREST);
+            check("placing a tile in the grid texture");
+            gl_->glDeleteTextures(GLsizei(scratch_.size()), scratch_.data());
+            scratch_.clear();
+        }
+        // The display's context reads this texture next: everything must have landed.
+        gl_->glFinish();
+        gl_->glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        ctx_.doneCurrent();
+        return sheet;
+    } catch (...) {
+        if (!scratch_.empty()) gl_->glDeleteTextures(GLsizei(scratch_.size()), scratch_.data());
+        scratch_.clear();
+        ctx_.doneCurrent();
+        throw;
+    }
 }
 
 }  // namespace

@@ -22,6 +22,9 @@ GlContext::GlContext() {
     if (!surface_->isValid()) throw RuntimeError("cannot create an offscreen OpenGL surface");
     context_ = std::make_unique<QOpenGLContext>();
     context_->setFormat(format);
+    // With Qt::AA_ShareOpenGLContexts (the app sets it) the grid's widget shares this context's
+    // textures, so a grid rendered here is shown without a readback.
+    if (QOpenGLContext* share = QOpenGLContext::globalShareContext()) context_->setShareContext(share);
     if (!context_->create()) {
         std::string why = "cannot create an OpenGL context";
         if (QGuiApplication::platformName() == QLatin1String("offscreen"))
