@@ -14,6 +14,7 @@
 #endif
 
 #include "cpu_backend.h"
+#include "cpu_warp_avx2.h"
 #include "warp_fixed_point.h"
 
 namespace auglab {
@@ -89,11 +90,22 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTable
     const unsigned fastH = static_cast<unsigned>(std::max(sh - 1, 0));
     const std::size_t stride = src.stride;
     [[maybe_unused]] const std::uint8_t* srcEnd = src.pixels.data() + src.pixels.size();
+    const bool avx2 = cpuHasAvx2();
+    const LinearBlockSource block{src.pixels.data(), stride, src.pixels.size(), int(fastW), int(fastH)};
     for (int y = y0; y < y1; ++y) {
         const int X0 = t.x0[static_cast<std::size_t>(y)];
         const int Y0 = t.y0[static_cast<std::size_t>(y)];
         std::uint8_t* out = dst.row(y);
+        int blockEnd = 0;  // pixels before this were done eight at a time
         for (int x = 0; x < dst.width; ++x, out += CN) {
+            if (avx2 && x >= blockEnd && x + 8 <= dst.width) {
+                if (linearBlock8Avx2<CN>(block, X0, Y0, adelta.data() + x, bdelta.data() + x, out)) {
+                    x += 7;
+                    out += 7 * CN;
+                    continue;
+                }
+                blockEnd = x + 8;  // near a border: these eight go one by one
+            }
             const int X = (X0 + adelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
             const int Y = (Y0 + bdelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
             const int sx = X >> kInterBits, sy = Y >> kInterBits;
