@@ -18,7 +18,21 @@ void applyLut(Image& img, const Lut& lut, const RowLoop& loop) {
     loop(img.height, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
             std::uint8_t* p = img.row(y);
-            for (int x = 0; x < img.width; ++x, p += cn) {
+            if (cn == 3) {
+                // Every byte of an RGB row is a colour value: one flat loop, unrolled by four.
+                const std::size_t n = static_cast<std::size_t>(img.width) * 3;
+                std::size_t i = 0;
+                for (; i + 4 <= n; i += 4) {
+                    const std::uint8_t a = lut[p[i]], b = lut[p[i + 1]], c = lut[p[i + 2]], d = lut[p[i + 3]];
+                    p[i] = a;
+                    p[i + 1] = b;
+                    p[i + 2] = c;
+                    p[i + 3] = d;
+                }
+                for (; i < n; ++i) p[i] = lut[p[i]];
+                continue;
+            }
+            for (int x = 0; x < img.width; ++x, p += cn) {  // RGBA: alpha is not a colour
                 p[0] = lut[p[0]];
                 p[1] = lut[p[1]];
                 p[2] = lut[p[2]];
