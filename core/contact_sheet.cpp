@@ -99,8 +99,7 @@ Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<Sourc
     SheetLayout layout = layoutSheet(pipeline, sources, o);
     backend.render(layout.jobs);
     Sheet sheet;
-    sheet.image = Image(layout.width, layout.height, 3);
-    std::fill(sheet.image.pixels.begin(), sheet.image.pixels.end(), kSheetGapGray);
+    sheet.image = Image(layout.width, layout.height, 3, kSheetGapGray);  // one pass: no zeroing first
     for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
         const SheetTile& t = layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])];
         blit(layout.outputs[k], sheet.image, t.x, t.y);

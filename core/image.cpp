@@ -7,13 +7,13 @@
 
 namespace auglab {
 
-Image::Image(int w, int h, int c) : width(w), height(h), channels(c) {
+Image::Image(int w, int h, int c, std::uint8_t value) : width(w), height(h), channels(c) {
     if (w < 0 || h < 0 || c < 1 || c > 4) {
         throw std::invalid_argument("Image: bad size " + std::to_string(w) + "x" + std::to_string(h) + "x" +
                                     std::to_string(c));
     }
     stride = static_cast<std::size_t>(w) * static_cast<std::size_t>(c);
-    pixels.assign(stride * static_cast<std::size_t>(h), 0);
+    pixels.assign(stride * static_cast<std::size_t>(h), value);
 }
 
 bool samePixels(const Image& a, const Image& b) {

@@ -18,8 +18,8 @@ struct Image {
     std::vector<std::uint8_t> pixels;
 
     Image() = default;
-    /// Allocates a zero-filled, tightly packed image.
-    Image(int w, int h, int c);
+    /// Allocates a tightly packed image with every byte set to `value` (zero by default).
+    Image(int w, int h, int c, std::uint8_t value = 0);
 
     bool empty() const { return width <= 0 || height <= 0; }
     std::uint8_t* row(int y) { return pixels.data() + static_cast<std::size_t>(y) * stride; }
