@@ -2,6 +2,7 @@
 // The interface every renderer implements (CPU now; GL and CUDA behind the same interface).
 // Backends declare what they support and execute plans; they never sample or derive maths.
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -15,9 +16,16 @@ namespace auglab {
 
 /// One output to render: `plan` applied to `source`, written to `output` (resized as needed).
 struct RenderJob {
+    RenderJob() = default;
+    RenderJob(SourceLevels* s, Plan p, Image* out) : source(s), plan(std::move(p)), output(out) {}
+
     SourceLevels* source = nullptr;
     Plan plan;
     Image* output = nullptr;
+    /// Optional: called with the finished output, possibly on a worker thread, as soon as it is done
+    /// (a grid composes its sheet there, in parallel). Backends that do not call it leave the
+    /// caller to use `output` afterwards.
+    std::function<void(const Image&)> deliver;
 };
 
 /// What `auglab-cli info` and the GUI show about a backend.

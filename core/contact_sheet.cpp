@@ -97,10 +97,21 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
 Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
                   const SheetOptions& o, Backend& backend) {
     SheetLayout layout = layoutSheet(pipeline, sources, o);
-    backend.render(layout.jobs);
     Sheet sheet;
     sheet.image = Image(layout.width, layout.height, 3, kSheetGapGray);  // one pass: no zeroing first
+    // Each tile is placed as soon as it is rendered, on the thread that rendered it: tiles cover
+    // disjoint rectangles of the sheet, so this needs no lock.
+    std::vector<char> placed(layout.jobs.size(), 0);
     for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
+        const SheetTile& t = layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])];
+        layout.jobs[k].deliver = [&sheet, &placed, &t, k](const Image& out) {
+            blit(out, sheet.image, t.x, t.y);
+            placed[k] = 1;
+        };
+    }
+    backend.render(layout.jobs);
+    for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
+        if (placed[k]) continue;  // a backend that does not deliver: place the tile now
         const SheetTile& t = layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])];
         blit(layout.outputs[k], sheet.image, t.x, t.y);
     }

@@ -33,10 +33,14 @@ void CpuBackend::render(std::span<RenderJob> jobs) {
             for (int i = b; i < e; ++i) {
                 RenderJob& job = jobs[static_cast<std::size_t>(i)];
                 *job.output = executePlanCpu(*job.source, job.plan, RowLoop{nullptr});
+                if (job.deliver) job.deliver(*job.output);
             }
         });
     } else {
-        for (RenderJob& job : jobs) *job.output = executePlanCpu(*job.source, job.plan, RowLoop{&pool_});
+        for (RenderJob& job : jobs) {
+            *job.output = executePlanCpu(*job.source, job.plan, RowLoop{&pool_});
+            if (job.deliver) job.deliver(*job.output);
+        }
     }
 }
 
