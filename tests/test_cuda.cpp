@@ -161,19 +161,6 @@ WarpStep warpStep(const Matrix3& forward, int inW, int inH, int outW, int outH, 
     return w;
 }
 
-Matrix3 randomMatrix(std::mt19937& rng, int w, int h) {
-    std::uniform_real_distribution<double> rot(-180, 180), scale(0.5, 2.0), shear(-20, 20), shift(-0.3, 0.3);
-    AffineParams a;
-    a.rotate_deg = rot(rng);
-    a.scale_x = scale(rng);
-    a.scale_y = scale(rng);
-    a.shear_x_deg = shear(rng);
-    a.shear_y_deg = shear(rng);
-    a.translate_x_px = int(shift(rng) * w);
-    a.translate_y_px = int(shift(rng) * h);
-    return affineMatrix(a, w, h);
-}
-
 /// Equal to the CPU: bit for bit, or (noise on the device) within one level on at most 1e-4 of
 /// the pixels.
 bool matchesCpu(const Diff& d, bool allowNoiseRounding) {

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <random>
 #include <string>
 
 #include <QByteArray>
 #include <QString>
 #include <opencv2/core.hpp>
 
+#include "geometry.h"
 #include "image.h"
 #include "image_io.h"
 
@@ -50,6 +52,20 @@ inline Image photoCrop(const char* file, int width, int height, int channels) {
             if (channels == 4) d[3] = static_cast<std::uint8_t>(255 * (x + y) / std::max(1, width + height - 2));
         }
     return out;
+}
+
+/// A random forward matrix about the image centre: rotation, anisotropic scale, shear, shift.
+inline Matrix3 randomMatrix(std::mt19937& rng, int w, int h) {
+    std::uniform_real_distribution<double> rot(-180, 180), scale(0.5, 2.0), shear(-20, 20), shift(-0.3, 0.3);
+    AffineParams a;
+    a.rotate_deg = rot(rng);
+    a.scale_x = scale(rng);
+    a.scale_y = scale(rng);
+    a.shear_x_deg = shear(rng);
+    a.shear_y_deg = shear(rng);
+    a.translate_x_px = int(shift(rng) * w);
+    a.translate_y_px = int(shift(rng) * h);
+    return affineMatrix(a, w, h);
 }
 
 /// Value-by-value comparison statistics.

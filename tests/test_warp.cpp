@@ -106,20 +106,6 @@ Image opencvWarp(const Image& src, const Matrix3& forward, int outW, int outH, I
     return fromMat(dst);
 }
 
-// A random forward matrix about the image centre: rotation, anisotropic scale, shear, shift.
-Matrix3 randomMatrix(std::mt19937& rng, int w, int h) {
-    std::uniform_real_distribution<double> rot(-180, 180), scale(0.5, 2.0), shear(-20, 20), shift(-0.3, 0.3);
-    AffineParams a;
-    a.rotate_deg = rot(rng);
-    a.scale_x = scale(rng);
-    a.scale_y = scale(rng);
-    a.shear_x_deg = shear(rng);
-    a.shear_y_deg = shear(rng);
-    a.translate_x_px = int(shift(rng) * w);
-    a.translate_y_px = int(shift(rng) * h);
-    return affineMatrix(a, w, h);
-}
-
 const QList<BorderMode> kBorders{BorderMode::Constant, BorderMode::Replicate, BorderMode::Reflect,
                                  BorderMode::Reflect101, BorderMode::Wrap};
 

@@ -1,6 +1,8 @@
 #include "preview_grid.h"
 
+#include <QCoreApplication>
 #include <QFile>
+#include <QSurfaceFormat>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -24,6 +26,14 @@ QString shaderSource(const QString& name, QString& error) {
 }
 
 }  // namespace
+
+void PreviewGrid::configureOpenGl() {
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    QSurfaceFormat::setDefaultFormat(format);
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+}
 
 PreviewGrid::PreviewGrid(QWidget* parent) : QOpenGLWidget(parent) {
     setMouseTracking(true);

@@ -18,6 +18,9 @@ class PreviewGrid : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
 
 public:
     explicit PreviewGrid(QWidget* parent = nullptr);
+    /// Call before the QApplication exists: OpenGL 3.3 core for every context, and contexts that
+    /// share textures, so the GL backend's grid is shown without a readback.
+    static void configureOpenGl();
     ~PreviewGrid() override;
 
     /// Shows a new sheet. `tiles` are the tile rectangles in sheet pixels, `labels` their tooltips.

@@ -11,12 +11,7 @@
 #include "preview_grid.h"
 
 int main(int argc, char** argv) {
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    QSurfaceFormat::setDefaultFormat(format);
-    // Contexts share textures: the GL backend's grid is shown without a readback.
-    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    auglab::PreviewGrid::configureOpenGl();
     QApplication app(argc, argv);
     QApplication::setApplicationName("AugLab");
     QApplication::setOrganizationName("AugLab");

@@ -22,12 +22,7 @@ int main(int argc, char** argv) {
     QTemporaryDir home;
     qputenv("XDG_CONFIG_HOME", home.filePath("config").toUtf8());
     qputenv("XDG_DATA_HOME", home.filePath("data").toUtf8());
-    QSurfaceFormat format;
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    QSurfaceFormat::setDefaultFormat(format);
-    // Contexts share textures: the GL backend's grid is shown without a readback.
-    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    auglab::PreviewGrid::configureOpenGl();
     QApplication app(argc, argv);
     auglab::MainWindowOptions options;
     options.autosavePath = home.filePath("autosave.auglab.json");
