@@ -45,4 +45,17 @@ public:
     virtual void render(std::span<RenderJob> jobs) = 0;
 };
 
+struct SheetLayout;  // contact_sheet.h
+
+/// A backend that can leave a whole grid on the GPU, in a GL texture the display shares (no
+/// readback): an RGBA8UI texture of layout.width x layout.height, tiles at their places (alpha 255
+/// for RGB tiles), gaps kSheetGapGray. The GL backend is one; the CUDA backend is one through
+/// CUDA-GL interop (cuda_gl_display.h). The texture stays valid until the third call after this
+/// one (a ring of three), long enough for the display to show the newest. Throws RuntimeError.
+class GpuSheetRenderer {
+public:
+    virtual ~GpuSheetRenderer() = default;
+    virtual unsigned renderSheetTexture(SheetLayout& layout) = 0;
+};
+
 }  // namespace auglab

@@ -59,39 +59,8 @@ public:
         for (std::span<RenderJob> batch : splitBatches(jobs, budget_)) {
             ++batches;
             const DeviceBatch b = buildDeviceBatch(batch);
-            std::vector<unsigned char> arena(b.arenaBytes, 0xA5);
-            for (const LevelUpload& l : b.levels) {
-                const std::size_t rowBytes = std::size_t(l.image->width) * std::size_t(l.image->channels);
-                for (int y = 0; y < l.image->height; ++y)
-                    std::memcpy(arena.data() + l.offset + std::size_t(y) * rowBytes, l.image->row(y),
-                                rowBytes);
-            }
-            if (!b.blob.empty()) std::memcpy(arena.data() + b.blobOffset, b.blob.data(), b.blob.size());
-            if (b.scratchBytes) std::memset(arena.data() + b.scratch, 0, b.scratchBytes);
+            std::vector<unsigned char> arena = run(b);
             unsigned char* a = arena.data();
-            for (const DeviceLaunch& l : b.launches) {
-                const auto* passes = reinterpret_cast<const DevicePass*>(a + l.passes);
-                for (int i = 0; i < l.count; ++i) {
-                    const DevicePass& p = passes[i];
-                    std::uint64_t sum = 0;
-                    if (l.kind == kMeanLut) {
-                        for (int v = 0; v < 256; ++v) meanLutEntry(a, p, v);
-                        continue;
-                    }
-                    for (int y = 0; y < p.height; ++y)
-                        for (int x = 0; x < p.width; ++x) {
-                            if (l.kind == kSegment)
-                                segmentPixel(a, p, x, y);
-                            else if (l.kind == kBlurRows)
-                                blurRowPixel(a, p, x, y);
-                            else if (l.kind == kBlurColumns)
-                                blurColumnPixel(a, p, x, y);
-                            else
-                                sum += std::uint64_t(rgbSumOf(a, p, x, y));
-                        }
-                    if (l.kind == kMeanSum) *at<std::uint64_t>(a, p.sum) += sum;
-                }
-            }
             // The download, as the backend does it: the output region in one piece.
             const std::vector<unsigned char> outputs(a + b.outputBase, a + b.outputBase + b.outputBytes);
             for (const OutputDownload& o : b.outputs) {
@@ -109,9 +78,82 @@ public:
         }
     }
 
+    /// CudaBackend::renderSheet on the host: the gap fill, then batch by batch the passes and the
+    /// placement kernel's texels, into an RGBA image standing for the surface (a texel's word is
+    /// little-endian, R first, as on the device).
+    Image renderSheetTexture(SheetLayout& layout) {
+        using namespace auglab::cuda;
+        Image texture(layout.width, layout.height, 4);
+        auto put = [&](int x, int y, std::uint32_t texel) {
+            if (x < 0 || y < 0 || x >= texture.width || y >= texture.height)
+                throw std::logic_error("a texel outside the grid texture");
+            std::memcpy(texture.at(x, y), &texel, 4);
+        };
+        for (int y = 0; y < layout.height; ++y)
+            for (int x = 0; x < layout.width; ++x) put(x, y, packTexel(kSheetGapGray, kSheetGapGray, kSheetGapGray, 255));
+        std::vector<std::array<int, 2>> positions;
+        for (const int t : layout.jobTiles) positions.push_back({layout.tiles[std::size_t(t)].x, layout.tiles[std::size_t(t)].y});
+        std::size_t first = 0;
+        for (std::span<RenderJob> batch : splitBatches(layout.jobs, budget_)) {
+            ++batches;
+            DeviceBatch b = buildDeviceBatch(batch);
+            const PlacementLaunch launch = addPlacements(b, std::span(positions).subspan(first, batch.size()));
+            first += batch.size();
+            std::vector<unsigned char> arena = run(b);
+            const auto* placements = reinterpret_cast<const DevicePlacement*>(arena.data() + launch.placements);
+            for (int i = 0; i < launch.count; ++i) {
+                const DevicePlacement& p = placements[i];
+                if (p.width > launch.maxWidth || p.height > launch.maxHeight)
+                    throw std::logic_error("a placement larger than its launch");
+                for (int y = 0; y < p.height; ++y)
+                    for (int x = 0; x < p.width; ++x) put(p.x + x, p.y + y, placedTexel(arena.data(), p, x, y));
+            }
+        }
+        return texture;
+    }
+
     int batches = 0;
 
 private:
+    /// The upload and the launches of one batch; returns the arena as the device leaves it.
+    static std::vector<unsigned char> run(const cuda::DeviceBatch& b) {
+        using namespace auglab::cuda;
+        std::vector<unsigned char> arena(b.arenaBytes, 0xA5);
+        for (const LevelUpload& l : b.levels) {
+            const std::size_t rowBytes = std::size_t(l.image->width) * std::size_t(l.image->channels);
+            for (int y = 0; y < l.image->height; ++y)
+                std::memcpy(arena.data() + l.offset + std::size_t(y) * rowBytes, l.image->row(y),
+                            rowBytes);
+        }
+        if (!b.blob.empty()) std::memcpy(arena.data() + b.blobOffset, b.blob.data(), b.blob.size());
+        if (b.scratchBytes) std::memset(arena.data() + b.scratch, 0, b.scratchBytes);
+        unsigned char* a = arena.data();
+        for (const DeviceLaunch& l : b.launches) {
+            const auto* passes = reinterpret_cast<const DevicePass*>(a + l.passes);
+            for (int i = 0; i < l.count; ++i) {
+                const DevicePass& p = passes[i];
+                std::uint64_t sum = 0;
+                if (l.kind == kMeanLut) {
+                    for (int v = 0; v < 256; ++v) meanLutEntry(a, p, v);
+                    continue;
+                }
+                for (int y = 0; y < p.height; ++y)
+                    for (int x = 0; x < p.width; ++x) {
+                        if (l.kind == kSegment)
+                            segmentPixel(a, p, x, y);
+                        else if (l.kind == kBlurRows)
+                            blurRowPixel(a, p, x, y);
+                        else if (l.kind == kBlurColumns)
+                            blurColumnPixel(a, p, x, y);
+                        else
+                            sum += std::uint64_t(rgbSumOf(a, p, x, y));
+                    }
+                if (l.kind == kMeanSum) *at<std::uint64_t>(a, p.sum) += sum;
+            }
+        }
+        return arena;
+    }
+
     std::size_t budget_;
 };
 
@@ -291,6 +333,87 @@ std::vector<OpConfig> busyPipeline(bool withNoise) {
     return p;
 }
 
+/// The grid texture a GpuSheetRenderer promises (backend.h), built from the CPU backend's tiles:
+/// RGBA, each tile at its place with its alpha (255 for RGB tiles), the gaps kSheetGapGray.
+Image expectedSheetTexture(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+                           const SheetOptions& options) {
+    CpuBackend cpu(0);
+    SheetLayout layout = layoutSheet(pipeline, sources, options);
+    cpu.render(layout.jobs);
+    Image texture(layout.width, layout.height, 4);
+    for (int y = 0; y < texture.height; ++y)
+        for (int x = 0; x < texture.width; ++x) {
+            std::uint8_t* t = texture.at(x, y);
+            t[0] = t[1] = t[2] = kSheetGapGray;
+            t[3] = 255;
+        }
+    for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
+        const SheetTile& tile = layout.tiles[std::size_t(layout.jobTiles[k])];
+        const Image& out = *layout.jobs[k].output;
+        for (int y = 0; y < out.height; ++y)
+            for (int x = 0; x < out.width; ++x) {
+                std::uint8_t* t = texture.at(tile.x + x, tile.y + y);
+                const std::uint8_t* o = out.at(x, y);
+                for (int c = 0; c < 3; ++c) t[c] = o[c];
+                t[3] = out.channels == 4 ? o[3] : 255;
+            }
+    }
+    return texture;
+}
+
+#if defined(AUGLAB_HAVE_CUDA)
+/// A CudaSheetTarget on a plain CUDA array, the kind of array a registered GL texture maps to: the
+/// device's grid path without OpenGL. Read back after the render.
+class DeviceArrayTarget final : public CudaSheetTarget {
+public:
+    DeviceArrayTarget() = default;
+    DeviceArrayTarget(const DeviceArrayTarget&) = delete;
+    DeviceArrayTarget& operator=(const DeviceArrayTarget&) = delete;
+    ~DeviceArrayTarget() override { release(); }
+
+    std::uint64_t map(void*, int width, int height) override {
+        release();
+        const cudaChannelFormatDesc format = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+        cuda::check(cudaMallocArray(&array_, &format, std::size_t(width), std::size_t(height),
+                                    cudaArraySurfaceLoadStore),
+                    "cudaMallocArray");
+        width_ = width;
+        height_ = height;
+        cudaResourceDesc resource{};
+        resource.resType = cudaResourceTypeArray;
+        resource.res.array.array = array_;
+        cuda::check(cudaCreateSurfaceObject(&surface_, &resource), "cudaCreateSurfaceObject");
+        ++maps;
+        return surface_;
+    }
+    void unmap(void*, bool failed) override {
+        ++unmaps;
+        unmappedAfterFailure = failed;
+    }
+    Image read() const {
+        Image out(width_, height_, 4);
+        cuda::check(cudaMemcpy2DFromArray(out.pixels.data(), out.stride, array_, 0, 0, std::size_t(width_) * 4,
+                                          std::size_t(height_), cudaMemcpyDeviceToHost),
+                    "cudaMemcpy2DFromArray");
+        return out;
+    }
+
+    int maps = 0, unmaps = 0;
+    bool unmappedAfterFailure = false;
+
+private:
+    void release() {
+        if (surface_) (void)cudaDestroySurfaceObject(surface_);
+        if (array_) (void)cudaFreeArray(array_);
+        surface_ = 0;
+        array_ = nullptr;
+    }
+    cudaArray_t array_ = nullptr;
+    cudaSurfaceObject_t surface_ = 0;
+    int width_ = 0, height_ = 0;
+};
+#endif
+
 }  // namespace
 
 class TestCuda : public QObject {
@@ -311,6 +434,8 @@ private slots:
     void everyColourMatchesCpu();
     void gridMatchesCpu_data();
     void gridMatchesCpu();
+    void sheetTextureMatchesCpu_data();
+    void sheetTextureMatchesCpu();
     void badPlansAreRuntimeErrors_data();
     void badPlansAreRuntimeErrors();
     void outOfMemoryIsRuntimeError();
@@ -574,6 +699,77 @@ void TestCuda::gridMatchesCpu() {
     qInfo("%s", d.describe().constData());
     QVERIFY2(d.withinLinearBounds(), d.describe().constData());
     QVERIFY2(matchesCpu(d, engine == kDevice && noise), d.describe().constData());
+}
+
+void TestCuda::sheetTextureMatchesCpu_data() {
+    QTest::addColumn<int>("engine");
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<int>("batchBudget");  // host emulation: bytes per batch (0: the backend's)
+    for (int engine : enginesOfThisBuild()) {
+        QTest::newRow((engineName(engine) + "64 samples").constData()) << engine << int(SheetMode::Samples) << 0;
+        QTest::newRow((engineName(engine) + "dataset of mixed sizes and channels").constData())
+            << engine << int(SheetMode::Dataset) << 0;
+    }
+    if (kCudaBuilt)
+        QTest::newRow("host emulation: one batch per tile") << int(kHostEmulation) << int(SheetMode::Dataset) << 1;
+}
+
+void TestCuda::sheetTextureMatchesCpu() {
+    // The GUI's grid on the device (CudaSheetRenderer, shown through CUDA-GL interop): rendered,
+    // composed and written into an RGBA array by the kernels, it must equal the texture the CPU's
+    // tiles make, texel for texel (no noise: every op is exact).
+    QFETCH(int, engine);
+    QFETCH(int, mode);
+    QFETCH(int, batchBudget);
+    SourceLevels photo(photoCrop("astronaut.png", 1024, 1024, 3));
+    SourceLevels wide(photoCrop("coffee.png", 257, 129, 3)), tall(photoCrop("chelsea.png", 90, 200, 4)),
+        dot(photoCrop("rocket.jpg", 1, 1, 3));
+    std::vector<SourceLevels*> sources{&photo};
+    if (SheetMode(mode) == SheetMode::Dataset) sources = {&wide, &tall, &dot, &photo};
+    SheetOptions o;
+    o.rows = 8;
+    o.cols = 7;  // a non-square grid
+    o.tile = 96;
+    o.seed = 77;
+    o.mode = SheetMode(mode);
+    const std::vector<OpConfig> pipeline = busyPipeline(false);
+    SheetLayout layout = layoutSheet(pipeline, sources, o);
+    Image actual;
+#if defined(AUGLAB_HAVE_CUDA)
+    if (engine == kHostEmulation) {
+        HostEmulatedCudaBackend host(batchBudget ? std::size_t(batchBudget) : std::size_t(512) << 20);
+        actual = host.renderSheetTexture(layout);
+        if (batchBudget) QCOMPARE(host.batches, int(layout.jobs.size()));
+        // Positions and outputs must pair up.
+        cuda::DeviceBatch b = cuda::buildDeviceBatch(layout.jobs);
+        const std::array<int, 2> one{0, 0};
+        try {
+            (void)cuda::addPlacements(b, std::span(&one, 1));
+            QFAIL("addPlacements accepted one position for a whole grid");
+        } catch (const RuntimeError& e) {
+            QVERIFY2(std::string(e.what()).find("grid positions") != std::string::npos, e.what());
+        }
+    } else {
+        QByteArray whyNot;
+        const std::unique_ptr<Backend> backend = makeEngine(kDevice, whyNot);
+        if (!backend) QSKIP(whyNot.constData());
+        auto* renderer = dynamic_cast<CudaSheetRenderer*>(backend.get());
+        QVERIFY2(renderer, "the CUDA backend is not a CudaSheetRenderer");
+        DeviceArrayTarget target;
+        renderer->renderSheet(layout, target);
+        QCOMPARE(target.maps, 1);
+        QCOMPARE(target.unmaps, 1);
+        QVERIFY(!target.unmappedAfterFailure);
+        actual = target.read();
+    }
+#else
+    QByteArray whyNot;
+    QVERIFY(!makeEngine(engine, whyNot));
+    QSKIP(whyNot.constData());
+#endif
+    const Image expected = expectedSheetTexture(pipeline, sources, o);
+    const Diff d = compare(actual, expected);
+    QVERIFY2(d.maxAbs == 0, d.describe().constData());
 }
 
 void TestCuda::badPlansAreRuntimeErrors_data() {

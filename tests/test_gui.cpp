@@ -13,11 +13,13 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
 
+#include "cuda_backend.h"
 #include "distribution_view.h"
 #include "export_dialog.h"
 #include "inspector_dialog.h"
@@ -65,6 +67,7 @@ private slots:
     void droppingFilesOpensThem();
     void glBackendShowsTheSameGrid();
     void exportDialogShowsTargetText();
+    void cudaBackendShowsTheSameGrid();
     void hugeFolderOpensAtOnce();
     void importAlbumentationsIsOneUndoStep();
 
@@ -295,6 +298,28 @@ void TestGui::glBackendShowsTheSameGrid() {
     QCOMPARE(w->lastBackend(), QString("gl"));
     QVERIFY(w->grid()->showsExternalTexture());  // the GL backend's grid texture, shown without readback
     QCOMPARE(seen(*w), cpu);  // the GL backend reproduces the CPU's integers
+}
+
+void TestGui::cudaBackendShowsTheSameGrid() {
+    // On a CUDA device the grid is rendered and composed by the kernels straight into a GL texture
+    // the widget shares (CUDA-GL interop): no download, no upload, and the CPU's integers.
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("astronaut.png")});
+    QVERIFY(waitForGrid(*w));
+    const QImage cpu = seen(*w);
+    const BackendInfo info = cudaBackendInfo();
+    if (!info.available) QSKIP(("the CUDA backend is not available: " + info.detail).c_str());
+    QVERIFY(w->setBackend("cuda"));
+    QVERIFY(waitForGrid(*w));
+    QCOMPARE(w->lastBackend(), QString("cuda"));
+#if defined(AUGLAB_HAVE_CUDA_GL)
+    // A GL context on another GPU than the CUDA device cannot share: the grid then comes through
+    // host memory, and the status bar says so.
+    if (!w->grid()->showsExternalTexture())
+        QSKIP(qPrintable("CUDA-GL interop is not possible in this session: " + w->statusBar()->currentMessage()));
+#endif
+    QCOMPARE(seen(*w), cpu);  // the default pipeline (affine, flip, cutout, brightness) is exact
 }
 
 void TestGui::hugeFolderOpensAtOnce() {

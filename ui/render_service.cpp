@@ -8,6 +8,9 @@
 #if defined(AUGLAB_HAVE_GL)
 #include "gl_backend.h"
 #endif
+#if defined(AUGLAB_HAVE_CUDA_GL)
+#include "cuda_gl_display.h"
+#endif
 #include "fallback_backend.h"
 #include "sampler.h"
 
@@ -67,6 +70,32 @@ Backend& RenderService::backend(const QString& name, QString& actual) {
     return *it->second;
 }
 
+GpuSheetRenderer* RenderService::gpuSheetRenderer(Backend& current) {
+#if defined(AUGLAB_HAVE_GL)
+    if (auto* gpu = dynamic_cast<GpuSheetRenderer*>(&current)) return gpu;
+#endif
+#if defined(AUGLAB_HAVE_CUDA_GL)
+    if (cudaGlFailed_ || current.name() != "cuda") return nullptr;
+    if (cudaGlFor_ != &current || !cudaGl_) {
+        cudaGl_.reset();
+        cudaGlFor_ = nullptr;
+        try {
+            cudaGl_ = createCudaGlSheetDisplay(current);
+            cudaGlFor_ = &current;
+        } catch (const std::exception& e) {
+            cudaGlFailed_ = true;
+            pendingMessages_ << QString::fromUtf8(e.what()) +
+                                    QStringLiteral("; CUDA grids are shown through host memory");
+            return nullptr;
+        }
+    }
+    return cudaGl_.get();
+#else
+    (void)current;
+    return nullptr;
+#endif
+}
+
 QStringList RenderService::takeMessages(Backend& b) {
     QStringList out = pendingMessages_;
     pendingMessages_.clear();
@@ -86,7 +115,10 @@ void RenderService::run() {
             std::unique_lock lock(mutex_);
             wake_.wait(lock, [&] { return stop_ || pendingGrid_ || pendingSample_; });
             if (stop_) {
-                backends_.clear();  // GL contexts are released on the thread that made them
+                // GL contexts are released on the thread that made them; the interop before the
+                // CUDA backend it writes for.
+                cudaGl_.reset();
+                backends_.clear();
                 return;
             }
             // The grid first: it is what the user is watching while dragging.
@@ -127,11 +159,11 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
         Backend& b = backend(r.backend, actual);
         const auto t0 = std::chrono::steady_clock::now();
 #if defined(AUGLAB_HAVE_GL)
-        // The GL backend keeps the grid on the GPU when the display shares its textures
+        // A GPU backend keeps the grid on the GPU when the display shares its textures
         // (Qt::AA_ShareOpenGLContexts): no readback, no upload.
         auto* chain = dynamic_cast<FallbackBackend*>(&b);
         if (chain && QOpenGLContext::globalShareContext()) {
-            if (auto* gpu = dynamic_cast<GpuSheetRenderer*>(&chain->current())) {
+            if (GpuSheetRenderer* gpu = gpuSheetRenderer(chain->current())) {
                 try {
                     SheetLayout layout = layoutSheet(r.pipeline, sources, r.options);
                     out.glTexture = gpu->renderSheetTexture(layout);
@@ -144,7 +176,18 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
                     out.tiles = std::move(layout.tiles);
                     out.errors << takeMessages(b);
                     return out;
-                } catch (const std::exception& e) {
+                }
+#if defined(AUGLAB_HAVE_CUDA_GL)
+                catch (const InteropError& e) {
+                    // CUDA works, the interop does not: this grid and the next come through the host.
+                    cudaGl_.reset();
+                    cudaGlFailed_ = true;
+                    pendingMessages_ << QString::fromUtf8(e.what()) +
+                                            QStringLiteral("; CUDA grids are shown through host memory");
+                }
+#endif
+                catch (const std::exception& e) {
+                    if (gpu == cudaGl_.get()) cudaGl_.reset();  // it writes for the backend being dropped
                     chain->failCurrent(e.what());  // and render this grid with the next backend below
                 }
             }

@@ -33,8 +33,8 @@ struct GridRequest {
 
 struct GridResult {
     quint64 generation = 0;
-    QImage image;              ///< the sheet in memory (CPU and CUDA backends), or null when...
-    unsigned glTexture = 0;    ///< ...the GL backend left it on the GPU, in a texture shared with the display
+    QImage image;              ///< the sheet in memory (CPU backend, or a GPU one without a shared context), or null when...
+    unsigned glTexture = 0;    ///< ...a GPU backend (GL, or CUDA through interop) left it in a texture shared with the display
     QSize sheetSize;
     std::vector<SheetTile> tiles;
     QStringList tileFiles;   ///< per tile, the image file it shows ("" for an empty cell)
@@ -83,6 +83,9 @@ private:
     GridResult renderGrid(const GridRequest& r);
     SampleResult renderSample(const SampleRequest& r);
     Backend& backend(const QString& name, QString& actual);
+    /// The current backend of `chain` when it can leave a grid in a texture the display shares: the
+    /// GL backend, or the CUDA backend through CUDA-GL interop. Null otherwise.
+    GpuSheetRenderer* gpuSheetRenderer(Backend& current);
     /// Messages about backends that could not be created or failed and were disabled, once each.
     QStringList takeMessages(Backend& b);
 
@@ -95,6 +98,11 @@ private:
     QStringList pendingMessages_;
     std::map<const Backend*, std::size_t> reportedFallbacks_;
     std::map<QString, std::unique_ptr<Backend>> backends_;  // by requested name, created on this thread
+    // CUDA-GL interop for cudaGlFor_ (the CUDA backend it writes for); given up for the session
+    // after an interop failure, when CUDA grids travel through the host instead.
+    std::unique_ptr<GpuSheetRenderer> cudaGl_;
+    const Backend* cudaGlFor_ = nullptr;
+    bool cudaGlFailed_ = false;
     std::thread thread_;
 };
 

@@ -6,6 +6,7 @@
 #include "cuda_backend.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -14,6 +15,7 @@
 
 #include "cuda_batch.h"
 #include "cuda_kernels.h"
+#include "cuda_pixel.cuh"
 #include "cuda_resources.h"
 #include "error.h"
 
@@ -108,7 +110,7 @@ const char* passName(PassKind kind) {
 /// memory, run by the kernels on one stream and downloaded in groups. Buffers only grow, so a grid
 /// rendered again and again (a slider drag) allocates nothing after the first frame. One render at
 /// a time; the device is selected on the calling thread at each call.
-class CudaBackend final : public Backend {
+class CudaBackend final : public Backend, public CudaSheetRenderer {
 public:
     CudaBackend() : device_(selectDevice()) {}
 
@@ -143,6 +145,48 @@ public:
                 throw;
             }
         }
+    }
+
+    void renderSheet(SheetLayout& layout, CudaSheetTarget& target) override {
+        std::lock_guard lock(mutex_);
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        const auto surface = static_cast<cudaSurfaceObject_t>(target.map(stream_.get(), layout.width, layout.height));
+        try {
+            check(launchSheetFill(surface, layout.width, layout.height,
+                                  packTexel(kSheetGapGray, kSheetGapGray, kSheetGapGray, 255), stream_.get()),
+                  "kernel launch (grid gaps)");
+            std::vector<std::array<int, 2>> positions;
+            for (const int t : layout.jobTiles) {
+                const SheetTile& tile = layout.tiles.at(static_cast<std::size_t>(t));
+                positions.push_back({tile.x, tile.y});
+            }
+            std::size_t first = 0;
+            for (std::span<RenderJob> batch : splitBatches(layout.jobs, kBatchBudget)) {
+                DeviceBatch b = buildDeviceBatch(batch);
+                const PlacementLaunch place =
+                    addPlacements(b, std::span(positions).subspan(first, batch.size()));
+                first += batch.size();
+                arena_.reserve(std::max<std::size_t>(b.arenaBytes, 1));
+                upload(b);
+                for (const DeviceLaunch& l : b.launches)
+                    check(launchPasses(l.kind, arena_.data(), l.passes, l.count, l.maxWidth, l.maxHeight,
+                                       stream_.get()),
+                          std::string("kernel launch (") + passName(l.kind) + ")");
+                check(launchSheetPlace(surface, arena_.data(), place.placements, place.count, place.maxWidth,
+                                       place.maxHeight, stream_.get()),
+                      "kernel launch (placing tiles in the grid)");
+                // The next batch reuses the pinned staging buffer and the arena.
+                check(cudaStreamSynchronize(stream_.get()), "cudaStreamSynchronize (a kernel or copy failed)");
+            }
+            // All written (a grid without tiles still has its gaps) before the target is released.
+            check(cudaStreamSynchronize(stream_.get()), "cudaStreamSynchronize (a kernel failed)");
+        } catch (...) {
+            (void)cudaStreamSynchronize(stream_.get());
+            (void)cudaGetLastError();
+            target.unmap(stream_.get(), true);
+            throw;
+        }
+        target.unmap(stream_.get(), false);
     }
 
 private:

@@ -352,6 +352,36 @@ DeviceBatch buildDeviceBatch(std::span<RenderJob> jobs) {
     return b;
 }
 
+PlacementLaunch addPlacements(DeviceBatch& b, std::span<const std::array<int, 2>> positions) {
+    if (positions.size() != b.outputs.size())
+        throw RuntimeError("CUDA backend: " + std::to_string(positions.size()) + " grid positions for " +
+                           std::to_string(b.outputs.size()) + " outputs");
+    std::vector<DevicePlacement> placements;
+    PlacementLaunch launch;
+    for (std::size_t i = 0; i < b.outputs.size(); ++i) {
+        const OutputDownload& o = b.outputs[i];
+        if (!o.rendered || !o.bytes()) continue;
+        DevicePlacement p{};
+        p.image = o.offset;
+        p.width = o.width;
+        p.height = o.height;
+        p.channels = o.channels;
+        p.x = positions[i][0];
+        p.y = positions[i][1];
+        placements.push_back(p);
+        launch.maxWidth = std::max(launch.maxWidth, o.width);
+        launch.maxHeight = std::max(launch.maxHeight, o.height);
+    }
+    launch.count = static_cast<int>(placements.size());
+    const std::size_t at = alignUp(b.blob.size(), 16);
+    const std::size_t bytes = placements.size() * sizeof(DevicePlacement);
+    b.blob.resize(at + bytes);
+    if (bytes) std::memcpy(b.blob.data() + at, placements.data(), bytes);
+    launch.placements = b.blobOffset + at;
+    b.arenaBytes = b.blobOffset + alignUp(b.blob.size());
+    return launch;
+}
+
 std::vector<std::span<RenderJob>> splitBatches(std::span<RenderJob> jobs, std::size_t budgetBytes) {
     std::vector<std::span<RenderJob>> groups;
     std::size_t begin = 0, bytes = 0;

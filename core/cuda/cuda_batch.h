@@ -9,6 +9,7 @@
 // by a new in-place segment for the ops after it. Pass r of every output runs in launch round r,
 // one launch per pass kind present, so a 64-tile grid of warp + pointwise ops is one launch.
 
+#include <array>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -64,6 +65,18 @@ struct DeviceBatch {
 /// Lays out `jobs` (building the source levels they read on first use). Throws RuntimeError when a
 /// job has no source or output or when a plan does not match its input's size, as the CPU does.
 DeviceBatch buildDeviceBatch(std::span<RenderJob> jobs);
+
+/// The launch that writes a batch's outputs into a grid texture (CUDA-GL interop).
+struct PlacementLaunch {
+    Offset placements = 0;  ///< DevicePlacement[count] in the blob
+    int count = 0;
+    int maxWidth = 0, maxHeight = 0;
+};
+
+/// Places output i of `b` (job i of the batch) at texel `positions[i]` of a grid texture: appends
+/// one DevicePlacement per rendered, non-empty output to the blob (`b.arenaBytes` grows with it).
+/// Call before uploading. Throws RuntimeError when the counts differ.
+PlacementLaunch addPlacements(DeviceBatch& b, std::span<const std::array<int, 2>> positions);
 
 /// Splits `jobs` into consecutive groups whose arenas stay under about `budgetBytes` (a single job
 /// larger than that is a group of its own), so a large batch never needs unbounded device memory.

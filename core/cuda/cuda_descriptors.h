@@ -81,4 +81,12 @@ struct DevicePass {
     Offset lut;  ///< 256 bytes, written by kMeanLut and read by the next segment's kOpLut
 };
 
+/// Where a finished output goes in a grid texture (the GUI's display, written through CUDA-GL
+/// interop): an RGBA8 texel per pixel, alpha 255 for RGB outputs, as the GL backend's grid texture.
+struct DevicePlacement {
+    Offset image;  ///< the output in the arena, tightly packed rows of width * channels bytes
+    int width, height, channels;
+    int x, y;  ///< its top-left texel in the grid texture
+};
+
 }  // namespace auglab::cuda

@@ -80,7 +80,54 @@ __global__ void __launch_bounds__(256) meanLutKernel(unsigned char* arena, const
     meanLutEntry(arena, pass, static_cast<int>(threadIdx.x));
 }
 
+/// The grid's gap colour on every texel.
+__global__ void __launch_bounds__(kBlockThreads)
+    sheetFillKernel(cudaSurfaceObject_t surface, int width, int height, std::uint32_t texel) {
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+    if (x < width && y < height) surf2Dwrite(texel, surface, x * 4, y);  // x in bytes
+}
+
+/// One output per blockIdx.z, copied into its place (rows strided over gridDim.y).
+__global__ void __launch_bounds__(kBlockThreads)
+    sheetPlaceKernel(cudaSurfaceObject_t surface, unsigned char* arena, const DevicePlacement* placements) {
+    const DevicePlacement p = placements[blockIdx.z];
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x >= p.width) return;
+    for (int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y); y < p.height;
+         y += static_cast<int>(gridDim.y * blockDim.y))
+        surf2Dwrite(placedTexel(arena, p, x, y), surface, (p.x + x) * 4, p.y + y);
+}
+
 }  // namespace
+
+cudaError_t launchSheetFill(cudaSurfaceObject_t surface, int width, int height, std::uint32_t texel,
+                            cudaStream_t stream) {
+    if (width <= 0 || height <= 0) return cudaSuccess;
+    const dim3 block(kBlockX, kBlockY);
+    const dim3 grid(static_cast<unsigned>((width + kBlockX - 1) / kBlockX),
+                    static_cast<unsigned>((height + kBlockY - 1) / kBlockY));
+    if (grid.y > static_cast<unsigned>(kMaxGridY)) return cudaErrorInvalidValue;  // over 524,280 rows
+    sheetFillKernel<<<grid, block, 0, stream>>>(surface, width, height, texel);
+    return cudaGetLastError();
+}
+
+cudaError_t launchSheetPlace(cudaSurfaceObject_t surface, unsigned char* arena, Offset placements, int count,
+                             int maxWidth, int maxHeight, cudaStream_t stream) {
+    if (count <= 0 || maxWidth <= 0 || maxHeight <= 0) return cudaSuccess;
+    const auto* first = reinterpret_cast<const DevicePlacement*>(arena + placements);
+    const dim3 block(kBlockX, kBlockY);
+    for (int begin = 0; begin < count; begin += kMaxGridZ) {
+        const int chunk = std::min(kMaxGridZ, count - begin);
+        const dim3 grid(static_cast<unsigned>((maxWidth + kBlockX - 1) / kBlockX),
+                        static_cast<unsigned>(std::min(kMaxGridY, (maxHeight + kBlockY - 1) / kBlockY)),
+                        static_cast<unsigned>(chunk));
+        sheetPlaceKernel<<<grid, block, 0, stream>>>(surface, arena, first + begin);
+        const cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
 
 cudaError_t launchPasses(PassKind kind, unsigned char* arena, Offset passes, int count, int maxWidth,
                          int maxHeight, cudaStream_t stream) {

@@ -13,6 +13,7 @@
 // (see boxMuller).
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #include "cuda_descriptors.h"
@@ -421,6 +422,21 @@ AUGLAB_HD void meanLutEntry(unsigned char* arena, const DevicePass& p, int v) {
     const float beta = static_cast<float>(p.brightness * mean);
 #endif
     at<std::uint8_t>(arena, p.lut)[v] = brightnessContrastEntry(v, p.alpha, beta);
+}
+
+// ---- The grid texture (CUDA-GL interop) ------------------------------------------------------
+
+/// An RGBA8 texel as the 32-bit word a surface holds: R in the low byte, A in the high one.
+AUGLAB_HD std::uint32_t packTexel(std::uint32_t r, std::uint32_t g, std::uint32_t b, std::uint32_t a) {
+    return r | g << 8 | b << 16 | a << 24;
+}
+
+/// The texel of pixel (x, y) of a placed output: its RGB, and its alpha or 255.
+AUGLAB_HD std::uint32_t placedTexel(unsigned char* arena, const DevicePlacement& p, int x, int y) {
+    const unsigned char* s = at<unsigned char>(arena, p.image) +
+                             (static_cast<std::size_t>(y) * static_cast<std::size_t>(p.width) + static_cast<std::size_t>(x)) *
+                                 static_cast<std::size_t>(p.channels);
+    return packTexel(s[0], s[1], s[2], p.channels == 4 ? s[3] : 255u);
 }
 
 }  // namespace auglab::cuda

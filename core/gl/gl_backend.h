@@ -18,16 +18,6 @@ struct GlBackendOptions {
     std::map<std::string, std::string> shaderOverrides;
 };
 
-/// A backend that can leave a whole grid on the GPU, in a texture the display shares (no readback):
-/// an RGBA8UI texture of layout.width x layout.height, tiles at their places, gaps kSheetGapGray.
-/// The texture stays valid until the third call after this one (a ring of three), long enough
-/// for the display to show the newest. Throws RuntimeError on failure.
-class GpuSheetRenderer {
-public:
-    virtual ~GpuSheetRenderer() = default;
-    virtual unsigned renderSheetTexture(SheetLayout& layout) = 0;
-};
-
 /// State of the GL backend on this machine: renderer and version, or why it is unavailable.
 /// `software` is true for llvmpipe, softpipe and swrast (slower than the CPU backend).
 struct GlProbe {
