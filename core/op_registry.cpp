@@ -27,6 +27,14 @@ ParamDesc intRange(std::string key, std::string label, std::string unit, double 
     return d;
 }
 
+ParamDesc number(std::string key, std::string label, std::string unit, double lower, double upper, double def,
+                 std::string help) {
+    ParamDesc d = floatRange(std::move(key), std::move(label), std::move(unit), lower, upper, {}, std::move(help));
+    d.kind = ParamKind::Float;
+    d.defaultValue = def;
+    return d;
+}
+
 ParamDesc boolean(std::string key, std::string label, bool def, std::string help) {
     ParamDesc d;
     d.key = std::move(key);
@@ -114,6 +122,24 @@ std::vector<OpDesc> buildRegistry() {
                                    "Hole height in pixels, inclusive range; replaces hole_height_frac.")),
             optionalParam(intRange("hole_width_px", "Hole width", "px", 1, 100000, {8, 16},
                                    "Hole width in pixels, inclusive range; replaces hole_width_frac.")),
+            fill("fill", true,
+                 "[r, g, b], or \"random\" (noise per pixel) or \"random_uniform\" (one colour per hole)."),
+        }});
+
+    ops.push_back(OpDesc{
+        OpId::GridDropout, "grid_dropout", "Grid dropout (GridMask)", OpCategory::Pixel,
+        "Albumentations 2.0 GridDropout: the image is cut into rows and columns of a unit size (drawn "
+        "from unit_size_px, else max(2, side // 10) per axis), the uneven rows and columns shuffled, and "
+        "each cell gets one hole of ratio x its size (at least 1 px, at most the cell minus 1 px), at a "
+        "random place in the cell (random_offset) or at its top-left corner.",
+        {
+            number("ratio", "Ratio", "fraction of a unit", 0.01, 1, 0.5,
+                   "Hole size as a fraction of its grid cell, both axes (truncated to pixels)."),
+            optionalParam(intRange("unit_size_px", "Unit size", "px", 2, 100000, {10, 20},
+                                   "Grid unit in pixels, inclusive range, one draw for both axes (clamped to the "
+                                   "shorter side); without it the unit is max(2, side // 10) per axis.")),
+            boolean("random_offset", "Random offset", true,
+                    "Place each hole at a random position inside its cell (off: at the cell's top-left)."),
             fill("fill", true,
                  "[r, g, b], or \"random\" (noise per pixel) or \"random_uniform\" (one colour per hole)."),
         }});

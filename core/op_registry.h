@@ -16,6 +16,7 @@ enum class OpId {
     HorizontalFlip,
     VerticalFlip,
     CoarseDropout,
+    GridDropout,
     BrightnessContrast,
     HueSaturationValue,
     GaussianBlur,

@@ -103,13 +103,17 @@ DropoutStep dropoutStep(const DropoutParams& d, double sx, double sy) {
     DropoutStep s;
     s.mode = d.fillMode;
     s.fill = d.fill;
-    s.colours = d.holeColours;
     s.seed = d.noiseSeed;
-    for (const Hole& h : d.holes) {
+    for (std::size_t i = 0; i < d.holes.size(); ++i) {
+        const Hole& h = d.holes[i];
         // Scale hole edges, not sizes, so neighbouring holes stay adjacent in a tile.
         const int x0 = static_cast<int>(std::lround(h.x * sx)), x1 = static_cast<int>(std::lround((h.x + h.w) * sx));
         const int y0 = static_cast<int>(std::lround(h.y * sy)), y1 = static_cast<int>(std::lround((h.y + h.h) * sy));
+        // A hole that covers no pixel at this size paints nothing: left out, so that GPU kernels,
+        // which test every hole per pixel, do not pay for the fine grids of grid_dropout in tiles.
+        if (x1 <= x0 || y1 <= y0) continue;
         s.holes.push_back(Hole{x0, y0, x1 - x0, y1 - y0});
+        if (d.fillMode == Fill::Mode::RandomUniform && i < d.holeColours.size()) s.colours.push_back(d.holeColours[i]);
     }
     return s;
 }
@@ -129,7 +133,8 @@ Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, 
             case OpId::Affine: b.affine(std::get<AffineParams>(op.params)); break;
             case OpId::HorizontalFlip: b.geometric(horizontalFlipMatrix(srcWidth)); break;
             case OpId::VerticalFlip: b.geometric(verticalFlipMatrix(srcHeight)); break;
-            case OpId::CoarseDropout: b.pixel(dropoutStep(std::get<DropoutParams>(op.params), b.sx(), b.sy())); break;
+            case OpId::CoarseDropout:
+            case OpId::GridDropout: b.pixel(dropoutStep(std::get<DropoutParams>(op.params), b.sx(), b.sy())); break;
             case OpId::BrightnessContrast: {
                 const auto& p = std::get<BrightnessContrastParams>(op.params);
                 if (p.brightness_by_max) b.pixel(LutStep{brightnessContrastLut(contrastAlpha(p), brightnessBeta(p, 0))});

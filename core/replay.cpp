@@ -78,6 +78,7 @@ struct OpJsonWriter {
             j["fill"] = "random";
             j["noise_seed"] = d.noiseSeed;
         }
+        if (d.unitPx[0] > 0) j["unit_px"] = Json::array({d.unitPx[0], d.unitPx[1]});  // grid_dropout
     }
     void operator()(const BrightnessContrastParams& b) const {
         j["brightness"] = b.brightness;
@@ -100,6 +101,53 @@ struct OpJsonWriter {
 
 double num(const JsonReader& r, std::string_view key, double lower, double upper) {
     return r.member(key).numberIn(lower, upper);
+}
+
+/// The holes and fill of coarse_dropout, and of grid_dropout with its unit.
+DropoutParams readDropout(const JsonReader& r, bool grid) {
+    if (grid)
+        r.requireObject({"op", "applied", "holes", "fill", "hole_colours", "noise_seed", "unit_px"});
+    else
+        r.requireObject({"op", "applied", "holes", "fill", "hole_colours", "noise_seed"});
+    DropoutParams d;
+    const JsonReader holes = r.member("holes");
+    for (std::size_t i = 0, n = holes.arraySize(); i < n; ++i) {
+        const JsonReader h = holes.element(i);
+        if (h.arraySize() != 4) h.fail("expected [x, y, w, h]");
+        d.holes.push_back(Hole{static_cast<int>(h.element(0).integer(0, 1'000'000)),
+                               static_cast<int>(h.element(1).integer(0, 1'000'000)),
+                               static_cast<int>(h.element(2).integer(0, 1'000'000)),
+                               static_cast<int>(h.element(3).integer(0, 1'000'000))});
+    }
+    const JsonReader fill = r.member("fill");
+    if (fill.json().is_string()) {
+        const std::string mode = fill.string();
+        if (mode == "random") {
+            d.fillMode = Fill::Mode::Random;
+            d.noiseSeed = r.member("noise_seed").unsignedInteger();
+        } else if (mode == "random_uniform") {
+            d.fillMode = Fill::Mode::RandomUniform;
+            const JsonReader colours = r.member("hole_colours");
+            if (colours.arraySize() != d.holes.size())
+                colours.fail("expected one colour per hole (" + std::to_string(d.holes.size()) + ")");
+            for (std::size_t i = 0; i < d.holes.size(); ++i) d.holeColours.push_back(readRgb(colours.element(i)));
+        } else {
+            fill.fail("unknown fill \"" + mode + "\"");
+        }
+    } else {
+        d.fill = readRgb(fill);
+    }
+    if (d.fillMode != Fill::Mode::Random && r.has("noise_seed"))
+        r.member("noise_seed").fail("only used with fill \"random\"");
+    if (d.fillMode != Fill::Mode::RandomUniform && r.has("hole_colours"))
+        r.member("hole_colours").fail("only used with fill \"random_uniform\"");
+    if (grid) {
+        const JsonReader unit = r.member("unit_px");
+        if (unit.arraySize() != 2) unit.fail("expected [width, height] of the grid unit");
+        d.unitPx = {static_cast<int>(unit.element(0).integer(1, 1'000'000)),
+                    static_cast<int>(unit.element(1).integer(1, 1'000'000))};
+    }
+    return d;
 }
 
 OpParams readParams(const JsonReader& r, const OpDesc& desc) {
@@ -133,42 +181,8 @@ OpParams readParams(const JsonReader& r, const OpDesc& desc) {
         case OpId::HorizontalFlip:
         case OpId::VerticalFlip: r.requireObject({"op", "applied"}); return FlipParams{};
         case OpId::ToGray: r.requireObject({"op", "applied"}); return GrayParams{};
-        case OpId::CoarseDropout: {
-            r.requireObject({"op", "applied", "holes", "fill", "hole_colours", "noise_seed"});
-            DropoutParams d;
-            const JsonReader holes = r.member("holes");
-            for (std::size_t i = 0, n = holes.arraySize(); i < n; ++i) {
-                const JsonReader h = holes.element(i);
-                if (h.arraySize() != 4) h.fail("expected [x, y, w, h]");
-                d.holes.push_back(Hole{static_cast<int>(h.element(0).integer(0, 1'000'000)),
-                                       static_cast<int>(h.element(1).integer(0, 1'000'000)),
-                                       static_cast<int>(h.element(2).integer(0, 1'000'000)),
-                                       static_cast<int>(h.element(3).integer(0, 1'000'000))});
-            }
-            const JsonReader fill = r.member("fill");
-            if (fill.json().is_string()) {
-                const std::string mode = fill.string();
-                if (mode == "random") {
-                    d.fillMode = Fill::Mode::Random;
-                    d.noiseSeed = r.member("noise_seed").unsignedInteger();
-                } else if (mode == "random_uniform") {
-                    d.fillMode = Fill::Mode::RandomUniform;
-                    const JsonReader colours = r.member("hole_colours");
-                    if (colours.arraySize() != d.holes.size())
-                        colours.fail("expected one colour per hole (" + std::to_string(d.holes.size()) + ")");
-                    for (std::size_t i = 0; i < d.holes.size(); ++i) d.holeColours.push_back(readRgb(colours.element(i)));
-                } else {
-                    fill.fail("unknown fill \"" + mode + "\"");
-                }
-            } else {
-                d.fill = readRgb(fill);
-            }
-            if (d.fillMode != Fill::Mode::Random && r.has("noise_seed"))
-                r.member("noise_seed").fail("only used with fill \"random\"");
-            if (d.fillMode != Fill::Mode::RandomUniform && r.has("hole_colours"))
-                r.member("hole_colours").fail("only used with fill \"random_uniform\"");
-            return d;
-        }
+        case OpId::CoarseDropout:
+        case OpId::GridDropout: return readDropout(r, desc.id == OpId::GridDropout);
         case OpId::BrightnessContrast: {
             r.requireObject({"op", "applied", "brightness", "contrast", "brightness_by_max"});
             return BrightnessContrastParams{num(r, "brightness", -1, 1), num(r, "contrast", -1, 5),
@@ -210,6 +224,7 @@ std::vector<double> drawnValues(const ConcreteOp& op, std::string_view key, int 
             else if (key == "hole_height_px") v.push_back(h.h);
             else if (key == "hole_width_px") v.push_back(h.w);
         }
+        if (key == "unit_size_px" && d->unitPx[0] > 0) v = {double(d->unitPx[0])};
     } else if (const auto* b = std::get_if<BrightnessContrastParams>(&op.params)) {
         if (key == "brightness") v = {b->brightness};
         else if (key == "contrast") v = {b->contrast};

@@ -52,6 +52,8 @@ struct DropoutParams {
     Rgb fill{0, 0, 0};              ///< constant fill
     std::vector<Rgb> holeColours;   ///< random_uniform: one colour per hole
     std::uint64_t noiseSeed = 0;    ///< random: key of the per-pixel noise
+    /// grid_dropout: the grid unit drawn, in pixels (width, height); {0, 0} for coarse_dropout.
+    std::array<int, 2> unitPx{0, 0};
     bool operator==(const DropoutParams&) const = default;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "philox.h"
 
@@ -77,6 +78,67 @@ DropoutParams sampleDropout(const OpConfig& op, const OpDraws& d, int width, int
     return p;
 }
 
+/// `size` cut into `parts` lengths differing by at most one (the first `size % parts` one longer),
+/// then shuffled (Fisher-Yates, swap draws from `firstDraw`): Albumentations' shuffled splits.
+std::vector<int> shuffledIntervals(int size, int parts, const OpDraws& d, std::uint32_t firstDraw) {
+    std::vector<int> lengths(static_cast<std::size_t>(parts), size / parts);
+    for (int i = 0; i < size % parts; ++i) ++lengths[static_cast<std::size_t>(i)];
+    for (int i = parts - 1; i > 0; --i) {
+        const auto j = d.randint(firstDraw + static_cast<std::uint32_t>(i), 0, i);
+        std::swap(lengths[static_cast<std::size_t>(i)], lengths[static_cast<std::size_t>(j)]);
+    }
+    return lengths;
+}
+
+/// Albumentations 2.0 GridDropout (calculate_grid_dimensions, split_uniform_grid, generate_grid_holes)
+/// with this sampler's draws: the same distribution of holes, drawn from (seed, index).
+DropoutParams sampleGridDropout(const OpConfig& op, const OpDraws& d, int width, int height) {
+    constexpr std::uint32_t kUnit = 1, kRowShuffle = 0x80000000u, kColumnShuffle = 0xC0000000u;
+    DropoutParams p;
+    const Fill fill = op.fill("fill");
+    p.fillMode = fill.mode;
+    p.fill = rgbOf(fill);
+    if (fill.mode == Fill::Mode::Random) p.noiseSeed = d.bits64(kNoiseKey);
+    int unitW = std::max(2, width / 10), unitH = std::max(2, height / 10);
+    if (op.has("unit_size_px")) {
+        const Range u = op.range("unit_size_px");
+        // Albumentations refuses a unit above the shorter side; the preview clamps it to that side.
+        const auto unit = d.randint(kUnit, static_cast<std::int64_t>(u.min), static_cast<std::int64_t>(u.max));
+        unitW = unitH = static_cast<int>(std::clamp<std::int64_t>(unit, 1, std::max(1, std::min(width, height))));
+    }
+    p.unitPx = {unitW, unitH};
+    const int rows = height / unitH, cols = width / unitW;
+    if (rows <= 0 || cols <= 0) return p;
+    const std::vector<int> rowHeights = shuffledIntervals(height, rows, d, kRowShuffle);
+    const std::vector<int> colWidths = shuffledIntervals(width, cols, d, kColumnShuffle);
+    const double ratio = op.number("ratio");
+    const bool randomOffset = op.flag("random_offset");
+    int cellY = 0;
+    std::uint32_t cell = 0;
+    for (const int cellH : rowHeights) {
+        int cellX = 0;
+        for (const int cellW : colWidths) {
+            const std::uint32_t base = kFirstHole + cell * kDrawsPerHole;
+            // numpy: clip(cell * ratio, 1, cell - 1).astype(int), i.e. min(max(v, 1), cell - 1) then
+            // truncation (a one-pixel cell gets an empty hole).
+            const int h = static_cast<int>(std::min(std::max(cellH * ratio, 1.0), cellH - 1.0));
+            const int w = static_cast<int>(std::min(std::max(cellW * ratio, 1.0), cellW - 1.0));
+            const int offY = randomOffset ? static_cast<int>(d.randint(base, 0, cellH - h)) : 0;
+            const int offX = randomOffset ? static_cast<int>(d.randint(base + 1, 0, cellW - w)) : 0;
+            const int x = std::clamp(cellX + offX, 0, width - w), y = std::clamp(cellY + offY, 0, height - h);
+            p.holes.push_back(Hole{x, y, std::min(x + w, width) - x, std::min(y + h, height) - y});
+            if (fill.mode == Fill::Mode::RandomUniform)
+                p.holeColours.push_back({static_cast<std::uint8_t>(d.randint(base + 4, 0, 255)),
+                                         static_cast<std::uint8_t>(d.randint(base + 5, 0, 255)),
+                                         static_cast<std::uint8_t>(d.randint(base + 6, 0, 255))});
+            cellX += cellW;
+            ++cell;
+        }
+        cellY += cellH;
+    }
+    return p;
+}
+
 OpParams sampleOp(const OpConfig& op, const OpDraws& d, int width, int height) {
     switch (op.id()) {
         case OpId::Affine: return sampleAffine(op, d, width, height);
@@ -84,6 +146,7 @@ OpParams sampleOp(const OpConfig& op, const OpDraws& d, int width, int height) {
         case OpId::VerticalFlip: return FlipParams{};
         case OpId::ToGray: return GrayParams{};
         case OpId::CoarseDropout: return sampleDropout(op, d, width, height);
+        case OpId::GridDropout: return sampleGridDropout(op, d, width, height);
         case OpId::BrightnessContrast:
             return BrightnessContrastParams{d.uniform(1, op.range("brightness")), d.uniform(2, op.range("contrast")),
                                             op.flag("brightness_by_max")};

@@ -57,7 +57,9 @@ inline Preset everyOpPreset() {
         {"op": "gaussian_blur", "p": 0.4, "sigma_px": [0.5, 2.0]},
         {"op": "gauss_noise", "p": 0.3, "std_frac": [0.01, 0.05], "mean_frac": [-0.01, 0.02], "per_channel": false},
         {"op": "to_gray", "p": 0.1},
-        {"op": "horizontal_flip", "enabled": false, "p": 0.9}
+        {"op": "horizontal_flip", "enabled": false, "p": 0.9},
+        {"op": "grid_dropout", "p": 0.4, "ratio": 0.3, "unit_size_px": [12, 40], "fill": "random_uniform"},
+        {"op": "grid_dropout", "p": 1.0, "ratio": 0.6, "random_offset": false, "fill": [0, 128, 255]}
       ]})");
 }
 

@@ -5,6 +5,8 @@
 // SPEC §2's bounds (exact for flips and the LUT ops). Skips, saying why, only when pip cannot
 // install the library (no network, no python3 -m venv).
 
+#include <algorithm>
+
 #include <QDir>
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -156,7 +158,7 @@ private slots:
         r = runProcess(cli, {"import", "--from", "albumentations", dir_.filePath("bad.json"), "--out", back});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("transform.transforms[0].p"), qPrintable(r.err));
-        QVERIFY(loadPreset(back.toStdString()).pipeline.size() == 8);  // the failed import left the file alone
+        QVERIFY(loadPreset(back.toStdString()).pipeline.size() == 9);  // the failed import left the file alone
         QCOMPARE(runProcess(cli, {"import", "--from", "keras", old, "--out", back}).code, 2);
     }
 
@@ -229,6 +231,49 @@ private slots:
             if (!ok) failures << line;
         }
         QVERIFY2(failures.isEmpty(), qPrintable("outside SPEC §2 bounds:\n" + failures.join('\n')));
+    }
+
+    void gridDropoutMatchesAlbumentations() {
+        if (!skipReason_.isEmpty()) QSKIP(qPrintable(skipReason_));
+        // A 440 x 300 crop of chelsea.png: with units that divide it, every cell has the same size,
+        // so the shuffle of uneven rows and columns (drawn by two different generators) cannot move
+        // a hole, and holes at the cells' corners are the same in both libraries.
+        const Image photo =
+            loadImage(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png").image;
+        Image crop(440, 300, 3);
+        for (int y = 0; y < crop.height; ++y)
+            for (int x = 0; x < crop.width; ++x) std::copy_n(photo.at(x, y), 3, crop.at(x, y));
+        const QString input = dir_.filePath("crop.png");
+        saveImage(input.toStdString(), crop);
+        const char* cases[][2] = {
+            {"unit 20 px, holes at the corners",
+             R"({"op": "grid_dropout", "ratio": 0.37, "unit_size_px": [20, 20], "random_offset": false, "fill": [255, 0, 128]})"},
+            {"default unit (44 x 30 px)", R"({"op": "grid_dropout", "ratio": 0.6, "random_offset": false, "fill": [9, 9, 9]})"},
+        };
+        int n = 0;
+        for (const auto& [name, op] : cases) {
+            const std::string presetText = std::string(R"({"format": "auglab-preset", "version": 1, "pipeline": [)") + op + "]}";
+            const QString base = dir_.filePath(QString("grid-") + QString::number(n++));
+            writeFileAtomically((base + ".auglab.json").toStdString(), presetText);
+            writeFileAtomically((base + ".json").toStdString(), exportAlbumentations(parsePreset(presetText)).text);
+            const PythonRun apply = runProcess(QStringLiteral(AUGLAB_CLI), {"apply", "--preset", base + ".auglab.json", "--image",
+                                                                            input, "--index", "0", "--out", base + "-auglab.png"});
+            QVERIFY2(apply.code == 0, qPrintable(apply.err));
+            const PythonRun r = runProcess(pyenvPython(), {kChecker, "apply", input, base + ".json", base + "-alb.png"});
+            QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+            const Image ours = loadImage((base + "-auglab.png").toStdString()).image;
+            const Stats s = compare(ours, loadImage((base + "-alb.png").toStdString()).image);
+            qInfo("%s: max |diff| %d, pixels differing %.4f%%", name, s.maxAbs, s.pixelsDiffer * 100);
+            QVERIFY2(s.maxAbs == 0, name);
+            QVERIFY(!samePixels(ours, crop));  // holes were cut
+        }
+        // The unit range: AugLab's inclusive [12, 40] is exported so that the library draws 12..40.
+        const QString file = dir_.filePath("grid-units.json");
+        writeFileAtomically(file.toStdString(), exportAlbumentations(parsePreset(R"({"format": "auglab-preset", "version": 1,
+            "pipeline": [{"op": "grid_dropout", "unit_size_px": [12, 40]}]})")).text);
+        const PythonRun units = runProcess(pyenvPython(), {kChecker, "grid-units", file, "300", "440", "4000"});
+        QVERIFY2(units.code == 0, qPrintable(units.out + units.err));
+        QCOMPARE(units.out.trimmed(), QString("12 40"));
     }
 };
 

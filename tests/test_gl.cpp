@@ -59,6 +59,7 @@ void TestGl::opsMatchCpu_data() {
     const QList<std::tuple<const char*, Expect>> ops{
         {"affine", Expect::Exact},           {"horizontal_flip", Expect::Exact}, {"vertical_flip", Expect::Exact},
         {"coarse_dropout", Expect::Exact},   {"dropout_random", Expect::Exact},  {"dropout_uniform", Expect::Exact},
+        {"grid_dropout", Expect::Exact},     {"grid_random_uniform", Expect::Exact},
         {"brightness_contrast", Expect::Exact}, {"brightness_mean", Expect::Exact}, {"to_gray", Expect::Exact},
         {"hue_saturation_value", Expect::Bounded}, {"gaussian_blur", Expect::Bounded}, {"gauss_noise", Expect::Bounded}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
@@ -78,12 +79,17 @@ void TestGl::opsMatchCpu() {
     QFETCH(int, width);
     QFETCH(int, height);
     QFETCH(int, channels);
-    OpConfig c = op(opName.startsWith("dropout_") ? "coarse_dropout"
+    OpConfig c = op(opName.startsWith("dropout_")   ? "coarse_dropout"
+                    : opName.startsWith("grid_")  ? "grid_dropout"
                     : opName == "brightness_mean" ? "brightness_contrast"
                                                   : qPrintable(opName));
     if (opName == "dropout_random") c.set("fill", Fill{Fill::Mode::Random, {}});
     if (opName == "dropout_uniform") c.set("fill", Fill{Fill::Mode::RandomUniform, {}});
-    if (opName.contains("dropout")) c.set("holes", Range{3, 12});
+    if (opName.startsWith("dropout") || opName == "coarse_dropout") c.set("holes", Range{3, 12});
+    if (opName == "grid_random_uniform") {
+        c.set("fill", Fill{Fill::Mode::RandomUniform, {}});
+        c.set("unit_size_px", Range{2, 30});  // clamped to the side on the smallest sizes
+    }
     if (opName == "brightness_mean") c.set("brightness_by_max", false);
     if (opName == "affine") c.set("rotate_deg", Range{-40, 40});
     const std::vector<OpConfig> pipeline{c};

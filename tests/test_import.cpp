@@ -95,6 +95,10 @@ Preset randomPreset(QRandomGenerator& rng, int n) {
             }
         }
         if (op.id() == OpId::GaussianBlur) op.set("sigma_px", range(0.01, 50));
+        if (op.id() == OpId::GridDropout && rng.bounded(2) == 0) {
+            const Range u = range(2, 300);
+            op.set("unit_size_px", Range{std::floor(u.min), std::floor(u.max)});
+        }
         p.pipeline.push_back(op);
     }
     return p;
@@ -151,11 +155,19 @@ private slots:
     void referenceDefaults() {
         QFETCH(QString, file);
         const ImportResult r = importFile(file.toUtf8().constData());
-        // ColorJitter, Perspective and GridDropout have no AugLab op (yet): reported, skipped.
+        // ColorJitter and Perspective have no AugLab op (yet): reported, skipped.
         QVERIFY2(hasWarning(r, "transform.transforms[5]: ColorJitter has no AugLab op"), qPrintable(warningsOf(r)));
         QVERIFY(hasWarning(r, "transform.transforms[9]: Perspective has no AugLab op"));
-        QVERIFY(hasWarning(r, "transform.transforms[10]: GridDropout has no AugLab op"));
-        QCOMPARE(r.preset.pipeline.size(), std::size_t(8));
+        QVERIFY(!hasWarning(r, "GridDropout"));
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(9));
+        // GridDropout's defaults: ratio 0.5, the unit from the image size, random offsets, black.
+        const OpConfig& grid = r.preset.pipeline[8];
+        QCOMPARE(grid.name(), std::string("grid_dropout"));
+        QCOMPARE(grid.p, 0.5);
+        QCOMPARE(grid.number("ratio"), 0.5);
+        QVERIFY(!grid.has("unit_size_px"));
+        QVERIFY(grid.flag("random_offset"));
+        QCOMPARE(grid.fill("fill"), (Fill{Fill::Mode::Constant, {0, 0, 0}}));
         const OpConfig& hsv = r.preset.pipeline[5];
         QCOMPARE(hsv.range("hue_shift_deg"), (Range{-40, 40}));  // 20 OpenCV units = 40 degrees
         const OpConfig& blur = r.preset.pipeline[6];
@@ -170,7 +182,7 @@ private slots:
             QCOMPARE(r.preset.pipeline[3].range("hole_height_px"), (Range{8, 8}));
         } else {
             QCOMPARE(blur.range("sigma_px"), (Range{0.5, 3.0}));
-            QCOMPARE(r.warnings.size(), std::size_t(3));
+            QCOMPARE(r.warnings.size(), std::size_t(2));
         }
     }
 
@@ -213,6 +225,38 @@ private slots:
         QCOMPARE(n.range("std_frac"), (Range{10.0 / 255, 20.0 / 255}));  // sqrt of the variance, of 255
         QCOMPARE(n.range("mean_frac"), (Range{5.1 / 255, 5.1 / 255}));
         QCOMPARE(r.preset.pipeline[3].p, 0.5);  // A.load's default when p is missing
+    }
+
+    void gridDropout() {
+        // unit_size_range is numpy's [low, high): AugLab's inclusive range is [low, high - 1].
+        const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "GridDropout", "p": 0.3, "ratio": 0.25, "unit_size_range": [10, 21],
+               "holes_number_xy": null, "random_offset": true, "shift_xy": [3, 4], "fill": "random", "fill_mask": null},
+              {"__class_fullname__": "GridDropout", "p": 1.0, "ratio": 0.5, "unit_size_range": [16, 16],
+               "holes_number_xy": [4, 5], "random_offset": false, "shift_xy": [2, 0], "fill": [1, 2, 3], "fill_mask": 7}
+            ]}})", "grid.json");
+        const QString w = warningsOf(r);
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(2));
+        const OpConfig& a = r.preset.pipeline[0];
+        QCOMPARE(a.p, 0.3);
+        QCOMPARE(a.number("ratio"), 0.25);
+        QCOMPARE(a.range("unit_size_px"), (Range{10, 20}));
+        QVERIFY(a.flag("random_offset"));
+        QCOMPARE(a.fill("fill").mode, Fill::Mode::Random);
+        QVERIFY2(!w.contains("transforms[0]"), qPrintable(w));  // the shift is unused with random offsets
+        const OpConfig& b = r.preset.pipeline[1];
+        QCOMPARE(b.range("unit_size_px"), (Range{16, 16}));
+        QVERIFY(!b.flag("random_offset"));
+        QCOMPARE(b.fill("fill").rgb, (std::array<int, 3>{1, 2, 3}));
+        for (const char* part : {"transform.transforms[1].unit_size_range: an empty range",
+                                 "transform.transforms[1].holes_number_xy: a fixed number of grid cells",
+                                 "transform.transforms[1].shift_xy: a shift", "transform.transforms[1].fill_mask"})
+            QVERIFY2(w.contains(part), qPrintable(QString(part) + " not in:\n" + w));
+        // A ratio Albumentations refuses is an error with its path.
+        const std::string error = importError(R"({"transform": {"__class_fullname__": "Compose", "transforms": [
+            {"__class_fullname__": "GridDropout", "p": 1, "ratio": 0}]}})");
+        QVERIFY2(error.find("transform.transforms[0].ratio: ratio must be in (0, 1]") != std::string::npos, error.c_str());
     }
 
     void strictErrors_data() {

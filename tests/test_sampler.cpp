@@ -2,7 +2,10 @@
 // one op never changes another's draws), ranges and distributions of the drawn values.
 
 #include <cmath>
+#include <algorithm>
 #include <map>
+#include <set>
+#include <vector>
 
 #include <QtTest>
 
@@ -39,6 +42,8 @@ private slots:
     void keepRatio();
     void dropoutHolesInsideImage_data();
     void dropoutHolesInsideImage();
+    void gridDropoutFollowsAlbumentations_data();
+    void gridDropoutFollowsAlbumentations();
     void disabledOpNeverApplies();
     void drawnValuesUseKeyUnits();
 };
@@ -234,6 +239,108 @@ void TestSampler::dropoutHolesInsideImage() {
     }
     // randint is inclusive at both ends: every count 2..5 occurs.
     QCOMPARE(counts.size(), std::size_t(4));
+}
+
+void TestSampler::gridDropoutFollowsAlbumentations_data() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<int>("unitMin");  // 0: no unit_size_px (max(2, side // 10) per axis)
+    QTest::addColumn<int>("unitMax");
+    QTest::addColumn<double>("ratio");
+    QTest::addColumn<bool>("randomOffset");
+    QTest::addColumn<int>("expectedUnitMin");  // after clamping to the shorter side
+    QTest::addColumn<int>("expectedUnitMax");
+    QTest::newRow("default unit, 451x300, offsets") << 451 << 300 << 0 << 0 << 0.5 << true << 45 << 45;
+    QTest::newRow("default unit, 451x300, corners") << 451 << 300 << 0 << 0 << 0.37 << false << 45 << 45;
+    QTest::newRow("unit 17-23, 640x427, offsets") << 640 << 427 << 17 << 23 << 0.3 << true << 17 << 23;
+    QTest::newRow("unit 17-23, 640x427, corners") << 640 << 427 << 17 << 23 << 0.9 << false << 17 << 23;
+    QTest::newRow("unit above the short side, 60x40") << 60 << 40 << 50 << 80 << 0.5 << true << 40 << 40;
+    QTest::newRow("ratio 1, cells of 2 px, 33x9") << 33 << 9 << 2 << 2 << 1.0 << false << 2 << 2;
+    QTest::newRow("one row too few, 3x1") << 3 << 1 << 0 << 0 << 0.5 << true << 2 << 2;
+}
+
+void TestSampler::gridDropoutFollowsAlbumentations() {
+    // Albumentations 2.0 GridDropout: rows = H // unit, columns = W // unit, the side cut into
+    // lengths q or q + 1 (q = side // count) in shuffled order, one hole per cell of
+    // trunc(min(max(cell * ratio, 1), cell - 1)) pixels, offset uniformly in [0, cell - hole].
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(int, unitMin);
+    QFETCH(int, unitMax);
+    QFETCH(double, ratio);
+    QFETCH(bool, randomOffset);
+    QFETCH(int, expectedUnitMin);
+    QFETCH(int, expectedUnitMax);
+    OpConfig g = op("grid_dropout");
+    g.set("ratio", ratio);
+    g.set("random_offset", randomOffset);
+    if (unitMin) g.set("unit_size_px", Range{double(unitMin), double(unitMax)});
+    const auto holeSize = [&](int cell) { return int(std::min(std::max(cell * ratio, 1.0), cell - 1.0)); };
+    std::map<int, int> units, firstHoleY;
+    std::set<std::vector<int>> columnCuts;  // how the columns were shuffled
+    bool unevenColumns = false;
+    for (std::uint64_t i = 0; i < 400; ++i) {
+        const Replay r = samplePipeline({g}, 3, i, width, height);
+        QCOMPARE(r, samplePipeline({g}, 3, i, width, height));
+        const auto& p = paramsOf<DropoutParams>(r, 0);
+        const int unitW = unitMin ? p.unitPx[0] : std::max(2, width / 10);
+        const int unitH = unitMin ? p.unitPx[1] : std::max(2, height / 10);
+        QCOMPARE(p.unitPx[0], unitW);
+        QCOMPARE(p.unitPx[1], unitH);
+        QVERIFY(unitW >= expectedUnitMin && unitW <= expectedUnitMax);
+        units[unitW]++;
+        const int rows = height / unitH, cols = width / unitW;
+        QCOMPARE(int(p.holes.size()), rows * cols);
+        if (p.holes.empty()) continue;
+        const int qy = height / rows, qx = width / cols;
+        std::vector<int> ys, xs;  // hole corners of the first column and the first row
+        for (int k = 0; k < int(p.holes.size()); ++k) {
+            const Hole& h = p.holes[std::size_t(k)];
+            QVERIFY(h.x >= 0 && h.y >= 0 && h.x + h.w <= width && h.y + h.h <= height);
+            QVERIFY2(h.h == holeSize(qy) || (height % rows && h.h == holeSize(qy + 1)), qPrintable(QString::number(h.h)));
+            QVERIFY2(h.w == holeSize(qx) || (width % cols && h.w == holeSize(qx + 1)), qPrintable(QString::number(h.w)));
+            for (int m = 0; m < k; ++m) {  // cells do not overlap, so neither do their holes
+                const Hole& o = p.holes[std::size_t(m)];
+                QVERIFY(h.x >= o.x + o.w || o.x >= h.x + h.w || h.y >= o.y + o.h || o.y >= h.y + h.h);
+            }
+            if (k % cols == 0) ys.push_back(h.y);
+            if (k < cols) xs.push_back(h.x);
+        }
+        firstHoleY[p.holes[0].y]++;
+        if (!randomOffset) {
+            // Holes sit at the cells' corners: the corners cut each side into a permutation of
+            // side % count lengths q + 1 and the rest q.
+            const auto checkCuts = [](std::vector<int> starts, int side, int count) {
+                starts.push_back(side);
+                int longer = 0;
+                if (starts[0] != 0) return false;
+                for (std::size_t c = 1; c < starts.size(); ++c) {
+                    const int len = starts[c] - starts[c - 1];
+                    if (len != side / count && len != side / count + 1) return false;
+                    longer += len == side / count + 1;
+                }
+                return longer == side % count;
+            };
+            QVERIFY(checkCuts(ys, height, rows));
+            QVERIFY(checkCuts(xs, width, cols));
+            columnCuts.insert(xs);
+            unevenColumns = unevenColumns || width % cols != 0;
+        }
+    }
+    if (unevenColumns) QVERIFY2(columnCuts.size() > 1, "the uneven columns are never shuffled");
+    if (unitMin && expectedUnitMin < expectedUnitMax) {
+        // randint is inclusive at both ends.
+        QCOMPARE(units.begin()->first, expectedUnitMin);
+        QCOMPARE(units.rbegin()->first, expectedUnitMax);
+    }
+    if (randomOffset && unitMin == unitMax && height / std::max(2, height / 10) > 0) {
+        // The first cell starts at 0: its hole's y takes every offset in [0, cell - hole].
+        const int unitH = unitMin ? std::min(unitMin, std::min(width, height)) : std::max(2, height / 10);
+        const int rows = height / unitH, q = height / rows;
+        QCOMPARE(firstHoleY.begin()->first, 0);
+        QVERIFY2(firstHoleY.rbegin()->first >= q - holeSize(q), qPrintable(QString::number(firstHoleY.rbegin()->first)));
+        QVERIFY(firstHoleY.rbegin()->first <= q + 1 - holeSize(q + 1));
+    }
 }
 
 void TestSampler::disabledOpNeverApplies() {

@@ -122,6 +122,7 @@ public:
             case OpId::HorizontalFlip:
             case OpId::VerticalFlip:
             case OpId::CoarseDropout:
+            case OpId::GridDropout:
             case OpId::BrightnessContrast:
             case OpId::HueSaturationValue:
             case OpId::GaussianBlur:

@@ -24,6 +24,9 @@ json defaultsFor(const std::string& cls, const LibraryVersion& v) {
         return {{"p", 0.5}, {"num_holes_range", {1, 2}}, {"hole_height_range", {0.1, 0.2}},
                 {"hole_width_range", {0.1, 0.2}}, {"fill", 0.0}};
     }
+    if (cls == "GridDropout")
+        return {{"p", 0.5},       {"ratio", 0.5},           {"unit_size_range", nullptr}, {"holes_number_xy", nullptr},
+                {"random_offset", true}, {"shift_xy", {0, 0}}, {"fill", 0.0}};
     if (cls == "RandomBrightnessContrast")
         return {{"p", 0.5}, {"brightness_limit", {-0.2, 0.2}}, {"contrast_limit", {-0.2, 0.2}},
                 {"brightness_by_max", true}, {"ensure_safe_range", false}};

@@ -16,6 +16,8 @@
 //   with cv2.sepFilter2D (border reflect_101), as AugLab does.
 // - CoarseDropout treats hole ranges whose upper end is >= 1 as pixels (randint, inclusive) and
 //   others as fractions (truncated), and needs at least one hole.
+// - GridDropout draws unit_size_range with numpy's integers (upper end excluded) and shuffles
+//   its rows and columns of uneven length; the holes are AugLab's grid_dropout.
 // - ToGray "weighted_average" is cv2.cvtColor(RGB2GRAY), AugLab's to_gray.
 
 #include <cmath>
@@ -125,6 +127,33 @@ json coarseDropout(const ExportedOp& e, std::vector<std::string>& warnings) {
     return j;
 }
 
+json gridDropout(const ExportedOp& e, std::vector<std::string>& warnings) {
+    const OpConfig& op = *e.op;
+    json j = start("GridDropout", op.p);
+    const Fill fill = op.fill("fill");
+    if (fill.mode == Fill::Mode::Random) j["fill"] = "random";
+    else if (fill.mode == Fill::Mode::RandomUniform) j["fill"] = "random_uniform";
+    else j["fill"] = fillValue(fill);
+    j["fill_mask"] = nullptr;
+    j["holes_number_xy"] = nullptr;
+    j["random_offset"] = op.flag("random_offset");
+    j["ratio"] = op.number("ratio");
+    j["shift_xy"] = json::array({0, 0});
+    if (op.has("unit_size_px")) {
+        // numpy's integers(low, high) leaves `high` out: [a, b + 1) draws AugLab's inclusive [a, b].
+        const Range u = op.range("unit_size_px");
+        j["unit_size_range"] = json::array({std::llround(u.min), std::llround(u.max) + 1});
+        warnings.push_back(e.label() + ": unit_size_px [" + formatNumber(u.min) + ", " + formatNumber(u.max) +
+                           "] is written as unit_size_range [" + formatNumber(u.min) + ", " +
+                           formatNumber(u.max + 1) + "] (Albumentations leaves the upper end out); it raises "
+                           "ValueError on images whose shorter side is below " + formatNumber(u.max + 1) +
+                           ", where AugLab clamps the unit to that side.");
+    } else {
+        j["unit_size_range"] = nullptr;
+    }
+    return j;
+}
+
 json transformFor(const ExportedOp& e, AlbumentationsFlavour flavour, std::vector<std::string>& warnings) {
     const OpConfig& op = *e.op;
     switch (op.id()) {
@@ -132,6 +161,7 @@ json transformFor(const ExportedOp& e, AlbumentationsFlavour flavour, std::vecto
         case OpId::HorizontalFlip: return start("HorizontalFlip", op.p);
         case OpId::VerticalFlip: return start("VerticalFlip", op.p);
         case OpId::CoarseDropout: return coarseDropout(e, warnings);
+        case OpId::GridDropout: return gridDropout(e, warnings);
         case OpId::BrightnessContrast: {
             json j = start("RandomBrightnessContrast", op.p);
             j["brightness_by_max"] = op.flag("brightness_by_max");

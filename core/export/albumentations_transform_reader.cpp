@@ -116,6 +116,36 @@ void readCoarseDropout(TransformArgs& a, OpConfig& op) {
     a.maskOnly("fill_mask", {"mask_fill_value"});
 }
 
+void readGridDropout(TransformArgs& a, OpConfig& op) {
+    const JsonReader ratio = a.get("ratio");
+    const double r = ratio.number();
+    if (!(r > 0 && r <= 1)) a.fail(ratio, "ratio must be in (0, 1]");
+    if (r < 0.01) a.warn(ratio, "ratio " + formatNumber(r) + " read as 0.01, AugLab's smallest.");
+    op.set("ratio", std::max(r, 0.01));
+    const JsonReader unit = a.get("unit_size_range");
+    if (!unit.json().is_null()) {
+        // numpy's integers(low, high) leaves `high` out (1.4.24, 2.0.x and AlbumentationsX alike).
+        const Range u = pair(unit);
+        Range inclusive{std::trunc(u.min), std::trunc(u.max) - 1};
+        if (inclusive.max < inclusive.min) {
+            a.warn(unit, "an empty range (Albumentations raises ValueError on it): read as [" +
+                             formatNumber(inclusive.min) + ", " + formatNumber(inclusive.min) + "].");
+            inclusive.max = inclusive.min;
+        }
+        op.set("unit_size_px", a.clamp(unit, inclusive, 2, 100000));
+    }
+    if (const std::optional<JsonReader> n = a.find({"holes_number_xy"}); n && !n->json().is_null())
+        a.warn(*n, "a fixed number of grid cells cannot be expressed: the unit comes from unit_size_range or is "
+                   "max(2, side // 10).");
+    const bool randomOffset = a.get("random_offset").boolean();
+    op.set("random_offset", randomOffset);
+    const JsonReader shift = a.get("shift_xy");
+    if (!randomOffset && shift.arraySize() == 2 && (shift.element(0).number() != 0 || shift.element(1).number() != 0))
+        a.warn(shift, "a shift of the holes inside their cells cannot be expressed: holes at the cells' corners.");
+    op.set("fill", readFill(a.get("fill"), a, true));
+    a.maskOnly("fill_mask");
+}
+
 void readGaussianBlur(TransformArgs& a, OpConfig& op) {
     const JsonReader blur = a.get("blur_limit");
     const JsonReader sigmaReader = a.get("sigma_limit");
@@ -170,6 +200,7 @@ std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cl
         {"HorizontalFlip", "horizontal_flip"},
         {"VerticalFlip", "vertical_flip"},
         {"CoarseDropout", "coarse_dropout"},
+        {"GridDropout", "grid_dropout"},
         {"RandomBrightnessContrast", "brightness_contrast"},
         {"HueSaturationValue", "hue_saturation_value"},
         {"GaussianBlur", "gaussian_blur"},
@@ -193,6 +224,7 @@ std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cl
         case OpId::HorizontalFlip:
         case OpId::VerticalFlip: break;
         case OpId::CoarseDropout: readCoarseDropout(a, op); break;
+        case OpId::GridDropout: readGridDropout(a, op); break;
         case OpId::BrightnessContrast:
             op.set("brightness", a.clamp(a.get("brightness_limit"), symmetricRange(a.get("brightness_limit")), -1, 1));
             op.set("contrast", a.clamp(a.get("contrast_limit"), symmetricRange(a.get("contrast_limit")), -1, 5));

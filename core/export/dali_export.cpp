@@ -111,9 +111,10 @@ ExportResult exportDali(const Preset& preset) {
                 s += "    images = fn.cast(gray * on.gpu() + images * (1.0 - on.gpu()), dtype=types.UINT8)\n";
                 w.push_back(L + ": DALI's RGB->GRAY weights are its own (BT.601 in float); a level apart at most.");
                 break;
+            case OpId::GridDropout:
             case OpId::CoarseDropout:
                 w.push_back(L + ": fn.erase needs the number of regions fixed per pipeline: not exported (use "
-                            "the albumentations export for cutout).");
+                            "the albumentations export for cutout and grid dropout).");
                 s += "    # not exported (see the header)\n";
                 break;
         }

@@ -166,6 +166,10 @@ ExportResult exportKeras(const Preset& preset) {
                               "), p=" + pyFloat(op.p) + "),\n";
                 break;
             }
+            case OpId::GridDropout:
+                w.push_back(L + ": Keras 3 has no grid dropout layer: not exported (the albumentations export has it).");
+                lines += "    # " + L + ": not exported (see the warnings above)\n";
+                break;
             case OpId::CoarseDropout:
                 w.push_back(L + ": approximated by RandomErasing: one rectangle per image chosen by area (AugLab: " +
                             formatNumber(op.range("holes").min) + "-" + formatNumber(op.range("holes").max) +

@@ -115,6 +115,10 @@ ExportResult exportTorchvision(const Preset& preset) {
             }
             case OpId::HorizontalFlip: lines += "    v2.RandomHorizontalFlip(p=" + pyFloat(op.p) + "),\n"; break;
             case OpId::VerticalFlip: lines += "    v2.RandomVerticalFlip(p=" + pyFloat(op.p) + "),\n"; break;
+            case OpId::GridDropout:
+                w.push_back(L + ": torchvision has no grid dropout: not exported (the albumentations export has it).");
+                lines += "    # " + L + ": not exported (see the warnings above)\n";
+                break;
             case OpId::CoarseDropout: {
                 const Range holes = op.range("holes");
                 w.push_back(L + ": approximated by RandomErasing, which erases exactly one rectangle (AugLab: " +

@@ -5,6 +5,10 @@
                                                   to the file's "transform" (nothing dropped or renamed)
   albumentations_check.py apply IN.png FILE OUT.png [FILE OUT.png ...]
                                                   runs each loaded pipeline once on an RGB image
+  albumentations_check.py grid-units FILE HEIGHT WIDTH N
+                                                  draws N grid units of each GridDropout of FILE for a
+                                                  HEIGHT x WIDTH image the way the library does; prints
+                                                  "min max" per transform
 """
 
 import json
@@ -53,6 +57,18 @@ def main(argv):
         import albumentations
 
         print(f"albumentations {albumentations.__version__}, opencv {cv2.__version__}")
+        return 0
+    if len(argv) == 5 and argv[0] == "grid-units":
+        import numpy as np
+        from albumentations.augmentations.dropout import functional as fdropout
+
+        shape, n = (int(argv[2]), int(argv[3])), int(argv[4])
+        rng = np.random.default_rng(1)
+        for t in load_strict(argv[1]).transforms:
+            if type(t).__name__ == "GridDropout":
+                units = [fdropout.calculate_grid_dimensions(shape, t.unit_size_range, t.holes_number_xy, rng)[0]
+                         for _ in range(n)]
+                print(min(units), max(units))
         return 0
     print(__doc__, file=sys.stderr)
     return 2

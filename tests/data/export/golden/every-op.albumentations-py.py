@@ -9,6 +9,9 @@
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
 #   - pipeline[10] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[11] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
+#     is below 41, where AugLab clamps the unit to that side.
 
 import albumentations as A
 import cv2
@@ -84,6 +87,26 @@ transform = A.Compose(
             method="weighted_average",
             num_output_channels=3,
             p=0.1,
+        ),
+        A.GridDropout(
+            fill="random_uniform",
+            fill_mask=None,
+            holes_number_xy=None,
+            random_offset=True,
+            ratio=0.3,
+            shift_xy=(0, 0),
+            unit_size_range=(12, 41),
+            p=0.4,
+        ),
+        A.GridDropout(
+            fill=(0.0, 128.0, 255.0),
+            fill_mask=None,
+            holes_number_xy=None,
+            random_offset=False,
+            ratio=0.6,
+            shift_xy=(0, 0),
+            unit_size_range=None,
+            p=1.0,
         ),
     ],
     p=1.0,

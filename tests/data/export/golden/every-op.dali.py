@@ -6,9 +6,9 @@
 #   - pipeline[0] affine: DALI rounds the warped values to uint8 and computes in float; AugLab
 #     follows OpenCV's fixed point (a level apart at most, mostly).
 #   - pipeline[3] coarse_dropout: fn.erase needs the number of regions fixed per pipeline: not
-#     exported (use the albumentations export for cutout).
+#     exported (use the albumentations export for cutout and grid dropout).
 #   - pipeline[4] coarse_dropout: fn.erase needs the number of regions fixed per pipeline: not
-#     exported (use the albumentations export for cutout).
+#     exported (use the albumentations export for cutout and grid dropout).
 #   - pipeline[5] brightness_contrast: brightness relative to the image mean cannot be expressed:
 #     relative to 255.
 #   - pipeline[5] brightness_contrast: DALI rounds the result; AugLab truncates (half a level on
@@ -23,6 +23,10 @@
 #   - pipeline[8] gauss_noise: DALI rounds the noisy values; AugLab truncates the noise toward zero.
 #   - pipeline[9] to_gray: DALI's RGB->GRAY weights are its own (BT.601 in float); a level apart at
 #     most.
+#   - pipeline[11] grid_dropout: fn.erase needs the number of regions fixed per pipeline: not
+#     exported (use the albumentations export for cutout and grid dropout).
+#   - pipeline[12] grid_dropout: fn.erase needs the number of regions fixed per pipeline: not
+#     exported (use the albumentations export for cutout and grid dropout).
 
 import math
 
@@ -91,4 +95,8 @@ def auglab_pipeline(file_root):
     gray = fn.color_space_conversion(fn.color_space_conversion(images, image_type=types.RGB, output_type=types.GRAY), image_type=types.GRAY, output_type=types.RGB)
     on = fn.random.coin_flip(probability=0.1, dtype=types.FLOAT)
     images = fn.cast(gray * on.gpu() + images * (1.0 - on.gpu()), dtype=types.UINT8)
+    # pipeline[11] grid_dropout
+    # not exported (see the header)
+    # pipeline[12] grid_dropout
+    # not exported (see the header)
     return images, labels

@@ -26,6 +26,10 @@
 #     once per batch, separately for x and y.
 #   - pipeline[9] to_gray: Keras' grayscale weights are applied in float; OpenCV's fixed point can
 #     differ by one level.
+#   - pipeline[11] grid_dropout: Keras 3 has no grid dropout layer: not exported (the albumentations
+#     export has it).
+#   - pipeline[12] grid_dropout: Keras 3 has no grid dropout layer: not exported (the albumentations
+#     export has it).
 
 import keras
 from keras import layers
@@ -99,4 +103,6 @@ augment = keras.Sequential([
     layers.RandomGaussianBlur(factor=(0.4, 0.4), kernel_size=15, sigma=(0.5, 2.0), value_range=(0, 255)),
     ApplyWithProbability(GaussNoise(std=(0.01, 0.05), mean=(-0.01, 0.02), per_channel=False), p=0.3),
     layers.RandomGrayscale(factor=0.1),
+    # pipeline[11] grid_dropout: not exported (see the warnings above)
+    # pipeline[12] grid_dropout: not exported (see the warnings above)
 ])

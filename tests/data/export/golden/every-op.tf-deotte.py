@@ -10,6 +10,10 @@
 #     the albumentations or torchvision export for it).
 #   - pipeline[7] gaussian_blur is not part of this matrix/gather function: not exported (use the
 #     albumentations or torchvision export for it).
+#   - pipeline[11] grid_dropout is not part of this matrix/gather function: not exported (use the
+#     albumentations or torchvision export for it).
+#   - pipeline[12] grid_dropout is not part of this matrix/gather function: not exported (use the
+#     albumentations or torchvision export for it).
 
 import math
 
@@ -140,4 +144,6 @@ def augment(image):
     # pipeline[7] gaussian_blur: not exported (see the header)
     image = tf.cond(tf.random.uniform([]) < 0.3, lambda: gauss_noise(image, OP8), lambda: image)
     image = tf.cond(tf.random.uniform([]) < 0.1, lambda: to_gray(image), lambda: image)
+    # pipeline[11] grid_dropout: not exported (see the header)
+    # pipeline[12] grid_dropout: not exported (see the header)
     return tf.cast(tf.clip_by_value(image, 0.0, 255.0), tf.uint8)

@@ -28,6 +28,10 @@
 #     AugLab's grows with each sigma as int(sigma*3.5)*2+1.
 #   - pipeline[9] to_gray: torchvision's Grayscale rounds 0.2989 R + 0.587 G + 0.114 B in float;
 #     OpenCV's fixed point can differ by one level.
+#   - pipeline[11] grid_dropout: torchvision has no grid dropout: not exported (the albumentations
+#     export has it).
+#   - pipeline[12] grid_dropout: torchvision has no grid dropout: not exported (the albumentations
+#     export has it).
 
 import torch
 from torchvision.transforms import v2
@@ -78,4 +82,6 @@ transform = v2.Compose([
     v2.RandomApply([v2.GaussianBlur(kernel_size=15, sigma=(0.5, 2.0))], p=0.4),
     v2.RandomApply([GaussNoise(std=(0.01, 0.05), mean=(-0.01, 0.02), per_channel=False)], p=0.3),
     v2.RandomGrayscale(p=0.1),
+    # pipeline[11] grid_dropout: not exported (see the warnings above)
+    # pipeline[12] grid_dropout: not exported (see the warnings above)
 ])

@@ -5,7 +5,7 @@
 #   - pipeline[0] affine: DALI rounds the warped values to uint8 and computes in float; AugLab
 #     follows OpenCV's fixed point (a level apart at most, mostly).
 #   - pipeline[2] coarse_dropout: fn.erase needs the number of regions fixed per pipeline: not
-#     exported (use the albumentations export for cutout).
+#     exported (use the albumentations export for cutout and grid dropout).
 
 import math
 
