@@ -333,6 +333,18 @@ std::vector<OpConfig> busyPipeline(bool withNoise) {
     return p;
 }
 
+/// The images of the grid tests: one 1024x1024 photo, or (dataset mode) photos of mixed sizes and
+/// channels, down to 1x1.
+struct GridSources {
+    SourceLevels photo{photoCrop("astronaut.png", 1024, 1024, 3)};
+    SourceLevels wide{photoCrop("coffee.png", 257, 129, 3)}, tall{photoCrop("chelsea.png", 90, 200, 4)},
+        dot{photoCrop("rocket.jpg", 1, 1, 3)};
+    std::vector<SourceLevels*> forMode(SheetMode mode) {
+        if (mode == SheetMode::Dataset) return {&wide, &tall, &dot, &photo};
+        return {&photo};
+    }
+};
+
 /// The grid texture a GpuSheetRenderer promises (backend.h), built from the CPU backend's tiles:
 /// RGBA, each tile at its place with its alpha (255 for RGB tiles), the gaps kSheetGapGray.
 Image expectedSheetTexture(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
@@ -682,11 +694,8 @@ void TestCuda::gridMatchesCpu() {
     const std::unique_ptr<Backend> backend = makeEngine(engine, whyNot);
     if (!backend) QSKIP(whyNot.constData());
     CpuBackend cpu(0);
-    SourceLevels photo(photoCrop("astronaut.png", 1024, 1024, 3));
-    SourceLevels wide(photoCrop("coffee.png", 257, 129, 3)), tall(photoCrop("chelsea.png", 90, 200, 4)),
-        dot(photoCrop("rocket.jpg", 1, 1, 3));
-    std::vector<SourceLevels*> sources{&photo};
-    if (SheetMode(mode) == SheetMode::Dataset) sources = {&wide, &tall, &dot, &photo};
+    GridSources grid;
+    const std::vector<SourceLevels*> sources = grid.forMode(SheetMode(mode));
     SheetOptions o;
     o.rows = o.cols = 8;
     o.tile = 128;
@@ -721,11 +730,8 @@ void TestCuda::sheetTextureMatchesCpu() {
     QFETCH(int, engine);
     QFETCH(int, mode);
     QFETCH(int, batchBudget);
-    SourceLevels photo(photoCrop("astronaut.png", 1024, 1024, 3));
-    SourceLevels wide(photoCrop("coffee.png", 257, 129, 3)), tall(photoCrop("chelsea.png", 90, 200, 4)),
-        dot(photoCrop("rocket.jpg", 1, 1, 3));
-    std::vector<SourceLevels*> sources{&photo};
-    if (SheetMode(mode) == SheetMode::Dataset) sources = {&wide, &tall, &dot, &photo};
+    GridSources grid;
+    const std::vector<SourceLevels*> sources = grid.forMode(SheetMode(mode));
     SheetOptions o;
     o.rows = 8;
     o.cols = 7;  // a non-square grid

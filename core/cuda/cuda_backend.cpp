@@ -167,12 +167,7 @@ public:
                 const PlacementLaunch place =
                     addPlacements(b, std::span(positions).subspan(first, batch.size()));
                 first += batch.size();
-                arena_.reserve(std::max<std::size_t>(b.arenaBytes, 1));
-                upload(b);
-                for (const DeviceLaunch& l : b.launches)
-                    check(launchPasses(l.kind, arena_.data(), l.passes, l.count, l.maxWidth, l.maxHeight,
-                                       stream_.get()),
-                          std::string("kernel launch (") + passName(l.kind) + ")");
+                uploadAndLaunch(b);
                 check(launchSheetPlace(surface, arena_.data(), place.placements, place.count, place.maxWidth,
                                        place.maxHeight, stream_.get()),
                       "kernel launch (placing tiles in the grid)");
@@ -260,14 +255,19 @@ private:
         }
     }
 
-    void renderBatch(std::span<RenderJob> jobs) {
-        const DeviceBatch b = buildDeviceBatch(jobs);
+    /// Queues a batch's upload and its kernel launches on the stream.
+    void uploadAndLaunch(const DeviceBatch& b) {
         arena_.reserve(std::max<std::size_t>(b.arenaBytes, 1));
         upload(b);
         for (const DeviceLaunch& l : b.launches)
             check(launchPasses(l.kind, arena_.data(), l.passes, l.count, l.maxWidth, l.maxHeight,
                                stream_.get()),
                   std::string("kernel launch (") + passName(l.kind) + ")");
+    }
+
+    void renderBatch(std::span<RenderJob> jobs) {
+        const DeviceBatch b = buildDeviceBatch(jobs);
+        uploadAndLaunch(b);
         download(b);
     }
 
