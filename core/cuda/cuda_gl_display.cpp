@@ -118,11 +118,13 @@ private:
             }
             s.width = width;
             s.height = height;
-            // Registered once per texture; written only through a surface, never read by CUDA.
+            // Registered once per texture, for surface writes. CUDA never reads it: write-discard
+            // mapping is only a hint, so a driver that declines it costs nothing.
             check(cudaGraphicsGLRegisterImage(&s.resource, s.texture, GL_TEXTURE_2D,
-                                              cudaGraphicsRegisterFlagsSurfaceLoadStore |
-                                                  cudaGraphicsRegisterFlagsWriteDiscard),
+                                              cudaGraphicsRegisterFlagsSurfaceLoadStore),
                   "cudaGraphicsGLRegisterImage");
+            if (cudaGraphicsResourceSetMapFlags(s.resource, cudaGraphicsMapFlagsWriteDiscard) != cudaSuccess)
+                (void)cudaGetLastError();
         }
         auto* cudaStream = static_cast<cudaStream_t>(stream);
         check(cudaGraphicsMapResources(1, &s.resource, cudaStream), "cudaGraphicsMapResources");
