@@ -27,6 +27,7 @@
 
 #include "backend_registry.h"
 #include "atomic_file.h"
+#include "cost_meter.h"
 #include "distribution_view.h"
 #include "export_dialog.h"
 #include "exporter.h"
@@ -76,17 +77,34 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     distDock->setWidget(distribution_);
     addDockWidget(Qt::LeftDockWidgetArea, distDock);
 
+    costMeter_ = new CostMeter(this);
+    costMeter_->setObjectName("costMeter");
+    auto* costDock = new QDockWidget(tr("Cost at training size"), this);
+    costDock->setObjectName("costDock");
+    costDock->setWidget(costMeter_);
+    addDockWidget(Qt::LeftDockWidgetArea, costDock);
+
     inspector_ = new InspectorDialog(this);
     renderLabel_ = new QLabel(this);
     statusBar()->addPermanentWidget(renderLabel_);
+    costLabel_ = new QLabel(this);
+    costLabel_->setObjectName("costSummary");
+    statusBar()->addPermanentWidget(costLabel_);
+    connect(costMeter_, &CostMeter::summaryChanged, this, [this] {
+        costLabel_->setText(costMeter_->summary());
+        costLabel_->setToolTip(costMeter_->summaryToolTip());
+        costLabel_->setStyleSheet(costMeter_->starving() ? "color: #c62828;" : "");
+    });
 
     buildMenus();
     buildToolbar();
     editorDock->toggleViewAction()->setText(tr("Pipeline editor"));
+    costDock->toggleViewAction()->setText(tr("Cost meter"));
 
     connect(&doc_, &PipelineDocument::changed, this, [this] {
         const QString seed = QString::number(doc_.preset().seed);
         if (seedEdit_->text() != seed) seedEdit_->setText(seed);
+        costMeter_->setPipeline(doc_.preset().pipeline, doc_.preset().seed);
         requestRender();
     });
     connect(&doc_, &PipelineDocument::dirtyChanged, this, &MainWindow::updateTitle);
@@ -124,6 +142,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         restoreState(s.value("window/state").toByteArray());
     }
     seedEdit_->setText(QString::number(doc_.preset().seed));
+    costMeter_->setPipeline(doc_.preset().pipeline, doc_.preset().seed);
     updateTitle();
 }
 
@@ -416,6 +435,7 @@ int MainWindow::tilePixels() const {
 
 void MainWindow::requestRender() {
     if (files_.isEmpty() || !pageLabel_) return;
+    costMeter_->setSourceFile(files_.first());  // the image the cost meter resizes and augments
     GridRequest r;
     r.generation = ++generation_;
     r.pipeline = doc_.preset().pipeline;

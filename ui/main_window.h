@@ -1,6 +1,7 @@
 #pragma once
 // The AugLab window: the preview grid in the centre, the pipeline editor and the distribution view
-// in docks, seed and paging in the toolbar, render time in the status bar.
+// and the cost meter in docks, seed and paging in the toolbar, render time and augmentation cost in
+// the status bar.
 
 #include <QMainWindow>
 #include <QStringList>
@@ -19,6 +20,7 @@ class QCheckBox;
 
 namespace auglab {
 
+class CostMeter;
 class PreviewGrid;
 class PipelineEditor;
 class DistributionView;
@@ -56,6 +58,7 @@ public:
     PipelineEditor* editor() const { return editor_; }
     DistributionView* distribution() const { return distribution_; }
     InspectorDialog* inspector() const { return inspector_; }
+    CostMeter* costMeter() const { return costMeter_; }
     SheetMode mode() const { return mode_; }
     const QStringList& files() const { return files_; }
     QString lastError() const { return lastError_; }
@@ -98,6 +101,7 @@ private:
     PipelineEditor* editor_ = nullptr;
     DistributionView* distribution_ = nullptr;
     InspectorDialog* inspector_ = nullptr;
+    CostMeter* costMeter_ = nullptr;
     QLineEdit* seedEdit_ = nullptr;
     QCheckBox* lock_ = nullptr;
     QAction* rerollAction_ = nullptr;
@@ -106,6 +110,7 @@ private:
     QComboBox* backendCombo_ = nullptr;
     QLabel* pageLabel_ = nullptr;
     QLabel* renderLabel_ = nullptr;
+    QLabel* costLabel_ = nullptr;
     QMenu* recentMenu_ = nullptr;
 
     QStringList files_;
