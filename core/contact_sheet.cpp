@@ -48,7 +48,7 @@ Image renderSample(const std::vector<OpConfig>& pipeline, SourceLevels& source, 
 
 Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend) {
     Image out;
-    RenderJob job{&source, buildPlan(replay, source.width(), source.height(), source.width(), source.height()), &out};
+    RenderJob job{&source, buildFullPlan(replay, source.width(), source.height()), &out};
     backend.render(std::span<RenderJob>(&job, 1));
     return out;
 }
@@ -80,11 +80,14 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
         const int cellX = o.gap + (i % o.cols) * (o.tile + o.gap), cellY = o.gap + (i / o.cols) * (o.tile + o.gap);
         if (t.sourceIndex >= 0) {
             SourceLevels* src = sources[static_cast<std::size_t>(t.sourceIndex)];
-            tileSize(src->width(), src->height(), o.tile, t.width, t.height);
-            t.x = cellX + (o.tile - t.width) / 2;
-            t.y = cellY + (o.tile - t.height) / 2;
             t.replay = samplePipeline(t.original ? std::vector<OpConfig>{} : pipeline, o.seed, t.sampleIndex,
                                       src->width(), src->height());
+            // The tile keeps the aspect of what apply writes (a random_resized_crop's size, if any).
+            int fullW = 0, fullH = 0;
+            frameSize(t.replay, t.replay.ops.size(), fullW, fullH);
+            tileSize(fullW, fullH, o.tile, t.width, t.height);
+            t.x = cellX + (o.tile - t.width) / 2;
+            t.y = cellY + (o.tile - t.height) / 2;
             layout.jobs.push_back(RenderJob{src, buildPlan(t.replay, src->width(), src->height(), t.width, t.height),
                                             &layout.outputs[layout.jobs.size()]});
             layout.jobTiles.push_back(i);

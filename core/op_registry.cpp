@@ -35,6 +35,13 @@ ParamDesc number(std::string key, std::string label, std::string unit, double lo
     return d;
 }
 
+ParamDesc sizeParam(std::string key, std::string label, double lower, double upper, Size2 def, std::string help) {
+    ParamDesc d = floatRange(std::move(key), std::move(label), "px (height, width)", lower, upper, {}, std::move(help));
+    d.kind = ParamKind::Size;
+    d.defaultValue = def;
+    return d;
+}
+
 ParamDesc boolean(std::string key, std::string label, bool def, std::string help) {
     ParamDesc d;
     d.key = std::move(key);
@@ -107,6 +114,20 @@ std::vector<OpDesc> buildRegistry() {
                          "Mirror left to right, exactly.", {}});
     ops.push_back(OpDesc{OpId::VerticalFlip, "vertical_flip", "Vertical flip", OpCategory::Geometric,
                          "Mirror top to bottom, exactly.", {}});
+
+    ops.push_back(OpDesc{
+        OpId::RandomResizedCrop, "random_resized_crop", "Random resized crop", OpCategory::Geometric,
+        "torchvision / Albumentations RandomResizedCrop: a crop of U(scale) x the image's area with an "
+        "aspect ratio drawn log-uniformly from `ratio` (up to 10 tries, then a centre crop), resized to "
+        "`size`. The ops after it work at that size; it must come before every pixel op.",
+        {
+            sizeParam("size", "Output size", 1, 16384, {224, 224}, "Height and width of the output in pixels."),
+            floatRange("scale", "Crop area", "fraction of the image", 0, 1, {0.08, 1.0},
+                       "Area of the crop as a fraction of the image's area, drawn uniformly."),
+            floatRange("ratio", "Aspect ratio", "width / height", 0.1, 10, {0.75, 1.3333},
+                       "Width / height of the crop, drawn uniformly in log space."),
+            choice("interpolation", "Interpolation", kInterpolationChoices, "linear", "How the crop is resized."),
+        }});
 
     ops.push_back(OpDesc{
         OpId::CoarseDropout, "coarse_dropout", "Coarse dropout (cutout)", OpCategory::Pixel,

@@ -15,6 +15,7 @@ enum class OpId {
     Affine,
     HorizontalFlip,
     VerticalFlip,
+    RandomResizedCrop,
     CoarseDropout,
     GridDropout,
     BrightnessContrast,
@@ -43,7 +44,14 @@ struct Fill {
     bool operator==(const Fill&) const = default;
 };
 
-using ParamValue = std::variant<bool, double, Range, std::string, Fill>;
+/// An image size in pixels, written [height, width] as Albumentations and torchvision do.
+struct Size2 {
+    int height = 0;
+    int width = 0;
+    bool operator==(const Size2&) const = default;
+};
+
+using ParamValue = std::variant<bool, double, Range, std::string, Fill, Size2>;
 
 enum class ParamKind {
     FloatRange,  ///< [min, max] of real numbers
@@ -52,6 +60,7 @@ enum class ParamKind {
     Bool,
     Choice,      ///< one of `choices`
     Fill,        ///< [r, g, b] (or a random mode when allowed)
+    Size,        ///< [height, width] in pixels, integers in [lower, upper]
 };
 
 struct ParamDesc {

@@ -84,4 +84,27 @@ Preset defaultPreset() {
     return preset;
 }
 
+int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why) {
+    int firstPixel = -1, crop = -1;
+    for (std::size_t i = 0; i < pipeline.size(); ++i) {
+        const int at = static_cast<int>(i);
+        if (pipeline[i].id() == OpId::RandomResizedCrop) {
+            if (crop >= 0) {
+                why = "random_resized_crop may appear once (it is already pipeline[" + std::to_string(crop) + "])";
+                return at;
+            }
+            if (firstPixel >= 0) {
+                why = "random_resized_crop must come before every pixel op (pipeline[" + std::to_string(firstPixel) +
+                      "] " + pipeline[static_cast<std::size_t>(firstPixel)].name() +
+                      " is before it): it sets the size the later ops work at";
+                return at;
+            }
+            crop = at;
+        } else if (pipeline[i].desc().category == OpCategory::Pixel && firstPixel < 0) {
+            firstPixel = at;
+        }
+    }
+    return -1;
+}
+
 }  // namespace auglab

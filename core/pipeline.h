@@ -37,6 +37,7 @@ public:
     bool flag(std::string_view key) const { return std::get<bool>(value(key)); }
     const std::string& choice(std::string_view key) const { return std::get<std::string>(value(key)); }
     const Fill& fill(std::string_view key) const { return std::get<Fill>(value(key)); }
+    Size2 size(std::string_view key) const { return std::get<Size2>(value(key)); }
 
     const std::vector<std::optional<ParamValue>>& values() const { return values_; }
 
@@ -46,6 +47,11 @@ private:
     const OpDesc* desc_;
     std::vector<std::optional<ParamValue>> values_;
 };
+
+/// The first op of `pipeline` that breaks the order rules, or -1, with `why` set: random_resized_crop
+/// appears at most once and before every pixel op (it sets the size every later op works at, and a
+/// pixel op before it would need an image of another size).
+int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why);
 
 /// The `auglab-preset` document (SPEC §4).
 struct Preset {

@@ -14,25 +14,48 @@ namespace {
 
 std::array<double, 6> affinePart(const Matrix3& m) { return {m(0, 0), m(0, 1), m(0, 2), m(1, 0), m(1, 1), m(1, 2)}; }
 
+/// Builds a plan op by op. Geometric ops work in the "frame": the source image, or after a
+/// random_resized_crop the crop at its output size; `pending_` maps source pixels to frame pixels.
+/// The output (outW x outH) shows the final frame, scaled.
 class PlanBuilder {
 public:
     PlanBuilder(int srcW, int srcH, int outW, int outH)
-        : srcW_(srcW), srcH_(srcH), outW_(outW), outH_(outH), toOut_(resizeMatrix(srcW, srcH, outW, outH)),
-          sx_(static_cast<double>(outW) / srcW), sy_(static_cast<double>(outH) / srcH) {
+        : srcW_(srcW), srcH_(srcH), frameW_(srcW), frameH_(srcH), outW_(outW), outH_(outH),
+          levelScale_(std::min(static_cast<double>(outW) / srcW, static_cast<double>(outH) / srcH)) {
         plan_.width = outW;
         plan_.height = outH;
     }
 
+    int frameWidth() const { return frameW_; }
+    int frameHeight() const { return frameH_; }
+
     void geometric(const Matrix3& forward) {
         pending_ = forward * pending_;
         hasPending_ = true;
-        pendingSettings(nullptr);
     }
 
     void affine(const AffineParams& a) {
-        pending_ = affineMatrix(a, srcW_, srcH_) * pending_;
-        hasPending_ = true;
-        pendingSettings(&a);
+        geometric(affineMatrix(a, frameW_, frameH_));
+        interpolation_ = a.interpolation;
+        border_ = a.border;
+        fill_ = a.fill;
+        borderFromAffine_ = true;
+    }
+
+    /// The crop, resized: the frame becomes the output of the crop. Only before pixel ops.
+    void crop(const CropParams& c) {
+        if (!plan_.stages.empty())
+            throw InputError("random_resized_crop must come before every pixel op (it sets the size the later ops "
+                             "work at)");
+        // Crop pixel centres map as cv2.resize maps them: x' = (x - x0 + 0.5) * w'/w - 0.5.
+        geometric(resizeMatrix(c.width, c.height, c.outWidth, c.outHeight) * Matrix3::translation(-c.x, -c.y));
+        frameW_ = c.outWidth;
+        frameH_ = c.outHeight;
+        interpolation_ = c.interpolation;
+        // cv2.resize repeats the crop's edge pixels; an affine before the crop keeps its own border.
+        if (!borderFromAffine_) border_ = BorderMode::Replicate;
+        // The source level is chosen for the crop's scale, not the whole image's.
+        levelScale_ = std::min(static_cast<double>(outW_) / c.width, static_cast<double>(outH_) / c.height);
     }
 
     void pixel(PixelStep step) {
@@ -45,19 +68,11 @@ public:
         return std::move(plan_);
     }
 
-    double sx() const { return sx_; }
-    double sy() const { return sy_; }
+    /// Output pixels per frame pixel (pixel ops scale their sizes with it).
+    double sx() const { return static_cast<double>(outW_) / frameW_; }
+    double sy() const { return static_cast<double>(outH_) / frameH_; }
 
 private:
-    // Interpolation, border and fill of a fused warp come from its affine ops (the last one wins);
-    // flips alone move whole pixels, for which nearest and linear agree.
-    void pendingSettings(const AffineParams* a) {
-        if (!a) return;
-        interpolation_ = a->interpolation;
-        border_ = a->border;
-        fill_ = a->fill;
-    }
-
     void flushWarp() {
         if (!plan_.stages.empty() && !hasPending_) return;
         PlanStage stage;
@@ -65,21 +80,22 @@ private:
         w.interpolation = interpolation_;
         w.border = border_;
         w.fill = fill_;
+        const Matrix3 toOut = resizeMatrix(frameW_, frameH_, outW_, outH_);
         Matrix3 inverse;
         if (plan_.stages.empty()) {
-            // Output pixel -> sample space -> source full resolution -> pre-filtered level.
-            const int k = SourceLevels::levelForScale(std::min(sx_, sy_), srcW_, srcH_);
+            // Output pixel -> frame -> source full resolution -> pre-filtered level.
+            const int k = SourceLevels::levelForScale(levelScale_, srcW_, srcH_);
             int lw = 0, lh = 0;
             SourceLevels::levelSize(srcW_, srcH_, k, lw, lh);
             w.sourceLevel = k;
             w.inputWidth = lw;
             w.inputHeight = lh;
-            inverse = resizeMatrix(srcW_, srcH_, lw, lh) * pending_.inverse() * toOut_.inverse();
+            inverse = resizeMatrix(srcW_, srcH_, lw, lh) * pending_.inverse() * toOut.inverse();
         } else {
             w.sourceLevel = -1;
             w.inputWidth = outW_;
             w.inputHeight = outH_;
-            inverse = toOut_ * pending_.inverse() * toOut_.inverse();
+            inverse = toOut * pending_.inverse() * toOut.inverse();
         }
         w.inverse = affinePart(inverse);
         w.copy = inverse.isIdentity(1e-8) && w.inputWidth == outW_ && w.inputHeight == outH_;
@@ -88,14 +104,16 @@ private:
         hasPending_ = false;
     }
 
-    int srcW_, srcH_, outW_, outH_;
-    Matrix3 toOut_;
-    double sx_, sy_;
+    int srcW_, srcH_, frameW_, frameH_, outW_, outH_;
+    double levelScale_;
     Matrix3 pending_;
     bool hasPending_ = false;
+    // Interpolation, border and fill of a fused warp come from its affine ops (the last one wins)
+    // or a crop; flips alone move whole pixels, for which nearest and linear agree.
     Interpolation interpolation_ = Interpolation::Linear;
     BorderMode border_ = BorderMode::Constant;
     Rgb fill_{0, 0, 0};
+    bool borderFromAffine_ = false;
     Plan plan_;
 };
 
@@ -131,8 +149,9 @@ Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, 
         if (!op.applied) continue;
         switch (op.id) {
             case OpId::Affine: b.affine(std::get<AffineParams>(op.params)); break;
-            case OpId::HorizontalFlip: b.geometric(horizontalFlipMatrix(srcWidth)); break;
-            case OpId::VerticalFlip: b.geometric(verticalFlipMatrix(srcHeight)); break;
+            case OpId::HorizontalFlip: b.geometric(horizontalFlipMatrix(b.frameWidth())); break;
+            case OpId::VerticalFlip: b.geometric(verticalFlipMatrix(b.frameHeight())); break;
+            case OpId::RandomResizedCrop: b.crop(std::get<CropParams>(op.params)); break;
             case OpId::CoarseDropout:
             case OpId::GridDropout: b.pixel(dropoutStep(std::get<DropoutParams>(op.params), b.sx(), b.sy())); break;
             case OpId::BrightnessContrast: {
@@ -164,6 +183,12 @@ Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, 
         }
     }
     return b.finish();
+}
+
+Plan buildFullPlan(const Replay& replay, int srcWidth, int srcHeight) {
+    int w = 0, h = 0;
+    frameSize(replay, replay.ops.size(), w, h);
+    return buildPlan(replay, srcWidth, srcHeight, w, h);
 }
 
 std::array<std::uint32_t, 4> pixelNoiseWords(std::uint64_t seed, int x, int y) {

@@ -53,8 +53,13 @@ struct Plan {
 };
 
 /// Builds the plan of `replay` for a source of srcWidth x srcHeight pixels (the size the replay was
-/// drawn for; InputError otherwise) rendered at outWidth x outHeight.
+/// drawn for; InputError otherwise) rendered at outWidth x outHeight: the replay's last frame (see
+/// frameSize), scaled to that size.
 Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, int outHeight);
+
+/// The plan of `replay` at full resolution: the output has the size of the replay's last frame (the
+/// image's size, or a random_resized_crop's `size`).
+Plan buildFullPlan(const Replay& replay, int srcWidth, int srcHeight);
 
 /// Noise of pixel (x, y) of a random fill or gauss_noise: Philox4x32 keyed by `seed`.
 std::array<std::uint32_t, 4> pixelNoiseWords(std::uint64_t seed, int x, int y);

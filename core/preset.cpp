@@ -39,6 +39,11 @@ ParamValue readParam(const JsonReader& r, const ParamDesc& pd) {
             for (std::size_t i = 0; i < 3; ++i) f.rgb[i] = static_cast<int>(r.element(i).integer(0, 255));
             return f;
         }
+        case ParamKind::Size: {
+            if (r.arraySize() != 2) r.fail("expected [height, width] in pixels");
+            const auto lo = static_cast<std::int64_t>(pd.lower), hi = static_cast<std::int64_t>(pd.upper);
+            return Size2{static_cast<int>(r.element(0).integer(lo, hi)), static_cast<int>(r.element(1).integer(lo, hi))};
+        }
     }
     r.fail("internal: unknown parameter kind");
 }
@@ -98,6 +103,10 @@ nlohmann::ordered_json paramToJson(const ParamDesc& pd, const ParamValue& v) {
             if (f.mode == Fill::Mode::RandomUniform) return "random_uniform";
             return nlohmann::ordered_json::array({f.rgb[0], f.rgb[1], f.rgb[2]});
         }
+        case ParamKind::Size: {
+            const Size2 z = std::get<Size2>(v);
+            return nlohmann::ordered_json::array({z.height, z.width});
+        }
     }
     return nullptr;
 }
@@ -140,6 +149,9 @@ Preset parsePreset(std::string_view text, const std::string& what) {
     const JsonReader pipeline = root.member("pipeline");
     const std::size_t n = pipeline.arraySize();
     for (std::size_t i = 0; i < n; ++i) preset.pipeline.push_back(readOp(pipeline.element(i)));
+    std::string why;
+    if (const int bad = pipelineOrderError(preset.pipeline, why); bad >= 0)
+        pipeline.element(static_cast<std::size_t>(bad)).member("op").fail(why);
     return preset;
 }
 

@@ -61,6 +61,20 @@ Json paramSchema(const ParamDesc& pd) {
             }
             return s;
         }
+        case ParamKind::Size: {
+            Json item;
+            item["type"] = "integer";
+            item["minimum"] = pd.lower;
+            item["maximum"] = pd.upper;
+            Json s;
+            s["description"] = pd.help + " [height, width].";
+            s["type"] = "array";
+            s["prefixItems"] = Json::array({item, item});
+            s["items"] = false;
+            s["minItems"] = 2;
+            s["maxItems"] = 2;
+            return s;
+        }
     }
     return Json::object();
 }

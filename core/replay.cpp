@@ -80,6 +80,11 @@ struct OpJsonWriter {
         }
         if (d.unitPx[0] > 0) j["unit_px"] = Json::array({d.unitPx[0], d.unitPx[1]});  // grid_dropout
     }
+    void operator()(const CropParams& c) const {
+        j["crop"] = Json::array({c.x, c.y, c.width, c.height});
+        j["size"] = Json::array({c.outHeight, c.outWidth});
+        j["interpolation"] = interpolationName(c.interpolation);
+    }
     void operator()(const BrightnessContrastParams& b) const {
         j["brightness"] = b.brightness;
         j["contrast"] = b.contrast;
@@ -183,6 +188,27 @@ OpParams readParams(const JsonReader& r, const OpDesc& desc) {
         case OpId::ToGray: r.requireObject({"op", "applied"}); return GrayParams{};
         case OpId::CoarseDropout:
         case OpId::GridDropout: return readDropout(r, desc.id == OpId::GridDropout);
+        case OpId::RandomResizedCrop: {
+            r.requireObject({"op", "applied", "crop", "size", "interpolation"});
+            CropParams c;
+            const JsonReader crop = r.member("crop");
+            if (crop.arraySize() != 4) crop.fail("expected [x, y, width, height]");
+            c.x = static_cast<int>(crop.element(0).integer(0, 1'000'000));
+            c.y = static_cast<int>(crop.element(1).integer(0, 1'000'000));
+            c.width = static_cast<int>(crop.element(2).integer(1, 1'000'000));
+            c.height = static_cast<int>(crop.element(3).integer(1, 1'000'000));
+            const JsonReader size = r.member("size");
+            if (size.arraySize() != 2) size.fail("expected [height, width]");
+            c.outHeight = static_cast<int>(size.element(0).integer(1, 16384));
+            c.outWidth = static_cast<int>(size.element(1).integer(1, 16384));
+            const JsonReader interp = r.member("interpolation");
+            try {
+                c.interpolation = interpolationFromName(interp.string());
+            } catch (const InputError& e) {
+                interp.fail(e.what());
+            }
+            return c;
+        }
         case OpId::BrightnessContrast: {
             r.requireObject({"op", "applied", "brightness", "contrast", "brightness_by_max"});
             return BrightnessContrastParams{num(r, "brightness", -1, 1), num(r, "contrast", -1, 5),
@@ -205,6 +231,16 @@ OpParams readParams(const JsonReader& r, const OpDesc& desc) {
 
 }  // namespace
 
+void frameSize(const Replay& replay, std::size_t op, int& width, int& height) {
+    width = replay.imageWidth;
+    height = replay.imageHeight;
+    for (std::size_t i = 0; i < op && i < replay.ops.size(); ++i)
+        if (const auto* c = std::get_if<CropParams>(&replay.ops[i].params); c && replay.ops[i].applied) {
+            width = c->outWidth;
+            height = c->outHeight;
+        }
+}
+
 std::vector<double> drawnValues(const ConcreteOp& op, std::string_view key, int imageWidth, int imageHeight) {
     if (!op.applied) return {};
     std::vector<double> v;
@@ -225,6 +261,10 @@ std::vector<double> drawnValues(const ConcreteOp& op, std::string_view key, int 
             else if (key == "hole_width_px") v.push_back(h.w);
         }
         if (key == "unit_size_px" && d->unitPx[0] > 0) v = {double(d->unitPx[0])};
+    } else if (const auto* c = std::get_if<CropParams>(&op.params)) {
+        // The crop's share of the image's area, and its aspect ratio.
+        if (key == "scale") v = {double(c->width) * c->height / (double(imageWidth) * imageHeight)};
+        else if (key == "ratio") v = {double(c->width) / c->height};
     } else if (const auto* b = std::get_if<BrightnessContrastParams>(&op.params)) {
         if (key == "brightness") v = {b->brightness};
         else if (key == "contrast") v = {b->contrast};
@@ -280,6 +320,8 @@ Replay parseReplay(std::string_view text, const std::string& what) {
     replay.imageWidth = static_cast<int>(size.element(0).integer(1, 1'000'000));
     replay.imageHeight = static_cast<int>(size.element(1).integer(1, 1'000'000));
     const JsonReader ops = root.member("ops");
+    int frameW = replay.imageWidth, frameH = replay.imageHeight;  // the image the next op works on
+    bool cropped = false, pixelOpApplied = false;
     for (std::size_t i = 0, n = ops.arraySize(); i < n; ++i) {
         const JsonReader o = ops.element(i);
         o.requireObject();
@@ -294,10 +336,21 @@ Replay parseReplay(std::string_view text, const std::string& what) {
             if (const auto* d = std::get_if<DropoutParams>(&op.params))
                 for (std::size_t h = 0; h < d->holes.size(); ++h) {
                     const Hole& hole = d->holes[h];
-                    if (hole.x + hole.w > replay.imageWidth || hole.y + hole.h > replay.imageHeight)
-                        o.member("holes").element(h).fail("hole lies outside the " + std::to_string(replay.imageWidth) +
-                                                          "x" + std::to_string(replay.imageHeight) + " image");
+                    if (hole.x + hole.w > frameW || hole.y + hole.h > frameH)
+                        o.member("holes").element(h).fail("hole lies outside the " + std::to_string(frameW) + "x" +
+                                                          std::to_string(frameH) + " image");
                 }
+            if (const auto* c = std::get_if<CropParams>(&op.params)) {
+                if (cropped) o.member("op").fail("a second random_resized_crop");
+                if (pixelOpApplied) o.member("op").fail("random_resized_crop after a pixel op");
+                if (c->x + c->width > frameW || c->y + c->height > frameH)
+                    o.member("crop").fail("crop lies outside the " + std::to_string(frameW) + "x" +
+                                          std::to_string(frameH) + " image");
+                cropped = true;
+                frameW = c->outWidth;
+                frameH = c->outHeight;
+            }
+            pixelOpApplied = pixelOpApplied || desc->category == OpCategory::Pixel;
         } else {
             o.requireObject({"op", "applied"});
         }

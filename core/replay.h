@@ -84,8 +84,17 @@ struct GrayParams {
     bool operator==(const GrayParams&) const = default;
 };
 
+/// random_resized_crop: the crop [x, y) to [x + width, y + height) of the image as it is before the
+/// op, resized to outWidth x outHeight (the size of every later op's image).
+struct CropParams {
+    int x = 0, y = 0, width = 0, height = 0;
+    int outWidth = 0, outHeight = 0;
+    Interpolation interpolation = Interpolation::Linear;
+    bool operator==(const CropParams&) const = default;
+};
+
 using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
-                              BlurParams, NoiseParams, GrayParams>;
+                              BlurParams, NoiseParams, GrayParams, CropParams>;
 
 /// One op of a sample. Ops whose gate failed or that are disabled are kept with applied = false,
 /// so the list lines up with the pipeline.
@@ -106,9 +115,14 @@ struct Replay {
     bool operator==(const Replay&) const = default;
 };
 
+/// Size of the image op `op` of the replay works on (op == ops.size(): the output's size): the image's
+/// size, or the size of the random_resized_crop applied before it.
+void frameSize(const Replay& replay, std::size_t op, int& width, int& height);
+
 /// The values drawn for preset key `key` in this op, in that key's units (translations as fractions,
 /// hole sizes per hole, `holes` as the count), for the distribution view. Empty when the op did
-/// not apply or the key is not drawn (a choice, a flag).
+/// not apply or the key is not drawn (a choice, a flag). The size is that of the image the op
+/// worked on (frameSize).
 std::vector<double> drawnValues(const ConcreteOp& op, std::string_view key, int imageWidth, int imageHeight);
 
 nlohmann::ordered_json replayToJson(const Replay& replay);

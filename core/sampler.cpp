@@ -139,11 +139,51 @@ DropoutParams sampleGridDropout(const OpConfig& op, const OpDraws& d, int width,
     return p;
 }
 
+/// torchvision / Albumentations 2.0 RandomResizedCrop.get_params: up to 10 tries of an area
+/// U(scale) x W x H and a log-uniform aspect ratio, rounded half to even as Python's round();
+/// the first that fits is placed uniformly; else a centre crop clamped to the ratio range.
+CropParams sampleCrop(const OpConfig& op, const OpDraws& d, int width, int height) {
+    CropParams c;
+    const Size2 size = op.size("size");
+    c.outWidth = size.width;
+    c.outHeight = size.height;
+    c.interpolation = interpolationFromName(op.choice("interpolation"));
+    const Range scale = op.range("scale"), ratio = op.range("ratio");
+    const double area = static_cast<double>(width) * height;
+    const double logLo = std::log(ratio.min), logHi = std::log(ratio.max);
+    for (std::uint32_t attempt = 0; attempt < 10; ++attempt) {
+        const std::uint32_t base = 1 + 4 * attempt;
+        const double target = d.uniform(base, scale.min * area, scale.max * area);
+        const double aspect = std::exp(d.uniform(base + 1, logLo, logHi));
+        const auto w = static_cast<std::int64_t>(std::nearbyint(std::sqrt(target * aspect)));
+        const auto h = static_cast<std::int64_t>(std::nearbyint(std::sqrt(target / aspect)));
+        if (w > 0 && w <= width && h > 0 && h <= height) {
+            // int((H - h + 1) * u): every top edge from 0 to H - h, as Albumentations' get_crop_coords.
+            c.y = static_cast<int>((height - h + 1) * d.uniform(base + 2));
+            c.x = static_cast<int>((width - w + 1) * d.uniform(base + 3));
+            c.width = static_cast<int>(w);
+            c.height = static_cast<int>(h);
+            return c;
+        }
+    }
+    const double inRatio = static_cast<double>(width) / height;
+    c.width = width;
+    c.height = height;
+    if (inRatio < ratio.min) c.height = static_cast<int>(std::nearbyint(width / ratio.min));
+    else if (inRatio > ratio.max) c.width = static_cast<int>(std::nearbyint(height * ratio.max));
+    c.width = std::clamp(c.width, 1, width);
+    c.height = std::clamp(c.height, 1, height);
+    c.x = (width - c.width) / 2;
+    c.y = (height - c.height) / 2;
+    return c;
+}
+
 OpParams sampleOp(const OpConfig& op, const OpDraws& d, int width, int height) {
     switch (op.id()) {
         case OpId::Affine: return sampleAffine(op, d, width, height);
         case OpId::HorizontalFlip:
         case OpId::VerticalFlip: return FlipParams{};
+        case OpId::RandomResizedCrop: return sampleCrop(op, d, width, height);
         case OpId::ToGray: return GrayParams{};
         case OpId::CoarseDropout: return sampleDropout(op, d, width, height);
         case OpId::GridDropout: return sampleGridDropout(op, d, width, height);
@@ -200,6 +240,11 @@ Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed,
         const double gate = draws.uniform(kGate);
         c.applied = op.enabled && gate < op.p;
         if (c.applied) c.params = sampleOp(op, draws, width, height);
+        // The ops after a crop work on the resized crop.
+        if (const auto* crop = std::get_if<CropParams>(&c.params); crop && c.applied) {
+            width = crop->outWidth;
+            height = crop->outHeight;
+        }
         replay.ops.push_back(std::move(c));
     }
     return replay;

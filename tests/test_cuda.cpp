@@ -328,7 +328,10 @@ std::vector<OpConfig> busyPipeline(bool withNoise) {
     nearest.set("interpolation", std::string("nearest"));
     nearest.set("border", std::string("wrap"));
     nearest.p = 0.5;
-    std::vector<OpConfig> p{affine, flip, drop, bc, op("hue_saturation_value"), blur, vflip, nearest, gray};
+    OpConfig crop = op("random_resized_crop");  // outputs of two sizes in one batch
+    crop.p = 0.5;
+    crop.set("size", Size2{300, 420});
+    std::vector<OpConfig> p{crop, affine, flip, drop, bc, op("hue_saturation_value"), blur, vflip, nearest, gray};
     if (withNoise) p.push_back(noise);
     return p;
 }

@@ -18,6 +18,7 @@ private slots:
     void dragMergesIntoOneStep();
     void dragBackToStartLeavesNoStep();
     void structureEdits();
+    void cropStaysBeforePixelOps();
     void optionalPixelHolesComeAsAPair();
     void saveOpenAndDirtyState();
     void failedSaveKeepsOldFileAndDirtyState();
@@ -84,6 +85,25 @@ void TestDocument::structureEdits() {
     QCOMPARE(doc.preset().pipeline.size(), n);
     doc.moveOp(0, 99);  // out of range: ignored, no step
     QCOMPARE(doc.undoStack()->count(), 3);
+}
+
+void TestDocument::cropStaysBeforePixelOps() {
+    // The default pipeline: affine, horizontal_flip, coarse_dropout, brightness_contrast.
+    PipelineDocument doc;
+    QSignalSpy refused(&doc, &PipelineDocument::editRefused);
+    doc.addOp("random_resized_crop");
+    QCOMPARE(doc.preset().pipeline[2].name(), std::string("random_resized_crop"));  // before the first pixel op
+    const Preset before = doc.preset();
+    const int steps = doc.undoStack()->count();
+    doc.moveOp(2, 3);  // after coarse_dropout: refused, nothing changes, the user is told why
+    doc.addOp("random_resized_crop");  // a second crop: refused
+    QCOMPARE(doc.preset(), before);
+    QCOMPARE(doc.undoStack()->count(), steps);
+    QCOMPARE(refused.count(), 2);
+    QVERIFY2(refused[0][0].toString().contains("before every pixel op"), qPrintable(refused[0][0].toString()));
+    QVERIFY(refused[1][0].toString().contains("may appear once"));
+    // What the document holds always loads back.
+    QVERIFY(parsePreset(serializePreset(doc.preset())) == doc.preset());
 }
 
 void TestDocument::optionalPixelHolesComeAsAPair() {

@@ -91,6 +91,10 @@ const Case kCases[] = {
     {"to gray", R"({"op": "to_gray"})", Bound::Exact},
     {"gaussian blur 1.3", R"({"op": "gaussian_blur", "sigma_px": [1.3, 1.3]})", Bound::Blur},
     {"gaussian blur 2.7", R"({"op": "gaussian_blur", "sigma_px": [2.7, 2.7]})", Bound::Blur},
+    // No try fits a 2:1 crop of the whole area: both fall back to the 451 x 226 centre crop.
+    {"random resized crop, centre fallback, upscaled", R"({"op": "random_resized_crop", "size": [260, 520], "scale": [1, 1], "ratio": [2, 2]})", Bound::Linear},
+    // The whole image (451 / 300 exactly), downscaled.
+    {"random resized crop, whole image, downscaled", R"({"op": "random_resized_crop", "size": [200, 333], "scale": [1, 1], "ratio": [1.5033333333333334, 1.5033333333333334]})", Bound::Linear},
 };
 
 QString pyenvPython() { return kPyenv + "/bin/python"; }
@@ -136,7 +140,7 @@ private slots:
         PythonRun r = runProcess(cli, {"export", "--preset", preset, "--to", "albumentations"});
         QCOMPARE(r.code, 0);
         QCOMPARE(r.out.toStdString(), exportAlbumentations(everyOpPreset()).text);
-        QVERIFY(r.err.contains("warning: pipeline[10] horizontal_flip is disabled"));
+        QVERIFY(r.err.contains("warning: pipeline[11] horizontal_flip is disabled"));
         const QString json = dir_.filePath("every.json");
         r = runProcess(cli, {"export", "--preset", preset, "--to", "keras", "--out", json + ".py"});
         QCOMPARE(r.code, 0);

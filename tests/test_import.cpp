@@ -3,6 +3,8 @@
 // unmapped keys reported with their JSON paths, strict errors, and the round trip
 // preset -> albumentations JSON -> preset as the identity.
 
+#include <algorithm>
+
 #include <QRandomGenerator>
 #include <QtTest>
 
@@ -82,6 +84,7 @@ Preset randomPreset(QRandomGenerator& rng, int n) {
                     break;
                 }
                 case ParamKind::Float: op.set(pd.key, uniform(pd.lower, pd.upper)); break;
+                case ParamKind::Size: op.set(pd.key, Size2{1 + int(rng.bounded(600)), 1 + int(rng.bounded(600))}); break;
             }
         }
         if (op.id() == OpId::Affine && op.flag("keep_ratio")) op.set("scale_y", op.range("scale_x"));
@@ -100,6 +103,13 @@ Preset randomPreset(QRandomGenerator& rng, int n) {
             op.set("unit_size_px", Range{std::floor(u.min), std::floor(u.max)});
         }
         p.pipeline.push_back(op);
+    }
+    // AugLab's order rule: one crop at most, before every pixel op (here: first).
+    const auto isCrop = [](const OpConfig& c) { return c.id() == OpId::RandomResizedCrop; };
+    if (const auto crop = std::find_if(p.pipeline.begin(), p.pipeline.end(), isCrop); crop != p.pipeline.end()) {
+        const OpConfig keep = *crop;
+        std::erase_if(p.pipeline, isCrop);
+        p.pipeline.insert(p.pipeline.begin(), keep);
     }
     return p;
 }
@@ -257,6 +267,41 @@ private slots:
         const std::string error = importError(R"({"transform": {"__class_fullname__": "Compose", "transforms": [
             {"__class_fullname__": "GridDropout", "p": 1, "ratio": 0}]}})");
         QVERIFY2(error.find("transform.transforms[0].ratio: ratio must be in (0, 1]") != std::string::npos, error.c_str());
+    }
+
+    void randomResizedCrop() {
+        // 2.0's size [height, width]; a 1.4 file's height and width; a crop after colour ops is moved
+        // before them, a second crop is left out, both with warnings.
+        const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "HorizontalFlip", "p": 0.5},
+              {"__class_fullname__": "ToGray", "p": 0.2},
+              {"__class_fullname__": "RandomResizedCrop", "p": 1.0, "size": [160, 240], "scale": [0.25, 0.9],
+               "ratio": [0.5, 1.5], "interpolation": 0, "mask_interpolation": 0, "area_for_downscale": "image"},
+              {"__class_fullname__": "RandomResizedCrop", "p": 1.0, "size": [10, 10]}
+            ]}})", "crop.json");
+        const QString w = warningsOf(r);
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(3));
+        QCOMPARE(r.preset.pipeline[0].name(), std::string("horizontal_flip"));
+        const OpConfig& c = r.preset.pipeline[1];
+        QCOMPARE(c.name(), std::string("random_resized_crop"));
+        QCOMPARE(c.size("size"), (Size2{160, 240}));
+        QCOMPARE(c.range("scale"), (Range{0.25, 0.9}));
+        QCOMPARE(c.range("ratio"), (Range{0.5, 1.5}));
+        QCOMPARE(c.choice("interpolation"), std::string("nearest"));
+        QCOMPARE(r.preset.pipeline[2].name(), std::string("to_gray"));
+        for (const char* part : {"transform.transforms[2].area_for_downscale: INTER_AREA",
+                                 "pipeline[3] random_resized_crop: AugLab crops once",
+                                 "pipeline[2] random_resized_crop: moved to pipeline[1]"})
+            QVERIFY2(w.contains(part), qPrintable(QString(part) + " not in:\n" + w));
+        std::string why;
+        QCOMPARE(pipelineOrderError(r.preset.pipeline, why), -1);
+        const ImportResult old = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "transforms": [
+              {"__class_fullname__": "RandomResizedCrop", "height": 64, "width": 32, "scale": [0.08, 1.0],
+               "ratio": [0.75, 1.3333333333333333], "interpolation": 1, "p": 1.0}]}})", "old.json");
+        QCOMPARE(old.preset.pipeline.at(0).size("size"), (Size2{64, 32}));
+        QVERIFY2(old.warnings.empty(), qPrintable(warningsOf(old)));
     }
 
     void strictErrors_data() {

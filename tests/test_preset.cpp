@@ -96,6 +96,8 @@ ParamValue awayFromDefault(const ParamDesc& pd, Fill::Mode fillMode) {
         case ParamKind::Choice:
             return std::get<std::string>(pd.defaultValue) == pd.choices.front() ? pd.choices.back()
                                                                                 : pd.choices.front();
+        case ParamKind::Size:
+            return Size2{int(pd.lower) + 17, int(pd.lower) + 5};
         case ParamKind::Fill: {
             Fill f;
             f.mode = pd.allowsRandomFill ? fillMode : Fill::Mode::Constant;

@@ -56,6 +56,8 @@ private slots:
     void datasetModePagesThroughImages();
     void compareModePairsOriginals();
     void replayForAnotherSizeIsAnError();
+    void randomResizedCropResizesTheCrop();
+    void cropAfterPixelOpIsRefused();
     void failingBackendFallsThroughToCpu();
 };
 
@@ -283,6 +285,68 @@ void TestRender::compareModePairsOriginals() {
     QCOMPARE(s.tiles[3].sampleIndex, std::uint64_t(7));
     for (const ConcreteOp& op : s.tiles[0].replay.ops) QVERIFY(!op.applied);
     QCOMPARE(s.tiles[1].replay, samplePipeline(busyPipeline(), 0, 6, src.width, src.height));
+}
+
+void TestRender::randomResizedCropResizesTheCrop() {
+    // The crop of the image resized to `size`, against OpenCV's cv::resize of the same crop
+    // (INTER_LINEAR, what Albumentations calls) within SPEC §2's linear bounds; the ops after it
+    // work at the new size; the replay reproduces it; a tile keeps the output's aspect.
+    const Image photo = loadImage(samplePath("chelsea.png")).image;  // 451 x 300
+    SourceLevels src(photo);
+    OpConfig c = op("random_resized_crop");
+    c.set("size", Size2{150, 200});
+    c.set("scale", Range{0.2, 0.9});
+    OpConfig flip = op("horizontal_flip");
+    CpuBackend cpu(2);
+    int upscaled = 0, downscaled = 0;
+    for (std::uint64_t i = 0; i < 12; ++i) {
+        Replay r;
+        const Image out = renderSample({c}, src, 5, i, cpu, &r);
+        QCOMPARE(out.width, 200);
+        QCOMPARE(out.height, 150);
+        const auto& p = std::get<CropParams>(r.ops[0].params);
+        cv::Mat expected;
+        cv::resize(toMat(photo)(cv::Rect(p.x, p.y, p.width, p.height)), expected, cv::Size(200, 150), 0, 0,
+                   cv::INTER_LINEAR);
+        const Diff d = compare(out, fromMat(expected));
+        const QByteArray where = QByteArray::number(p.width) + "x" + QByteArray::number(p.height) + ": " + d.describe();
+        qInfo("crop %s", where.constData());
+        QVERIFY2(d.withinLinearBounds(), where.constData());
+        upscaled += p.width < 200;
+        downscaled += p.width > 200;
+        QVERIFY(samePixels(renderReplay(parseReplay(serializeReplay(r)), src, cpu), out));
+        // A flip after the crop mirrors the crop's output (one fused warp: the 1/32-pixel rounding
+        // of mirrored positions may differ by a level).
+        const Image flipped = renderSample({c, flip}, src, 5, i, cpu);
+        cv::Mat mirrored;
+        cv::flip(toMat(out), mirrored, 1);
+        const Diff f = compare(flipped, fromMat(mirrored));
+        QVERIFY2(f.maxAbs <= 2 && f.meanAbs < 0.1, f.describe().constData());
+    }
+    QVERIFY(upscaled > 0 && downscaled > 0);
+    SheetOptions o;
+    o.rows = o.cols = 2;
+    o.tile = 100;
+    const Sheet sheet = renderSheet({c}, {&src}, o, cpu);
+    QCOMPARE(QSize(sheet.tiles[0].width, sheet.tiles[0].height), QSize(100, 75));
+}
+
+void TestRender::cropAfterPixelOpIsRefused() {
+    // The order rule, for replays built by hand and for presets.
+    const Image photo = photoCrop("rocket.jpg", 64, 48, 3);
+    SourceLevels src(photo);
+    OpConfig c = op("random_resized_crop");
+    const Replay r = samplePipeline({op("to_gray"), c}, 1, 0, 64, 48);
+    try {
+        buildFullPlan(r, 64, 48);
+        QFAIL("a crop after a pixel op was planned");
+    } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find("before every pixel op") != std::string::npos, e.what());
+    }
+    std::string why;
+    QCOMPARE(pipelineOrderError({op("to_gray"), c}, why), 1);
+    QCOMPARE(pipelineOrderError({op("affine"), c, op("to_gray")}, why), -1);
+    QCOMPARE(pipelineOrderError({c, op("affine"), c}, why), 2);
 }
 
 void TestRender::replayForAnotherSizeIsAnError() {

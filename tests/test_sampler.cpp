@@ -44,6 +44,10 @@ private slots:
     void dropoutHolesInsideImage();
     void gridDropoutFollowsAlbumentations_data();
     void gridDropoutFollowsAlbumentations();
+    void randomResizedCropFollowsTorchvision();
+    void randomResizedCropFallsBackToCentre_data();
+    void randomResizedCropFallsBackToCentre();
+    void opsAfterCropUseItsSize();
     void disabledOpNeverApplies();
     void drawnValuesUseKeyUnits();
 };
@@ -341,6 +345,100 @@ void TestSampler::gridDropoutFollowsAlbumentations() {
         QVERIFY2(firstHoleY.rbegin()->first >= q - holeSize(q), qPrintable(QString::number(firstHoleY.rbegin()->first)));
         QVERIFY(firstHoleY.rbegin()->first <= q + 1 - holeSize(q + 1));
     }
+}
+
+void TestSampler::randomResizedCropFollowsTorchvision() {
+    // torchvision's get_params, as Albumentations 2.0: area U(scale) x W x H, aspect
+    // exp(U(log ratio)), w = round(sqrt(area * aspect)), h = round(sqrt(area / aspect)), placed at
+    // (int((W - w + 1) u), int((H - h + 1) v)).
+    const int W = 451, H = 300;
+    OpConfig c = op("random_resized_crop");
+    c.set("size", Size2{96, 128});
+    // Every try fits at these ranges (at most 212 px high, 220 px wide), so the first try is taken
+    // and its distributions show unbiased by rejections.
+    c.set("scale", Range{0.05, 0.2});
+    c.set("ratio", Range{0.6, 1.8});
+    double logRatioSum = 0;
+    int n = 0, atLeft = 0, atRight = 0;
+    for (std::uint64_t i = 0; i < 3000; ++i) {
+        const auto p = paramsOf<CropParams>(samplePipeline({c}, 9, i, W, H), 0);
+        QCOMPARE(p.outWidth, 128);
+        QCOMPARE(p.outHeight, 96);
+        QVERIFY(p.x >= 0 && p.y >= 0 && p.x + p.width <= W && p.y + p.height <= H);
+        // Rounding moves each side by at most half a pixel.
+        const double lo = (p.width - 0.5) * (p.height - 0.5), hi = (p.width + 0.5) * (p.height + 0.5);
+        QVERIFY2(hi >= 0.05 * W * H && lo <= 0.2 * W * H, qPrintable(QString("%1x%2").arg(p.width).arg(p.height)));
+        QVERIFY((p.width + 0.5) / (p.height - 0.5) >= 0.6 && (p.width - 0.5) / (p.height + 0.5) <= 1.8);
+        logRatioSum += std::log(double(p.width) / p.height);
+        ++n;
+        atLeft += p.x == 0;
+        atRight += p.x == W - p.width;
+    }
+    // Log-uniform aspect: the mean of log(w / h) is the middle of [log 0.6, log 1.8] (0.0527).
+    QVERIFY2(std::abs(logRatioSum / n - 0.5 * (std::log(0.6) + std::log(1.8))) < 0.02,
+             qPrintable(QString::number(logRatioSum / n)));
+    QVERIFY(atLeft > 0 && atRight > 0);  // both extreme positions occur
+}
+
+void TestSampler::randomResizedCropFallsBackToCentre_data() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<double>("scale");
+    QTest::addColumn<double>("ratioMin");
+    QTest::addColumn<double>("ratioMax");
+    QTest::addColumn<QRect>("expected");  // x, y, width, height
+    // No try fits: a centre crop clamped to the ratio range.
+    QTest::newRow("too wide: rows of the middle") << 100 << 100 << 0.9 << 5.0 << 6.0 << QRect(0, 40, 100, 20);
+    QTest::newRow("too tall: columns of the middle") << 100 << 100 << 0.9 << 0.1 << 0.2 << QRect(40, 0, 20, 100);
+    QTest::newRow("451x300 at ratio 2") << 451 << 300 << 1.0 << 2.0 << 2.0 << QRect(0, 37, 451, 226);
+    // A fitting try, rounded half to even as Python's round(): sqrt(625 x 0.01) = 2.5 -> 2.
+    QTest::newRow("round half to even") << 25 << 25 << 0.01 << 1.0 << 1.0 << QRect(-1, -1, 2, 2);
+}
+
+void TestSampler::randomResizedCropFallsBackToCentre() {
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(double, scale);
+    QFETCH(double, ratioMin);
+    QFETCH(double, ratioMax);
+    QFETCH(QRect, expected);
+    OpConfig c = op("random_resized_crop");
+    c.set("scale", Range{scale, scale});
+    c.set("ratio", Range{ratioMin, ratioMax});
+    for (std::uint64_t i = 0; i < 20; ++i) {
+        const auto p = paramsOf<CropParams>(samplePipeline({c}, 4, i, width, height), 0);
+        QCOMPARE(p.width, expected.width());
+        QCOMPARE(p.height, expected.height());
+        if (expected.x() >= 0) {
+            QCOMPARE(p.x, expected.x());
+            QCOMPARE(p.y, expected.y());
+        }
+    }
+}
+
+void TestSampler::opsAfterCropUseItsSize() {
+    OpConfig c = op("random_resized_crop");
+    c.set("size", Size2{50, 80});
+    OpConfig affine = op("affine");
+    affine.set("translate_x_frac", Range{0.5, 0.5});
+    OpConfig drop = op("coarse_dropout");
+    drop.set("hole_height_frac", Range{1, 1});
+    drop.set("hole_width_frac", Range{0.5, 0.5});
+    const Replay r = samplePipeline({c, affine, drop}, 1, 0, 640, 427);
+    QCOMPARE(paramsOf<AffineParams>(r, 1).translate_x_px, 40);  // half of 80, not of 640
+    for (const Hole& h : paramsOf<DropoutParams>(r, 2).holes) {
+        QCOMPARE(h.h, 50);
+        QCOMPARE(h.w, 40);
+    }
+    int w = 0, h = 0;
+    frameSize(r, 1, w, h);
+    QCOMPARE(QSize(w, h), QSize(80, 50));
+    frameSize(r, 0, w, h);
+    QCOMPARE(QSize(w, h), QSize(640, 427));
+    // A crop that does not apply leaves the size alone.
+    c.p = 0;
+    const Replay skipped = samplePipeline({c, affine}, 1, 0, 640, 427);
+    QCOMPARE(paramsOf<AffineParams>(skipped, 1).translate_x_px, 320);
 }
 
 void TestSampler::disabledOpNeverApplies() {

@@ -72,7 +72,7 @@ Throughput measureThroughput(Backend& backend, SourceLevels& input, const std::v
         const auto t0 = Clock::now();
         for (int i = 0; i < n; ++i) {
             const Replay replay = samplePipeline(pipeline, seed, nextIndex++, w, h);
-            jobs.emplace_back(&input, buildPlan(replay, w, h, w, h), &outputs[std::size_t(i)]);
+            jobs.emplace_back(&input, buildFullPlan(replay, w, h), &outputs[std::size_t(i)]);
         }
         backend.render(jobs);
         return secondsSince(t0);

@@ -107,6 +107,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         costMeter_->setPipeline(doc_.preset().pipeline, doc_.preset().seed);
         requestRender();
     });
+    connect(&doc_, &PipelineDocument::editRefused, this,
+            [this](const QString& why) { statusBar()->showMessage(why, 10000); });
     connect(&doc_, &PipelineDocument::dirtyChanged, this, &MainWindow::updateTitle);
     connect(&doc_, &PipelineDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(&service_, &RenderService::gridRendered, this, &MainWindow::showGrid, Qt::QueuedConnection);

@@ -270,6 +270,30 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
             });
             break;
         }
+        case ParamKind::Size: {
+            std::array<QSpinBox*, 2> hw{};  // height, width
+            for (int i = 0; i < 2; ++i) {
+                auto* s = new QSpinBox(w);
+                s->setObjectName(QString::fromStdString(key) + (i == 0 ? "_height" : "_width"));
+                s->setRange(int(pd.lower), int(pd.upper));
+                s->setKeyboardTracking(false);
+                s->setToolTip(i == 0 ? tr("Height in pixels") : tr("Width in pixels"));
+                hw[std::size_t(i)] = s;
+            }
+            auto push = [this, key, hw] { doc_->setParam(op_, key, Size2{hw[0]->value(), hw[1]->value()}); };
+            h->addWidget(hw[0]);
+            h->addWidget(new QLabel(QStringLiteral("×"), w));
+            h->addWidget(hw[1]);
+            h->addStretch(1);
+            for (QSpinBox* s : hw) connect(s, &QSpinBox::valueChanged, this, push);
+            refreshers_.push_back([this, key, hw] {
+                const Size2 z = config().size(key);
+                QSignalBlocker b0(hw[0]), b1(hw[1]);
+                hw[0]->setValue(z.height);
+                hw[1]->setValue(z.width);
+            });
+            break;
+        }
     }
     auto* reset = smallButton(QStringLiteral("↺"), tr("Reset to default"), w);
     connect(reset, &QToolButton::clicked, this, [this, key] { doc_->resetParam(op_, key); });

@@ -1,5 +1,7 @@
 #include "pipeline_document.h"
 
+#include <algorithm>
+
 #include <QFile>
 #include <QFileInfo>
 #include <QUndoCommand>
@@ -55,6 +57,11 @@ void PipelineDocument::setPresetFromUndo(const Preset& p) {
 
 void PipelineDocument::applyEdit(const Preset& after, const QString& text, int mergeKey) {
     if (after == preset_) return;
+    std::string why;
+    if (const int bad = pipelineOrderError(after.pipeline, why); bad >= 0) {
+        emit editRefused(tr("%1 refused: pipeline[%2]: %3").arg(text).arg(bad).arg(QString::fromStdString(why)));
+        return;
+    }
     undo_.push(new PresetEdit(this, preset_, after, text, mergeKey));
 }
 
@@ -105,7 +112,12 @@ void PipelineDocument::setEnabled(int op, bool enabled) {
 
 void PipelineDocument::addOp(const std::string& name) {
     Preset p = preset_;
-    p.pipeline.push_back(OpConfig::withDefaults(name));
+    OpConfig op = OpConfig::withDefaults(name);
+    auto at = p.pipeline.end();
+    if (op.id() == OpId::RandomResizedCrop)
+        at = std::find_if(p.pipeline.begin(), p.pipeline.end(),
+                          [](const OpConfig& c) { return c.desc().category == OpCategory::Pixel; });
+    p.pipeline.insert(at, std::move(op));
     applyEdit(p, tr("Add %1").arg(QString::fromStdString(name)));
 }
 

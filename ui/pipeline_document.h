@@ -30,7 +30,8 @@ public:
     /// A fresh merge key for a gesture (a slider drag): edits carrying it merge into one step.
     int newMergeKey() { return ++lastMergeKey_; }
 
-    // Edits, each one undo step unless merged. Indices refer to preset().pipeline.
+    // Edits, each one undo step unless merged. Indices refer to preset().pipeline. An edit that
+    // would break the op order rules (pipelineOrderError) is refused with editRefused().
     void applyEdit(const Preset& after, const QString& text, int mergeKey = 0);
     void setParam(int op, const std::string& key, const ParamValue& value, int mergeKey = 0);
     /// Optional parameters: present with their defaults, or absent. Pixel hole sizes come as a pair.
@@ -39,6 +40,7 @@ public:
     void resetOp(int op);
     void setProbability(int op, double p, int mergeKey = 0);
     void setEnabled(int op, bool enabled);
+    /// Appends the op; a random_resized_crop goes before the first pixel op instead.
     void addOp(const std::string& name);
     void removeOp(int op);
     void moveOp(int from, int to);
@@ -63,6 +65,8 @@ public:
 
 signals:
     void changed();
+    /// An edit was not made because the pipeline would break an order rule (pipelineOrderError).
+    void editRefused(const QString& why);
     void dirtyChanged(bool dirty);
     void filePathChanged(const QString& path);
 

@@ -71,7 +71,7 @@ double imagesPerSecond(Backend& backend, SourceLevels& source, const std::vector
         const auto t0 = Clock::now();
         for (int i = 0; i < batch; ++i) {
             const Replay r = samplePipeline(p, 1, std::uint64_t(run * batch + i), source.width(), source.height());
-            jobs.push_back({&source, buildPlan(r, source.width(), source.height(), source.width(), source.height()),
+            jobs.push_back({&source, buildFullPlan(r, source.width(), source.height()),
                             &outs[std::size_t(i)]});
         }
         backend.render(jobs);

@@ -121,6 +121,7 @@ public:
             case OpId::Affine:
             case OpId::HorizontalFlip:
             case OpId::VerticalFlip:
+            case OpId::RandomResizedCrop:
             case OpId::CoarseDropout:
             case OpId::GridDropout:
             case OpId::BrightnessContrast:

@@ -24,6 +24,13 @@ json defaultsFor(const std::string& cls, const LibraryVersion& v) {
         return {{"p", 0.5}, {"num_holes_range", {1, 2}}, {"hole_height_range", {0.1, 0.2}},
                 {"hole_width_range", {0.1, 0.2}}, {"fill", 0.0}};
     }
+    if (cls == "RandomResizedCrop")
+        return {{"p", 1.0},
+                {"scale", {0.08, 1.0}},
+                {"ratio", {0.75, 1.3333333333333333}},
+                {"interpolation", 1},
+                {"mask_interpolation", 0},
+                {"area_for_downscale", nullptr}};
     if (cls == "GridDropout")
         return {{"p", 0.5},       {"ratio", 0.5},           {"unit_size_range", nullptr}, {"holes_number_xy", nullptr},
                 {"random_offset", true}, {"shift_xy", {0, 0}}, {"fill", 0.0}};

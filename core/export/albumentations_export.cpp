@@ -127,6 +127,24 @@ json coarseDropout(const ExportedOp& e, std::vector<std::string>& warnings) {
     return j;
 }
 
+json randomResizedCrop(const ExportedOp& e, std::vector<std::string>& warnings) {
+    const OpConfig& op = *e.op;
+    const Size2 size = op.size("size");
+    if (op.p < 1)
+        warnings.push_back(e.label() + ": p = " + formatNumber(op.p) + ": the images it skips keep their own size, so a "
+                           "batch mixes sizes (as in AugLab's preview); training code usually wants p = 1.");
+    warnings.push_back(e.label() + ": Albumentations crops, then resizes with cv2.resize; AugLab resamples the crop "
+                       "once with the warp's 1/32-pixel weights (a level or two apart at edges).");
+    json j = start("RandomResizedCrop", op.p);
+    j["area_for_downscale"] = nullptr;
+    j["interpolation"] = cvInterpolation(op.choice("interpolation"));
+    j["mask_interpolation"] = 0;
+    j["ratio"] = pair(op.range("ratio"));
+    j["scale"] = pair(op.range("scale"));
+    j["size"] = json::array({size.height, size.width});
+    return j;
+}
+
 json gridDropout(const ExportedOp& e, std::vector<std::string>& warnings) {
     const OpConfig& op = *e.op;
     json j = start("GridDropout", op.p);
@@ -160,6 +178,7 @@ json transformFor(const ExportedOp& e, AlbumentationsFlavour flavour, std::vecto
         case OpId::Affine: return affine(e, flavour, warnings);
         case OpId::HorizontalFlip: return start("HorizontalFlip", op.p);
         case OpId::VerticalFlip: return start("VerticalFlip", op.p);
+        case OpId::RandomResizedCrop: return randomResizedCrop(e, warnings);
         case OpId::CoarseDropout: return coarseDropout(e, warnings);
         case OpId::GridDropout: return gridDropout(e, warnings);
         case OpId::BrightnessContrast: {

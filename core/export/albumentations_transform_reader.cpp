@@ -146,6 +146,36 @@ void readGridDropout(TransformArgs& a, OpConfig& op) {
     a.maskOnly("fill_mask");
 }
 
+void readRandomResizedCrop(TransformArgs& a, OpConfig& op) {
+    // 2.0 and AlbumentationsX: size [height, width]; 1.4.x files may still carry height and width.
+    const std::optional<JsonReader> size = a.find({"size"});
+    int h = 0, w = 0;
+    if (size && !size->json().is_null()) {
+        if (size->json().is_number()) {
+            h = w = static_cast<int>(size->integer(1, 16384));
+        } else {
+            if (size->arraySize() != 2) a.fail(*size, "expected [height, width]");
+            h = static_cast<int>(size->element(0).integer(1, 16384));
+            w = static_cast<int>(size->element(1).integer(1, 16384));
+        }
+    } else {
+        const std::optional<JsonReader> height = a.find({"height"}), width = a.find({"width"});
+        if (!height || !width) a.fail(a.get("p"), "RandomResizedCrop without size (or height and width)");
+        h = static_cast<int>(height->integer(1, 16384));
+        w = static_cast<int>(width->integer(1, 16384));
+    }
+    op.set("size", Size2{h, w});
+    op.set("scale", a.clamp(a.get("scale"), pair(a.get("scale")), 0, 1));
+    const JsonReader ratio = a.get("ratio");
+    const Range r = pair(ratio);
+    if (r.min <= 0) a.fail(ratio, "ratio must be positive");
+    op.set("ratio", a.clamp(ratio, r, 0.1, 10));
+    op.set("interpolation", std::string(interpolationName(a.get("interpolation"), a)));
+    if (const std::optional<JsonReader> area = a.find({"area_for_downscale"}); area && !area->json().is_null())
+        a.warn(*area, "INTER_AREA for downscaled crops cannot be expressed: resized with the interpolation given.");
+    a.maskOnly("mask_interpolation");
+}
+
 void readGaussianBlur(TransformArgs& a, OpConfig& op) {
     const JsonReader blur = a.get("blur_limit");
     const JsonReader sigmaReader = a.get("sigma_limit");
@@ -199,6 +229,7 @@ std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cl
         {"Affine", "affine"},
         {"HorizontalFlip", "horizontal_flip"},
         {"VerticalFlip", "vertical_flip"},
+        {"RandomResizedCrop", "random_resized_crop"},
         {"CoarseDropout", "coarse_dropout"},
         {"GridDropout", "grid_dropout"},
         {"RandomBrightnessContrast", "brightness_contrast"},
@@ -223,6 +254,7 @@ std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cl
         case OpId::Affine: readAffine(a, op); break;
         case OpId::HorizontalFlip:
         case OpId::VerticalFlip: break;
+        case OpId::RandomResizedCrop: readRandomResizedCrop(a, op); break;
         case OpId::CoarseDropout: readCoarseDropout(a, op); break;
         case OpId::GridDropout: readGridDropout(a, op); break;
         case OpId::BrightnessContrast:

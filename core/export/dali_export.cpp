@@ -111,6 +111,21 @@ ExportResult exportDali(const Preset& preset) {
                 s += "    images = fn.cast(gray * on.gpu() + images * (1.0 - on.gpu()), dtype=types.UINT8)\n";
                 w.push_back(L + ": DALI's RGB->GRAY weights are its own (BT.601 in float); a level apart at most.");
                 break;
+            case OpId::RandomResizedCrop: {
+                const Size2 size = op.size("size");
+                if (op.p < 1)
+                    w.push_back(L + ": DALI crops every image (a pipeline's output size is fixed): p = " +
+                                formatNumber(op.p) + " becomes 1.");
+                w.push_back(L + ": DALI draws its crop windows with its own generator and rounding (the same "
+                            "area and aspect ranges, 10 attempts).");
+                s += "    images = fn.random_resized_crop(images, size=[" + std::to_string(size.height) + ", " +
+                     std::to_string(size.width) + "], random_area=" + pyRange(op.range("scale")) +
+                     ", random_aspect_ratio=" + pyRange(op.range("ratio")) + ", num_attempts=10, interp_type=types." +
+                     std::string(op.choice("interpolation") == "nearest" ? "INTERP_NN" : "INTERP_LINEAR") +
+                     ", antialias=False)\n";
+                s += "    height, width = " + pyFloat(size.height) + ", " + pyFloat(size.width) + "\n";
+                break;
+            }
             case OpId::GridDropout:
             case OpId::CoarseDropout:
                 w.push_back(L + ": fn.erase needs the number of regions fixed per pipeline: not exported (use "

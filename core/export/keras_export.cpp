@@ -166,6 +166,11 @@ ExportResult exportKeras(const Preset& preset) {
                               "), p=" + pyFloat(op.p) + "),\n";
                 break;
             }
+            case OpId::RandomResizedCrop:
+                w.push_back(L + ": Keras 3 has no random resized crop layer: not exported (the albumentations and "
+                            "torchvision exports have it).");
+                lines += "    # " + L + ": not exported (see the warnings above)\n";
+                break;
             case OpId::GridDropout:
                 w.push_back(L + ": Keras 3 has no grid dropout layer: not exported (the albumentations export has it).");
                 lines += "    # " + L + ": not exported (see the warnings above)\n";

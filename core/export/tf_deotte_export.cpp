@@ -143,6 +143,7 @@ ExportResult exportTfDeotte(const Preset& preset) {
                 break;
             case OpId::ToGray: steps += gated(op.p, "to_gray(image)"); break;
             case OpId::CoarseDropout:
+            case OpId::RandomResizedCrop:
             case OpId::GridDropout:
             case OpId::HueSaturationValue:
             case OpId::GaussianBlur:

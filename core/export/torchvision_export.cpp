@@ -115,6 +115,18 @@ ExportResult exportTorchvision(const Preset& preset) {
             }
             case OpId::HorizontalFlip: lines += "    v2.RandomHorizontalFlip(p=" + pyFloat(op.p) + "),\n"; break;
             case OpId::VerticalFlip: lines += "    v2.RandomVerticalFlip(p=" + pyFloat(op.p) + "),\n"; break;
+            case OpId::RandomResizedCrop: {
+                const Size2 size = op.size("size");
+                w.push_back(L + ": torchvision antialiases when the crop is larger than the output; AugLab (like "
+                            "Albumentations) samples without antialiasing, so downscaled crops look sharper here.");
+                const std::string interp = op.choice("interpolation") == "nearest" ? "NEAREST" : "BILINEAR";
+                const std::string t = "v2.RandomResizedCrop(size=(" + std::to_string(size.height) + ", " +
+                                      std::to_string(size.width) + "), scale=" + pyRange(op.range("scale")) +
+                                      ", ratio=" + pyRange(op.range("ratio")) +
+                                      ", interpolation=v2.InterpolationMode." + interp + ", antialias=True)";
+                lines += "    " + applyWithP(t, op.p) + ",\n";
+                break;
+            }
             case OpId::GridDropout:
                 w.push_back(L + ": torchvision has no grid dropout: not exported (the albumentations export has it).");
                 lines += "    # " + L + ": not exported (see the warnings above)\n";

@@ -119,7 +119,7 @@ int main() {
             for (int i = 0; i < n; ++i) {
                 SourceLevels& s = *sources[std::size_t(i) % sources.size()];
                 const Replay r = samplePipeline(pipeline, 1, std::uint64_t(i), 512, 512);
-                jobs.push_back({&s, buildPlan(r, 512, 512, 512, 512), &outs[std::size_t(i)]});
+                jobs.push_back({&s, buildFullPlan(r, 512, 512), &outs[std::size_t(i)]});
             }
             all.render(jobs);
         }) * n;
