@@ -114,6 +114,7 @@ std::string helpText(const std::string& command) {
                "  render                   a contact sheet of augmented samples\n"
                "  apply                    one sample at full resolution (tile I of render)\n"
                "  replay                   apply saved concrete parameters again, bit for bit\n"
+               "  augment                  N augmented copies of every image in a folder, with a manifest\n"
                "  schema [--out FILE]      the preset JSON Schema\n"
                "  bench [--backend B] [--json] [--reps N]   SPEC 8 workloads, CPU reference in the same run\n\n"
                "exit codes: 0 success, 2 bad usage or bad input, 1 other failures\n";
@@ -124,7 +125,9 @@ std::string helpText(const std::string& command) {
         return "usage: auglab-cli bench [--backend auto|cpu|gl|cuda] [--json] [--reps N]\n\n"
                "W1: a 64-tile grid of 256-px tiles from a 1024x1024 source (median ms after a parameter change);\n"
                "W2: 512x512 full-resolution outputs per second, 64 per batch. The CPU backend runs in the same\n"
-               "process as the reference. Synthetic test pictures: no files needed.\n";
+               "process as the reference. W3: augment (decode, augment, encode, write) over 48 512x512 JPEGs\n"
+               "written to a temporary folder, outputs per second with 1 job and with one per thread.\n"
+               "Synthetic test pictures: no files needed.\n";
     if (command == "render")
         return "usage: auglab-cli render [--preset P] (--image F... | --dir D) --out SHEET.png\n"
                "         [--grid 8x8] [--tile 256] [--seed N] [--page K] [--mode samples|dataset|compare]\n"

@@ -42,9 +42,10 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     for (const std::string& a : args)
         if (a == "--help" || a == "-h") {
-            const std::string help = command == "export"   ? exportHelpText()
-                                     : command == "import" ? importHelpText()
-                                                           : helpText(command);
+            const std::string help = command == "export"    ? exportHelpText()
+                                     : command == "import"  ? importHelpText()
+                                     : command == "augment" ? augmentHelpText()
+                                                            : helpText(command);
             if (help.empty()) break;
             std::cout << help;
             return 0;
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
         if (command == "apply") return runApply(args);
         if (command == "replay") return runReplay(args);
         if (command == "schema") return runSchema(args);
+        if (command == "augment") return runAugment(args);
         if (command == "bench") return runBench(args);
         if (command == "export") return runExport(args);
         if (command == "import") return runImport(args);

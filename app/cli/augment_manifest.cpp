@@ -1,0 +1,275 @@
+#include "augment_manifest.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+#include <ostream>
+#include <system_error>
+#include <tuple>
+
+#include "atomic_file.h"
+#include "error.h"
+
+namespace auglab::cli {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+std::string shown(const fs::path& p) {
+    const std::u8string s = p.u8string();
+    return std::string(s.begin(), s.end());
+}
+
+fs::path fromUtf8(const std::string& s) {
+    return fs::path(std::u8string(s.begin(), s.end()));
+}
+
+void say(std::ostream* messages, const std::string& line) {
+    if (messages) *messages << line << "\n" << std::flush;
+}
+
+// A manifest names files inside its folder; anything else (a hand-edited "../x") is not touched.
+bool insideFolder(const std::string& relative) {
+    const fs::path p = fromUtf8(relative);
+    if (relative.empty() || p.is_absolute()) return false;
+    for (const fs::path& part : p)
+        if (part == "..") return false;
+    return true;
+}
+
+// Temporary files of writes cut short by a kill -9 or a power cut (atomic_file.cpp names them
+// ".<name>.auglab-tmp-<pid>-<n>"). The folder lock says no other run is writing them now.
+void removeStaleTemporaries(const fs::path& folder) {
+    std::error_code ec;
+    std::vector<fs::path> stale;
+    for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() > 1 && name[0] == '.' && name.find(".auglab-tmp-") != std::string::npos)
+            stale.push_back(it->path());
+    }
+    for (const fs::path& p : stale) fs::remove(p, ec);
+}
+
+// One line of JSON. Output paths are UTF-8 (inputs with other names fail when listed); the name of
+// such an input, or a folder name, that is not UTF-8 is written with U+FFFD where bytes are invalid.
+std::string oneLine(const Json& j) {
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::optional<ManifestEntry> entryFromLine(const std::string& line) {
+    const Json j = Json::parse(line);  // throws on a cut line
+    if (!j.is_object() || !j.contains("status") || !j.contains("input")) return std::nullopt;
+    ManifestEntry e;
+    e.ok = j.at("status") == "ok";
+    e.input = j.at("input").get<std::string>();
+    if (e.ok) {
+        e.output = j.at("output").get<std::string>();
+        e.copy = j.at("copy").get<int>();
+        e.index = j.at("index").get<std::uint64_t>();
+        e.seed = j.at("seed").get<std::uint64_t>();
+        e.bytes = j.at("bytes").get<std::uint64_t>();
+    } else if (j.at("status") != "failed") {
+        return std::nullopt;
+    }
+    e.line = line;
+    return e;
+}
+
+}  // namespace
+
+ManifestEntry outputEntry(const std::string& input, const std::string& output, int copy, std::uint64_t seed,
+                          std::uint64_t index, std::uint64_t bytes, const std::string& backend,
+                          const Json& replay) {
+    Json j;
+    j["status"] = "ok";
+    j["input"] = input;
+    j["output"] = output;
+    j["copy"] = copy;
+    j["seed"] = seed;
+    j["index"] = index;
+    j["bytes"] = bytes;
+    j["backend"] = backend;
+    j["replay"] = replay;
+    return {true, input, output, copy, index, seed, bytes, oneLine(j)};
+}
+
+ManifestEntry failedEntry(const std::string& input, const std::string& error) {
+    Json j;
+    j["status"] = "failed";
+    j["input"] = input;
+    j["error"] = error;
+    ManifestEntry e;
+    e.input = input;
+    e.line = oneLine(j);
+    return e;
+}
+
+Manifest readManifest(const fs::path& path) {
+    const std::string text = readFileText(path);
+    Manifest m;
+    std::size_t begin = 0;
+    bool first = true;
+    while (begin < text.size()) {
+        std::size_t end = text.find('\n', begin);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(begin, end - begin);
+        begin = end + 1;
+        if (line.empty()) continue;
+        if (first) {
+            first = false;
+            Json header;
+            try {
+                header = Json::parse(line);
+            } catch (const nlohmann::json::exception&) {
+            }
+            if (!header.is_object() || header.value("format", "") != kManifestFormat)
+                throw InputError("'" + shown(path) + "' is not an AugLab augment manifest");
+            if (header.value("version", 0) > kManifestVersion)
+                throw InputError("'" + shown(path) + "' was written by a newer AugLab (manifest version " +
+                                 std::to_string(header.value("version", 0)) + ")");
+            m.header = std::move(header);
+            continue;
+        }
+        try {
+            if (auto e = entryFromLine(line))
+                m.entries.push_back(std::move(*e));
+            else
+                ++m.skippedLines;
+        } catch (const nlohmann::json::exception&) {
+            ++m.skippedLines;  // a line cut by a crash or a kill: its output is simply done again
+        }
+    }
+    if (first) throw InputError("'" + shown(path) + "' is empty, not an AugLab augment manifest");
+    return m;
+}
+
+std::vector<std::string> headerDifferences(const Json& existing, const Json& wanted) {
+    std::vector<std::string> out;
+    const auto scalar = [&](const char* key, const char* label) {
+        const Json a = existing.contains(key) ? existing[key] : Json();
+        const Json b = wanted.contains(key) ? wanted[key] : Json();
+        if (a != b) {
+            const auto show = [](const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
+            out.push_back(std::string(label) + " " + show(a) + " there, " + show(b) + " now");
+        }
+    };
+    scalar("input", "input folder");
+    const auto pipeline = [](const Json& h) {
+        return h.contains("preset") && h["preset"].contains("pipeline") ? h["preset"]["pipeline"] : Json();
+    };
+    if (pipeline(existing) != pipeline(wanted)) out.push_back("a different preset pipeline");
+    scalar("seed", "seed");
+    scalar("copies", "copies");
+    scalar("image_format", "format");
+    scalar("jpeg_quality", "quality");
+    scalar("sample_index", "sample index rule");
+    return out;
+}
+
+void writeManifest(const fs::path& path, const Json& header, std::vector<ManifestEntry> entries) {
+    std::stable_sort(entries.begin(), entries.end(), [](const ManifestEntry& a, const ManifestEntry& b) {
+        return std::tie(a.input, a.copy) < std::tie(b.input, b.copy);
+    });
+    std::string text = oneLine(header) + "\n";
+    for (const ManifestEntry& e : entries) text += e.line + "\n";
+    writeFileAtomically(path, text);
+}
+
+ManifestAppender::ManifestAppender(const fs::path& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd_ < 0)
+        throw RuntimeError("cannot open '" + shown(path) + "': " + std::generic_category().message(errno));
+}
+
+ManifestAppender::~ManifestAppender() {
+    close();
+}
+
+void ManifestAppender::append(const ManifestEntry& entry) {
+    const std::string text = entry.line + "\n";
+    // One write() per line; a short write (disk full) is an error, not something to finish later.
+    ssize_t n;
+    do {
+        n = ::write(fd_, text.data(), text.size());
+    } while (n < 0 && errno == EINTR);
+    if (n != static_cast<ssize_t>(text.size()))
+        throw RuntimeError("cannot append to '" + shown(path_) + "': " +
+                           (n < 0 ? std::generic_category().message(errno) : std::string("short write")));
+}
+
+void ManifestAppender::close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+}
+
+OutputFolderLock::OutputFolderLock(const fs::path& folder) {
+    fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0)
+        throw RuntimeError("cannot open '" + shown(folder) + "': " + std::generic_category().message(errno));
+    // A file system without flock (some network mounts) runs without the lock: it is a guard
+    // against a mistake, not something the run depends on.
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        ::close(fd_);
+        throw InputError("another auglab-cli augment is writing to '" + shown(folder) + "' now");
+    }
+}
+
+OutputFolderLock::~OutputFolderLock() {
+    ::close(fd_);
+}
+
+std::vector<ManifestEntry> prepareOutputFolder(const fs::path& folder, const Json& header, bool overwrite,
+                                               std::ostream* messages) {
+    const fs::path manifestPath = folder / kManifestName;
+    removeStaleTemporaries(folder);  // first: a run killed while writing its first manifest left one
+    std::error_code ec;
+    std::vector<ManifestEntry> kept;
+    if (fs::exists(manifestPath, ec)) {
+        Manifest m = readManifest(manifestPath);
+        // Compared as it reads back from the file (the same text, whatever bytes the paths hold).
+        const std::vector<std::string> differences =
+            headerDifferences(m.header, Json::parse(oneLine(header)));
+        if (!differences.empty() && !overwrite) {
+            std::string what;
+            for (const std::string& d : differences) what += (what.empty() ? "" : "; ") + d;
+            throw InputError(
+                "'" + shown(folder) + "' holds the outputs of a run with other arguments (" + what +
+                "); augment never mixes two runs: choose another --output folder, or add --overwrite "
+                "to delete that run's outputs and start again");
+        }
+        if (overwrite) {
+            std::size_t removed = 0;
+            for (const ManifestEntry& e : m.entries)
+                if (e.ok && insideFolder(e.output) && fs::remove(folder / fromUtf8(e.output), ec)) ++removed;
+            say(messages, "--overwrite: removed " + std::to_string(removed) + " outputs of the previous run");
+        } else {
+            if (m.skippedLines > 0)
+                say(messages,
+                    "note: " + std::to_string(m.skippedLines) +
+                        " unreadable manifest line(s) ignored (a run was killed); their outputs are "
+                        "written again");
+            std::map<std::string, ManifestEntry> latest;  // an output done twice: the last line counts
+            for (ManifestEntry& e : m.entries)
+                if (e.ok && insideFolder(e.output)) latest[e.output] = std::move(e);
+            for (auto& [output, e] : latest) {
+                const std::uintmax_t size = fs::file_size(folder / fromUtf8(output), ec);
+                if (!ec && size == e.bytes) kept.push_back(std::move(e));
+            }
+        }
+    } else if (!overwrite && !fs::is_empty(folder, ec)) {
+        throw InputError(
+            "'" + shown(folder) + "' is not empty and has no " + kManifestName +
+            ": augment writes only into an empty folder or one it wrote before (add --overwrite to "
+            "write into it anyway)");
+    }
+    writeManifest(manifestPath, header, kept);  // a fresh manifest, or the old one compacted
+    return kept;
+}
+
+}  // namespace auglab::cli

@@ -1,0 +1,314 @@
+#include "dataset_augmenter.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+#include "atomic_file.h"
+#include "augment_manifest.h"
+#include "augment_renderer.h"
+#include "error.h"
+#include "preset.h"
+#include "sampler.h"
+
+namespace auglab::cli {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string utf8(const fs::path& p) {
+    const std::u8string s = p.generic_u8string();
+    return std::string(s.begin(), s.end());
+}
+
+fs::path fromUtf8(const std::string& s) {
+    return fs::path(std::u8string(s.begin(), s.end()));
+}
+
+double since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+void say(const AugmentOptions& o, const std::string& line) {
+    if (o.messages) *o.messages << line << "\n" << std::flush;
+}
+
+// What decides the outputs: two runs with the same header write the same files.
+Json manifestHeader(const AugmentOptions& o, const AugmentFolders& f) {
+    Json h;
+    h["format"] = kManifestFormat;
+    h["version"] = kManifestVersion;
+    h["written_by"] = std::string("auglab-cli ") + AUGLAB_VERSION;
+    h["input"] = utf8(f.input);
+    h["preset"] = presetToJson(o.preset);
+    h["seed"] = o.seed;
+    h["copies"] = o.copies;
+    h["image_format"] = o.format == ImageFormat::Png ? "png" : "jpg";
+    h["jpeg_quality"] = o.format == ImageFormat::Jpeg ? Json(o.jpegQuality) : Json();
+    h["sample_index"] = "(fnv1a64(input path relative to the input folder) >> 27) * 65536 + copy";
+    return h;
+}
+
+struct Pending {
+    const PlannedInput* input;
+    std::vector<int> copies;  // copies still to write
+};
+
+// What a worker hands the main thread: one output written, or one input that failed.
+struct Event {
+    ManifestEntry entry;
+    std::string failure;        // the reason, for a failed input
+    bool alphaDropped = false;  // an RGBA input written as JPEG
+    bool reducedFrom16Bit = false;
+};
+
+// The workers (decode, sample, render, encode, write) and the main thread (manifest, progress,
+// Ctrl-C, and the renders of a GPU backend), sharing one mutex.
+class AugmentRun {
+public:
+    // Makes the backends (InputError for an unknown or unavailable one) before anything is written.
+    AugmentRun(const AugmentOptions& o, const AugmentFolders& f, int jobs)
+        : o_(o), folders_(f), renderer_(o.backend, jobs, mutex_, wake_) {}
+
+    // Runs up to `jobs` workers over `work`; adds the outputs written to `done` and the inputs that
+    // failed to `failed`, as they finish, each also appended to the manifest at once. The first
+    // fatal error (an output that cannot be rendered or written) stops the run: see fatal().
+    void run(std::vector<Pending> work, int jobs, AugmentSummary& s, ManifestAppender& appender,
+             std::vector<ManifestEntry>& done, std::vector<ManifestEntry>& failed,
+             const Clock::time_point start) {
+        work_ = std::move(work);
+        const int workers =
+            static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(jobs), work_.size()));
+        workersLeft_ = workers;
+        {
+            std::vector<std::jthread> threads;
+            for (int w = 0; w < workers; ++w) threads.emplace_back([this, w] { workerLoop(w); });
+            mainLoop(s, appender, done, failed, start);
+        }  // joined: every worker has returned
+        s.backend = renderer_.name();
+        for (const std::string& m : renderer_.fallbackMessages()) say(o_, "warning: " + m);
+    }
+
+    std::exception_ptr fatal() const { return fatal_; }
+
+private:
+    void post(Event e) {
+        {
+            const std::lock_guard lock(mutex_);
+            events_.push_back(std::move(e));
+        }
+        wake_.notify_all();
+    }
+
+    void workerLoop(int worker) {
+        try {
+            for (std::size_t i = 0; !stop_ && (i = next_++) < work_.size();) {
+                const PlannedInput& in = *work_[i].input;
+                LoadedImage loaded;
+                try {
+                    loaded = loadImage(in.source);
+                } catch (const std::exception& e) {  // InputError, or no memory for a huge image
+                    Event failure;
+                    failure.failure = dynamic_cast<const InputError*>(&e)
+                                          ? e.what()
+                                          : "'" + utf8(in.source) + "': " + e.what();
+                    failure.entry = failedEntry(in.relative, failure.failure);
+                    post(std::move(failure));
+                    continue;
+                }
+                const bool reduced = loaded.reducedFrom16Bit;
+                SourceLevels source(std::move(loaded.image));
+                for (const int k : work_[i].copies) {
+                    if (stop_) break;  // interrupted: the copies left stay to do
+                    const std::uint64_t index = augmentSampleIndex(in.relative, k);
+                    const Replay replay =
+                        samplePipeline(o_.preset.pipeline, o_.seed, index, source.width(), source.height());
+                    SampleRenderer::Result r = renderer_.render(worker, replay, source);
+                    const std::vector<std::uint8_t> bytes = encodeImage(r.image, o_.format, o_.jpegQuality);
+                    writeFileAtomically(folders_.output / fromUtf8(in.outputs[static_cast<std::size_t>(k)]),
+                                        bytes);
+                    Event e;
+                    e.entry = outputEntry(in.relative, in.outputs[static_cast<std::size_t>(k)], k, o_.seed,
+                                          index, bytes.size(), r.backend, replayToJson(replay));
+                    e.alphaDropped = o_.format == ImageFormat::Jpeg && r.image.hasAlpha();
+                    e.reducedFrom16Bit = reduced;
+                    post(std::move(e));
+                }
+            }
+        } catch (...) {  // an output that cannot be rendered or written: the run stops
+            const std::lock_guard lock(mutex_);
+            if (!fatal_) fatal_ = std::current_exception();
+            stop_ = true;
+        }
+        {
+            const std::lock_guard lock(mutex_);
+            --workersLeft_;
+        }
+        wake_.notify_all();
+    }
+
+    void mainLoop(AugmentSummary& s, ManifestAppender& appender, std::vector<ManifestEntry>& done,
+                  std::vector<ManifestEntry>& failed, const Clock::time_point start) {
+        auto lastProgress = Clock::now();
+        for (;;) {
+            std::vector<Event> events;
+            bool finished = false;
+            {
+                std::unique_lock lock(mutex_);
+                wake_.wait_for(lock, std::chrono::milliseconds(100), [&] {
+                    return !events_.empty() || renderer_.hasQueued() || workersLeft_ == 0;
+                });
+                events.swap(events_);
+                finished = workersLeft_ == 0;
+            }
+            if (renderer_.onMainThread()) renderer_.renderQueued();
+            for (Event& e : events) handle(e, s, appender, done, failed);
+            if (o_.cancel && *o_.cancel != 0 && !stop_) {
+                s.interruptedBy = *o_.cancel;
+                stop_ = true;
+            }
+            if (o_.progress && (finished || since(lastProgress) >= 0.1)) {
+                s.seconds = since(start);
+                o_.progress(s);
+                lastProgress = Clock::now();
+            }
+            if (finished) break;
+        }
+    }
+
+    void handle(Event& e, AugmentSummary& s, ManifestAppender& appender, std::vector<ManifestEntry>& done,
+                std::vector<ManifestEntry>& failed) {
+        if (e.entry.ok) {
+            ++s.written;
+            if (e.alphaDropped && !toldAlpha_) {
+                say(o_, "note: JPEG has no alpha channel: the alpha of " + e.entry.input +
+                            " (and of any other RGBA input) is dropped; use --format png to keep it");
+                toldAlpha_ = true;
+            }
+            if (e.reducedFrom16Bit && !told16Bit_) {
+                say(o_, "note: " + e.entry.input +
+                            ": 16-bit image reduced to 8 bits per channel (and any other)");
+                told16Bit_ = true;
+            }
+        } else {
+            ++s.failedFiles;
+            say(o_, "failed: " + e.failure);
+        }
+        try {
+            if (!fatal_) appender.append(e.entry);
+        } catch (...) {  // the manifest cannot grow (disk full): stop, the final rewrite tries again
+            const std::lock_guard lock(mutex_);
+            if (!fatal_) fatal_ = std::current_exception();
+            stop_ = true;
+        }
+        (e.entry.ok ? done : failed).push_back(std::move(e.entry));
+    }
+
+    const AugmentOptions& o_;
+    const AugmentFolders& folders_;
+    std::vector<Pending> work_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    SampleRenderer renderer_;
+    std::vector<Event> events_;  // guarded by mutex_
+    int workersLeft_ = 0;        // guarded by mutex_
+    std::exception_ptr fatal_;   // guarded by mutex_ while workers run
+    std::atomic<bool> stop_{false};
+    std::atomic<std::size_t> next_{0};
+    bool toldAlpha_ = false, told16Bit_ = false;
+};
+
+}  // namespace
+
+AugmentSummary augmentFolder(const AugmentOptions& o) {
+    const Clock::time_point start = Clock::now();
+    if (o.copies < 1 || o.copies > kMaxCopies)
+        throw InputError("copies must be 1.." + std::to_string(kMaxCopies) + ", not " +
+                         std::to_string(o.copies));
+    if (o.jpegQuality < 1 || o.jpegQuality > 100)
+        throw InputError("JPEG quality must be 1..100, not " + std::to_string(o.jpegQuality));
+    const AugmentFolders folders = checkFolders(o.input, o.output);
+    const std::vector<PlannedInput> planned = planInputs(folders.input, o.copies, o.format);
+
+    AugmentSummary s;
+    s.jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    s.manifest = folders.output / kManifestName;
+    std::vector<ManifestEntry> failed;
+    for (const PlannedInput& p : planned) {
+        if (p.relative.back() != '/') ++s.files;
+        if (p.error.empty()) continue;
+        failed.push_back(failedEntry(p.relative, p.error));
+        say(o, "failed: " + p.error);
+    }
+    s.outputs = s.files * static_cast<std::size_t>(o.copies);
+
+    AugmentRun run(o, folders, s.jobs);
+    std::error_code ec;
+    fs::create_directories(folders.output, ec);
+    if (ec) throw InputError("cannot create --output '" + utf8(folders.output) + "': " + ec.message());
+    const OutputFolderLock lock(folders.output);
+    const Json header = manifestHeader(o, folders);
+    std::vector<ManifestEntry> kept = prepareOutputFolder(folders.output, header, o.overwrite, o.messages);
+
+    std::map<std::string, const ManifestEntry*> byOutput;
+    for (const ManifestEntry& e : kept) byOutput[e.output] = &e;
+    std::vector<Pending> work;
+    for (const PlannedInput& p : planned) {
+        if (!p.error.empty()) continue;
+        Pending pending{&p, {}};
+        for (int k = 0; k < o.copies; ++k) {
+            const auto it = byOutput.find(p.outputs[static_cast<std::size_t>(k)]);
+            const bool isDone = it != byOutput.end() && it->second->input == p.relative &&
+                                it->second->copy == k &&
+                                it->second->index == augmentSampleIndex(p.relative, k);
+            if (isDone)
+                ++s.skipped;
+            else
+                pending.copies.push_back(k);
+        }
+        if (pending.copies.empty()) continue;
+        // Folders are made here, before the workers start, so that they never race to make one.
+        fs::create_directories((folders.output / fromUtf8(p.outputs[0])).parent_path(), ec);
+        if (ec) {
+            const std::string why =
+                "cannot create the output folder of '" + p.relative + "': " + ec.message();
+            failed.push_back(failedEntry(p.relative, why));
+            say(o, "failed: " + why);
+            continue;
+        }
+        work.push_back(std::move(pending));
+    }
+    s.failedFiles = failed.size();
+
+    ManifestAppender appender(s.manifest);
+    for (const ManifestEntry& f : failed) appender.append(f);
+    std::vector<ManifestEntry> done;
+    run.run(std::move(work), s.jobs, s, appender, done, failed, start);
+    appender.close();
+
+    // The final manifest: every output present, each once (an output written again replaces its
+    // old line), and this run's failures.
+    std::map<std::string, ManifestEntry> outputs;
+    for (ManifestEntry& e : kept) outputs[e.output] = std::move(e);
+    for (ManifestEntry& e : done) outputs[e.output] = std::move(e);
+    std::vector<ManifestEntry> all = std::move(failed);
+    for (auto& [name, e] : outputs) all.push_back(std::move(e));
+    try {
+        writeManifest(s.manifest, header, std::move(all));
+    } catch (...) {
+        if (!run.fatal()) throw;
+    }
+    if (run.fatal()) std::rethrow_exception(run.fatal());
+    s.seconds = since(start);
+    return s;
+}
+
+}  // namespace auglab::cli

@@ -1,0 +1,63 @@
+#pragma once
+// Offline dataset generation: the engine of `auglab-cli augment` and of the W3 benchmark (SPEC §7,
+// §8). Every image under an input folder (subfolders included, mirrored in the output folder) gets
+// N augmented copies, written atomically, each listed with its replay in a manifest
+// (augment_manifest.h). A rerun with the same arguments only does what is missing; a run with other
+// arguments into the same folder is refused unless the user asks to start over.
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "augment_inputs.h"
+#include "image_io.h"
+#include "pipeline.h"
+
+namespace auglab::cli {
+
+struct AugmentSummary;
+
+struct AugmentOptions {
+    std::filesystem::path input, output;
+    Preset preset;  ///< its pipeline is applied; its seed is not used (see `seed`)
+    std::uint64_t seed = 0;
+    int copies = 1;  ///< 1..kMaxCopies
+    ImageFormat format = ImageFormat::Png;
+    int jpegQuality = 95;          ///< 1..100, used for JPEG only
+    int jobs = 0;                  ///< files decoded, augmented and encoded at once; <= 0: hardware threads
+    std::string backend = "auto";  ///< auto, cpu, gl, cuda
+    bool overwrite = false;  ///< start over: delete the outputs a previous run listed, ignore the refusals
+    /// Checked between outputs; when it holds a signal number, no new output is started, the one in
+    /// progress is finished, the manifest is written and the run returns with interruptedBy set.
+    const std::atomic<int>* cancel = nullptr;
+    /// Per-file failures, notes and warnings, one line each; nullptr: quiet.
+    std::ostream* messages = nullptr;
+    /// Called on the calling thread about ten times a second with the counts so far.
+    std::function<void(const AugmentSummary&)> progress;
+};
+
+struct AugmentSummary {
+    std::size_t files = 0;        ///< image files found under the input folder
+    std::size_t outputs = 0;      ///< outputs asked for: files * copies
+    std::size_t written = 0;      ///< outputs written by this run
+    std::size_t skipped = 0;      ///< outputs already done (in the manifest and on disk), left alone
+    std::size_t failedFiles = 0;  ///< inputs that could not be used (and unreadable subfolders)
+    double seconds = 0;
+    int jobs = 0;
+    int interruptedBy = 0;  ///< the signal that stopped the run early, 0 when it ran to the end
+    std::string backend;    ///< the backend that rendered last
+    std::filesystem::path manifest;
+};
+
+/// Runs the whole job. Throws InputError before any output is written when the arguments are
+/// wrong (input not a folder or without images, output inside the input or the other way round,
+/// an output folder holding another run or foreign files without `overwrite`, another run writing
+/// there now, an unavailable backend); RuntimeError, after writing the manifest, when an output
+/// cannot be written or rendered. A file that cannot be read is a failure counted in the summary.
+AugmentSummary augmentFolder(const AugmentOptions& options);
+
+}  // namespace auglab::cli

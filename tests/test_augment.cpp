@@ -1,0 +1,632 @@
+// `auglab-cli augment` driven as a user drives it: the real binary in a QProcess over folders of
+// small crops of the bundled photos. Outputs are checked against `apply` and `replay` bit for bit,
+// resumes against file identities (inode and modification time), refusals against a snapshot of
+// every file around them.
+
+#include <sys/stat.h>
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+#include <filesystem>
+#include <map>
+
+#include "image_io.h"
+#include "test_support.h"
+
+using namespace auglab;
+using namespace auglab::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QString out, err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(AUGLAB_CLI), args);
+    if (!p.waitForFinished(120000)) return {-2, {}, "timed out"};
+    Run r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;  // a crash is never a pass
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+bool writeBytes(const QString& path, const QByteArray& bytes) {
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+fs::path native(const QString& path) {
+    return fs::path(path.toStdString());
+}  // UTF-8 on Linux
+
+// A small crop of a bundled photo, written as PNG or JPEG (from the extension).
+void writePhoto(const QString& path, const char* photo, int w, int h, int channels = 3) {
+    QDir().mkpath(QFileInfo(path).path());
+    saveImage(native(path), photoCrop(photo, w, h, channels), 90);
+}
+
+// Four real photos, two of them in subfolders and one with a non-ASCII folder and file name.
+const QStringList kInputs{"chelsea.png", "cats/coffee.jpg", "cats/rocket.jpg", "ñandú/日本 café.png"};
+
+void makeInput(const QString& dir) {
+    writePhoto(dir + "/chelsea.png", "chelsea.png", 120, 80);
+    writePhoto(dir + "/cats/coffee.jpg", "coffee.png", 100, 70);
+    writePhoto(dir + "/cats/rocket.jpg", "rocket.jpg", 96, 96);
+    writePhoto(dir + "/ñandú/日本 café.png", "astronaut.png", 90, 90);
+}
+
+// The documented sample index, computed here independently: (FNV-1a-64(path) >> 27) * 65536 + copy.
+qint64 expectedIndex(const QString& relative, int copy) {
+    quint64 h = 14695981039346656037ull;
+    for (const char c : relative.toUtf8()) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 1099511628211ull;
+    }
+    return static_cast<qint64>(((h >> 27) << 16) + static_cast<quint64>(copy));
+}
+
+struct Manifest {
+    bool valid = false;  // every line is a JSON object
+    QJsonObject header;
+    QList<QJsonObject> ok, failed;
+    QList<QByteArray> okLines;  // as written: Qt's JSON holds numbers as doubles, 64-bit seeds do not fit
+    QJsonObject output(const QString& relative) const {
+        for (const QJsonObject& o : ok)
+            if (o["output"].toString() == relative) return o;
+        return {};
+    }
+};
+
+Manifest readManifest(const QString& outDir) {
+    Manifest m;
+    const QList<QByteArray> lines = readAll(outDir + "/auglab-manifest.jsonl").split('\n');
+    m.valid = lines.size() > 1 && lines.last().isEmpty();  // ends with a newline
+    for (int i = 0; i + 1 < lines.size(); ++i) {
+        const QJsonDocument doc = QJsonDocument::fromJson(lines[i]);
+        if (!doc.isObject()) m.valid = false;
+        const QJsonObject o = doc.object();
+        if (i == 0) {
+            m.header = o;
+        } else if (o["status"] == "ok") {
+            m.ok.append(o);
+            m.okLines.append(lines[i]);
+        } else {
+            m.failed.append(o);
+        }
+    }
+    return m;
+}
+
+// Every file under a folder (hidden ones too) with what changes when it is rewritten.
+struct FileState {
+    std::uintmax_t size;
+    std::int64_t mtimeNs;
+    ino_t inode;
+    bool operator==(const FileState&) const = default;
+};
+using Snapshot = std::map<std::string, FileState>;
+
+Snapshot snapshot(const QString& dir) {
+    Snapshot s;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(native(dir), ec), end; !ec && it != end; it.increment(ec)) {
+        struct stat st {};
+        if (!it->is_regular_file() || ::stat(it->path().c_str(), &st) != 0) continue;
+        s[fs::relative(it->path(), native(dir)).generic_string()] = {
+            static_cast<std::uintmax_t>(st.st_size), st.st_mtim.tv_sec * 1'000'000'000ll + st.st_mtim.tv_nsec,
+            st.st_ino};
+    }
+    return s;
+}
+
+QString outputName(const QString& input, int copy, const QString& ext) {
+    return input.left(input.lastIndexOf('.')) + "_aug" + QString::number(copy) + "." + ext;
+}
+
+const char* kPreset = R"({"format": "auglab-preset", "version": 1, "name": "t", "seed": 5, "pipeline": [
+  {"op": "affine", "rotate_deg": [-25, 25], "border": "reflect"},
+  {"op": "horizontal_flip", "p": 0.5},
+  {"op": "coarse_dropout", "p": 0.7, "fill": "random"},
+  {"op": "hue_saturation_value"},
+  {"op": "gauss_noise", "p": 0.5}]})";
+
+const char* kOtherPreset = R"({"format": "auglab-preset", "version": 1, "name": "t", "seed": 5, "pipeline": [
+  {"op": "affine", "rotate_deg": [-30, 30], "border": "reflect"}]})";
+
+}  // namespace
+
+class TestAugment : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void outputsEqualApply_data();
+    void outputsEqualApply();
+    void manifestReplaysReproduceOutputs();
+    void resumeWritesOnlyWhatIsMissing();
+    void addedFilesKeepOtherOutputs();
+    void changedArgumentsRefused_data();
+    void changedArgumentsRefused();
+    void overwriteStartsAgain();
+    void foreignFolderRefused();
+    void corruptInputsSkipped();
+    void clashingNamesReported();
+    void inputsNeverOverwritten_data();
+    void inputsNeverOverwritten();
+    void jobsGiveIdenticalOutputs();
+    void interruptedRunLeavesWholeFilesAndResumes();
+    void jpegDropsAlphaWithNote();
+    void usageErrors_data();
+    void usageErrors();
+    void glBackendIsDeterministic();
+
+private:
+    QStringList base(const QString& in, const QString& out) const {
+        return {"augment", "--preset", preset_, "--input", in, "--output", out, "--backend", "cpu"};
+    }
+    QTemporaryDir dir_;
+    QString preset_, otherPreset_, input_;
+};
+
+void TestAugment::initTestCase() {
+    QVERIFY(dir_.isValid());
+    preset_ = dir_.filePath("p.auglab.json");
+    otherPreset_ = dir_.filePath("other.auglab.json");
+    QVERIFY(writeBytes(preset_, kPreset));
+    QVERIFY(writeBytes(otherPreset_, kOtherPreset));
+    input_ = dir_.filePath("input");
+    makeInput(input_);
+}
+
+void TestAugment::outputsEqualApply_data() {
+    QTest::addColumn<QString>("format");
+    QTest::newRow("png") << "png";
+    QTest::newRow("jpg") << "jpg";  // quality 95 on both sides
+}
+
+void TestAugment::outputsEqualApply() {
+    QFETCH(QString, format);
+    QTemporaryDir d;
+    const QString out = d.filePath("out");
+    const Run r = cli(base(input_, out) + QStringList{"--copies", "2", "--seed", "77", "--format", format});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains("4 files, 8 outputs written, 0 already done, 0 failed"), qPrintable(r.out));
+    QVERIFY2(r.err.isEmpty(), qPrintable(r.err));  // no progress line when stderr is not a terminal
+    const Manifest m = readManifest(out);
+    QVERIFY(m.valid);
+    QCOMPARE(m.ok.size(), 8);
+    QCOMPARE(m.header["format"].toString(), QString("auglab-augment-manifest"));
+    QCOMPARE(m.header["copies"].toInt(), 2);
+    QCOMPARE(m.header["image_format"].toString(), format);
+    for (const QString& input : kInputs)
+        for (int copy : {0, 1}) {
+            // The folder is mirrored and the name is <stem>_aug<k>.<ext>.
+            const QString name = outputName(input, copy, format);
+            const QJsonObject line = m.output(name);
+            QCOMPARE(line["input"].toString(), input);
+            QCOMPARE(line["copy"].toInt(), copy);
+            QCOMPARE(line["seed"].toInteger(), 77);
+            QCOMPARE(line["index"].toInteger(), expectedIndex(input, copy));
+            const QByteArray bytes = readAll(out + "/" + name);
+            QVERIFY(bytes.size() > 500);
+            QCOMPARE(line["bytes"].toInteger(), bytes.size());
+            if (copy == 1 && input == "chelsea.png") continue;  // three of four are enough for apply
+            const QString applied = d.filePath("apply." + format);
+            const Run a = cli({"apply", "--preset", preset_, "--image", input_ + "/" + input, "--index",
+                               QString::number(line["index"].toInteger()), "--seed", "77", "--backend", "cpu",
+                               "--out", applied});
+            QCOMPARE(a.code, 0);
+            QVERIFY2(readAll(applied) == bytes, qPrintable(name));
+        }
+    // Copies differ from each other.
+    QVERIFY(readAll(out + "/chelsea_aug0." + format) != readAll(out + "/chelsea_aug1." + format));
+}
+
+void TestAugment::manifestReplaysReproduceOutputs() {
+    QTemporaryDir d;
+    const QString out = d.filePath("out");
+    QCOMPARE(cli(base(input_, out) + QStringList{"--copies", "2"}).code, 0);
+    const Manifest m = readManifest(out);
+    QCOMPARE(m.ok.size(), 8);
+    for (const int i : {1, 6}) {
+        const QJsonObject line = m.ok[i];
+        const QJsonObject replay = line["replay"].toObject();
+        QCOMPARE(replay["format"].toString(), QString("auglab-replay"));
+        QCOMPARE(replay["index"].toInteger(), line["index"].toInteger());
+        QCOMPARE(replay["seed"].toInteger(), 5);  // the preset's seed without --seed
+        // The replay's text exactly as in the manifest: it is the last member of the line.
+        const QByteArray& raw = m.okLines[i];
+        QVERIFY(raw.endsWith("}}"));
+        const QByteArray replayText = raw.mid(raw.indexOf("\"replay\":") + 9).chopped(1);
+        QCOMPARE(QJsonDocument::fromJson(replayText).object(), replay);
+        const QString replayFile = d.filePath("r.json"), again = d.filePath("again.png");
+        QVERIFY(writeBytes(replayFile, replayText));
+        const QString image = m.header["input"].toString() + "/" + line["input"].toString();
+        QCOMPARE(cli({"replay", "--replay", replayFile, "--image", image, "--backend", "cpu", "--out", again})
+                     .code,
+                 0);
+        QCOMPARE(readAll(again), readAll(out + "/" + line["output"].toString()));
+    }
+}
+
+void TestAugment::resumeWritesOnlyWhatIsMissing() {
+    QTemporaryDir d;
+    const QString out = d.filePath("out");
+    const QStringList args = base(input_, out) + QStringList{"--copies", "2"};
+    QCOMPARE(cli(args).code, 0);
+    const QString gone = out + "/cats/coffee_aug1.png";
+    const QByteArray goneBytes = readAll(gone);
+    QVERIFY(!goneBytes.isEmpty());
+    Snapshot before = snapshot(out);
+    QVERIFY(QFile::remove(gone));
+    QThread::msleep(20);  // a rewrite would get a later modification time
+
+    const Run r = cli(args);
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains("1 outputs written, 7 already done"), qPrintable(r.out));
+    QCOMPARE(readAll(gone), goneBytes);
+    Snapshot after = snapshot(out);
+    for (Snapshot* s : {&before, &after}) {
+        s->erase("auglab-manifest.jsonl");
+        s->erase("cats/coffee_aug1.png");
+    }
+    QCOMPARE(after.size(), std::size_t(7));
+    QVERIFY(after == before);  // the other outputs were not touched: same inode, same mtime
+    Manifest m = readManifest(out);
+    QVERIFY(m.valid);
+    QCOMPARE(m.ok.size(), 8);  // one line per output, the rewritten one once
+
+    // A manifest cut by a kill mid-line: the cut line is ignored, nothing else is lost.
+    QVERIFY(QFile::remove(out + "/chelsea_aug0.png"));
+    {
+        QFile f(out + "/auglab-manifest.jsonl");
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("{\"status\":\"ok\",\"input\":\"chel");
+    }
+    const Run cut = cli(args);
+    QCOMPARE(cut.code, 0);
+    QVERIFY2(cut.err.contains("unreadable manifest line"), qPrintable(cut.err));
+    QVERIFY2(cut.out.contains("1 outputs written, 7 already done"), qPrintable(cut.out));
+    m = readManifest(out);
+    QVERIFY(m.valid);
+    QCOMPARE(m.ok.size(), 8);
+}
+
+void TestAugment::addedFilesKeepOtherOutputs() {
+    QTemporaryDir d;
+    const QString in = d.filePath("in"), out = d.filePath("out");
+    makeInput(in);
+    QCOMPARE(cli(base(in, out) + QStringList{"--copies", "2"}).code, 0);
+    const Manifest before = readManifest(out);
+    writePhoto(in + "/aaa.png", "coffee.png", 64, 48);  // sorts first: an ordinal index would shift
+    const Run r = cli(base(in, out) + QStringList{"--copies", "2"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains("5 files, 2 outputs written, 8 already done"), qPrintable(r.out));
+    const Manifest after = readManifest(out);
+    QCOMPARE(after.ok.size(), 10);
+    for (const QJsonObject& old : before.ok) QCOMPARE(after.output(old["output"].toString()), old);
+}
+
+void TestAugment::changedArgumentsRefused_data() {
+    QTest::addColumn<QString>("option");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("difference");
+    QTest::newRow("seed") << "seed"
+                          << "78"
+                          << "seed 77 there, 78 now";
+    QTest::newRow("copies") << "copies"
+                            << "3"
+                            << "copies 2 there, 3 now";
+    QTest::newRow("format") << "format"
+                            << "jpg"
+                            << "format png there, jpg now";
+    QTest::newRow("preset") << "preset"
+                            << "OTHER"
+                            << "a different preset pipeline";
+    QTest::newRow("input") << "input"
+                           << "OTHER"
+                           << "input folder";
+}
+
+void TestAugment::changedArgumentsRefused() {
+    QFETCH(QString, option);
+    QFETCH(QString, value);
+    QFETCH(QString, difference);
+    QTemporaryDir d;
+    const QString out = d.filePath("out");
+    QMap<QString, QString> args{{"preset", preset_}, {"input", input_}, {"output", out},
+                                {"copies", "2"},     {"seed", "77"},    {"backend", "cpu"}};
+    const auto command = [&] {
+        QStringList list{"augment"};
+        for (auto it = args.begin(); it != args.end(); ++it) list << "--" + it.key() << it.value();
+        return list;
+    };
+    QCOMPARE(cli(command()).code, 0);
+    if (value == "OTHER") {
+        value = option == "preset" ? otherPreset_ : d.filePath("copy");
+        if (option == "input") makeInput(value);  // the same images in another folder
+    }
+    args[option] = value;
+    const Snapshot before = snapshot(out);
+    const Run r = cli(command());
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("other arguments") && r.err.contains(difference) && r.err.contains("--overwrite"),
+             qPrintable(r.err));
+    QVERIFY(snapshot(out) == before);  // nothing written, nothing removed, manifest untouched
+}
+
+void TestAugment::overwriteStartsAgain() {
+    QTemporaryDir d;
+    const QString out = d.filePath("out");
+    QCOMPARE(cli(base(input_, out) + QStringList{"--copies", "3"}).code, 0);
+    QVERIFY(QFile::exists(out + "/chelsea_aug2.png"));
+    QCOMPARE(cli(base(input_, out) + QStringList{"--copies", "1"}).code, 2);
+    const Run r = cli(base(input_, out) + QStringList{"--copies", "1", "--overwrite"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.contains("removed 12 outputs"), qPrintable(r.err));
+    QStringList names;
+    for (const auto& [name, state] : snapshot(out)) names << QString::fromStdString(name);
+    names.sort();
+    QStringList expected{"auglab-manifest.jsonl"};
+    for (const QString& in : kInputs) expected << outputName(in, 0, "png");
+    expected.sort();
+    QCOMPARE(names, expected);  // the old copies 1 and 2 are gone: the runs are not mixed
+    const Manifest m = readManifest(out);
+    QCOMPARE(m.header["copies"].toInt(), 1);
+    QCOMPARE(m.ok.size(), 4);
+}
+
+void TestAugment::foreignFolderRefused() {
+    QTemporaryDir d;
+    const QString out = d.filePath("out");
+    QVERIFY(writeBytes(out + "/notes.txt", "mine"));
+    const Snapshot before = snapshot(out);
+    const Run r = cli(base(input_, out));
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("is not empty") && r.err.contains("--overwrite"), qPrintable(r.err));
+    QVERIFY(snapshot(out) == before);
+}
+
+void TestAugment::corruptInputsSkipped() {
+    QTemporaryDir d;
+    const QString in = d.filePath("in"), out = d.filePath("out");
+    makeInput(in);
+    const QByteArray jpeg = readAll(QString::fromStdString(samplePath("rocket.jpg")));
+    QVERIFY(writeBytes(in + "/broken/cut.jpg", jpeg.left(jpeg.size() / 3)));
+    QVERIFY(writeBytes(in + "/broken/text.png", "hello, I am not an image\n"));
+    const Run r = cli(base(in, out) + QStringList{"--copies", "2", "--jobs", "2"});
+    QCOMPARE(r.code, 1);  // some inputs failed, after every other one was done
+    QVERIFY2(r.err.contains("cut.jpg") && r.err.contains("truncated JPEG"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("text.png") && r.err.contains("not a supported image"), qPrintable(r.err));
+    QVERIFY2(r.out.contains("6 files, 8 outputs written, 0 already done, 2 failed"), qPrintable(r.out));
+    const Manifest m = readManifest(out);
+    QVERIFY(m.valid);
+    QCOMPARE(m.ok.size(), 8);
+    QCOMPARE(m.failed.size(), 2);
+    QCOMPARE(m.failed[0]["input"].toString(), QString("broken/cut.jpg"));
+    QVERIFY(m.failed[0]["error"].toString().contains("truncated JPEG"));
+    QCOMPARE(m.failed[1]["input"].toString(), QString("broken/text.png"));
+    QVERIFY(!QFile::exists(out + "/broken/cut_aug0.png") && !QFile::exists(out + "/broken/text_aug0.png"));
+    QCOMPARE(snapshot(out).size(), std::size_t(9));  // the 8 outputs and the manifest, nothing else
+    // A rerun tries the failed inputs again and leaves the rest alone.
+    const Run again = cli(base(in, out) + QStringList{"--copies", "2"});
+    QCOMPARE(again.code, 1);
+    QVERIFY2(again.out.contains("0 outputs written, 8 already done, 2 failed"), qPrintable(again.out));
+}
+
+void TestAugment::clashingNamesReported() {
+    QTemporaryDir d;
+    const QString in = d.filePath("in"), out = d.filePath("out");
+    writePhoto(in + "/a.jpg", "chelsea.png", 64, 48);
+    writePhoto(in + "/a.png", "coffee.png", 64, 48);  // a_aug0.png too: the second in order fails
+    const Run r = cli(base(in, out));
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("a.png") && r.err.contains("rename one"), qPrintable(r.err));
+    const Manifest m = readManifest(out);
+    QCOMPARE(m.ok.size(), 1);
+    QCOMPARE(m.ok[0]["input"].toString(), QString("a.jpg"));
+    QCOMPARE(m.failed.size(), 1);
+    QCOMPARE(m.failed[0]["input"].toString(), QString("a.png"));
+}
+
+void TestAugment::inputsNeverOverwritten_data() {
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QString>("output");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("output is the input") << "in"
+                                         << "in"
+                                         << "is the --input folder";
+    QTest::newRow("output inside input") << "in"
+                                         << "in/augmented"
+                                         << "is inside --input";
+    QTest::newRow("input inside output") << "in/cats"
+                                         << "in"
+                                         << "is inside --output";
+    QTest::newRow("output links to input") << "in"
+                                           << "link"
+                                           << "is the --input folder";
+    QTest::newRow("output is a file") << "in"
+                                      << "in/chelsea.png"
+                                      << "is not a folder";
+}
+
+void TestAugment::inputsNeverOverwritten() {
+    QFETCH(QString, input);
+    QFETCH(QString, output);
+    QFETCH(QString, message);
+    QTemporaryDir d;
+    makeInput(d.filePath("in"));
+    QVERIFY(QFile::link(d.filePath("in"), d.filePath("link")));
+    const Snapshot before = snapshot(d.path());
+    const Run r = cli(base(d.filePath(input), d.filePath(output)));
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QVERIFY(snapshot(d.path()) == before);  // not a byte written anywhere
+    QVERIFY(!QFileInfo::exists(d.filePath("in/augmented")));
+}
+
+void TestAugment::jobsGiveIdenticalOutputs() {
+    QTemporaryDir d;
+    const QString one = d.filePath("one"), two = d.filePath("two");
+    QCOMPARE(cli(base(input_, one) + QStringList{"--copies", "3", "--jobs", "1"}).code, 0);
+    QCOMPARE(cli(base(input_, two) + QStringList{"--copies", "3", "--jobs", "2"}).code, 0);
+    const Snapshot a = snapshot(one), b = snapshot(two);
+    QCOMPARE(a.size(), std::size_t(13));  // 12 outputs and the manifest: no temporary file left
+    QCOMPARE(b.size(), a.size());
+    for (const auto& [name, state] : a) {
+        const QString n = QString::fromStdString(name);
+        QVERIFY2(b.count(name), qPrintable(n));
+        QVERIFY2(readAll(one + "/" + n) == readAll(two + "/" + n), qPrintable(n));  // the manifests too
+    }
+}
+
+void TestAugment::interruptedRunLeavesWholeFilesAndResumes() {
+    QTemporaryDir d;
+    const QString in = d.filePath("in"), out = d.filePath("out");
+    writePhoto(in + "/photo.png", "astronaut.png", 160, 120);
+    const QStringList args = base(in, out).mid(1) + QStringList{"--copies", "200", "--jobs", "1"};
+    QProcess p;
+    p.start(QStringLiteral(AUGLAB_CLI), QStringList{"augment"} + args);
+    QVERIFY(p.waitForStarted());
+    // Wait for the first output line in the manifest, then stop it as a `kill` would.
+    QElapsedTimer t;
+    t.start();
+    while (readAll(out + "/auglab-manifest.jsonl").count('\n') < 2 && t.elapsed() < 30000) QThread::msleep(2);
+    p.terminate();  // SIGTERM
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);  // handled, not killed
+    QCOMPARE(p.exitCode(), 143);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains("interrupted by SIGTERM") && err.contains("resume"), qPrintable(err));
+
+    const Manifest m = readManifest(out);
+    QVERIFY(m.valid);
+    const int done = static_cast<int>(m.ok.size());
+    QVERIFY2(done >= 1 && done < 200, qPrintable(QString::number(done)));
+    // Every file is the manifest or a whole output it lists: no temporary, no half-written file.
+    const Snapshot files = snapshot(out);
+    QCOMPARE(files.size(), std::size_t(done + 1));
+    for (const auto& [name, state] : files) {
+        if (name == "auglab-manifest.jsonl") continue;
+        const QJsonObject line = m.output(QString::fromStdString(name));
+        QVERIFY2(!line.isEmpty(), name.c_str());
+        QCOMPARE(static_cast<qint64>(state.size), line["bytes"].toInteger());
+        QCOMPARE(loadImage(native(out) / name).image.width, 160);
+    }
+    const Run r = cli(QStringList{"augment"} + args);
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains(QString("%1 outputs written, %2 already done").arg(200 - done).arg(done)),
+             qPrintable(r.out));
+    QCOMPARE(snapshot(out).size(), std::size_t(201));
+}
+
+void TestAugment::jpegDropsAlphaWithNote() {
+    QTemporaryDir d;
+    const QString in = d.filePath("in");
+    writePhoto(in + "/a.png", "chelsea.png", 64, 48, 4);
+    writePhoto(in + "/b.png", "coffee.png", 64, 48, 4);
+    const Run jpg = cli(base(in, d.filePath("jpg")) + QStringList{"--format", "jpg", "--quality", "80"});
+    QCOMPARE(jpg.code, 0);
+    QCOMPARE(jpg.err.count("note: JPEG has no alpha channel"), 1);  // told once, not per file
+    QCOMPARE(loadImage(native(d.filePath("jpg/a_aug0.jpg"))).image.channels, 3);
+    const Run png = cli(base(in, d.filePath("png")));
+    QCOMPARE(png.code, 0);
+    QVERIFY(!png.err.contains("alpha"));
+    QCOMPARE(loadImage(native(d.filePath("png/a_aug0.png"))).image.channels, 4);  // PNG keeps it
+}
+
+void TestAugment::usageErrors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QString in = "@IN", out = "@OUT";
+    QTest::newRow("missing preset") << QStringList{"--input", in, "--output", out} << "--preset";
+    QTest::newRow("missing input") << QStringList{"--preset", "@P", "--output", out} << "--input";
+    QTest::newRow("missing output") << QStringList{"--preset", "@P", "--input", in} << "--output";
+    QTest::newRow("no such input") << QStringList{"--preset",     "@P",       "--input",
+                                                  "/no/such/dir", "--output", out}
+                                   << "does not exist";
+    QTest::newRow("input is a file") << QStringList{"--preset", "@P", "--input", "@P", "--output", out}
+                                     << "is not a folder";
+    QTest::newRow("no images") << QStringList{"--preset", "@P", "--input", "@EMPTY", "--output", out}
+                               << "no image files";
+    const QStringList ok{"--preset", "@P", "--input", in, "--output", out};
+    QTest::newRow("copies 0") << ok + QStringList{"--copies", "0"} << "--copies: 0 is outside 1..65536";
+    QTest::newRow("copies 70000") << ok + QStringList{"--copies", "70000"} << "--copies";
+    QTest::newRow("copies word") << ok + QStringList{"--copies", "two"} << "expected an integer";
+    QTest::newRow("bad format") << ok + QStringList{"--format", "webp"} << "--format: expected png or jpg";
+    QTest::newRow("quality 0") << ok + QStringList{"--format", "jpg", "--quality", "0"}
+                               << "--quality: 0 is outside 1..100";
+    QTest::newRow("quality 101") << ok + QStringList{"--format", "jpg", "--quality", "101"} << "--quality";
+    QTest::newRow("quality for png") << ok + QStringList{"--quality", "90"} << "--format jpg only";
+    QTest::newRow("jobs 0") << ok + QStringList{"--jobs", "0"} << "--jobs";
+    QTest::newRow("unknown backend") << ok + QStringList{"--backend", "tpu"} << "unknown backend";
+    QTest::newRow("bad preset") << QStringList{"--preset", "@BADP", "--input", in, "--output", out}
+                                << "bad.auglab.json";
+}
+
+void TestAugment::usageErrors() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    QTemporaryDir d;
+    QVERIFY(QDir().mkpath(d.filePath("empty")));
+    QVERIFY(writeBytes(d.filePath("bad.auglab.json"), "{\"format\": \"auglab-preset\", \"version\": 1,,}"));
+    for (QString& a : args)
+        a = a == "@IN"      ? input_
+            : a == "@OUT"   ? d.filePath("out")
+            : a == "@P"     ? preset_
+            : a == "@EMPTY" ? d.filePath("empty")
+            : a == "@BADP"  ? d.filePath("bad.auglab.json")
+                            : a;
+    const Run r = cli(QStringList{"augment"} + args);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(d.filePath("out")));  // refused before anything was made
+    const Run help = cli({"augment", "--help"});
+    QCOMPARE(help.code, 0);
+    QVERIFY(help.out.contains("auglab-manifest.jsonl"));
+}
+
+void TestAugment::glBackendIsDeterministic() {
+    const Run info = cli({"info", "--json"});
+    bool gl = false;
+    for (const auto& b : QJsonDocument::fromJson(info.out.toUtf8()).object()["backends"].toArray())
+        gl = gl || (b.toObject()["name"] == "gl" && b.toObject()["available"].toBool());
+    if (!gl) QSKIP("no OpenGL here (run under xvfb-run for the software renderer)");
+    // The GL backend renders on the main thread for every worker: still the same bytes for any --jobs.
+    QTemporaryDir d;
+    QStringList args = base(input_, d.filePath("one"));
+    args[args.indexOf("cpu")] = "gl";
+    QCOMPARE(cli(args + QStringList{"--copies", "2", "--jobs", "1"}).code, 0);
+    args[args.indexOf(d.filePath("one"))] = d.filePath("two");
+    QCOMPARE(cli(args + QStringList{"--copies", "2", "--jobs", "3"}).code, 0);
+    const Manifest m = readManifest(d.filePath("one"));
+    QCOMPARE(m.ok.size(), 8);
+    for (const QJsonObject& line : m.ok) {
+        QCOMPARE(line["backend"].toString(), QString("gl"));
+        const QString name = line["output"].toString();
+        QCOMPARE(readAll(d.filePath("one/" + name)), readAll(d.filePath("two/" + name)));
+    }
+    QCOMPARE(readAll(d.filePath("one/auglab-manifest.jsonl")),
+             readAll(d.filePath("two/auglab-manifest.jsonl")));
+}
+
+QTEST_APPLESS_MAIN(TestAugment)
+#include "test_augment.moc"
