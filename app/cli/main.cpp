@@ -19,9 +19,14 @@ int main(int argc, char** argv) {
     using namespace auglab::cli;
 #if defined(AUGLAB_HAVE_GL)
     // The GL backend needs a QGuiApplication. Without a display, Qt's offscreen platform lets the
-    // CLI run anyway (GL then reports whether it can make a context there).
-    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
-        setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    // CLI run anyway (GL then reports whether it can make a context there). With one, offscreen is
+    // the fallback: a display that refuses the connection (an X server too busy to accept one, as
+    // seen under a loaded Xvfb) must not abort a command that needs no window.
+    if (!std::getenv("QT_QPA_PLATFORM")) {
+        if (std::getenv("WAYLAND_DISPLAY")) setenv("QT_QPA_PLATFORM", "wayland;xcb;offscreen", 1);
+        else if (std::getenv("DISPLAY")) setenv("QT_QPA_PLATFORM", "xcb;offscreen", 1);
+        else setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    }
     // Qt's own chatter (platform notes) is not the CLI's output; real errors still get through.
     qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& msg) {
         if (type == QtCriticalMsg || type == QtFatalMsg) std::fprintf(stderr, "%s\n", qPrintable(msg));
