@@ -162,7 +162,27 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTable
 
 }  // namespace
 
+/// deotte_affine's gather (GatherStep): one source pixel, all channels, per output pixel.
+void gatherRows(const Image& src, Image& dst, const GatherStep& g, int y0, int y1) {
+    const int cn = dst.channels, half = g.dim / 2;
+    for (int y = y0; y < y1; ++y) {
+        std::uint8_t* out = dst.row(y);
+        for (int x = 0; x < dst.width; ++x, out += cn) {
+            const int i0 = gatherIndex((g.rowA0[std::size_t(y)] + g.colB0[std::size_t(x)]) + g.m02, g.lo, g.hi);
+            const int i1 = gatherIndex((g.rowA1[std::size_t(y)] + g.colB1[std::size_t(x)]) + g.m12, g.lo, g.hi);
+            const int row = half - i0, col = half - 1 + i1;
+            const std::uint8_t* s = src.at(static_cast<int>(std::int64_t(col) * src.width / g.dim),
+                                           static_cast<int>(std::int64_t(row) * src.height / g.dim));
+            for (int c = 0; c < cn; ++c) out[c] = s[c];
+        }
+    }
+}
+
 void warpRows(const Image& src, Image& dst, const WarpStep& w, int y0, int y1) {
+    if (w.gather) {
+        gatherRows(src, dst, *w.gather, y0, y1);
+        return;
+    }
     if (w.copy && src.width == dst.width && src.height == dst.height && src.channels == dst.channels) {
         const std::size_t bytes = static_cast<std::size_t>(dst.width) * dst.channels;
         for (int y = y0; y < y1; ++y) std::memcpy(dst.row(y), src.row(y), bytes);

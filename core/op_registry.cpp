@@ -130,6 +130,21 @@ std::vector<OpDesc> buildRegistry() {
         }});
 
     ops.push_back(OpDesc{
+        OpId::DeotteAffine, "deotte_affine", "Deotte affine (TF/TPU notebook)", OpCategory::Geometric,
+        "The transform of Chris Deotte's Kaggle notebook \"Rotation Augmentation GPU/TPU\": six normal draws, "
+        "source = R·SH·Z·SF·destination in float32 index space, nearest neighbour, indices truncated and "
+        "clamped to the edge, square images only. Positive rotation turns clockwise there. Faithful to that "
+        "code, quirks included (odd sizes never read their last row and column).",
+        {
+            number("rotation_std_deg", "Rotation std", "deg", 0, 180, 15, "Rotation = std x N(0, 1), degrees."),
+            number("shear_std_deg", "Shear std", "deg", 0, 90, 5, "Shear = std x N(0, 1), degrees."),
+            number("zoom_std", "Zoom std", "factor", 0, 1, 0.1,
+                   "Height and width zoom = 1 + std x N(0, 1), drawn separately; the source index is divided by it."),
+            number("shift_std_px", "Shift std", "px", 0, 4096, 16,
+                   "Height and width shift = std x N(0, 1) pixels, drawn separately."),
+        }});
+
+    ops.push_back(OpDesc{
         OpId::CoarseDropout, "coarse_dropout", "Coarse dropout (cutout)", OpCategory::Pixel,
         "Fill random rectangles. Hole sizes are fractions of the image (hole_*_frac) or pixels "
         "(hole_*_px), not both. Holes lie inside the image and may overlap.",

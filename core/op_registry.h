@@ -16,6 +16,7 @@ enum class OpId {
     HorizontalFlip,
     VerticalFlip,
     RandomResizedCrop,
+    DeotteAffine,
     CoarseDropout,
     GridDropout,
     BrightnessContrast,

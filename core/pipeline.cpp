@@ -94,13 +94,16 @@ int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why) 
                 return at;
             }
             if (firstPixel >= 0) {
-                why = "random_resized_crop must come before every pixel op (pipeline[" + std::to_string(firstPixel) +
+                why = "random_resized_crop must come before every pixel op and deotte_affine (pipeline[" +
+                      std::to_string(firstPixel) +
                       "] " + pipeline[static_cast<std::size_t>(firstPixel)].name() +
                       " is before it): it sets the size the later ops work at";
                 return at;
             }
             crop = at;
-        } else if (pipeline[i].desc().category == OpCategory::Pixel && firstPixel < 0) {
+        } else if ((pipeline[i].desc().category == OpCategory::Pixel || pipeline[i].id() == OpId::DeotteAffine) &&
+                   firstPixel < 0) {
+            // deotte_affine's gather is a stage of its own, like a pixel op's.
             firstPixel = at;
         }
     }

@@ -49,8 +49,8 @@ private:
 };
 
 /// The first op of `pipeline` that breaks the order rules, or -1, with `why` set: random_resized_crop
-/// appears at most once and before every pixel op (it sets the size every later op works at, and a
-/// pixel op before it would need an image of another size).
+/// appears at most once and before every pixel op and deotte_affine (it sets the size every later op
+/// works at, and a stage before it would need an image of another size).
 int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why);
 
 /// The `auglab-preset` document (SPEC §4).

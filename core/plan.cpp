@@ -14,6 +14,60 @@ namespace {
 
 std::array<double, 6> affinePart(const Matrix3& m) { return {m(0, 0), m(0, 1), m(0, 2), m(1, 0), m(1, 1), m(1, 2)}; }
 
+/// numpy/Python floor division, as the notebook's -DIM//2.
+int floorDiv(int a, int b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+/// The float32 matrix of the notebook's get_mat: R·SH·Z·SF, each product of 3x3 float32 matrices
+/// summed in index order, multiply then add.
+std::array<float, 9> deotteMatrix(const DeotteParams& d) {
+    using M = std::array<float, 9>;
+    auto mul = [](const M& a, const M& b) {
+        M c{};
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                float sum = a[i * 3] * b[j];
+                sum = sum + a[i * 3 + 1] * b[3 + j];
+                sum = sum + a[i * 3 + 2] * b[6 + j];
+                c[i * 3 + j] = sum;
+            }
+        return c;
+    };
+    const float pi = 3.14159265358979323846f;
+    const float rot = pi * static_cast<float>(d.rotation_deg) / 180.0f;
+    const float shr = pi * static_cast<float>(d.shear_deg) / 180.0f;
+    const float c1 = std::cos(rot), s1 = std::sin(rot), c2 = std::cos(shr), s2 = std::sin(shr);
+    const M rotation{c1, s1, 0, -s1, c1, 0, 0, 0, 1};
+    const M shear{1, s2, 0, 0, c2, 0, 0, 0, 1};
+    const M zoom{1.0f / static_cast<float>(d.height_zoom), 0, 0, 0, 1.0f / static_cast<float>(d.width_zoom), 0, 0, 0, 1};
+    const M shift{1, 0, static_cast<float>(d.height_shift_px), 0, 1, static_cast<float>(d.width_shift_px), 0, 0, 1};
+    return mul(mul(rotation, shear), mul(zoom, shift));
+}
+
+/// The gather of a dim x dim frame rendered at outW x outH: output row y shows destination row
+/// floor((y + 0.5) dim / outH) of the notebook's grid (itself at full size), likewise columns.
+GatherStep deotteGather(const DeotteParams& d, int dim, int outW, int outH) {
+    const std::array<float, 9> m = deotteMatrix(d);
+    GatherStep g;
+    g.dim = dim;
+    g.lo = floorDiv(-dim, 2) + dim % 2 + 1;
+    g.hi = dim / 2;
+    g.m02 = m[2];
+    g.m12 = m[5];
+    for (int y = 0; y < outH; ++y) {
+        const int row = std::min(dim - 1, static_cast<int>((static_cast<std::int64_t>(2 * y + 1) * dim) / (2 * outH)));
+        const auto X = static_cast<float>(dim / 2 - row);  // tf.range(DIM//2, -DIM//2, -1)
+        g.rowA0.push_back(m[0] * X);
+        g.rowA1.push_back(m[3] * X);
+    }
+    for (int x = 0; x < outW; ++x) {
+        const int col = std::min(dim - 1, static_cast<int>((static_cast<std::int64_t>(2 * x + 1) * dim) / (2 * outW)));
+        const auto Y = static_cast<float>(floorDiv(-dim, 2) + col);  // tf.range(-DIM//2, DIM//2)
+        g.colB0.push_back(m[1] * Y);
+        g.colB1.push_back(m[4] * Y);
+    }
+    return g;
+}
+
 /// Builds a plan op by op. Geometric ops work in the "frame": the source image, or after a
 /// random_resized_crop the crop at its output size; `pending_` maps source pixels to frame pixels.
 /// The output (outW x outH) shows the final frame, scaled.
@@ -45,8 +99,8 @@ public:
     /// The crop, resized: the frame becomes the output of the crop. Only before pixel ops.
     void crop(const CropParams& c) {
         if (!plan_.stages.empty())
-            throw InputError("random_resized_crop must come before every pixel op (it sets the size the later ops "
-                             "work at)");
+            throw InputError("random_resized_crop must come before every pixel op and deotte_affine (it sets the "
+                             "size the later ops work at)");
         // Crop pixel centres map as cv2.resize maps them: x' = (x - x0 + 0.5) * w'/w - 0.5.
         geometric(resizeMatrix(c.width, c.height, c.outWidth, c.outHeight) * Matrix3::translation(-c.x, -c.y));
         frameW_ = c.outWidth;
@@ -56,6 +110,31 @@ public:
         if (!borderFromAffine_) border_ = BorderMode::Replicate;
         // The source level is chosen for the crop's scale, not the whole image's.
         levelScale_ = std::min(static_cast<double>(outW_) / c.width, static_cast<double>(outH_) / c.height);
+    }
+
+    /// deotte_affine: a stage of its own (its nearest, truncated indices do not fuse with a matrix).
+    void deotte(const DeotteParams& d) {
+        if (frameW_ != frameH_)
+            throw InputError("deotte_affine works on square images only; this one is " + std::to_string(frameW_) +
+                             "x" + std::to_string(frameH_));
+        // The notebook's clip range is empty for a 1x1 image (it would gather out of bounds): left as it is.
+        if (frameW_ < 2) return;
+        if (hasPending_) flushWarp();
+        auto gather = std::make_shared<GatherStep>(deotteGather(d, frameW_, outW_, outH_));
+        PlanStage stage;
+        WarpStep& w = stage.warp;
+        w.gather = std::move(gather);
+        if (plan_.stages.empty()) {
+            // Tiles read a pre-filtered level of the source, as a fused warp does.
+            const int k = SourceLevels::levelForScale(levelScale_, srcW_, srcH_);
+            SourceLevels::levelSize(srcW_, srcH_, k, w.inputWidth, w.inputHeight);
+            w.sourceLevel = k;
+        } else {
+            w.sourceLevel = -1;
+            w.inputWidth = outW_;
+            w.inputHeight = outH_;
+        }
+        plan_.stages.push_back(std::move(stage));
     }
 
     void pixel(PixelStep step) {
@@ -152,6 +231,7 @@ Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, 
             case OpId::HorizontalFlip: b.geometric(horizontalFlipMatrix(b.frameWidth())); break;
             case OpId::VerticalFlip: b.geometric(verticalFlipMatrix(b.frameHeight())); break;
             case OpId::RandomResizedCrop: b.crop(std::get<CropParams>(op.params)); break;
+            case OpId::DeotteAffine: b.deotte(std::get<DeotteParams>(op.params)); break;
             case OpId::CoarseDropout:
             case OpId::GridDropout: b.pixel(dropoutStep(std::get<DropoutParams>(op.params), b.sx(), b.sy())); break;
             case OpId::BrightnessContrast: {

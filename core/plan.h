@@ -6,6 +6,8 @@
 // random numbers or derive matrices: everything they need is here.
 
 #include <array>
+#include <climits>
+#include <memory>
 #include <cstdint>
 #include <variant>
 #include <vector>
@@ -15,7 +17,22 @@
 
 namespace auglab {
 
-/// Output pixel (x, y) samples the input at (a*x + b*y + c, d*x + e*y + f).
+/// deotte_affine's nearest-neighbour gather (Chris Deotte's notebook) over a dim x dim frame. For
+/// output pixel (x, y): s0 = (rowA0[y] + colB0[x]) + m02 and s1 = (rowA1[y] + colB1[x]) + m12, each
+/// addition rounded to float32 (the tables hold the products m00·X, m10·X of the row's destination
+/// index X and m01·Y, m11·Y of the column's Y, also float32). Each s is truncated toward zero to an
+/// int (NaN or out of int range gives INT_MIN, as x86's conversion does) and clamped to [lo, hi];
+/// the source pixel of the frame is row dim/2 - i0, column dim/2 - 1 + i1, read from the stage's
+/// input at (column * inputWidth / dim, row * inputHeight / dim) (integer division).
+struct GatherStep {
+    std::vector<float> rowA0, rowA1;  ///< one per output row
+    std::vector<float> colB0, colB1;  ///< one per output column
+    float m02 = 0, m12 = 0;
+    int dim = 0, lo = 0, hi = 0;
+};
+
+/// Output pixel (x, y) samples the input at (a*x + b*y + c, d*x + e*y + f), or, when `gather` is
+/// not empty, as GatherStep says.
 struct WarpStep {
     std::array<double, 6> inverse{1, 0, 0, 0, 1, 0};
     int sourceLevel = 0;  ///< first stage: the source level read; later stages read the previous stage
@@ -24,7 +41,14 @@ struct WarpStep {
     BorderMode border = BorderMode::Constant;
     Rgb fill{0, 0, 0};
     bool copy = false;  ///< the inverse is the identity and sizes match: the output is the input
+    std::shared_ptr<const GatherStep> gather;  ///< deotte_affine instead of the matrix
 };
+
+/// The truncation deotte_affine's gather applies to s0 and s1 (GatherStep).
+inline int gatherIndex(float s, int lo, int hi) {
+    const int i = s >= -2147483648.0f && s < 2147483648.0f ? static_cast<int>(s) : INT_MIN;  // NaN: INT_MIN
+    return i < lo ? lo : (i > hi ? hi : i);
+}
 
 struct LutStep { Lut lut; };                        ///< brightness/contrast relative to 255
 struct MeanBrightnessStep { float alpha; double brightness; };  ///< relative to the image mean

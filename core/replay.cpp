@@ -85,6 +85,14 @@ struct OpJsonWriter {
         j["size"] = Json::array({c.outHeight, c.outWidth});
         j["interpolation"] = interpolationName(c.interpolation);
     }
+    void operator()(const DeotteParams& d) const {
+        j["rotation_deg"] = d.rotation_deg;
+        j["shear_deg"] = d.shear_deg;
+        j["height_zoom"] = d.height_zoom;
+        j["width_zoom"] = d.width_zoom;
+        j["height_shift_px"] = d.height_shift_px;
+        j["width_shift_px"] = d.width_shift_px;
+    }
     void operator()(const BrightnessContrastParams& b) const {
         j["brightness"] = b.brightness;
         j["contrast"] = b.contrast;
@@ -209,6 +217,14 @@ OpParams readParams(const JsonReader& r, const OpDesc& desc) {
             }
             return c;
         }
+        case OpId::DeotteAffine: {
+            r.requireObject({"op", "applied", "rotation_deg", "shear_deg", "height_zoom", "width_zoom",
+                             "height_shift_px", "width_shift_px"});
+            const double big = 1e9;
+            return DeotteParams{num(r, "rotation_deg", -big, big),    num(r, "shear_deg", -big, big),
+                                num(r, "height_zoom", -big, big),     num(r, "width_zoom", -big, big),
+                                num(r, "height_shift_px", -big, big), num(r, "width_shift_px", -big, big)};
+        }
         case OpId::BrightnessContrast: {
             r.requireObject({"op", "applied", "brightness", "contrast", "brightness_by_max"});
             return BrightnessContrastParams{num(r, "brightness", -1, 1), num(r, "contrast", -1, 5),
@@ -265,6 +281,12 @@ std::vector<double> drawnValues(const ConcreteOp& op, std::string_view key, int 
         // The crop's share of the image's area, and its aspect ratio.
         if (key == "scale") v = {double(c->width) * c->height / (double(imageWidth) * imageHeight)};
         else if (key == "ratio") v = {double(c->width) / c->height};
+    } else if (const auto* g = std::get_if<DeotteParams>(&op.params)) {
+        // The drawn values themselves (their spread is the std the key sets).
+        if (key == "rotation_std_deg") v = {g->rotation_deg};
+        else if (key == "shear_std_deg") v = {g->shear_deg};
+        else if (key == "zoom_std") v = {g->height_zoom, g->width_zoom};
+        else if (key == "shift_std_px") v = {g->height_shift_px, g->width_shift_px};
     } else if (const auto* b = std::get_if<BrightnessContrastParams>(&op.params)) {
         if (key == "brightness") v = {b->brightness};
         else if (key == "contrast") v = {b->contrast};

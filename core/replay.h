@@ -93,8 +93,15 @@ struct CropParams {
     bool operator==(const CropParams&) const = default;
 };
 
+/// deotte_affine: the six values of the notebook's draws (its rot, shr, h_zoom, w_zoom, h_shift,
+/// w_shift).
+struct DeotteParams {
+    double rotation_deg = 0, shear_deg = 0, height_zoom = 1, width_zoom = 1, height_shift_px = 0, width_shift_px = 0;
+    bool operator==(const DeotteParams&) const = default;
+};
+
 using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
-                              BlurParams, NoiseParams, GrayParams, CropParams>;
+                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams>;
 
 /// One op of a sample. Ops whose gate failed or that are disabled are kept with applied = false,
 /// so the list lines up with the pipeline.

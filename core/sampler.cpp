@@ -178,12 +178,22 @@ CropParams sampleCrop(const OpConfig& op, const OpDraws& d, int width, int heigh
     return c;
 }
 
+/// Chris Deotte's notebook: rot = std * N, shr = std * N, h_zoom = 1 + std * N, w_zoom likewise,
+/// h_shift = std * N, w_shift likewise (the notebook writes N / 10 for std 0.1).
+DeotteParams sampleDeotte(const OpConfig& op, const OpDraws& d) {
+    const double zoom = op.number("zoom_std"), shift = op.number("shift_std_px");
+    return DeotteParams{op.number("rotation_std_deg") * d.normal(1), op.number("shear_std_deg") * d.normal(2),
+                        1.0 + zoom * d.normal(3),                  1.0 + zoom * d.normal(4),
+                        shift * d.normal(5),                       shift * d.normal(6)};
+}
+
 OpParams sampleOp(const OpConfig& op, const OpDraws& d, int width, int height) {
     switch (op.id()) {
         case OpId::Affine: return sampleAffine(op, d, width, height);
         case OpId::HorizontalFlip:
         case OpId::VerticalFlip: return FlipParams{};
         case OpId::RandomResizedCrop: return sampleCrop(op, d, width, height);
+        case OpId::DeotteAffine: return sampleDeotte(op, d);
         case OpId::ToGray: return GrayParams{};
         case OpId::CoarseDropout: return sampleDropout(op, d, width, height);
         case OpId::GridDropout: return sampleGridDropout(op, d, width, height);
@@ -218,6 +228,13 @@ std::int64_t OpDraws::randint(std::uint32_t draw, std::int64_t a, std::int64_t b
     const auto span = static_cast<double>(b - a + 1);
     const auto k = static_cast<std::int64_t>(std::floor(uniform(draw) * span));
     return a + std::min<std::int64_t>(k, b - a);
+}
+
+double OpDraws::normal(std::uint32_t draw) const {
+    const PhiloxCounter r = philox4x32(counterFor(index_, op_, draw), philoxKey(seed_));
+    const double u1 = 1.0 - uniformFromWords(r[0], r[1]);  // (0, 1]: the log is finite
+    const double u2 = uniformFromWords(r[2], r[3]);
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586476925 * u2);
 }
 
 std::uint64_t OpDraws::bits64(std::uint32_t draw) const {

@@ -24,6 +24,8 @@ public:
     /// Integer uniform on [a, b], both inclusive.
     std::int64_t randint(std::uint32_t draw, std::int64_t a, std::int64_t b) const;
     std::uint64_t bits64(std::uint32_t draw) const;
+    /// A standard normal value (Box–Muller in double from the 128 bits of one counter).
+    double normal(std::uint32_t draw) const;
 
 private:
     std::uint64_t seed_, index_;

@@ -61,7 +61,8 @@ inline Preset everyOpPreset() {
         {"op": "to_gray", "p": 0.1},
         {"op": "horizontal_flip", "enabled": false, "p": 0.9},
         {"op": "grid_dropout", "p": 0.4, "ratio": 0.3, "unit_size_px": [12, 40], "fill": "random_uniform"},
-        {"op": "grid_dropout", "p": 1.0, "ratio": 0.6, "random_offset": false, "fill": [0, 128, 255]}
+        {"op": "grid_dropout", "p": 1.0, "ratio": 0.6, "random_offset": false, "fill": [0, 128, 255]},
+        {"op": "deotte_affine", "p": 0.8, "rotation_std_deg": 20, "shear_std_deg": 3, "zoom_std": 0.15, "shift_std_px": 8}
       ]})");
 }
 

@@ -451,6 +451,8 @@ private slots:
     void gridMatchesCpu();
     void sheetTextureMatchesCpu_data();
     void sheetTextureMatchesCpu();
+    void deotteMatchesCpu_data();
+    void deotteMatchesCpu();
     void badPlansAreRuntimeErrors_data();
     void badPlansAreRuntimeErrors();
     void outOfMemoryIsRuntimeError();
@@ -779,6 +781,43 @@ void TestCuda::sheetTextureMatchesCpu() {
     const Image expected = expectedSheetTexture(pipeline, sources, o);
     const Diff d = compare(actual, expected);
     QVERIFY2(d.maxAbs == 0, d.describe().constData());
+}
+
+void TestCuda::deotteMatchesCpu_data() {
+    QTest::addColumn<int>("engine");
+    QTest::addColumn<int>("dim");
+    QTest::addColumn<int>("channels");
+    for (int engine : enginesOfThisBuild()) {
+        QTest::newRow((engineName(engine) + "331, odd").constData()) << engine << 331 << 3;
+        QTest::newRow((engineName(engine) + "256, rgba").constData()) << engine << 256 << 4;
+    }
+}
+
+void TestCuda::deotteMatchesCpu() {
+    // deotte_affine's gather (two float32 additions per pixel, then one source pixel) after a crop,
+    // and followed by pixel ops in the same pass: bit for bit the CPU's, at full size and in tiles.
+    QFETCH(int, engine);
+    QFETCH(int, dim);
+    QFETCH(int, channels);
+    QByteArray whyNot;
+    const std::unique_ptr<Backend> backend = makeEngine(engine, whyNot);
+    if (!backend) QSKIP(whyNot.constData());
+    CpuBackend cpu(0);
+    SourceLevels source(photoCrop("astronaut.png", dim + 40, dim, channels));
+    OpConfig crop = op("random_resized_crop");  // square from a wide image
+    crop.set("size", Size2{dim, dim});
+    OpConfig d = op("deotte_affine");
+    d.set("rotation_std_deg", 30.0);
+    const std::vector<OpConfig> pipeline{crop, d, op("brightness_contrast"), op("to_gray")};
+    for (std::uint64_t i = 0; i < 4; ++i) {
+        const Diff full = compare(renderSample(pipeline, source, 21, i, *backend), renderSample(pipeline, source, 21, i, cpu));
+        QVERIFY2(full.maxAbs == 0, full.describe().constData());
+    }
+    SheetOptions o;
+    o.rows = o.cols = 3;
+    o.tile = 90;
+    const Diff grid = compare(renderSheet(pipeline, {&source}, o, *backend).image, renderSheet(pipeline, {&source}, o, cpu).image);
+    QVERIFY2(grid.maxAbs == 0, grid.describe().constData());
 }
 
 void TestCuda::badPlansAreRuntimeErrors_data() {

@@ -58,6 +58,8 @@ private slots:
     void replayForAnotherSizeIsAnError();
     void randomResizedCropResizesTheCrop();
     void cropAfterPixelOpIsRefused();
+    void deotteFollowsTheNotebook_data();
+    void deotteFollowsTheNotebook();
     void failingBackendFallsThroughToCpu();
 };
 
@@ -347,6 +349,65 @@ void TestRender::cropAfterPixelOpIsRefused() {
     QCOMPARE(pipelineOrderError({op("to_gray"), c}, why), 1);
     QCOMPARE(pipelineOrderError({op("affine"), c, op("to_gray")}, why), -1);
     QCOMPARE(pipelineOrderError({c, op("affine"), c}, why), 2);
+}
+
+void TestRender::deotteFollowsTheNotebook_data() {
+    QTest::addColumn<int>("dim");
+    QTest::newRow("256 (even)") << 256;
+    QTest::newRow("331 (odd: the notebook's XDIM fix)") << 331;
+    QTest::newRow("7") << 7;
+}
+
+void TestRender::deotteFollowsTheNotebook() {
+    // The notebook's transform written out here from its text, in float32: m = R SH Z SF, destination
+    // indices x = DIM//2 - row, y = col - ceil(DIM/2), source index = int32(m . [x, y, 1]) clipped to
+    // [-DIM//2 + XDIM + 1, DIM//2], pixel (row DIM//2 - i0, column DIM//2 - 1 + i1).
+    QFETCH(int, dim);
+    const Image photo = photoCrop("astronaut.png", dim, dim, 3);
+    SourceLevels src(photo);
+    CpuBackend cpu(2);
+    OpConfig d = op("deotte_affine");
+    d.set("rotation_std_deg", 40.0);  // wide draws: strong rotations, edges clamped
+    d.set("zoom_std", 0.25);
+    for (std::uint64_t i = 0; i < 6; ++i) {
+        Replay r;
+        const Image out = renderSample({d}, src, 11, i, cpu, &r);
+        const auto& p = std::get<DeotteParams>(r.ops[0].params);
+        const float pi = 3.14159265358979323846f;
+        const float rot = pi * float(p.rotation_deg) / 180.0f, shr = pi * float(p.shear_deg) / 180.0f;
+        const float c1 = std::cos(rot), s1 = std::sin(rot), c2 = std::cos(shr), s2 = std::sin(shr);
+        const float iz = 1.0f / float(p.height_zoom), jz = 1.0f / float(p.width_zoom);
+        const float hs = float(p.height_shift_px), ws = float(p.width_shift_px);
+        // R SH = [[c1, c1 s2 + s1 c2], [-s1, -s1 s2 + c1 c2]]; Z SF = [[iz, 0, iz hs], [0, jz, jz ws]].
+        const float rs01 = c1 * s2 + s1 * c2, rs11 = -s1 * s2 + c1 * c2;
+        const float zs02 = iz * hs, zs12 = jz * ws;
+        const float m00 = c1 * iz, m01 = rs01 * jz, m02 = c1 * zs02 + rs01 * zs12;
+        const float m10 = -s1 * iz, m11 = rs11 * jz, m12 = -s1 * zs02 + rs11 * zs12;
+        const int half = dim / 2, lo = -((dim + 1) / 2) + dim % 2 + 1, hi = half;
+        auto index = [&](float v) { return std::clamp(int(v), lo, hi); };
+        Image expected(dim, dim, 3);
+        for (int row = 0; row < dim; ++row)
+            for (int col = 0; col < dim; ++col) {
+                const float x = float(half - row), y = float(col - (dim + 1) / 2);
+                const int i0 = index(m00 * x + m01 * y + m02), i1 = index(m10 * x + m11 * y + m12);
+                std::copy_n(photo.at(half - 1 + i1, half - i0), 3, expected.at(col, row));
+            }
+        const Diff diff = compare(out, expected);
+        QVERIFY2(diff.maxAbs == 0, diff.describe().constData());
+    }
+    // Tiles render at tile size; a non-square image is refused with a clear error.
+    SheetOptions o;
+    o.rows = o.cols = 2;
+    o.tile = 64;
+    const Sheet sheet = renderSheet({d}, {&src}, o, cpu);
+    QCOMPARE(sheet.tiles[1].width, 64);
+    SourceLevels wide(photoCrop("rocket.jpg", 40, 30, 3));
+    try {
+        renderSample({d}, wide, 1, 0, cpu);
+        QFAIL("deotte_affine rendered a non-square image");
+    } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find("square images only; this one is 40x30") != std::string::npos, e.what());
+    }
 }
 
 void TestRender::replayForAnotherSizeIsAnError() {

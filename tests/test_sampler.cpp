@@ -48,6 +48,7 @@ private slots:
     void randomResizedCropFallsBackToCentre_data();
     void randomResizedCropFallsBackToCentre();
     void opsAfterCropUseItsSize();
+    void deotteDrawsNormals();
     void disabledOpNeverApplies();
     void drawnValuesUseKeyUnits();
 };
@@ -439,6 +440,30 @@ void TestSampler::opsAfterCropUseItsSize() {
     c.p = 0;
     const Replay skipped = samplePipeline({c, affine}, 1, 0, 640, 427);
     QCOMPARE(paramsOf<AffineParams>(skipped, 1).translate_x_px, 320);
+}
+
+void TestSampler::deotteDrawsNormals() {
+    // Six independent normal draws scaled by the stds: mean, spread and tails of N(0, 1).
+    OpConfig d = op("deotte_affine");
+    d.set("rotation_std_deg", 15.0);
+    d.set("zoom_std", 0.1);
+    const int n = 20000;
+    double sum = 0, sumSq = 0, zoomSum = 0, cross = 0;
+    int beyond2 = 0;
+    for (std::uint64_t i = 0; i < std::uint64_t(n); ++i) {
+        const auto p = paramsOf<DeotteParams>(samplePipeline({d}, 5, i, 64, 64), 0);
+        const double z = p.rotation_deg / 15.0;
+        sum += z;
+        sumSq += z * z;
+        beyond2 += std::abs(z) > 2;
+        zoomSum += p.height_zoom;
+        cross += z * (p.width_shift_px / 16.0);
+    }
+    QVERIFY2(std::abs(sum / n) < 0.03, qPrintable(QString::number(sum / n)));
+    QVERIFY2(std::abs(sumSq / n - 1) < 0.04, qPrintable(QString::number(sumSq / n)));
+    QVERIFY2(std::abs(beyond2 / double(n) - 0.0455) < 0.006, qPrintable(QString::number(beyond2 / double(n))));
+    QVERIFY(std::abs(zoomSum / n - 1.0) < 0.003);
+    QVERIFY(std::abs(cross / n) < 0.03);  // draws of different parameters are uncorrelated
 }
 
 void TestSampler::disabledOpNeverApplies() {

@@ -122,6 +122,7 @@ public:
             case OpId::HorizontalFlip:
             case OpId::VerticalFlip:
             case OpId::RandomResizedCrop:
+            case OpId::DeotteAffine:
             case OpId::CoarseDropout:
             case OpId::GridDropout:
             case OpId::BrightnessContrast:

@@ -99,6 +99,21 @@ DeviceWarp deviceWarp(const WarpStep& w, Offset input, int inW, int inH, int out
     d.inputHeight = inH;
     d.linear = w.interpolation == Interpolation::Linear ? 1 : 0;
     d.border = static_cast<int>(w.border);
+    if (w.gather) {
+        const GatherStep& g = *w.gather;
+        d.gather = 1;
+        d.m02 = g.m02;
+        d.m12 = g.m12;
+        d.dim = g.dim;
+        d.lo = g.lo;
+        d.hi = g.hi;
+        std::vector<float> tables = g.rowA0;
+        tables.insert(tables.end(), g.rowA1.begin(), g.rowA1.end());
+        tables.insert(tables.end(), g.colB0.begin(), g.colB0.end());
+        tables.insert(tables.end(), g.colB1.begin(), g.colB1.end());
+        d.tables = blob.putArray(tables);
+        return d;
+    }
     d.copy = w.copy && inW == outW && inH == outH ? 1 : 0;  // warpRows' condition (channels always match)
     d.fill[0] = w.fill[0];
     d.fill[1] = w.fill[1];

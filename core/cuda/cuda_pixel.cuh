@@ -174,6 +174,31 @@ AUGLAB_HD int borderIndex(int p, int len, int mode) {
     }
 }
 
+/// plan.h's gatherIndex: truncation toward zero, NaN and out-of-range values as INT_MIN (x86),
+/// clamped to [lo, hi].
+AUGLAB_HD int gatherIndexOf(float s, int lo, int hi) {
+    if (!(s >= -2147483648.0f && s < 2147483648.0f)) return lo;  // NaN too
+    return clampInt(truncToInt(s), lo, hi);
+}
+
+/// deotte_affine's gather of output pixel (x, y): two float32 sums, then one source pixel.
+AUGLAB_HD void gatherPixel(const unsigned char* src, const float* tables, const DeviceWarp& w, int width, int height,
+                           int channels, int x, int y, int px[4]) {
+    const float* rowA0 = tables;
+    const float* rowA1 = tables + height;
+    const float* colB0 = tables + 2 * static_cast<std::size_t>(height);
+    const float* colB1 = colB0 + width;
+    const int i0 = gatherIndexOf(addF(addF(rowA0[y], colB0[x]), w.m02), w.lo, w.hi);
+    const int i1 = gatherIndexOf(addF(addF(rowA1[y], colB1[x]), w.m12), w.lo, w.hi);
+    const int row = w.dim / 2 - i0, col = w.dim / 2 - 1 + i1;
+    const int sx = static_cast<int>(static_cast<long long>(col) * w.inputWidth / w.dim);
+    const int sy = static_cast<int>(static_cast<long long>(row) * w.inputHeight / w.dim);
+    const unsigned char* s = src + (static_cast<std::size_t>(sy) * static_cast<std::size_t>(w.inputWidth) +
+                                    static_cast<std::size_t>(sx)) *
+                                       static_cast<std::size_t>(channels);
+    for (int c = 0; c < channels; ++c) px[c] = s[c];
+}
+
 /// The warped value of output pixel (x, y) of a width x height output: `channels` values into px
 /// (alpha included).
 AUGLAB_HD void warpPixel(unsigned char* arena, const DeviceWarp& w, int width, int height, int channels,
@@ -185,6 +210,10 @@ AUGLAB_HD void warpPixel(unsigned char* arena, const DeviceWarp& w, int width, i
         const unsigned char* s =
             src + static_cast<std::size_t>(y) * stride + static_cast<std::size_t>(x) * channels;
         for (int c = 0; c < channels; ++c) px[c] = s[c];
+        return;
+    }
+    if (w.gather) {
+        gatherPixel(src, at<float>(arena, w.tables), w, width, height, channels, x, y, px);
         return;
     }
     const int* tables = at<int>(arena, w.tables);

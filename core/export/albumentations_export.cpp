@@ -224,6 +224,7 @@ json transformFor(const ExportedOp& e, AlbumentationsFlavour flavour, std::vecto
             j["num_output_channels"] = 3;
             return j;
         }
+        case OpId::DeotteAffine: break;  // no transform: kept in the "auglab" section (see below)
     }
     return json();
 }
@@ -238,7 +239,12 @@ nlohmann::ordered_json albumentationsDocument(const Preset& preset, Albumentatio
     json disabled = json::array();
     for (std::size_t i = 0; i < preset.pipeline.size(); ++i) {
         const ExportedOp e{i, &preset.pipeline[i]};
-        if (e.op->enabled) {
+        if (e.op->enabled && e.op->id() == OpId::DeotteAffine) {
+            warnings.push_back(e.label() + ": Albumentations has no transform for Chris Deotte's notebook (normal "
+                               "draws, truncated indices): left out of the Compose and kept in the \"auglab\" "
+                               "section, so importing the file restores it; the tf-deotte export has it.");
+            disabled.push_back(json{{"position", i}, {"op", opConfigToJson(*e.op)}});
+        } else if (e.op->enabled) {
             compose["transforms"].push_back(transformFor(e, flavour, warnings));
         } else {
             warnings.push_back(e.label() + " is disabled (never runs): left out of the Compose and kept in the "

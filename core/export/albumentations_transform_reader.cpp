@@ -255,6 +255,7 @@ std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cl
         case OpId::HorizontalFlip:
         case OpId::VerticalFlip: break;
         case OpId::RandomResizedCrop: readRandomResizedCrop(a, op); break;
+        case OpId::DeotteAffine: break;  // not an Albumentations class: never read from a transform
         case OpId::CoarseDropout: readCoarseDropout(a, op); break;
         case OpId::GridDropout: readGridDropout(a, op); break;
         case OpId::BrightnessContrast:

@@ -126,6 +126,11 @@ ExportResult exportDali(const Preset& preset) {
                 s += "    height, width = " + pyFloat(size.height) + ", " + pyFloat(size.width) + "\n";
                 break;
             }
+            case OpId::DeotteAffine:
+                w.push_back(L + ": Chris Deotte's notebook transform is not exported to DALI (the tf-deotte export "
+                            "has it).");
+                s += "    # not exported (see the header)\n";
+                break;
             case OpId::GridDropout:
             case OpId::CoarseDropout:
                 w.push_back(L + ": fn.erase needs the number of regions fixed per pipeline: not exported (use "

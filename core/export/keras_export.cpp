@@ -171,6 +171,11 @@ ExportResult exportKeras(const Preset& preset) {
                             "torchvision exports have it).");
                 lines += "    # " + L + ": not exported (see the warnings above)\n";
                 break;
+            case OpId::DeotteAffine:
+                w.push_back(L + ": Chris Deotte's notebook transform (normal draws, truncated indices) has no Keras "
+                            "equivalent: not exported (the tf-deotte export has it).");
+                lines += "    # " + L + ": not exported (see the warnings above)\n";
+                break;
             case OpId::GridDropout:
                 w.push_back(L + ": Keras 3 has no grid dropout layer: not exported (the albumentations export has it).");
                 lines += "    # " + L + ": not exported (see the warnings above)\n";

@@ -89,6 +89,42 @@ def warp(image, m, cfg):
     return tf.round(top * (1 - fy) + bottom * fy)
 )";
 
+// deotte_affine: the notebook's own transform (SPEC §3), written from its definition.
+const char* kDeotteCode = R"(
+
+def deotte_transform(image, cfg):
+    """Chris Deotte's "Rotation Augmentation GPU/TPU" transform of a square image: six normal draws,
+    source index = R SH Z SF destination index in float32, truncated, clipped, nearest neighbour
+    (positive rotation turns clockwise)."""
+    dim = image.shape[0]
+    xdim = dim % 2
+    rot = cfg["rotation_std_deg"] * tf.random.normal([1], dtype=tf.float32)
+    shr = cfg["shear_std_deg"] * tf.random.normal([1], dtype=tf.float32)
+    h_zoom = 1.0 + cfg["zoom_std"] * tf.random.normal([1], dtype=tf.float32)
+    w_zoom = 1.0 + cfg["zoom_std"] * tf.random.normal([1], dtype=tf.float32)
+    h_shift = cfg["shift_std_px"] * tf.random.normal([1], dtype=tf.float32)
+    w_shift = cfg["shift_std_px"] * tf.random.normal([1], dtype=tf.float32)
+    rot = math.pi * rot / 180.0
+    shr = math.pi * shr / 180.0
+    one, zero = tf.constant([1.0]), tf.constant([0.0])
+
+    def mat(*v):
+        return tf.reshape(tf.concat(v, axis=0), [3, 3])
+
+    c1, s1, c2, s2 = tf.math.cos(rot), tf.math.sin(rot), tf.math.cos(shr), tf.math.sin(shr)
+    rs = mat(c1, s1, zero, -s1, c1, zero, zero, zero, one) @ mat(one, s2, zero, zero, c2, zero, zero, zero, one)
+    zs = mat(one / h_zoom, zero, zero, zero, one / w_zoom, zero, zero, zero, one) @ mat(
+        one, zero, h_shift, zero, one, w_shift, zero, zero, one)
+    m = rs @ zs
+    x = tf.repeat(tf.range(dim // 2, -dim // 2, -1), dim)
+    y = tf.tile(tf.range(-dim // 2, dim // 2), [dim])
+    idx = tf.stack([x, y, tf.ones([dim * dim], dtype=tf.int32)])
+    idx2 = tf.cast(m @ tf.cast(idx, tf.float32), tf.int32)
+    idx2 = tf.clip_by_value(idx2, -dim // 2 + xdim + 1, dim // 2)
+    idx3 = tf.stack([dim // 2 - idx2[0], dim // 2 - 1 + idx2[1]])
+    return tf.reshape(tf.gather_nd(image, tf.transpose(idx3)), [dim, dim, image.shape[-1]])
+)";
+
 std::string cfgRange(const OpConfig& op, const char* key) { return pyRange(op.range(key)); }
 
 std::string gate(double p) {
@@ -107,6 +143,7 @@ ExportResult exportTfDeotte(const Preset& preset) {
     ExportResult r;
     auto& w = r.warnings;
     std::string configs, steps;
+    bool usesDeotte = false;
     int n = 0;
     for (const ExportedOp& e : enabledOps(preset, "tf-deotte", w)) {
         const OpConfig& op = *e.op;
@@ -142,6 +179,17 @@ ExportResult exportTfDeotte(const Preset& preset) {
                 steps += gated(op.p, "gauss_noise(image, " + name + ")");
                 break;
             case OpId::ToGray: steps += gated(op.p, "to_gray(image)"); break;
+            case OpId::DeotteAffine:
+                configs += name + " = dict(rotation_std_deg=" + pyFloat(op.number("rotation_std_deg")) +
+                           ", shear_std_deg=" + pyFloat(op.number("shear_std_deg")) +
+                           ", zoom_std=" + pyFloat(op.number("zoom_std")) +
+                           ", shift_std_px=" + pyFloat(op.number("shift_std_px")) + ")  # " + L + "\n";
+                steps += gated(op.p, "deotte_transform(image, " + name + ")");
+                usesDeotte = true;
+                w.push_back(L + ": needs square images of a static size (as the notebook); AugLab computes the "
+                            "same float32 indices, but TensorFlow's sin, cos and matrix product may round "
+                            "differently, moving a pixel now and then.");
+                break;
             case OpId::CoarseDropout:
             case OpId::RandomResizedCrop:
             case OpId::GridDropout:
@@ -155,6 +203,7 @@ ExportResult exportTfDeotte(const Preset& preset) {
     }
     std::string body = "import math\n\nimport tensorflow as tf\n";
     body += kAffineCode;
+    if (usesDeotte) body += kDeotteCode;
     body += R"(
 
 def brightness_contrast(image, cfg):

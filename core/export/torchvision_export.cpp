@@ -127,6 +127,11 @@ ExportResult exportTorchvision(const Preset& preset) {
                 lines += "    " + applyWithP(t, op.p) + ",\n";
                 break;
             }
+            case OpId::DeotteAffine:
+                w.push_back(L + ": Chris Deotte's notebook transform (normal draws, truncated indices) has no torchvision "
+                            "equivalent: not exported (the tf-deotte export has it).");
+                lines += "    # " + L + ": not exported (see the warnings above)\n";
+                break;
             case OpId::GridDropout:
                 w.push_back(L + ": torchvision has no grid dropout: not exported (the albumentations export has it).");
                 lines += "    # " + L + ": not exported (see the warnings above)\n";

@@ -19,8 +19,9 @@ namespace auglab {
 
 namespace {
 
-const char* const kFragmentShaders[] = {"gl_warp.frag",      "gl_lut.frag",        "gl_gray.frag",   "gl_hsv.frag",
-                                        "gl_blur_rows.frag", "gl_blur_columns.frag", "gl_noise.frag", "gl_dropout.frag"};
+const char* const kFragmentShaders[] = {"gl_warp.frag",         "gl_gather.frag", "gl_lut.frag",
+                                        "gl_gray.frag",         "gl_hsv.frag",    "gl_blur_rows.frag",
+                                        "gl_blur_columns.frag", "gl_noise.frag",  "gl_dropout.frag"};
 
 std::string resourceText(const std::string& name) {
     QFile f(QString::fromStdString(":/shaders/" + name));
@@ -56,6 +57,7 @@ private:
     void bindTexture(int unit, GLuint tex, const char* program, const char* uniform);
     void check(const char* what);
     GLuint runWarp(GLuint input, int inW, int inH, const WarpStep& w, int outW, int outH);
+    GLuint runGather(GLuint input, int inW, int inH, const GatherStep& g, int outW, int outH);
     GLuint runPixelStep(GLuint input, int w, int h, int channels, const PixelStep& step);
     GLuint runLut(GLuint input, int w, int h, const Lut& lut);
     /// Renders one job's plan on the GPU; the result is a scratch texture. `channels` is set.
@@ -184,7 +186,29 @@ void GlBackend::draw(const char*, GLuint target, int w, int h) {
     gl_->glDrawArrays(GL_TRIANGLES, 0, 3);
 }
 
+GLuint GlBackend::runGather(GLuint input, int inW, int inH, const GatherStep& g, int outW, int outH) {
+    std::vector<float> rows, columns;
+    for (int y = 0; y < outH; ++y) rows.insert(rows.end(), {g.rowA0[std::size_t(y)], g.rowA1[std::size_t(y)]});
+    for (int x = 0; x < outW; ++x) columns.insert(columns.end(), {g.colB0[std::size_t(x)], g.colB1[std::size_t(x)]});
+    const GLuint rowTex = texture(GL_RG32F, outH, 1, GL_RG, GL_FLOAT, rows.data());
+    const GLuint colTex = texture(GL_RG32F, outW, 1, GL_RG, GL_FLOAT, columns.data());
+    const GLuint out = texture(GL_RGBA8UI, outW, outH, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, nullptr);
+    const char* p = "gl_gather.frag";
+    QOpenGLShaderProgram& prog = use(p);
+    bindTexture(0, input, p, "source");
+    bindTexture(1, rowTex, p, "rows");
+    bindTexture(2, colTex, p, "columns");
+    gl_->glUniform2f(prog.uniformLocation("offsets"), g.m02, g.m12);
+    gl_->glUniform2i(prog.uniformLocation("sourceSize"), inW, inH);
+    gl_->glUniform1i(prog.uniformLocation("dim"), g.dim);
+    gl_->glUniform1i(prog.uniformLocation("lo"), g.lo);
+    gl_->glUniform1i(prog.uniformLocation("hi"), g.hi);
+    draw(p, out, outW, outH);
+    return out;
+}
+
 GLuint GlBackend::runWarp(GLuint input, int inW, int inH, const WarpStep& w, int outW, int outH) {
+    if (w.gather) return runGather(input, inW, inH, *w.gather, outW, outH);
     const WarpTables t = warpTables(w, outW, outH);
     const int tw = std::max(outW, outH);
     std::vector<std::int32_t> rows(std::size_t(tw) * 4, 0);

@@ -16,6 +16,8 @@
 #   - pipeline[12] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, where AugLab clamps the unit to that side.
+#   - pipeline[14] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
 import cv2

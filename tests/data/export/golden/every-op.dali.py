@@ -31,6 +31,8 @@
 #     exported (use the albumentations export for cutout and grid dropout).
 #   - pipeline[13] grid_dropout: fn.erase needs the number of regions fixed per pipeline: not
 #     exported (use the albumentations export for cutout and grid dropout).
+#   - pipeline[14] deotte_affine: Chris Deotte's notebook transform is not exported to DALI (the
+#     tf-deotte export has it).
 
 import math
 
@@ -105,5 +107,7 @@ def auglab_pipeline(file_root):
     # pipeline[12] grid_dropout
     # not exported (see the header)
     # pipeline[13] grid_dropout
+    # not exported (see the header)
+    # pipeline[14] deotte_affine
     # not exported (see the header)
     return images, labels

@@ -32,6 +32,8 @@
 #     export has it).
 #   - pipeline[13] grid_dropout: Keras 3 has no grid dropout layer: not exported (the albumentations
 #     export has it).
+#   - pipeline[14] deotte_affine: Chris Deotte's notebook transform (normal draws, truncated
+#     indices) has no Keras equivalent: not exported (the tf-deotte export has it).
 
 import keras
 from keras import layers
@@ -108,4 +110,5 @@ augment = keras.Sequential([
     layers.RandomGrayscale(factor=0.1),
     # pipeline[12] grid_dropout: not exported (see the warnings above)
     # pipeline[13] grid_dropout: not exported (see the warnings above)
+    # pipeline[14] deotte_affine: not exported (see the warnings above)
 ])

@@ -16,6 +16,9 @@
 #     albumentations or torchvision export for it).
 #   - pipeline[13] grid_dropout is not part of this matrix/gather function: not exported (use the
 #     albumentations or torchvision export for it).
+#   - pipeline[14] deotte_affine: needs square images of a static size (as the notebook); AugLab
+#     computes the same float32 indices, but TensorFlow's sin, cos and matrix product may round
+#     differently, moving a pixel now and then.
 
 import math
 
@@ -95,6 +98,39 @@ def warp(image, m, cfg):
     return tf.round(top * (1 - fy) + bottom * fy)
 
 
+def deotte_transform(image, cfg):
+    """Chris Deotte's "Rotation Augmentation GPU/TPU" transform of a square image: six normal draws,
+    source index = R SH Z SF destination index in float32, truncated, clipped, nearest neighbour
+    (positive rotation turns clockwise)."""
+    dim = image.shape[0]
+    xdim = dim % 2
+    rot = cfg["rotation_std_deg"] * tf.random.normal([1], dtype=tf.float32)
+    shr = cfg["shear_std_deg"] * tf.random.normal([1], dtype=tf.float32)
+    h_zoom = 1.0 + cfg["zoom_std"] * tf.random.normal([1], dtype=tf.float32)
+    w_zoom = 1.0 + cfg["zoom_std"] * tf.random.normal([1], dtype=tf.float32)
+    h_shift = cfg["shift_std_px"] * tf.random.normal([1], dtype=tf.float32)
+    w_shift = cfg["shift_std_px"] * tf.random.normal([1], dtype=tf.float32)
+    rot = math.pi * rot / 180.0
+    shr = math.pi * shr / 180.0
+    one, zero = tf.constant([1.0]), tf.constant([0.0])
+
+    def mat(*v):
+        return tf.reshape(tf.concat(v, axis=0), [3, 3])
+
+    c1, s1, c2, s2 = tf.math.cos(rot), tf.math.sin(rot), tf.math.cos(shr), tf.math.sin(shr)
+    rs = mat(c1, s1, zero, -s1, c1, zero, zero, zero, one) @ mat(one, s2, zero, zero, c2, zero, zero, zero, one)
+    zs = mat(one / h_zoom, zero, zero, zero, one / w_zoom, zero, zero, zero, one) @ mat(
+        one, zero, h_shift, zero, one, w_shift, zero, zero, one)
+    m = rs @ zs
+    x = tf.repeat(tf.range(dim // 2, -dim // 2, -1), dim)
+    y = tf.tile(tf.range(-dim // 2, dim // 2), [dim])
+    idx = tf.stack([x, y, tf.ones([dim * dim], dtype=tf.int32)])
+    idx2 = tf.cast(m @ tf.cast(idx, tf.float32), tf.int32)
+    idx2 = tf.clip_by_value(idx2, -dim // 2 + xdim + 1, dim // 2)
+    idx3 = tf.stack([dim // 2 - idx2[0], dim // 2 - 1 + idx2[1]])
+    return tf.reshape(tf.gather_nd(image, tf.transpose(idx3)), [dim, dim, image.shape[-1]])
+
+
 def brightness_contrast(image, cfg):
     alpha = 1.0 + _uniform(cfg["contrast"])
     x = tf.cast(image, tf.float32)
@@ -131,6 +167,7 @@ OP0 = dict(  # pipeline[0] affine
 )
 OP6 = dict(brightness=(-0.1, 0.3), contrast=(-0.5, 0.25), by_max=False)  # pipeline[6] brightness_contrast
 OP9 = dict(std=(0.01, 0.05), mean=(-0.01, 0.02), per_channel=False)  # pipeline[9] gauss_noise
+OP13 = dict(rotation_std_deg=20.0, shear_std_deg=3.0, zoom_std=0.15, shift_std_px=8.0)  # pipeline[14] deotte_affine
 
 
 def augment(image):
@@ -149,4 +186,5 @@ def augment(image):
     image = tf.cond(tf.random.uniform([]) < 0.1, lambda: to_gray(image), lambda: image)
     # pipeline[12] grid_dropout: not exported (see the header)
     # pipeline[13] grid_dropout: not exported (see the header)
+    image = tf.cond(tf.random.uniform([]) < 0.8, lambda: deotte_transform(image, OP13), lambda: image)
     return tf.cast(tf.clip_by_value(image, 0.0, 255.0), tf.uint8)

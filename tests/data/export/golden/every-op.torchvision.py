@@ -35,6 +35,8 @@
 #     export has it).
 #   - pipeline[13] grid_dropout: torchvision has no grid dropout: not exported (the albumentations
 #     export has it).
+#   - pipeline[14] deotte_affine: Chris Deotte's notebook transform (normal draws, truncated
+#     indices) has no torchvision equivalent: not exported (the tf-deotte export has it).
 
 import torch
 from torchvision.transforms import v2
@@ -88,4 +90,5 @@ transform = v2.Compose([
     v2.RandomGrayscale(p=0.1),
     # pipeline[12] grid_dropout: not exported (see the warnings above)
     # pipeline[13] grid_dropout: not exported (see the warnings above)
+    # pipeline[14] deotte_affine: not exported (see the warnings above)
 ])
