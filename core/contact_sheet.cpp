@@ -88,12 +88,19 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
             tileSize(fullW, fullH, o.tile, t.width, t.height);
             t.x = cellX + (o.tile - t.width) / 2;
             t.y = cellY + (o.tile - t.height) / 2;
-            layout.jobs.push_back(RenderJob{src, buildPlan(t.replay, src->width(), src->height(), t.width, t.height),
-                                            &layout.outputs[layout.jobs.size()]});
-            layout.jobTiles.push_back(i);
+            try {
+                Plan plan = buildPlan(t.replay, src->width(), src->height(), t.width, t.height);
+                layout.jobs.push_back(RenderJob{src, std::move(plan), &layout.outputs[layout.jobs.size()]});
+                layout.jobTiles.push_back(i);
+            } catch (const InputError& e) {
+                t.error = e.what();  // this image cannot take the pipeline; the other tiles still render
+            }
         }
         layout.tiles.push_back(std::move(t));
     }
+    if (layout.jobs.empty())
+        for (const SheetTile& t : layout.tiles)
+            if (!t.error.empty()) throw InputError(t.error);
     return layout;
 }
 

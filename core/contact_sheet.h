@@ -4,6 +4,7 @@
 // source size and rendered at tile size, so it shows exactly what `apply --index` writes.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "backend.h"
@@ -34,6 +35,9 @@ struct SheetTile {
     std::uint64_t sampleIndex = 0;
     Replay replay;
     int x = 0, y = 0, width = 0, height = 0;  ///< where the output sits in the sheet
+    /// Why this cell is empty although it has an image (the pipeline cannot run on it, e.g.
+    /// deotte_affine on a non-square image); empty when the tile rendered.
+    std::string error;
 };
 
 struct Sheet {
@@ -56,6 +60,8 @@ struct SheetLayout {
 inline constexpr std::uint8_t kSheetGapGray = 20;
 inline constexpr std::uint8_t kSheetBackgroundGray = 40;
 
+/// A tile whose plan cannot be built for its image (an InputError) is left empty with `error` set;
+/// the others still render. Throws InputError when every tile fails (with the first reason).
 SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
                         const SheetOptions& options);
 

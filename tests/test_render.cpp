@@ -408,6 +408,21 @@ void TestRender::deotteFollowsTheNotebook() {
     } catch (const InputError& e) {
         QVERIFY2(std::string(e.what()).find("square images only; this one is 40x30") != std::string::npos, e.what());
     }
+    // In a dataset grid the non-square image's cell stays empty with the reason; the others render.
+    o.mode = SheetMode::Dataset;
+    const Sheet mixed = renderSheet({d}, {&wide, &src}, o, cpu);
+    QVERIFY(mixed.tiles[0].error.find("square images only") != std::string::npos);
+    QVERIFY(mixed.tiles[1].error.empty());
+    const SheetTile& empty = mixed.tiles[0];
+    for (int y = empty.y; y < empty.y + empty.height; ++y)
+        for (int x = empty.x; x < empty.x + empty.width; ++x) QCOMPARE(int(mixed.image.at(x, y)[0]), int(kSheetGapGray));
+    QVERIFY(!samePixels(crop(mixed.image, mixed.tiles[1].x, mixed.tiles[1].y, 64, 64), Image(64, 64, 3, kSheetGapGray)));
+    try {
+        renderSheet({d}, {&wide}, o, cpu);
+        QFAIL("a grid where no image can take the pipeline rendered");
+    } catch (const InputError& e) {
+        QVERIFY(std::string(e.what()).find("square images only") != std::string::npos);
+    }
 }
 
 void TestRender::replayForAnotherSizeIsAnError() {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include <QFileInfo>
 #include <QOpenGLContext>
 
 #include "backend_registry.h"
@@ -15,6 +16,22 @@
 #include "sampler.h"
 
 namespace auglab {
+
+namespace {
+
+/// One message per image that could not take the pipeline (its tile is left empty).
+QStringList tileErrors(const std::vector<SheetTile>& tiles, const QStringList& files) {
+    QStringList out;
+    for (const SheetTile& t : tiles) {
+        if (t.error.empty()) continue;
+        const QString line = QFileInfo(files.value(t.sourceIndex)).fileName() + QStringLiteral(": ") +
+                             QString::fromStdString(t.error);
+        if (!out.contains(line)) out << line;
+    }
+    return out;
+}
+
+}  // namespace
 
 RenderService::RenderService(QObject* parent) : QObject(parent) {
     qRegisterMetaType<auglab::GridResult>();
@@ -164,8 +181,10 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
         auto* chain = dynamic_cast<FallbackBackend*>(&b);
         if (chain && QOpenGLContext::globalShareContext()) {
             if (GpuSheetRenderer* gpu = gpuSheetRenderer(chain->current())) {
+                // Outside the try: a pipeline that cannot run on these images is the input's fault,
+                // not the backend's.
+                SheetLayout layout = layoutSheet(r.pipeline, sources, r.options);
                 try {
-                    SheetLayout layout = layoutSheet(r.pipeline, sources, r.options);
                     out.glTexture = gpu->renderSheetTexture(layout);
                     out.milliseconds =
                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -173,6 +192,7 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
                     out.sheetSize = QSize(layout.width, layout.height);
                     for (const SheetTile& t : layout.tiles)
                         out.tileFiles << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
+                    out.errors << tileErrors(layout.tiles, sourceFiles);
                     out.tiles = std::move(layout.tiles);
                     out.errors << takeMessages(b);
                     return out;
@@ -202,6 +222,7 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
         out.sheetSize = out.image.size();
         for (const SheetTile& t : sheet.tiles)
             out.tileFiles << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
+        out.errors << tileErrors(sheet.tiles, sourceFiles);
         out.tiles = std::move(sheet.tiles);
     } catch (const std::exception& e) {
         out.errors << QString::fromUtf8(e.what());

@@ -223,6 +223,9 @@ int runRender(const std::vector<std::string>& argv) {
     for (auto& s : sources) ptrs.push_back(s.get());
     const Sheet sheet = renderSheet(preset.pipeline, ptrs, o, *backend);
     reportFallbacks(*backend);
+    for (std::size_t i = 0; i < sheet.tiles.size(); ++i)
+        if (!sheet.tiles[i].error.empty())
+            std::cerr << "warning: tile " << i << " left empty: " << sheet.tiles[i].error << "\n";
     saveImage(out, sheet.image);
     if (const auto r = a.value("save-replays")) {
         nlohmann::ordered_json all = nlohmann::ordered_json::array();
