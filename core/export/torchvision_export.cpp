@@ -95,7 +95,9 @@ ExportResult exportTorchvision(const Preset& preset) {
                                 "(at most one pixel apart).");
                 std::string shear = "None";
                 if (shx != Range{0, 0} || shy != Range{0, 0}) {
-                    shear = "(" + pyFloat(shx.min) + ", " + pyFloat(shx.max) + ", " + pyFloat(shy.min) + ", " + pyFloat(shy.max) + ")";
+                    // Appended piece by piece: "(" + std::string trips GCC 12's -Wrestrict false positive.
+                    shear = "(";
+                    shear += pyFloat(shx.min) + ", " + pyFloat(shx.max) + ", " + pyFloat(shy.min) + ", " + pyFloat(shy.max) + ")";
                     w.push_back(L + ": torchvision shears before rotating and scaling, AugLab after: with shear and "
                                 "rotation together the images differ (each alone matches).");
                 }
