@@ -5,6 +5,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cstring>
 #include <memory>
@@ -335,6 +336,17 @@ LoadedImage decodeImage(const std::vector<std::uint8_t>& bytes, const std::strin
         loaded.fileChannels = 3;
     }
     return loaded;
+}
+
+const std::vector<std::string>& imageExtensions() {
+    static const std::vector<std::string> extensions{".png", ".jpg", ".jpeg", ".bmp", ".tga", ".gif"};
+    return extensions;
+}
+
+bool hasImageExtension(const fs::path& path) {
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return std::find(imageExtensions().begin(), imageExtensions().end(), ext) != imageExtensions().end();
 }
 
 LoadedImage loadImage(const fs::path& path) {

@@ -24,6 +24,11 @@ struct LoadedImage {
 /// RGB, alpha is kept, 16-bit samples are reduced to 8 bits. Throws InputError naming the file for
 /// a missing/unreadable path, an empty, truncated, corrupt or non-image file, a CMYK JPEG, or an
 /// image over kMaxImagePixels (checked before decoding).
+/// The file name extensions AugLab reads as images (lower case, with the dot), and whether a path
+/// has one of them (any case). Folder listings in the CLI and the app use this one list.
+const std::vector<std::string>& imageExtensions();
+bool hasImageExtension(const std::filesystem::path& path);
+
 LoadedImage loadImage(const std::filesystem::path& path);
 
 /// Same as loadImage for bytes already in memory; `name` is used in error messages.

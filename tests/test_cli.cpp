@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "cli_test_support.h"
 #include "image_io.h"
 #include "test_support.h"
 
@@ -16,21 +17,7 @@ using namespace auglab::testing;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
-
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(AUGLAB_CLI), args);
-    if (!p.waitForFinished(120000)) return {-2, {}, "timed out"};
-    Run r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;  // a crash is never a pass
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using Run = CliRun;
 
 QString sample(const char* f) { return QString::fromStdString(samplePath(f)); }
 

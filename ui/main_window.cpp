@@ -31,6 +31,7 @@
 #include "distribution_view.h"
 #include "export_dialog.h"
 #include "exporter.h"
+#include "image_io.h"
 #include "inspector_dialog.h"
 #include "pipeline_editor.h"
 #include "preset.h"
@@ -40,7 +41,13 @@ namespace auglab {
 
 namespace {
 
-const QStringList kImageFilters{"*.png", "*.jpg", "*.jpeg", "*.bmp", "*.tga", "*.gif"};
+/// Name filters from core's list of image extensions ("*.png", ...).
+QStringList imageNameFilters() {
+    QStringList filters;
+    for (const std::string& e : imageExtensions()) filters << QStringLiteral("*") + QString::fromStdString(e);
+    return filters;
+}
+const QStringList kImageFilters = imageNameFilters();
 
 bool isPresetFile(const QString& path) { return path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive); }
 

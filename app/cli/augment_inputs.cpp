@@ -36,15 +36,6 @@ bool isUtf8(const std::string& s) {
     }
 }
 
-// The same extensions as `render --dir`.
-bool looksLikeImage(const fs::path& p) {
-    std::string ext = p.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    for (const char* e : {".png", ".jpg", ".jpeg", ".bmp", ".tga", ".gif"})
-        if (ext == e) return true;
-    return false;
-}
-
 // An absolute, normalized path without a trailing separator.
 fs::path normalized(const fs::path& p) {
     fs::path n = p.lexically_normal();
@@ -76,7 +67,7 @@ void walk(const fs::path& dir, const std::string& relative, std::vector<PlannedI
         std::error_code ignored;
         if (entry.is_directory(ignored)) {
             if (!entry.is_symlink(ignored)) walk(entry.path(), childRelative, out);  // no link cycles
-        } else if (entry.is_regular_file(ignored) && looksLikeImage(entry.path())) {
+        } else if (entry.is_regular_file(ignored) && hasImageExtension(entry.path())) {
             PlannedInput file;
             file.source = entry.path();
             file.relative = childRelative;

@@ -36,21 +36,13 @@ private:
     bool toldAbout16Bit_ = false;
 };
 
-bool looksLikeImage(const fs::path& p) {
-    std::string ext = p.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    for (const char* e : {".png", ".jpg", ".jpeg", ".bmp", ".tga", ".gif"})
-        if (ext == e) return true;
-    return false;
-}
-
 /// Every image file in a folder, sorted by name.
 std::vector<fs::path> listFolder(const fs::path& dir) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw InputError("'" + dir.string() + "' is not a folder");
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(dir, ec))
-        if (entry.is_regular_file() && looksLikeImage(entry.path())) files.push_back(entry.path());
+        if (entry.is_regular_file() && hasImageExtension(entry.path())) files.push_back(entry.path());
     if (ec) throw InputError("cannot list '" + dir.string() + "': " + ec.message());
     std::sort(files.begin(), files.end());
     if (files.empty()) throw InputError("no image files in '" + dir.string() + "'");
