@@ -19,6 +19,8 @@
 #include <random>
 #include <set>
 
+#include "contact_sheet.h"
+#include "cpu_backend.h"
 #include "error.h"
 #include "preset.h"
 #include "replay.h"
@@ -97,7 +99,7 @@ ParamValue awayFromDefault(const ParamDesc& pd, Fill::Mode fillMode) {
             return std::get<std::string>(pd.defaultValue) == pd.choices.front() ? pd.choices.back()
                                                                                 : pd.choices.front();
         case ParamKind::Size:
-            return Size2{int(pd.lower) + 17, int(pd.lower) + 5};
+            return Size2{int(pd.lower) + 22, int(pd.lower) + 22};  // square: deotte_affine may follow
         case ParamKind::Fill: {
             Fill f;
             f.mode = pd.allowsRandomFill ? fillMode : Fill::Mode::Constant;
@@ -580,6 +582,33 @@ void TestPreset::fuzzReplay() {
     for (const ConcreteOp& op : replay.ops) QVERIFY(op.applied);
     fuzz(
         original, [](const std::string& t) { return parseReplay(t); }, serializeReplay);
+    // Whatever parses also plans and renders on the CPU (or is refused with an InputError): a replay
+    // that passes the reader never crashes the renderer.
+    SourceLevels image(Image(64, 48, 3, 100));
+    CpuBackend cpu(1);
+    std::mt19937_64 rng(7);
+    int rendered = 0, refused = 0;
+    for (int i = 0; i < 2000; ++i) {
+        Replay r;
+        try {
+            r = parseReplay(mutate(original, rng));
+        } catch (const InputError&) {
+            continue;
+        }
+        int w = 0, h = 0;
+        frameSize(r, r.ops.size(), w, h);
+        if (double(w) * h > 4e6) continue;  // a large output is legal, just slow to render here
+        try {
+            renderReplay(r, image, cpu);
+            ++rendered;
+        } catch (const InputError&) {
+            ++refused;
+        } catch (const std::exception& e) {
+            QFAIL(qPrintable(QString("not an InputError (%1) for a replay that parsed").arg(e.what())));
+        }
+    }
+    qInfo("%d mutated replays rendered, %d refused with an InputError", rendered, refused);
+    QVERIFY(rendered + refused > 0);  // some mutations parsed and went through the renderer
 }
 
 void TestPreset::deepNesting_data() {
