@@ -78,6 +78,11 @@ ParamDesc fill(std::string key, bool allowsRandom, std::string help) {
     return d;
 }
 
+ParamDesc logScale(ParamDesc d) {
+    d.logScale = true;
+    return d;
+}
+
 ParamDesc optionalParam(ParamDesc d) {
     d.optional = true;
     return d;
@@ -124,8 +129,8 @@ std::vector<OpDesc> buildRegistry() {
             sizeParam("size", "Output size", 1, 16384, {224, 224}, "Height and width of the output in pixels."),
             floatRange("scale", "Crop area", "fraction of the image", 0, 1, {0.08, 1.0},
                        "Area of the crop as a fraction of the image's area, drawn uniformly."),
-            floatRange("ratio", "Aspect ratio", "width / height", 0.1, 10, {0.75, 1.3333},
-                       "Width / height of the crop, drawn uniformly in log space."),
+            logScale(floatRange("ratio", "Aspect ratio", "width / height", 0.1, 10, {0.75, 1.3333},
+                                "Width / height of the crop, drawn uniformly in log space.")),
             choice("interpolation", "Interpolation", kInterpolationChoices, "linear", "How the crop is resized."),
         }});
 

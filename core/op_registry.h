@@ -77,6 +77,8 @@ struct ParamDesc {
     /// Optional parameters are absent unless the preset gives them (e.g. hole sizes in pixels,
     /// which replace the fractional ones).
     bool optional = false;
+    /// Shown on a logarithmic slider (positive ranges where ratios matter, e.g. an aspect ratio).
+    bool logScale = false;
     std::string help;
 };
 

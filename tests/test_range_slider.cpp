@@ -16,6 +16,7 @@ class TestRangeSlider : public QObject {
 
 private slots:
     void mappingIsLinear();
+    void logarithmicTrack();
     void dragEditsWhileDragging();
     void minHandleStopsAtMax();
     void overlappingHandlesSplitByDirection_data();
@@ -68,6 +69,34 @@ void TestRangeSlider::mappingIsLinear() {
         QVERIFY2(std::abs(w.valueForPosition(x) - expected) <= 0.0005 + 1e-9, qPrintable(QString::number(x)));
         QVERIFY(std::abs(w.positionForValue(w.valueForPosition(x)) - x) <= 1);
     }
+}
+
+void TestRangeSlider::logarithmicTrack() {
+    // An aspect ratio in [0.1, 10]: 1 sits in the middle, equal distances are equal ratios, and
+    // dragging the whole range keeps max / min.
+    RangeSlider w;
+    setUp(w, 0.1, 10, 0.75, 1.3333, false);
+    w.setDecimals(4);
+    w.setLogarithmic(true);
+    QVERIFY(w.logarithmic());
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const int x0 = w.positionForValue(0.1), x1 = w.positionForValue(10), mid = w.positionForValue(1);
+    QVERIFY(std::abs(mid - (x0 + x1) / 2) <= 1);
+    for (int x = x0; x <= x1; x += 9) {
+        const double expected = 0.1 * std::pow(100.0, double(x - x0) / (x1 - x0));  // independent of the widget
+        QVERIFY2(std::abs(w.valueForPosition(x) - expected) <= 0.00005 + 1e-9 + expected * 1e-9,
+                 qPrintable(QString::number(x)));
+    }
+    const double ratio = w.maximum() / w.minimum();
+    const QPoint start = at(w, 1.0);
+    QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, start);
+    QTest::mouseMove(&w, start + QPoint(25, 0));
+    QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, start + QPoint(25, 0));
+    QVERIFY(w.minimum() > 0.75);
+    QVERIFY2(std::abs(w.maximum() / w.minimum() - ratio) < 0.001, qPrintable(QString::number(w.maximum() / w.minimum())));
+    // Bounds that reach zero turn the logarithmic track off.
+    w.setBounds(0, 10);
+    QVERIFY(!w.logarithmic());
 }
 
 void TestRangeSlider::dragEditsWhileDragging() {

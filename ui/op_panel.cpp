@@ -136,6 +136,7 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
             slider->setObjectName(QString::fromStdString(key));
             slider->setBounds(pd.lower, pd.upper);
             slider->setIntegers(ints);
+            slider->setLogarithmic(pd.logScale);
             slider->setDecimals(decimalsFor(pd));
             auto makeSpin = [&](const char* suffix) {
                 auto* s = new QDoubleSpinBox(w);

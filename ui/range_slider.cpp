@@ -45,6 +45,7 @@ void RangeSlider::setBounds(double lower, double upper) {
     if (lower > upper) std::swap(lower, upper);
     lower_ = lower;
     upper_ = upper;
+    if (lower_ <= 0) log_ = false;  // a log track needs positive bounds
     setRange(min_, max_);
     update();  // the same values sit at other pixels now
 }
@@ -90,18 +91,32 @@ int RangeSlider::trackRight() const {
     return std::max(trackLeft() + 1, width() - 1 - kMargin - kRadius);
 }
 
+void RangeSlider::setLogarithmic(bool on) {
+    log_ = on && lower_ > 0;
+    update();
+}
+
+double RangeSlider::toTrack(double v) const {
+    return log_ ? std::log(v) : v;
+}
+
+double RangeSlider::fromTrack(double t) const {
+    return log_ ? std::exp(t) : t;
+}
+
 double RangeSlider::valuePerPixel() const {
-    return (upper_ - lower_) / (trackRight() - trackLeft());
+    // In track units: values, or their logs on a logarithmic track.
+    return (toTrack(upper_) - toTrack(lower_)) / (trackRight() - trackLeft());
 }
 
 int RangeSlider::positionForValue(double value) const {
     if (!(upper_ > lower_)) return trackLeft();
-    const double t = (std::clamp(value, lower_, upper_) - lower_) / (upper_ - lower_);
+    const double t = (toTrack(std::clamp(value, lower_, upper_)) - toTrack(lower_)) / (toTrack(upper_) - toTrack(lower_));
     return trackLeft() + static_cast<int>(std::lround(t * (trackRight() - trackLeft())));
 }
 
 double RangeSlider::valueForPosition(int x) const {
-    return snap(lower_ + (x - trackLeft()) * valuePerPixel());
+    return snap(std::clamp(fromTrack(toTrack(lower_) + (x - trackLeft()) * valuePerPixel()), lower_, upper_));
 }
 
 QRect RangeSlider::handleRect(int which) const {
@@ -217,7 +232,16 @@ void RangeSlider::mouseMoveEvent(QMouseEvent* event) {
             break;
         case Grab::Both:
             // Measured from the press, not accumulated per move, so snapping never drifts.
-            placeRange(startMin_ + (x - pressX_) * valuePerPixel(), startMax_ - startMin_, true);
+            if (log_) {
+                // The ratio max / min is kept: the whole range slides in log space, stopped at the bounds.
+                const double ratio = startMax_ / startMin_;
+                const double lo = std::clamp(fromTrack(toTrack(startMin_) + (x - pressX_) * valuePerPixel()), lower_,
+                                             std::max(lower_, upper_ / ratio));
+                const double snappedLo = snap(lo);
+                apply(snappedLo, std::max(snappedLo, snap(std::min(upper_, snappedLo * ratio))), true);
+            } else {
+                placeRange(startMin_ + (x - pressX_) * valuePerPixel(), startMax_ - startMin_, true);
+            }
             break;
         case Grab::None:
         case Grab::Undecided:

@@ -41,6 +41,11 @@ public:
     void setIntegers(bool integers);
     /// Precision of real values (0..10 decimals, step 10^-decimals). Re-snaps the current range.
     void setDecimals(int decimals);
+    /// A logarithmic track (positive bounds only): equal distances are equal ratios, for parameters
+    /// such as an aspect ratio where 0.5 and 2 are as far from 1. Dragging the whole range keeps its
+    /// ratio max / min instead of its width.
+    void setLogarithmic(bool on);
+    bool logarithmic() const { return log_; }
     /// Snaps and clamps to the bounds; when min > max the max is raised to min (the min wins).
     /// Emits rangeChanged() only if the range changed, never rangeEdited().
     void setRange(double min, double max);
@@ -98,9 +103,14 @@ private:
     void placeRange(double newMin, double width, bool byUser);
     void finishDrag();
 
+    // The track's coordinate of a value: the value, or its log on a logarithmic track.
+    double toTrack(double v) const;
+    double fromTrack(double t) const;
+
     double lower_ = 0.0, upper_ = 100.0;
     double min_ = 0.0, max_ = 100.0;
     bool integers_ = false;
+    bool log_ = false;
     int decimals_ = 2;
     int active_ = 1;
 
