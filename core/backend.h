@@ -56,6 +56,9 @@ class GpuSheetRenderer {
 public:
     virtual ~GpuSheetRenderer() = default;
     virtual unsigned renderSheetTexture(SheetLayout& layout) = 0;
+    /// The largest texture side the display's GL allows (GL_MAX_TEXTURE_SIZE): a larger sheet goes
+    /// through host memory instead.
+    virtual int maxTextureSize() const = 0;
 };
 
 }  // namespace auglab

@@ -26,6 +26,9 @@ public:
     /// The backend now in use (created on first use), for capabilities beyond Backend such as
     /// keeping a grid on the GPU. Throws RuntimeError when none is left.
     Backend& current() { return *active(); }
+    /// Position of the backend now in use in the chain. It only grows: a disabled backend never
+    /// comes back, so (chain, position) names one backend instance for the session.
+    std::size_t position() const { return index_; }
     /// Disables the backend now in use after a failure outside render() (recorded as a message).
     void failCurrent(const std::string& why);
 

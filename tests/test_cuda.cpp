@@ -97,7 +97,8 @@ public:
         for (std::span<RenderJob> batch : splitBatches(layout.jobs, budget_)) {
             ++batches;
             DeviceBatch b = buildDeviceBatch(batch);
-            const PlacementLaunch launch = addPlacements(b, std::span(positions).subspan(first, batch.size()));
+            const PlacementLaunch launch =
+                addPlacements(b, std::span(positions).subspan(first, batch.size()), layout.width, layout.height);
             first += batch.size();
             std::vector<unsigned char> arena = run(b);
             const auto* placements = reinterpret_cast<const DevicePlacement*>(arena.data() + launch.placements);
@@ -203,11 +204,13 @@ WarpStep warpStep(const Matrix3& forward, int inW, int inH, int outW, int outH, 
     return w;
 }
 
-/// Equal to the CPU: bit for bit, or (noise on the device) within one level on at most 1e-4 of
-/// the pixels.
+/// Equal to the CPU: bit for bit, or (noise on the device) within one level on a few pixels. A noise
+/// value one level apart is rare (see boxMuller in cuda_pixel.cuh), but a blur after the noise
+/// spreads it over the kernel's footprint (up to 31 x 31 pixels here): at most 0.5% of the pixels,
+/// and never fewer than one footprint, may differ, by one level.
 bool matchesCpu(const Diff& d, bool allowNoiseRounding) {
     if (!allowNoiseRounding) return d.maxAbs == 0;
-    return d.maxAbs <= 1 && double(d.pixelsDiffering) <= std::max(1.0, 1e-4 * double(d.pixels));
+    return d.maxAbs <= 1 && double(d.pixelsDiffering) <= std::max(31.0 * 31.0, 5e-3 * double(d.pixels));
 }
 
 const QList<BorderMode> kBorders{BorderMode::Constant, BorderMode::Replicate, BorderMode::Reflect,
@@ -755,10 +758,20 @@ void TestCuda::sheetTextureMatchesCpu() {
         cuda::DeviceBatch b = cuda::buildDeviceBatch(layout.jobs);
         const std::array<int, 2> one{0, 0};
         try {
-            (void)cuda::addPlacements(b, std::span(&one, 1));
+            (void)cuda::addPlacements(b, std::span(&one, 1), layout.width, layout.height);
             QFAIL("addPlacements accepted one position for a whole grid");
         } catch (const RuntimeError& e) {
             QVERIFY2(std::string(e.what()).find("grid positions") != std::string::npos, e.what());
+        }
+        // A tile that would not fit the texture is refused before any surface write.
+        std::vector<std::array<int, 2>> shifted;
+        for (const int t : layout.jobTiles) shifted.push_back({layout.tiles[std::size_t(t)].x, layout.tiles[std::size_t(t)].y});
+        shifted.back()[0] = layout.width - 1;  // the last tile sticks out on the right
+        try {
+            (void)cuda::addPlacements(b, shifted, layout.width, layout.height);
+            QFAIL("addPlacements accepted tiles past the texture's edge");
+        } catch (const RuntimeError& e) {
+            QVERIFY2(std::string(e.what()).find("does not fit") != std::string::npos, e.what());
         }
     } else {
         QByteArray whyNot;

@@ -87,18 +87,20 @@ Backend& RenderService::backend(const QString& name, QString& actual) {
     return *it->second;
 }
 
-GpuSheetRenderer* RenderService::gpuSheetRenderer(Backend& current) {
+GpuSheetRenderer* RenderService::gpuSheetRenderer(FallbackBackend& chain) {
+    Backend& current = chain.current();
 #if defined(AUGLAB_HAVE_GL)
     if (auto* gpu = dynamic_cast<GpuSheetRenderer*>(&current)) return gpu;
 #endif
 #if defined(AUGLAB_HAVE_CUDA_GL)
     if (cudaGlFailed_ || current.name() != "cuda") return nullptr;
-    if (cudaGlFor_ != &current || !cudaGl_) {
+    if (cudaGlChain_ != &chain || cudaGlPosition_ != chain.position() || !cudaGl_) {
         cudaGl_.reset();
-        cudaGlFor_ = nullptr;
+        cudaGlChain_ = nullptr;
         try {
             cudaGl_ = createCudaGlSheetDisplay(current);
-            cudaGlFor_ = &current;
+            cudaGlChain_ = &chain;
+            cudaGlPosition_ = chain.position();
         } catch (const std::exception& e) {
             cudaGlFailed_ = true;
             pendingMessages_ << QString::fromUtf8(e.what()) +
@@ -108,7 +110,6 @@ GpuSheetRenderer* RenderService::gpuSheetRenderer(Backend& current) {
     }
     return cudaGl_.get();
 #else
-    (void)current;
     return nullptr;
 #endif
 }
@@ -180,35 +181,40 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
         // (Qt::AA_ShareOpenGLContexts): no readback, no upload.
         auto* chain = dynamic_cast<FallbackBackend*>(&b);
         if (chain && QOpenGLContext::globalShareContext()) {
-            if (GpuSheetRenderer* gpu = gpuSheetRenderer(chain->current())) {
+            if (GpuSheetRenderer* gpu = gpuSheetRenderer(*chain)) {
                 // Outside the try: a pipeline that cannot run on these images is the input's fault,
                 // not the backend's.
                 SheetLayout layout = layoutSheet(r.pipeline, sources, r.options);
-                try {
-                    out.glTexture = gpu->renderSheetTexture(layout);
-                    out.milliseconds =
-                        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-                    out.backend = QString::fromStdString(chain->name());
-                    out.sheetSize = QSize(layout.width, layout.height);
-                    for (const SheetTile& t : layout.tiles)
-                        out.tileFiles << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
-                    out.errors << tileErrors(layout.tiles, sourceFiles);
-                    out.tiles = std::move(layout.tiles);
-                    out.errors << takeMessages(b);
-                    return out;
-                }
+                // A sheet larger than a GL texture may be (a 64x64 grid of large tiles) goes through
+                // host memory this time; the GPU path stays for the next one.
+                const bool fits = layout.width <= gpu->maxTextureSize() && layout.height <= gpu->maxTextureSize();
+                if (fits) {
+                    try {
+                        out.glTexture = gpu->renderSheetTexture(layout);
+                        out.milliseconds =
+                            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                        out.backend = QString::fromStdString(chain->name());
+                        out.sheetSize = QSize(layout.width, layout.height);
+                        for (const SheetTile& t : layout.tiles)
+                            out.tileFiles << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
+                        out.errors << tileErrors(layout.tiles, sourceFiles);
+                        out.tiles = std::move(layout.tiles);
+                        out.errors << takeMessages(b);
+                        return out;
+                    }
 #if defined(AUGLAB_HAVE_CUDA_GL)
-                catch (const InteropError& e) {
-                    // CUDA works, the interop does not: this grid and the next come through the host.
-                    cudaGl_.reset();
-                    cudaGlFailed_ = true;
-                    pendingMessages_ << QString::fromUtf8(e.what()) +
-                                            QStringLiteral("; CUDA grids are shown through host memory");
-                }
+                    catch (const InteropError& e) {
+                        // CUDA works, the interop does not: this grid and the next come through the host.
+                        cudaGl_.reset();
+                        cudaGlFailed_ = true;
+                        pendingMessages_ << QString::fromUtf8(e.what()) +
+                                                QStringLiteral("; CUDA grids are shown through host memory");
+                    }
 #endif
-                catch (const std::exception& e) {
-                    if (gpu == cudaGl_.get()) cudaGl_.reset();  // it writes for the backend being dropped
-                    chain->failCurrent(e.what());  // and render this grid with the next backend below
+                    catch (const std::exception& e) {
+                        if (gpu == cudaGl_.get()) cudaGl_.reset();  // it writes for the backend being dropped
+                        chain->failCurrent(e.what());  // and render this grid with the next backend below
+                    }
                 }
             }
         }

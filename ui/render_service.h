@@ -23,6 +23,8 @@
 
 namespace auglab {
 
+class FallbackBackend;
+
 struct GridRequest {
     quint64 generation = 0;
     std::vector<OpConfig> pipeline;
@@ -85,7 +87,7 @@ private:
     Backend& backend(const QString& name, QString& actual);
     /// The current backend of `chain` when it can leave a grid in a texture the display shares: the
     /// GL backend, or the CUDA backend through CUDA-GL interop. Null otherwise.
-    GpuSheetRenderer* gpuSheetRenderer(Backend& current);
+    GpuSheetRenderer* gpuSheetRenderer(FallbackBackend& chain);
     /// Messages about backends that could not be created or failed and were disabled, once each.
     QStringList takeMessages(Backend& b);
 
@@ -101,7 +103,10 @@ private:
     // CUDA-GL interop for cudaGlFor_ (the CUDA backend it writes for); given up for the session
     // after an interop failure, when CUDA grids travel through the host instead.
     std::unique_ptr<GpuSheetRenderer> cudaGl_;
-    const Backend* cudaGlFor_ = nullptr;
+    // The backend it writes for, as (chain, position): an address alone could be reused by a
+    // CUDA backend created later in another chain.
+    const FallbackBackend* cudaGlChain_ = nullptr;
+    std::size_t cudaGlPosition_ = 0;
     bool cudaGlFailed_ = false;
     std::thread thread_;
 };

@@ -167,7 +167,7 @@ public:
             for (std::span<RenderJob> batch : splitBatches(layout.jobs, kBatchBudget)) {
                 DeviceBatch b = buildDeviceBatch(batch);
                 const PlacementLaunch place =
-                    addPlacements(b, std::span(positions).subspan(first, batch.size()));
+                    addPlacements(b, std::span(positions).subspan(first, batch.size()), layout.width, layout.height);
                 first += batch.size();
                 uploadAndLaunch(b);
                 check(launchSheetPlace(surface, arena_.data(), place.placements, place.count, place.maxWidth,
@@ -285,6 +285,13 @@ private:
 
 BackendInfo cudaBackendInfo() {
     static const BackendInfo info = probeDevice();
+    if (const std::string lost = contextLostReason(); info.available && !lost.empty()) {
+        // A kernel fault earlier in this process: every CUDA call fails from now on.
+        BackendInfo dead = info;
+        dead.available = false;
+        dead.detail = info.detail + "; the CUDA context was lost earlier in this session (" + lost + ")";
+        return dead;
+    }
     return info;
 }
 

@@ -367,7 +367,8 @@ DeviceBatch buildDeviceBatch(std::span<RenderJob> jobs) {
     return b;
 }
 
-PlacementLaunch addPlacements(DeviceBatch& b, std::span<const std::array<int, 2>> positions) {
+PlacementLaunch addPlacements(DeviceBatch& b, std::span<const std::array<int, 2>> positions, int sheetWidth,
+                              int sheetHeight) {
     if (positions.size() != b.outputs.size())
         throw RuntimeError("CUDA backend: " + std::to_string(positions.size()) + " grid positions for " +
                            std::to_string(b.outputs.size()) + " outputs");
@@ -383,6 +384,10 @@ PlacementLaunch addPlacements(DeviceBatch& b, std::span<const std::array<int, 2>
         p.channels = o.channels;
         p.x = positions[i][0];
         p.y = positions[i][1];
+        if (p.x < 0 || p.y < 0 || p.x + p.width > sheetWidth || p.y + p.height > sheetHeight)
+            throw RuntimeError("CUDA backend: a " + std::to_string(p.width) + "x" + std::to_string(p.height) +
+                               " tile at (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") does not fit a " +
+                               std::to_string(sheetWidth) + "x" + std::to_string(sheetHeight) + " grid");
         placements.push_back(p);
         launch.maxWidth = std::max(launch.maxWidth, o.width);
         launch.maxHeight = std::max(launch.maxHeight, o.height);

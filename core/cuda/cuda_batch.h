@@ -73,10 +73,13 @@ struct PlacementLaunch {
     int maxWidth = 0, maxHeight = 0;
 };
 
-/// Places output i of `b` (job i of the batch) at texel `positions[i]` of a grid texture: appends
-/// one DevicePlacement per rendered, non-empty output to the blob (`b.arenaBytes` grows with it).
-/// Call before uploading. Throws RuntimeError when the counts differ.
-PlacementLaunch addPlacements(DeviceBatch& b, std::span<const std::array<int, 2>> positions);
+/// Places output i of `b` (job i of the batch) at texel `positions[i]` of a sheetWidth x sheetHeight
+/// grid texture: appends one DevicePlacement per rendered, non-empty output to the blob
+/// (`b.arenaBytes` grows with it). Call before uploading. Throws RuntimeError when the counts differ
+/// or an output would not fit in the texture (a surface write out of bounds would trap and lose
+/// the CUDA context).
+PlacementLaunch addPlacements(DeviceBatch& b, std::span<const std::array<int, 2>> positions, int sheetWidth,
+                              int sheetHeight);
 
 /// Splits `jobs` into consecutive groups whose arenas stay under about `budgetBytes` (a single job
 /// larger than that is a group of its own), so a large batch never needs unbounded device memory.

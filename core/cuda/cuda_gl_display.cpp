@@ -49,10 +49,11 @@ public:
         } catch (const std::exception& e) {
             throw InteropError(std::string("CUDA-GL interop: ") + e.what());
         }
-        ctx_->makeCurrent();
+        makeCurrent();
         gl_ = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(ctx_->context());
         if (!gl_ || !gl_->initializeOpenGLFunctions())
             throw InteropError("CUDA-GL interop: OpenGL 3.3 core functions are not available");
+        gl_->glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSize_);
         // The texture must live on the GPU CUDA renders on (not an integrated GPU beside it, not a
         // software renderer): ask CUDA which of its devices run this context.
         check(cudaSetDevice(kDevice), "cudaSetDevice");
@@ -80,8 +81,10 @@ public:
         ctx_->doneCurrent();
     }
 
+    int maxTextureSize() const override { return maxTextureSize_; }
+
     unsigned renderSheetTexture(SheetLayout& layout) override {
-        ctx_->makeCurrent();
+        makeCurrent();
         current_ = &slots_[static_cast<std::size_t>(next_)];
         next_ = (next_ + 1) % kRing;
         try {
@@ -93,8 +96,9 @@ public:
         }
         const GLuint texture = current_->texture;
         current_ = nullptr;
-        // The display's context reads the texture next; CUDA's writes finished before the unmap.
-        gl_->glFlush();
+        // The display's context reads the texture next. CUDA's writes finished before the unmap;
+        // glFinish completes this context's side too, as sharing between contexts requires.
+        gl_->glFinish();
         ctx_->doneCurrent();
         return texture;
     }
@@ -116,13 +120,17 @@ private:
                 throw InteropError("CUDA-GL interop: creating a " + std::to_string(width) + "x" +
                                    std::to_string(height) + " grid texture: OpenGL error " + std::to_string(g));
             }
-            s.width = width;
-            s.height = height;
             // Registered once per texture, for surface writes. CUDA never reads it: write-discard
             // mapping is only a hint, so a driver that declines it costs nothing.
-            check(cudaGraphicsGLRegisterImage(&s.resource, s.texture, GL_TEXTURE_2D,
-                                              cudaGraphicsRegisterFlagsSurfaceLoadStore),
-                  "cudaGraphicsGLRegisterImage");
+            const cudaError_t registered = cudaGraphicsGLRegisterImage(&s.resource, s.texture, GL_TEXTURE_2D,
+                                                                       cudaGraphicsRegisterFlagsSurfaceLoadStore);
+            if (registered != cudaSuccess) {
+                s.resource = nullptr;
+                release(s);  // no half-made slot: the next map() makes it again
+                fail(registered, "cudaGraphicsGLRegisterImage");
+            }
+            s.width = width;  // only now is the slot complete
+            s.height = height;
             if (cudaGraphicsResourceSetMapFlags(s.resource, cudaGraphicsMapFlagsWriteDiscard) != cudaSuccess)
                 (void)cudaGetLastError();
         }
@@ -155,6 +163,15 @@ private:
         (void)cudaGetLastError();
     }
 
+    /// The GL context current on this thread; its failure is the interop's, not CUDA's.
+    void makeCurrent() {
+        try {
+            ctx_->makeCurrent();
+        } catch (const std::exception& e) {
+            throw InteropError(std::string("CUDA-GL interop: ") + e.what());
+        }
+    }
+
     void release(Slot& s) noexcept {
         if (s.surface) (void)cudaDestroySurfaceObject(s.surface);
         if (s.mapped) (void)cudaGraphicsUnmapResources(1, &s.resource, nullptr);
@@ -170,6 +187,7 @@ private:
     std::array<Slot, kRing> slots_{};
     Slot* current_ = nullptr;
     int next_ = 0;
+    int maxTextureSize_ = 0;
 };
 
 }  // namespace

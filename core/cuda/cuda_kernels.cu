@@ -85,7 +85,8 @@ __global__ void __launch_bounds__(kBlockThreads)
     sheetFillKernel(cudaSurfaceObject_t surface, int width, int height, std::uint32_t texel) {
     const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
-    if (x < width && y < height) surf2Dwrite(texel, surface, x * 4, y);  // x in bytes
+    // x in bytes; an out-of-range write is dropped rather than trapping (the host checks anyway).
+    if (x < width && y < height) surf2Dwrite(texel, surface, x * 4, y, cudaBoundaryModeZero);
 }
 
 /// One output per blockIdx.z, copied into its place (rows strided over gridDim.y).
@@ -96,7 +97,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     if (x >= p.width) return;
     for (int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y); y < p.height;
          y += static_cast<int>(gridDim.y * blockDim.y))
-        surf2Dwrite(placedTexel(arena, p, x, y), surface, (p.x + x) * 4, p.y + y);
+        surf2Dwrite(placedTexel(arena, p, x, y), surface, (p.x + x) * 4, p.y + y, cudaBoundaryModeZero);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // Destructors never throw: a release that fails (a lost context, the runtime already unloaded at
 // exit) has nothing left to release.
 
+#include <mutex>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -15,12 +16,54 @@
 
 namespace auglab::cuda {
 
+/// Whether `e` leaves the CUDA context unusable for the rest of the process (a kernel fault: every
+/// later call fails too). Clearing the last error does not undo these.
+inline bool isStickyError(cudaError_t e) {
+    switch (e) {
+        case cudaErrorIllegalAddress:
+        case cudaErrorLaunchFailure:
+        case cudaErrorIllegalInstruction:
+        case cudaErrorMisalignedAddress:
+        case cudaErrorInvalidAddressSpace:
+        case cudaErrorInvalidPc:
+        case cudaErrorHardwareStackError:
+        case cudaErrorAssert:
+        case cudaErrorECCUncorrectable:
+        case cudaErrorLaunchTimeout:
+        case cudaErrorContextIsDestroyed:
+            return true;
+        default:
+            return false;
+    }
+}
+
+/// Why the CUDA context was lost (empty while it works): set once, at the first sticky error;
+/// cudaBackendInfo() then reports CUDA as unavailable with this reason.
+struct ContextLoss {
+    std::mutex mutex;
+    std::string reason;
+};
+inline ContextLoss& contextLoss() {
+    static ContextLoss loss;
+    return loss;
+}
+inline std::string contextLostReason() {
+    std::lock_guard lock(contextLoss().mutex);
+    return contextLoss().reason;
+}
+
 /// Throws RuntimeError("CUDA backend: <what>: <CUDA's message>") unless `e` is cudaSuccess. The
-/// runtime's last-error state is cleared so that a failed call does not resurface later.
+/// runtime's last-error state is cleared, so that an ordinary failure does not resurface later; a
+/// sticky one (isStickyError) marks the context as lost for the process.
 inline void check(cudaError_t e, const std::string& what) {
     if (e == cudaSuccess) return;
     (void)cudaGetLastError();
-    throw RuntimeError("CUDA backend: " + what + ": " + cudaGetErrorString(e));
+    const std::string message = "CUDA backend: " + what + ": " + cudaGetErrorString(e);
+    if (isStickyError(e)) {
+        std::lock_guard lock(contextLoss().mutex);
+        if (contextLoss().reason.empty()) contextLoss().reason = message;
+    }
+    throw RuntimeError(message);
 }
 
 /// Device memory that only grows: reserve(n) reallocates when n bytes do not fit.

@@ -45,6 +45,7 @@ public:
     bool supports(OpId) const override { return true; }
     void render(std::span<RenderJob> jobs) override;
     unsigned renderSheetTexture(SheetLayout& layout) override;
+    int maxTextureSize() const override { return maxTextureSize_; }
     const GlContext& context() const { return ctx_; }
 
 private:
@@ -72,6 +73,7 @@ private:
     GLuint sheets_[3] = {0, 0, 0};  // the display ring (shared with the display's context)
     int sheetSizes_[3][2] = {};
     int nextSheet_ = 0;
+    int maxTextureSize_ = 0;
 };
 
 GlBackend::GlBackend(const GlBackendOptions& options) {
@@ -95,6 +97,7 @@ GlBackend::GlBackend(const GlBackendOptions& options) {
             throw RuntimeError(std::string("shaders/") + frag + ": link failed: " + program->log().trimmed().toStdString());
         programs_[frag] = std::move(program);
     }
+    gl_->glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSize_);
     gl_->glGenVertexArrays(1, &vao_);
     gl_->glGenFramebuffers(1, &fbo_);
     gl_->glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
