@@ -64,6 +64,7 @@ private slots:
     void crashedSessionIsRecoveredFromAutosave();
     void clickOpensInspectorWithReplay();
     void distributionShowsDrawnValues();
+    void distributionUsesTheCropsSize();
     void droppingFilesOpensThem();
     void glBackendShowsTheSameGrid();
     void exportDialogShowsTargetText();
@@ -266,6 +267,32 @@ void TestGui::distributionShowsDrawnValues() {
     int nonEmpty = 0;
     for (int b : bins) nonEmpty += b > 0;
     QVERIFY(nonEmpty >= 8);  // 64 uniform draws over 16 bins spread out
+}
+
+void TestGui::distributionUsesTheCropsSize() {
+    // After a random_resized_crop, a shift fraction is of the crop's output, not of the photo:
+    // the drawn values fill the configured range [0.1, 0.3].
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("astronaut.png")});
+    QVERIFY(waitForGrid(*w));
+    Preset p = w->document()->preset();
+    OpConfig crop = OpConfig::withDefaults("random_resized_crop");
+    crop.set("size", Size2{60, 100});
+    OpConfig affine = OpConfig::withDefaults("affine");
+    affine.set("translate_x_frac", Range{0.1, 0.3});
+    p.pipeline = {crop, affine};
+    w->document()->applyEdit(p, "crop then shift");
+    QVERIFY(waitForGrid(*w));
+    w->editor()->selectParam(1, "translate_x_frac");
+    const auto& bins = w->distribution()->bins();
+    int total = 0, nonEmpty = 0;
+    for (int b : bins) {
+        total += b;
+        nonEmpty += b > 0;
+    }
+    QCOMPARE(total, 64);
+    QVERIFY2(nonEmpty >= 5, qPrintable(QString::number(nonEmpty)));  // 64 draws spread over the range
 }
 
 void TestGui::droppingFilesOpensThem() {
