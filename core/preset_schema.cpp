@@ -8,19 +8,24 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json rangeSchema(const ParamDesc& pd, bool integers) {
+/// A pair of numbers within the parameter's bounds: a [min, max] range or a [height, width] size.
+Json pairSchema(const ParamDesc& pd, bool integers, const std::string& description) {
     Json item;
     item["type"] = integers ? "integer" : "number";
     item["minimum"] = pd.lower;
     item["maximum"] = pd.upper;
     Json s;
-    s["description"] = pd.help + " [min, max], min <= max.";
+    s["description"] = description;
     s["type"] = "array";
     s["prefixItems"] = Json::array({item, item});
     s["items"] = false;
     s["minItems"] = 2;
     s["maxItems"] = 2;
     return s;
+}
+
+Json rangeSchema(const ParamDesc& pd, bool integers) {
+    return pairSchema(pd, integers, pd.help + " [min, max], min <= max.");
 }
 
 Json paramSchema(const ParamDesc& pd) {
@@ -61,20 +66,7 @@ Json paramSchema(const ParamDesc& pd) {
             }
             return s;
         }
-        case ParamKind::Size: {
-            Json item;
-            item["type"] = "integer";
-            item["minimum"] = pd.lower;
-            item["maximum"] = pd.upper;
-            Json s;
-            s["description"] = pd.help + " [height, width].";
-            s["type"] = "array";
-            s["prefixItems"] = Json::array({item, item});
-            s["items"] = false;
-            s["minItems"] = 2;
-            s["maxItems"] = 2;
-            return s;
-        }
+        case ParamKind::Size: return pairSchema(pd, true, pd.help + " [height, width].");
     }
     return Json::object();
 }
