@@ -1,6 +1,10 @@
 #pragma once
 // Running the real auglab-cli from a test, as a user would (AUGLAB_CLI is its path, set by CMake).
 
+#include <QByteArray>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -21,6 +25,26 @@ inline CliRun cli(const QStringList& args) {
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+/// A preset that uses several ops and every random stream (affine, flip, random-fill cutout, HSV, noise).
+inline const char* const kBusyPreset = R"({"format": "auglab-preset", "version": 1, "name": "t", "seed": 5, "pipeline": [
+  {"op": "affine", "rotate_deg": [-25, 25], "border": "reflect"},
+  {"op": "horizontal_flip", "p": 0.5},
+  {"op": "coarse_dropout", "p": 0.7, "fill": "random"},
+  {"op": "hue_saturation_value"},
+  {"op": "gauss_noise", "p": 0.5}]})";
+
+inline QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// Writes the file (its folder made first); false when it could not be written whole.
+inline bool writeBytes(const QString& path, const QByteArray& bytes) {
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
 }  // namespace auglab::testing

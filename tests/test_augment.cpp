@@ -29,17 +29,6 @@ namespace {
 
 using Run = CliRun;
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeBytes(const QString& path, const QByteArray& bytes) {
-    QDir().mkpath(QFileInfo(path).path());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
 fs::path native(const QString& path) {
     return fs::path(path.toStdString());
 }  // UTF-8 on Linux
@@ -128,12 +117,7 @@ QString outputName(const QString& input, int copy, const QString& ext) {
     return input.left(input.lastIndexOf('.')) + "_aug" + QString::number(copy) + "." + ext;
 }
 
-const char* kPreset = R"({"format": "auglab-preset", "version": 1, "name": "t", "seed": 5, "pipeline": [
-  {"op": "affine", "rotate_deg": [-25, 25], "border": "reflect"},
-  {"op": "horizontal_flip", "p": 0.5},
-  {"op": "coarse_dropout", "p": 0.7, "fill": "random"},
-  {"op": "hue_saturation_value"},
-  {"op": "gauss_noise", "p": 0.5}]})";
+const char* const kPreset = kBusyPreset;
 
 const char* kOtherPreset = R"({"format": "auglab-preset", "version": 1, "name": "t", "seed": 5, "pipeline": [
   {"op": "affine", "rotate_deg": [-30, 30], "border": "reflect"}]})";

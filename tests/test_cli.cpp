@@ -21,23 +21,7 @@ using Run = CliRun;
 
 QString sample(const char* f) { return QString::fromStdString(samplePath(f)); }
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void writeBytes(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-}
-
-const char* kPreset = R"({"format": "auglab-preset", "version": 1, "name": "t", "seed": 5, "pipeline": [
-  {"op": "affine", "rotate_deg": [-25, 25], "border": "reflect"},
-  {"op": "horizontal_flip", "p": 0.5},
-  {"op": "coarse_dropout", "p": 0.7, "fill": "random"},
-  {"op": "hue_saturation_value"},
-  {"op": "gauss_noise", "p": 0.5}]})";
+const char* const kPreset = kBusyPreset;
 
 }  // namespace
 
@@ -67,7 +51,7 @@ private:
 void TestCli::initTestCase() {
     QVERIFY(dir_.isValid());
     preset_ = dir_.filePath("p.auglab.json");
-    writeBytes(preset_, kPreset);
+    QVERIFY(writeBytes(preset_, kPreset));
 }
 
 void TestCli::infoJson() {
@@ -109,7 +93,7 @@ void TestCli::validate() {
     QFETCH(int, code);
     QFETCH(QString, message);
     const QString path = dir_.filePath("v.auglab.json");
-    writeBytes(path, text);
+    QVERIFY(writeBytes(path, text));
     const Run r = cli({"validate", path});
     QCOMPARE(r.code, code);
     QVERIFY2((r.out + r.err).contains(message), qPrintable(r.out + r.err));
@@ -212,7 +196,7 @@ void TestCli::badImages() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, reason);
     const QString path = dir_.filePath("bad.png");
-    writeBytes(path, bytes);
+    QVERIFY(writeBytes(path, bytes));
     const QString out = dir_.filePath("never.png");
     const Run r = cli({"apply", "--image", path, "--index", "0", "--out", out});
     QCOMPARE(r.code, 2);
@@ -224,7 +208,7 @@ void TestCli::dirSkipsBrokenFiles() {
     QTemporaryDir d;
     QVERIFY(QFile::copy(sample("chelsea.png"), d.filePath("a.png")));
     QVERIFY(QFile::copy(sample("rocket.jpg"), d.filePath("c.jpg")));
-    writeBytes(d.filePath("b.png"), "not an image");
+    QVERIFY(writeBytes(d.filePath("b.png"), "not an image"));
     const QString out = dir_.filePath("dataset.png");
     const Run r = cli({"render", "--dir", d.path(), "--mode", "dataset", "--grid", "2x1", "--tile", "64", "--out", out});
     QCOMPARE(r.code, 0);
