@@ -106,7 +106,10 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
 
 Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
                   const SheetOptions& o, Backend& backend) {
-    SheetLayout layout = layoutSheet(pipeline, sources, o);
+    return renderLayout(layoutSheet(pipeline, sources, o), backend);
+}
+
+Sheet renderLayout(SheetLayout layout, Backend& backend) {
     Sheet sheet;
     sheet.image = Image(layout.width, layout.height, 3, kSheetGapGray);  // one pass: no zeroing first
     // Each tile is placed as soon as it is rendered, on the thread that rendered it: tiles cover

@@ -74,7 +74,10 @@ Image renderSample(const std::vector<OpConfig>& pipeline, SourceLevels& source, 
 /// Applies concrete parameters again (bit for bit the output `apply` wrote).
 Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend);
 
-/// The whole grid, rendered as one batch.
+/// A laid-out grid rendered as one batch and composed in memory.
+Sheet renderLayout(SheetLayout layout, Backend& backend);
+
+/// The whole grid, rendered as one batch: renderLayout(layoutSheet(...)).
 Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
                   const SheetOptions& options, Backend& backend);
 

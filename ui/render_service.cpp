@@ -176,15 +176,15 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
         QString actual;
         Backend& b = backend(r.backend, actual);
         const auto t0 = std::chrono::steady_clock::now();
+        // Laid out once, outside any backend's try: a pipeline that cannot run on these images is
+        // the input's fault, not a backend's.
+        SheetLayout layout = layoutSheet(r.pipeline, sources, r.options);
 #if defined(AUGLAB_HAVE_GL)
         // A GPU backend keeps the grid on the GPU when the display shares its textures
         // (Qt::AA_ShareOpenGLContexts): no readback, no upload.
         auto* chain = dynamic_cast<FallbackBackend*>(&b);
         if (chain && QOpenGLContext::globalShareContext()) {
             if (GpuSheetRenderer* gpu = gpuSheetRenderer(*chain)) {
-                // Outside the try: a pipeline that cannot run on these images is the input's fault,
-                // not the backend's.
-                SheetLayout layout = layoutSheet(r.pipeline, sources, r.options);
                 // A sheet larger than a GL texture may be (a 64x64 grid of large tiles) goes through
                 // host memory this time; the GPU path stays for the next one.
                 const bool fits = layout.width <= gpu->maxTextureSize() && layout.height <= gpu->maxTextureSize();
@@ -219,7 +219,7 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
             }
         }
 #endif
-        Sheet sheet = renderSheet(r.pipeline, sources, r.options, b);
+        Sheet sheet = renderLayout(std::move(layout), b);
         actual = QString::fromStdString(b.name());  // after a fallback, the one that rendered
         out.errors << takeMessages(b);
         out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
