@@ -91,8 +91,7 @@ public:
         };
         for (int y = 0; y < layout.height; ++y)
             for (int x = 0; x < layout.width; ++x) put(x, y, packTexel(kSheetGapGray, kSheetGapGray, kSheetGapGray, 255));
-        std::vector<std::array<int, 2>> positions;
-        for (const int t : layout.jobTiles) positions.push_back({layout.tiles[std::size_t(t)].x, layout.tiles[std::size_t(t)].y});
+        const std::vector<std::array<int, 2>> positions = jobPositions(layout);
         std::size_t first = 0;
         for (std::span<RenderJob> batch : splitBatches(layout.jobs, budget_)) {
             ++batches;
@@ -764,8 +763,7 @@ void TestCuda::sheetTextureMatchesCpu() {
             QVERIFY2(std::string(e.what()).find("grid positions") != std::string::npos, e.what());
         }
         // A tile that would not fit the texture is refused before any surface write.
-        std::vector<std::array<int, 2>> shifted;
-        for (const int t : layout.jobTiles) shifted.push_back({layout.tiles[std::size_t(t)].x, layout.tiles[std::size_t(t)].y});
+        std::vector<std::array<int, 2>> shifted = cuda::jobPositions(layout);
         shifted.back()[0] = layout.width - 1;  // the last tile sticks out on the right
         try {
             (void)cuda::addPlacements(b, shifted, layout.width, layout.height);

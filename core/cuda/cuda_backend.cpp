@@ -158,11 +158,7 @@ public:
             check(launchSheetFill(surface, layout.width, layout.height,
                                   packTexel(kSheetGapGray, kSheetGapGray, kSheetGapGray, 255), stream_.get()),
                   "kernel launch (grid gaps)");
-            std::vector<std::array<int, 2>> positions;
-            for (const int t : layout.jobTiles) {
-                const SheetTile& tile = layout.tiles.at(static_cast<std::size_t>(t));
-                positions.push_back({tile.x, tile.y});
-            }
+            const std::vector<std::array<int, 2>> positions = jobPositions(layout);
             std::size_t first = 0;
             for (std::span<RenderJob> batch : splitBatches(layout.jobs, kBatchBudget)) {
                 DeviceBatch b = buildDeviceBatch(batch);

@@ -367,6 +367,15 @@ DeviceBatch buildDeviceBatch(std::span<RenderJob> jobs) {
     return b;
 }
 
+std::vector<std::array<int, 2>> jobPositions(const SheetLayout& layout) {
+    std::vector<std::array<int, 2>> positions;
+    for (const int t : layout.jobTiles) {
+        const SheetTile& tile = layout.tiles.at(static_cast<std::size_t>(t));
+        positions.push_back({tile.x, tile.y});
+    }
+    return positions;
+}
+
 PlacementLaunch addPlacements(DeviceBatch& b, std::span<const std::array<int, 2>> positions, int sheetWidth,
                               int sheetHeight) {
     if (positions.size() != b.outputs.size())

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backend.h"
+#include "contact_sheet.h"
 #include "cuda_descriptors.h"
 
 namespace auglab::cuda {
@@ -72,6 +73,9 @@ struct PlacementLaunch {
     int count = 0;
     int maxWidth = 0, maxHeight = 0;
 };
+
+/// Where each job of `layout` goes in its grid texture: the top-left texel of job k's tile.
+std::vector<std::array<int, 2>> jobPositions(const SheetLayout& layout);
 
 /// Places output i of `b` (job i of the batch) at texel `positions[i]` of a sheetWidth x sheetHeight
 /// grid texture: appends one DevicePlacement per rendered, non-empty output to the blob
