@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -170,7 +172,7 @@ void writeFileAtomically(const fs::path& path, const std::vector<std::uint8_t>& 
 namespace {
 
 template <typename Bytes>
-Bytes readWhole(const fs::path& path) {
+Bytes readWhole(const fs::path& path, std::size_t limit) {
     const auto fail = [&](const std::string& why) -> InputError {
         return InputError("cannot read '" + shown(path) + "': " + why);
     };
@@ -190,14 +192,17 @@ Bytes readWhole(const fs::path& path) {
     if (S_ISDIR(st.st_mode)) {
         throw fail("it is a folder");
     }
+    // Read straight into the result, sized from the file's size; then on to the end rather than
+    // trusting that size: the file may be growing, or be a pipe.
     Bytes out;
-    if (S_ISREG(st.st_mode) && st.st_size > 0) {
-        out.reserve(static_cast<std::size_t>(st.st_size));
-    }
-    // Read to the end rather than trusting the size: the file may be growing, or be a pipe.
-    char buffer[1 << 16];
-    for (;;) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    std::size_t used = 0;
+    out.resize(std::min(limit, S_ISREG(st.st_mode) && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) + 1
+                                                                       : std::size_t{1} << 16));
+    while (used < limit) {
+        if (used == out.size()) {
+            out.resize(std::min(limit, out.size() * 2));
+        }
+        const ssize_t n = ::read(fd, out.data() + used, out.size() - used);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
@@ -207,19 +212,24 @@ Bytes readWhole(const fs::path& path) {
         if (n == 0) {
             break;
         }
-        out.insert(out.end(), buffer, buffer + n);
+        used += static_cast<std::size_t>(n);
     }
+    out.resize(used);
     return out;
 }
 
 }  // namespace
 
 std::vector<std::uint8_t> readFileBytes(const fs::path& path) {
-    return readWhole<std::vector<std::uint8_t>>(path);
+    return readWhole<std::vector<std::uint8_t>>(path, SIZE_MAX);
+}
+
+std::vector<std::uint8_t> readFileBytes(const fs::path& path, std::size_t limit) {
+    return readWhole<std::vector<std::uint8_t>>(path, limit);
 }
 
 std::string readFileText(const fs::path& path) {
-    return readWhole<std::string>(path);
+    return readWhole<std::string>(path, SIZE_MAX);
 }
 
 }  // namespace auglab

@@ -16,6 +16,8 @@ void writeFileAtomically(const std::filesystem::path& path, const std::vector<st
 
 /// Reads a whole file; throws InputError naming the path when it cannot.
 std::vector<std::uint8_t> readFileBytes(const std::filesystem::path& path);
+/// The first `limit` bytes of a file (all of it when shorter). Throws InputError as readFileBytes.
+std::vector<std::uint8_t> readFileBytes(const std::filesystem::path& path, std::size_t limit);
 std::string readFileText(const std::filesystem::path& path);
 
 }  // namespace auglab

@@ -1,8 +1,7 @@
 #include "image_io.h"
 
-// The stb implementations live in the system libstb; only the declarations are included here.
+// stb_image decodes BMP, TGA and GIF; its implementation lives in the system libstb.
 #include <stb_image.h>
-#include <stb_image_write.h>
 
 #include <algorithm>
 #include <cctype>
@@ -14,6 +13,7 @@
 
 #include "atomic_file.h"
 #include "error.h"
+#include "image_codecs.h"
 
 namespace fs = std::filesystem;
 
@@ -268,53 +268,90 @@ Image dropAlpha(const Image& src) {
 
 }  // namespace
 
-LoadedImage decodeImage(const std::vector<std::uint8_t>& bytes, const std::string& name) {
+namespace {
+
+enum class Codec { Jpeg, Png, Stb };
+
+// The checks that need no pixels, and which codec decodes the file. `whole`: the bytes are the
+// whole file, so a missing end can be told apart from a prefix.
+struct Inspected {
+    ImageInfo info;
+    Codec codec = Codec::Stb;
+};
+
+Inspected inspect(const std::vector<std::uint8_t>& bytes, const std::string& name, bool whole) {
     if (bytes.empty()) {
         fail(name, "empty file");
+    }
+    Inspected r;
+    if (const std::optional<JpegHeader> jpeg = scanJpeg(bytes)) {
+        r.codec = Codec::Jpeg;
+        r.info.scalable = true;
+        if (jpeg->hasFrame) {
+            if (jpeg->components == 4) {
+                fail(name, "CMYK JPEG is not supported; convert it to RGB");
+            }
+            checkPixelLimit(name, jpeg->width, jpeg->height);
+            r.info.width = jpeg->width;
+            r.info.height = jpeg->height;
+        }
+        if (whole && !jpeg->complete) {
+            fail(name, "truncated JPEG (the end-of-image marker is missing)");
+        }
+        if (!jpeg->hasFrame && (whole || jpeg->complete)) {
+            fail(name, "not a readable JPEG (no frame header)");
+        }
+        return r;
+    }
+    if (const auto size = pngSize(bytes)) {
+        checkPixelLimit(name, size->first, size->second);
+        if (whole && !pngComplete(bytes)) {
+            fail(name, "truncated PNG (the file ends before the IEND chunk)");
+        }
+        r.codec = Codec::Png;
+        r.info.width = static_cast<int>(size->first);
+        r.info.height = static_cast<int>(size->second);
+        return r;
+    }
+    if (isPng(bytes)) {
+        fail(name, "not a readable PNG (no IHDR chunk)");
     }
     if (bytes.size() > static_cast<std::size_t>(INT_MAX)) {
         fail(name, "file is too large to decode (over 2 GB)");
     }
-
-    // Header checks, all before a single pixel is decoded.
-    const std::optional<JpegHeader> jpeg = scanJpeg(bytes);
-    if (jpeg && jpeg->hasFrame) {
-        if (jpeg->components == 4) {
-            fail(name, "CMYK JPEG is not supported; convert it to RGB");
-        }
-        checkPixelLimit(name, jpeg->width, jpeg->height);
-    }
-    if (const auto size = pngSize(bytes)) {
-        checkPixelLimit(name, size->first, size->second);
-    }
-    if (jpeg && !jpeg->complete) {
-        fail(name, "truncated JPEG (the end-of-image marker is missing)");
-    }
-    if (isPng(bytes) && !pngComplete(bytes)) {
-        fail(name, "truncated PNG (the file ends before the IEND chunk)");
-    }
-    if (const auto declared = bmpDeclaredSize(bytes); declared && *declared > bytes.size()) {
+    if (const auto declared = bmpDeclaredSize(bytes); whole && declared && *declared > bytes.size()) {
         fail(name, "truncated BMP (the header says " + std::to_string(*declared) + " bytes, the file has " +
                        std::to_string(bytes.size()) + ")");
     }
     const int length = static_cast<int>(bytes.size());
     int w = 0;
     int h = 0;
-    int fileChannels = 0;
-    if (stbi_info_from_memory(bytes.data(), length, &w, &h, &fileChannels) == 0) {
+    int n = 0;
+    if (stbi_info_from_memory(bytes.data(), length, &w, &h, &n) == 0) {
         fail(name, "not a supported image (" + stbReason() + ")");
     }
     checkPixelLimit(name, w, h);
-    if (isGif(bytes) && !gifFirstFrameComplete(bytes)) {
+    if (whole && isGif(bytes) && !gifFirstFrameComplete(bytes)) {
         fail(name, "truncated GIF (the first frame is cut short)");
     }
-    if (!hasKnownSignature(bytes) && !tgaComplete(bytes)) {
+    if (whole && !hasKnownSignature(bytes) && !tgaComplete(bytes)) {
         fail(name, "truncated TGA (the file ends before the last pixel)");
     }
-    if (fileChannels < 1 || fileChannels > 4) {
-        fail(name, "unsupported channel count " + std::to_string(fileChannels));
+    if (n < 1 || n > 4) {
+        fail(name, "unsupported channel count " + std::to_string(n));
     }
+    r.info.width = w;
+    r.info.height = h;
+    return r;
+}
 
+// BMP, TGA and GIF through stb_image.
+LoadedImage decodeWithStb(const std::vector<std::uint8_t>& bytes, const std::string& name) {
+    const int length = static_cast<int>(bytes.size());
+    int w = 0;
+    int h = 0;
+    int fileChannels = 0;
+    stbi_info_from_memory(bytes.data(), length, &w, &h, &fileChannels);
     // Gray becomes RGB and gray+alpha RGBA; stb reduces 16-bit samples with >> 8.
     const int wanted = fileChannels == 1 || fileChannels == 3 ? 3 : 4;
     LoadedImage loaded;
@@ -338,6 +375,63 @@ LoadedImage decodeImage(const std::vector<std::uint8_t>& bytes, const std::strin
     return loaded;
 }
 
+}  // namespace
+
+ImageInfo readImageInfo(const std::vector<std::uint8_t>& bytes, const std::string& name) {
+    return inspect(bytes, name, false).info;
+}
+
+ImageInfo probeImage(const fs::path& path) {
+    // Headers sit at the start; a JPEG's frame header comes after its metadata (EXIF with a
+    // thumbnail, ICC profiles, maker notes), which is seldom over a few hundred kilobytes. Only
+    // what the header shows is checked, whatever the file's size: truncation is the decoder's.
+    constexpr std::size_t kPrefix = std::size_t{256} << 10;
+    const std::string name = shown(path);
+    std::vector<std::uint8_t> bytes = readFileBytes(path, kPrefix);
+    ImageInfo info = inspect(bytes, name, false).info;
+    if (info.width == 0 && bytes.size() == kPrefix) {
+        bytes = readFileBytes(path);
+        info = inspect(bytes, name, false).info;
+    }
+    if (info.width == 0) {
+        fail(name, "not a readable JPEG (no frame header)");
+    }
+    return info;
+}
+
+LoadedImage decodeImage(const std::vector<std::uint8_t>& bytes, const std::string& name, int maxLevel) {
+    const Inspected inspected = inspect(bytes, name, true);
+    LoadedImage loaded;
+    switch (inspected.codec) {
+        case Codec::Jpeg: {
+            const codecs::JpegHeader header = codecs::readJpegHeader(bytes, name);
+            if (header.cmyk) {
+                fail(name, "CMYK JPEG is not supported; convert it to RGB");
+            }
+            loaded.level = std::clamp(maxLevel, 0, 3);
+            loaded.image = codecs::decodeJpeg(bytes, name, loaded.level);
+            loaded.fileChannels = header.gray ? 1 : 3;
+            break;
+        }
+        case Codec::Png: {
+            const codecs::PngHeader header = codecs::readPngHeader(bytes, name);
+            loaded.image = codecs::decodePng(bytes, name, header);
+            loaded.fileChannels = header.fileChannels;
+            loaded.reducedFrom16Bit = header.sixteenBit;
+            break;
+        }
+        case Codec::Stb: loaded = decodeWithStb(bytes, name); break;
+    }
+    loaded.fileWidth = inspected.info.width;
+    loaded.fileHeight = inspected.info.height;
+    if (loaded.level == 0 && (loaded.image.width != loaded.fileWidth || loaded.image.height != loaded.fileHeight)) {
+        fail(name, "the header says " + std::to_string(loaded.fileWidth) + "x" + std::to_string(loaded.fileHeight) +
+                       " but the image decodes as " + std::to_string(loaded.image.width) + "x" +
+                       std::to_string(loaded.image.height));
+    }
+    return loaded;
+}
+
 const std::vector<std::string>& imageExtensions() {
     static const std::vector<std::string> extensions{".png", ".jpg", ".jpeg", ".bmp", ".tga", ".gif"};
     return extensions;
@@ -349,8 +443,8 @@ bool hasImageExtension(const fs::path& path) {
     return std::find(imageExtensions().begin(), imageExtensions().end(), ext) != imageExtensions().end();
 }
 
-LoadedImage loadImage(const fs::path& path) {
-    return decodeImage(readFileBytes(path), shown(path));
+LoadedImage loadImage(const fs::path& path, int maxLevel) {
+    return decodeImage(readFileBytes(path), shown(path), maxLevel);
 }
 
 ImageFormat formatFromExtension(const fs::path& path) {
@@ -370,30 +464,6 @@ ImageFormat formatFromExtension(const fs::path& path) {
 
 namespace {
 
-void appendBytes(void* context, void* data, int size) {
-    auto* out = static_cast<std::vector<std::uint8_t>*>(context);
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    out->insert(out->end(), p, p + size);
-}
-
-// stb's JPEG writer takes tightly packed rows of 1-3 channels: pack, and drop alpha.
-std::vector<std::uint8_t> packedRgb(const Image& image) {
-    const std::size_t w = static_cast<std::size_t>(image.width);
-    std::vector<std::uint8_t> rgb(w * 3 * static_cast<std::size_t>(image.height));
-    for (int y = 0; y < image.height; ++y) {
-        const std::uint8_t* in = image.row(y);
-        std::uint8_t* o = rgb.data() + static_cast<std::size_t>(y) * w * 3;
-        if (image.channels == 3) {
-            std::memcpy(o, in, w * 3);
-            continue;
-        }
-        for (std::size_t x = 0; x < w; ++x) {
-            std::memcpy(o + 3 * x, in + image.channels * x, 3);
-        }
-    }
-    return rgb;
-}
-
 void checkQuality(int quality) {
     if (quality < 1 || quality > 100) {
         throw InputError("JPEG quality " + std::to_string(quality) + " is out of range (1 to 100)");
@@ -412,25 +482,15 @@ std::vector<std::uint8_t> encodeImage(const Image& image, ImageFormat format, in
     if (image.stride > static_cast<std::size_t>(INT_MAX)) {
         throw RuntimeError("image rows are too long to encode");
     }
-    std::vector<std::uint8_t> out;
-    int ok = 0;
     if (format == ImageFormat::Png) {
-        ok = stbi_write_png_to_func(appendBytes, &out, image.width, image.height, image.channels,
-                                    image.pixels.data(), static_cast<int>(image.stride));
-    } else {
-        checkQuality(jpegQuality);
-        if (image.width > 65535 || image.height > 65535) {
-            throw InputError("a " + std::to_string(image.width) + "x" + std::to_string(image.height) +
-                             " image is too large for JPEG (at most 65535 pixels a side)");
-        }
-        const std::vector<std::uint8_t> rgb = packedRgb(image);
-        ok = stbi_write_jpg_to_func(appendBytes, &out, image.width, image.height, 3, rgb.data(), jpegQuality);
+        return codecs::encodePng(image);
     }
-    if (ok == 0) {
-        throw RuntimeError("cannot encode a " + std::to_string(image.width) + "x" +
-                           std::to_string(image.height) + (format == ImageFormat::Png ? " PNG" : " JPEG"));
+    checkQuality(jpegQuality);
+    if (image.width > 65535 || image.height > 65535) {
+        throw InputError("a " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                         " image is too large for JPEG (at most 65535 pixels a side)");
     }
-    return out;
+    return codecs::encodeJpeg(image, jpegQuality);
 }
 
 void saveImage(const fs::path& path, const Image& image, int jpegQuality) {

@@ -134,6 +134,42 @@ inline Bytes pngHeader(std::uint32_t w, std::uint32_t h) {
     return b;
 }
 
+// An 8-bit palette PNG whose IDAT is a zlib stream of stored (uncompressed) blocks, so no
+// compressor is involved. Pixel (x, y) has palette index (x + 2y) % 5; with `transparency` a tRNS
+// chunk gives the entries alphas 0, 64, 128, 255 (and the fifth, omitted, is opaque).
+inline const std::uint8_t kPaletteColours[5][3] = {{255, 0, 0}, {0, 200, 0}, {10, 20, 250}, {90, 90, 90}, {250, 240, 5}};
+inline const std::uint8_t kPaletteAlphas[5] = {0, 64, 128, 255, 255};
+inline int paletteIndex(int x, int y) { return (x + 2 * y) % 5; }
+inline Bytes palettePng(int w, int h, bool transparency) {
+    Bytes b{0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A}, ihdr, plte, raw, z{0x78, 0x01};
+    put32be(ihdr, std::uint32_t(w));
+    put32be(ihdr, std::uint32_t(h));
+    ihdr.insert(ihdr.end(), {8, 3, 0, 0, 0});
+    pngChunk(b, "IHDR", ihdr);
+    for (const auto& c : kPaletteColours) plte.insert(plte.end(), c, c + 3);
+    pngChunk(b, "PLTE", plte);
+    if (transparency) pngChunk(b, "tRNS", Bytes(kPaletteAlphas, kPaletteAlphas + 4));
+    for (int y = 0; y < h; ++y) {
+        raw.push_back(0);  // filter type None
+        for (int x = 0; x < w; ++x) raw.push_back(std::uint8_t(paletteIndex(x, y)));
+    }
+    for (std::size_t at = 0; at < raw.size(); at += 65535) {  // stored blocks of at most 65535 bytes
+        const std::size_t n = std::min<std::size_t>(65535, raw.size() - at);
+        z.push_back(at + n == raw.size() ? 1 : 0);
+        z.insert(z.end(), {std::uint8_t(n & 0xFF), std::uint8_t(n >> 8), std::uint8_t(~n & 0xFF), std::uint8_t((~n >> 8) & 0xFF)});
+        z.insert(z.end(), raw.begin() + long(at), raw.begin() + long(at + n));
+    }
+    std::uint32_t a = 1, c = 0;  // Adler-32 of the uncompressed data
+    for (std::uint8_t v : raw) {
+        a = (a + v) % 65521;
+        c = (c + a) % 65521;
+    }
+    put32be(z, (c << 16) | a);
+    pngChunk(b, "IDAT", z);
+    pngChunk(b, "IEND", {});
+    return b;
+}
+
 // A complete 8x8 baseline JPEG. Every block is "DC difference 0, end of block" with one-code
 // Huffman tables, so the scan is 2 bits per block; with 4 components and an Adobe APP14 marker
 // (transform 0) it is a real CMYK JPEG that libjpeg and stb both decode.

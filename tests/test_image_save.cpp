@@ -22,6 +22,8 @@ private slots:
     void saveRoundTrip_data();
     void saveRoundTrip();
     void jpegQuality();
+    void jpegBytesAreOpenCvs_data();
+    void jpegBytesAreOpenCvs();
     void saveIntoMissingFolder();
     void overwrite();
     void failedSaveKeepsOldFile_data();
@@ -68,9 +70,43 @@ void TestImageSave::saveRoundTrip() {
         QVERIFY(samePixels(loaded.image, packed));
         return;
     }
+    // 4:2:0 chroma (as cv2.imwrite writes): the loss sits in the colour of sharp edges. Measured
+    // mean 2.35, max 62 on this photo; a wrong colour matrix or a row misplaced by the stride
+    // costs tens of levels of mean difference.
     const Diff d = diff(loaded.image, fromBgr(bgr));
-    qInfo("JPEG q95 round trip: mean |diff| %.3f, max %d", d.mean, d.max);  // measured 1.75, 21
-    QVERIFY(d.mean < 2.5 && d.max < 48);
+    qInfo("JPEG q95 round trip: mean |diff| %.3f, max %d", d.mean, d.max);
+    QVERIFY(d.mean < 3.0 && d.max < 80);
+}
+
+void TestImageSave::jpegBytesAreOpenCvs_data() {
+    QTest::addColumn<int>("quality");
+    QTest::addColumn<int>("channels");
+    QTest::addColumn<int>("padding");
+    QTest::newRow("q95 rgb") << 95 << 3 << 0;
+    QTest::newRow("q90 rgb, padded rows") << 90 << 3 << 7;
+    QTest::newRow("q50 rgba (alpha ignored)") << 50 << 4 << 0;
+    QTest::newRow("q100 rgb") << 100 << 3 << 0;
+}
+
+void TestImageSave::jpegBytesAreOpenCvs() {
+    QFETCH(int, quality);
+    QFETCH(int, channels);
+    QFETCH(int, padding);
+    // AugLab writes JPEG as cv2.imwrite does (libjpeg-turbo, accurate DCT, 4:2:0, standard tables,
+    // no optimised Huffman coding): the very same bytes, so an offline-augmented dataset is what a
+    // Python pipeline would have written.
+    const cv::Mat bgr = cv::imread(sample("chelsea.png").string());
+    cv::Mat ours = bgr;
+    if (channels == 4) cv::cvtColor(bgr, ours, cv::COLOR_BGR2BGRA);
+    const Image packed = fromBgr(ours);
+    Image image = packed;
+    image.stride = packed.stride + std::size_t(padding);
+    image.pixels.assign(image.stride * std::size_t(packed.height), 0x5A);
+    for (int y = 0; y < packed.height; ++y) std::memcpy(image.row(y), packed.row(y), packed.stride);
+    const Bytes expected = encodeCv(bgr, ".jpg", {cv::IMWRITE_JPEG_QUALITY, quality});
+    const Bytes written = encodeImage(image, ImageFormat::Jpeg, quality);
+    QCOMPARE(written.size(), expected.size());
+    QVERIFY(written == expected);
 }
 
 void TestImageSave::jpegQuality() {

@@ -1,0 +1,56 @@
+#pragma once
+// The codecs behind image_io.h, one per library: JPEG through libjpeg-turbo's TurboJPEG API (the
+// codec OpenCV and Pillow use, SIMD-accelerated, with DCT-scaled decoding), PNG through libspng.
+// Internal to core: callers use image_io.h, which checks headers and truncation first and sends
+// every other format to stb_image.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "image.h"
+
+namespace auglab::codecs {
+
+/// What a JPEG's header says, read by TurboJPEG without decoding.
+struct JpegHeader {
+    int width = 0, height = 0;
+    bool gray = false;  ///< one component (decoded as RGB all the same)
+    bool cmyk = false;  ///< CMYK or YCCK: refused by the caller
+};
+
+/// Throws InputError("'name': ...") when TurboJPEG cannot read the header.
+JpegHeader readJpegHeader(const std::vector<std::uint8_t>& bytes, const std::string& name);
+
+/// Decodes a JPEG to RGB at 1/2^scaleLevel of its size (scaleLevel 0..3: libjpeg-turbo's DCT scaling
+/// computes the reduced image directly, without the full-size one). The result is
+/// ceil(width / 2^scaleLevel) x ceil(height / 2^scaleLevel). Pixels are those of libjpeg-turbo's
+/// default decoding (accurate integer IDCT, smooth chroma upsampling), as cv2.imread gives.
+/// Warnings (extraneous bytes, a damaged scan that still decodes) are accepted, as libjpeg and
+/// OpenCV accept them; errors throw InputError naming the file.
+Image decodeJpeg(const std::vector<std::uint8_t>& bytes, const std::string& name, int scaleLevel);
+
+/// Encodes RGB(A) pixels (alpha ignored) as a baseline JPEG with 4:2:0 chroma subsampling, the
+/// default of cv2.imwrite and Pillow. quality 1..100.
+std::vector<std::uint8_t> encodeJpeg(const Image& image, int quality);
+
+/// What a PNG's header says: size, channels as the file stores them (a tRNS chunk counts as alpha)
+/// and bit depth.
+struct PngHeader {
+    int width = 0, height = 0;
+    int fileChannels = 0;
+    bool sixteenBit = false;
+};
+
+/// Throws InputError("'name': ...") for a PNG whose header cannot be read.
+PngHeader readPngHeader(const std::vector<std::uint8_t>& bytes, const std::string& name);
+
+/// Decodes a PNG to 8-bit RGB, or RGBA when it has alpha or a tRNS chunk. 16-bit samples are
+/// reduced with >> 8 (as stb_image and a truncating cast do); gamma and colour chunks are ignored, as
+/// OpenCV ignores them. CRC and zlib errors throw InputError naming the file.
+Image decodePng(const std::vector<std::uint8_t>& bytes, const std::string& name, const PngHeader& header);
+
+/// Encodes 8-bit RGB or RGBA as PNG.
+std::vector<std::uint8_t> encodePng(const Image& image);
+
+}  // namespace auglab::codecs
