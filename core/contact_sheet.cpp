@@ -53,7 +53,7 @@ Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend)
     return out;
 }
 
-SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SheetSource>& sources,
                         const SheetOptions& o) {
     if (sources.empty()) throw InputError("no images to render");
     if (o.rows < 1 || o.cols < 1 || o.rows > 64 || o.cols > 64) throw InputError("grid must be 1x1 to 64x64");
@@ -79,9 +79,17 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
         }
         const int cellX = o.gap + (i % o.cols) * (o.tile + o.gap), cellY = o.gap + (i / o.cols) * (o.tile + o.gap);
         if (t.sourceIndex >= 0) {
-            SourceLevels* src = sources[static_cast<std::size_t>(t.sourceIndex)];
+            const SheetSource& src = sources[static_cast<std::size_t>(t.sourceIndex)];
+            if (!src.error.empty()) {
+                t.error = src.error;
+                t.width = t.height = o.tile;  // the cell, for whoever marks it
+                t.x = cellX;
+                t.y = cellY;
+                layout.tiles.push_back(std::move(t));
+                continue;
+            }
             t.replay = samplePipeline(t.original ? std::vector<OpConfig>{} : pipeline, o.seed, t.sampleIndex,
-                                      src->width(), src->height());
+                                      src.width, src.height);
             // The tile keeps the aspect of what apply writes (a random_resized_crop's size, if any).
             int fullW = 0, fullH = 0;
             frameSize(t.replay, t.replay.ops.size(), fullW, fullH);
@@ -89,8 +97,8 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
             t.x = cellX + (o.tile - t.width) / 2;
             t.y = cellY + (o.tile - t.height) / 2;
             try {
-                Plan plan = buildPlan(t.replay, src->width(), src->height(), t.width, t.height);
-                layout.jobs.push_back(RenderJob{src, std::move(plan), &layout.outputs[layout.jobs.size()]});
+                Plan plan = buildPlan(t.replay, src.width, src.height, t.width, t.height);
+                layout.jobs.push_back(RenderJob{nullptr, std::move(plan), &layout.outputs[layout.jobs.size()]});
                 layout.jobTiles.push_back(i);
             } catch (const InputError& e) {
                 t.error = e.what();  // this image cannot take the pipeline; the other tiles still render
@@ -102,6 +110,50 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
         for (const SheetTile& t : layout.tiles)
             if (!t.error.empty()) throw InputError(t.error);
     return layout;
+}
+
+SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+                        const SheetOptions& o) {
+    std::vector<SheetSource> sizes;
+    for (const SourceLevels* s : sources) sizes.push_back(SheetSource{s->width(), s->height(), {}});
+    SheetLayout layout = layoutSheet(pipeline, sizes, o);
+    bindSources(layout, sources);
+    return layout;
+}
+
+std::vector<int> finestLevels(const SheetLayout& layout, std::size_t sourceCount) {
+    std::vector<int> levels(sourceCount, -1);
+    for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
+        const int source = layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])].sourceIndex;
+        const int level = layout.jobs[k].plan.stages.front().warp.sourceLevel;  // the first stage reads the source
+        int& finest = levels[static_cast<std::size_t>(source)];
+        finest = finest < 0 ? level : std::min(finest, level);
+    }
+    return levels;
+}
+
+void bindSources(SheetLayout& layout, const std::vector<SourceLevels*>& sources, const std::vector<std::string>& errors) {
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
+        SheetTile& tile = layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])];
+        const auto source = static_cast<std::size_t>(tile.sourceIndex);
+        if (sources.at(source) == nullptr) {
+            tile.error = source < errors.size() && !errors[source].empty() ? errors[source] : "the image could not be read";
+            continue;
+        }
+        layout.jobs[k].source = sources[source];
+        // Jobs keep their outputs (the Image they point to), so dropping one moves none.
+        if (kept != k) {
+            layout.jobs[kept] = std::move(layout.jobs[k]);
+            layout.jobTiles[kept] = layout.jobTiles[k];
+        }
+        ++kept;
+    }
+    layout.jobs.resize(kept);
+    layout.jobTiles.resize(kept);
+    if (layout.jobs.empty())
+        for (const SheetTile& t : layout.tiles)
+            if (!t.error.empty()) throw InputError(t.error);
 }
 
 Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
@@ -126,7 +178,7 @@ Sheet renderLayout(SheetLayout layout, Backend& backend) {
     for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
         if (placed[k]) continue;  // a backend that does not deliver: place the tile now
         const SheetTile& t = layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])];
-        blit(layout.outputs[k], sheet.image, t.x, t.y);
+        blit(*layout.jobs[k].output, sheet.image, t.x, t.y);
     }
     sheet.tiles = std::move(layout.tiles);
     return sheet;

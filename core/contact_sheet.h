@@ -46,8 +46,9 @@ struct Sheet {
 };
 
 /// A sheet's tiles with their samples and plans, before any pixel is rendered. `jobs[k]` renders
-/// tile `jobTiles[k]` into `outputs[k]`. A backend that keeps the grid on the GPU renders the jobs
-/// and places them itself; renderSheet() renders them and composes the sheet in memory.
+/// tile `jobTiles[k]` into `*jobs[k].output`, one of `outputs`. A backend that keeps the grid on
+/// the GPU renders the jobs and places them itself; renderSheet() renders them and composes the
+/// sheet in memory.
 struct SheetLayout {
     int width = 0, height = 0;
     std::vector<SheetTile> tiles;
@@ -56,14 +57,37 @@ struct SheetLayout {
     std::vector<Image> outputs;
 };
 
+/// What a sheet knows of an image before decoding it: its full size (from the file's header), or
+/// why it cannot be used.
+struct SheetSource {
+    int width = 0, height = 0;
+    std::string error;  ///< not empty: the image cannot be read, and its tiles stay empty with this reason
+};
+
 /// Colours of the sheet: the gaps between cells, and what transparent pixels are shown over.
 inline constexpr std::uint8_t kSheetGapGray = 20;
 inline constexpr std::uint8_t kSheetBackgroundGray = 40;
 
-/// A tile whose plan cannot be built for its image (an InputError) is left empty with `error` set;
-/// the others still render. Throws InputError when every tile fails (with the first reason).
+/// Lays out a sheet of images known by their size alone: tiles, samples and plans. The jobs have no
+/// source yet: decode each image at finestLevels(), then bindSources(). A tile whose image cannot
+/// be read (SheetSource::error) or take the pipeline (an InputError from its plan) is left empty
+/// with `error` set; the others still render. Throws InputError when every tile fails (with the
+/// first reason).
+SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SheetSource>& sources,
+                        const SheetOptions& options);
+
+/// The same for images already decoded: layoutSheet(sizes), then bindSources(sources).
 SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
                         const SheetOptions& options);
+
+/// Per source, the finest level any job of `layout` reads it at: what it must be decoded to (a
+/// tile-sized source level, SPEC §2's scaled decoding for display tiles). -1 for a source no job reads.
+std::vector<int> finestLevels(const SheetLayout& layout, std::size_t sourceCount);
+
+/// Gives every job its source. A null source (it could not be decoded after all) drops its jobs and
+/// leaves its tiles empty with errors[i]. Throws InputError when no job is left.
+void bindSources(SheetLayout& layout, const std::vector<SourceLevels*>& sources,
+                 const std::vector<std::string>& errors = {});
 
 /// Size of a tile for a width x height image fitted in a `tile` x `tile` cell (aspect kept).
 void tileSize(int width, int height, int tile, int& w, int& h);

@@ -66,4 +66,9 @@ Matrix3 resizeMatrix(int fromW, int fromH, int toW, int toH) {
     return {{sx, 0, 0.5 * (sx - 1), 0, sy, 0.5 * (sy - 1), 0, 0, 1}};
 }
 
+Matrix3 levelMatrix(int k) {
+    const double s = std::ldexp(1.0, -k);
+    return {{s, 0, 0.5 * (s - 1), 0, s, 0.5 * (s - 1), 0, 0, 1}};
+}
+
 }  // namespace auglab

@@ -38,5 +38,8 @@ Matrix3 verticalFlipMatrix(int height);
 /// Resizing from (fromW, fromH) to (toW, toH) with pixel centres aligned (as cv::resize does):
 /// x' = (x + 0.5) * toW / fromW - 0.5.
 Matrix3 resizeMatrix(int fromW, int fromH, int toW, int toH);
+/// Full-resolution pixel coordinates to those of source level k (SourceLevels: blocks of 2^k pixels),
+/// pixel centres to block centres: x' = (x + 0.5) / 2^k - 0.5.
+Matrix3 levelMatrix(int k);
 
 }  // namespace auglab

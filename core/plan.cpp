@@ -169,7 +169,7 @@ private:
             w.sourceLevel = k;
             w.inputWidth = lw;
             w.inputHeight = lh;
-            inverse = resizeMatrix(srcW_, srcH_, lw, lh) * pending_.inverse() * toOut.inverse();
+            inverse = levelMatrix(k) * pending_.inverse() * toOut.inverse();
         } else {
             w.sourceLevel = -1;
             w.inputWidth = outW_;

@@ -14,7 +14,7 @@ if [ "${AUGLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
         -DAUGLAB_GUI=OFF -DAUGLAB_GL=OFF -DAUGLAB_CUDA=OFF >/dev/null
   # The engine's own suites: images, warp, colour ops, sampler, presets and replays, rendering.
   suites=(test_image_io test_image_save test_image_resize test_warp test_colour_ops test_sampler test_preset
-          test_render test_import)
+          test_render test_sheet_sources test_import)
   cmake --build build-asan -j"$(nproc)" --target "${suites[@]}"
   # Any UBSan report fails the run.
   regex="^($(IFS='|'; echo "${suites[*]}"))\$"

@@ -220,7 +220,7 @@ CostResult CostService::measure(const CostRequest& r, const QString& name) {
     Backend* b = backend(name, out.error);
     if (!b) return out;
     auto in = input(r, out.source);
-    out.channels = in->full().channels;
+    out.channels = in->channels();
     int minBatch = 2;
     if (auto* cpu = dynamic_cast<CpuBackend*>(b)) {
         out.threads = cpu->threadCount();

@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "fallback_backend.h"
 #include "image_io.h"
 #include "preset.h"
+#include "sheet_sources.h"
 
 namespace auglab::cli {
 
@@ -47,19 +49,6 @@ std::vector<fs::path> listFolder(const fs::path& dir) {
     std::sort(files.begin(), files.end());
     if (files.empty()) throw InputError("no image files in '" + dir.string() + "'");
     return files;
-}
-
-/// Loads files; unreadable ones are reported and left out.
-std::vector<std::unique_ptr<SourceLevels>> loadSkippingBroken(const std::vector<fs::path>& files, ImageLoader& loader) {
-    std::vector<std::unique_ptr<SourceLevels>> images;
-    for (const fs::path& f : files) {
-        try {
-            images.push_back(loader.load(f));
-        } catch (const InputError& e) {
-            std::cerr << "skipped: " << e.what() << "\n";
-        }
-    }
-    return images;
 }
 
 /// Tells the user when a backend failed and the work fell through to the next one.
@@ -207,22 +196,47 @@ int runRender(const std::vector<std::string>& argv) {
     } else {
         files.resize(1);  // samples and compare modes show the first image
     }
-    ImageLoader loader;
-    const auto sources = loadSkippingBroken(files, loader);
-    if (sources.empty()) throw InputError("no readable images to render");
-    auto backend = createBackend(a.value("backend").value_or("auto"), static_cast<int>(a.integer("threads", 0, 0, 1024)));
-    std::vector<SourceLevels*> ptrs;
-    for (auto& s : sources) ptrs.push_back(s.get());
-    const Sheet sheet = renderSheet(preset.pipeline, ptrs, o, *backend);
+    // Headers first: the layout needs sizes only. Each file is then decoded at the size its tiles
+    // read (a JPEG by DCT scaling), in parallel, and only that reduced level is kept.
+    std::vector<SheetSource> heads;
+    for (const fs::path& f : files) {
+        try {
+            const ImageInfo info = probeImage(f);
+            heads.push_back(SheetSource{info.width, info.height, {}});
+        } catch (const InputError& e) {
+            if (o.mode != SheetMode::Dataset) throw;  // the one image shown
+            std::cerr << "skipped: " << e.what() << "\n";
+            heads.push_back(SheetSource{0, 0, e.what()});
+        }
+    }
+    const int threads = static_cast<int>(a.integer("threads", 0, 0, 1024));
+    auto backend = createBackend(a.value("backend").value_or("auto"), threads);
+    SheetLayout layout = layoutSheet(preset.pipeline, heads, o);
+    ThreadPool decoders(threads);
+    std::atomic<bool> reducedFrom16Bit{false};
+    std::vector<std::string> errors;
+    const auto held = loadSheetSources(layout, files.size(), decoders, [&](std::size_t i, int level) {
+        DisplaySource d = loadDisplaySource(files[i], level, heads[i].width, heads[i].height);
+        if (d.reducedFrom16Bit) reducedFrom16Bit = true;
+        return d.levels;
+    }, errors);
+    for (const std::string& e : errors)
+        if (!e.empty()) std::cerr << "skipped: " << e << "\n";
+    if (reducedFrom16Bit) std::cerr << "note: 16-bit images were reduced to 8 bits per channel\n";
+    const Sheet sheet = renderLayout(std::move(layout), *backend);
     reportFallbacks(*backend);
-    for (std::size_t i = 0; i < sheet.tiles.size(); ++i)
-        if (!sheet.tiles[i].error.empty())
-            std::cerr << "warning: tile " << i << " left empty: " << sheet.tiles[i].error << "\n";
+    for (std::size_t i = 0; i < sheet.tiles.size(); ++i) {
+        const SheetTile& t = sheet.tiles[i];
+        if (!t.error.empty() && heads[static_cast<std::size_t>(t.sourceIndex)].error.empty() &&
+            errors[static_cast<std::size_t>(t.sourceIndex)].empty())
+            std::cerr << "warning: tile " << i << " left empty: " << t.error << "\n";
+    }
     saveImage(out, sheet.image);
     if (const auto r = a.value("save-replays")) {
         nlohmann::ordered_json all = nlohmann::ordered_json::array();
-        for (const SheetTile& t : sheet.tiles)
-            if (t.sourceIndex >= 0) all.push_back(replayToJson(t.replay));
+        for (const SheetTile& t : sheet.tiles)  // every tile that has an image, rendered or not
+            if (t.sourceIndex >= 0 && heads[static_cast<std::size_t>(t.sourceIndex)].error.empty())
+                all.push_back(replayToJson(t.replay));
         writeFileAtomically(*r, all.dump(2) + "\n");
     }
     std::cout << "wrote " << out << " (" << o.cols << "x" << o.rows << " tiles of " << o.tile << " px, seed " << o.seed

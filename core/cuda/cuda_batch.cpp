@@ -264,7 +264,7 @@ std::size_t stepCount(const Plan& plan, bool (*pred)(const PixelStep&)) {
 std::size_t jobBytes(const RenderJob& job) {
     const Plan& p = job.plan;
     if (p.stages.empty() || !job.source) return 0;
-    const int channels = job.source->full().channels;
+    const int channels = job.source->channels();
     const WarpStep& w = p.stages[0].warp;
     std::size_t n = alignUp(imageBytes(w.inputWidth, w.inputHeight, channels));
     n += alignUp(imageBytes(p.width, p.height, channels)) * (p.stages.size() > 1 ? 2 : 1);

@@ -1,0 +1,52 @@
+#include "sheet_sources.h"
+
+#include <algorithm>
+
+#include "error.h"
+#include "image_io.h"
+
+namespace auglab {
+
+DisplaySource loadDisplaySource(const std::filesystem::path& path, int level, int expectedWidth, int expectedHeight) {
+    // One DCT step finer than the level, then one exact block mean: a DCT-scaled decode rounds its
+    // colours at the reduced size, and on its own level that rounding alone puts tiles at the edge
+    // of SPEC §2's bounds (mean 0.27 in 256-px tiles of a 2001x1335 photo); reduced once more it
+    // halves. Camera photos in grid-sized tiles (level 4 and up) still decode at 1/8.
+    LoadedImage loaded = loadImage(path, std::max(0, level - 1));
+    if (loaded.fileWidth != expectedWidth || loaded.fileHeight != expectedHeight) {
+        const std::u8string name = path.u8string();
+        throw InputError("'" + std::string(name.begin(), name.end()) + "': the file changed while it was read (" +
+                         std::to_string(expectedWidth) + "x" + std::to_string(expectedHeight) + ", now " +
+                         std::to_string(loaded.fileWidth) + "x" + std::to_string(loaded.fileHeight) + ")");
+    }
+    DisplaySource out;
+    out.reducedFrom16Bit = loaded.reducedFrom16Bit;
+    Image reduced = SourceLevels::reduce(loaded.image, level - loaded.level);
+    loaded.image = Image();  // the larger decode goes before the levels are made
+    out.levels = std::make_shared<SourceLevels>(std::move(reduced), level, expectedWidth, expectedHeight);
+    return out;
+}
+
+std::vector<std::shared_ptr<SourceLevels>> loadSheetSources(SheetLayout& layout, std::size_t count, ThreadPool& pool,
+                                                            const SourceLoader& load, std::vector<std::string>& errors) {
+    const std::vector<int> levels = finestLevels(layout, count);
+    std::vector<std::shared_ptr<SourceLevels>> held(count);
+    errors.assign(count, std::string());
+    pool.parallelFor(static_cast<int>(count), 1, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            const auto k = static_cast<std::size_t>(i);
+            if (levels[k] < 0) continue;
+            try {
+                held[k] = load(k, levels[k]);
+            } catch (const InputError& e) {
+                errors[k] = e.what();
+            }
+        }
+    });
+    std::vector<SourceLevels*> sources;
+    for (const auto& s : held) sources.push_back(s.get());
+    bindSources(layout, sources, errors);
+    return held;
+}
+
+}  // namespace auglab
