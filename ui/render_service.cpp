@@ -14,18 +14,20 @@
 #endif
 #include "fallback_backend.h"
 #include "sampler.h"
+#include "sheet_sources.h"
 
 namespace auglab {
 
 namespace {
 
-/// One message per image that could not take the pipeline (its tile is left empty).
+/// One message per image that could not be read or take the pipeline (its tile is left empty).
 QStringList tileErrors(const std::vector<SheetTile>& tiles, const QStringList& files) {
     QStringList out;
     for (const SheetTile& t : tiles) {
         if (t.error.empty()) continue;
-        const QString line = QFileInfo(files.value(t.sourceIndex)).fileName() + QStringLiteral(": ") +
-                             QString::fromStdString(t.error);
+        // Load errors name their file already; a pipeline that cannot run on an image does not.
+        const QString error = QString::fromStdString(t.error), file = files.value(t.sourceIndex);
+        const QString line = error.contains(file) ? error : QFileInfo(file).fileName() + QStringLiteral(": ") + error;
         if (!out.contains(line)) out << line;
     }
     return out;
@@ -156,29 +158,34 @@ void RenderService::run() {
 GridResult RenderService::renderGrid(const GridRequest& r) {
     GridResult out;
     out.generation = r.generation;
-    // Unreadable files are reported and left out (as auglab-cli render does).
-    std::vector<std::shared_ptr<SourceLevels>> held;
-    std::vector<SourceLevels*> sources;
-    QStringList sourceFiles;
+    if (r.files.isEmpty()) return out;
+    // Headers first (remembered by the cache): the layout needs sizes only. A file that cannot be
+    // read keeps its cell, empty, with the reason.
+    std::vector<SheetSource> heads;
     for (const QString& f : r.files) {
+        ImageInfo info;
         QString error;
-        auto image = cache_.get(f, error);
-        if (!image) {
-            out.errors << error;
-            continue;
-        }
-        held.push_back(image);
-        sources.push_back(image.get());
-        sourceFiles << f;
+        if (cache_.info(f, info, error)) heads.push_back(SheetSource{info.width, info.height, {}});
+        else heads.push_back(SheetSource{0, 0, error.toStdString()});
     }
-    if (sources.empty()) return out;
+    const QStringList& sourceFiles = r.files;
     try {
+        // Laid out once, outside any backend's try: a pipeline that cannot run on these images is
+        // the input's fault, not a backend's.
+        SheetLayout layout = layoutSheet(r.pipeline, heads, r.options);
+        // Each image at the size its tiles read, on the decoding threads, through the cache.
+        std::vector<std::string> loadErrors;
+        const auto held = loadSheetSources(layout, static_cast<std::size_t>(r.files.size()), decoders_,
+                                           [&](std::size_t i, int level) {
+                                               QString error;
+                                               auto image = cache_.get(r.files[int(i)], level, error);
+                                               if (!image) throw InputError(error.toStdString());
+                                               return image;
+                                           },
+                                           loadErrors);
         QString actual;
         Backend& b = backend(r.backend, actual);
         const auto t0 = std::chrono::steady_clock::now();
-        // Laid out once, outside any backend's try: a pipeline that cannot run on these images is
-        // the input's fault, not a backend's.
-        SheetLayout layout = layoutSheet(r.pipeline, sources, r.options);
 #if defined(AUGLAB_HAVE_GL)
         // A GPU backend keeps the grid on the GPU when the display shares its textures
         // (Qt::AA_ShareOpenGLContexts): no readback, no upload.
@@ -240,7 +247,7 @@ SampleResult RenderService::renderSample(const SampleRequest& r) {
     SampleResult out;
     out.ticket = r.ticket;
     QString error;
-    auto image = cache_.get(r.file, error);
+    auto image = cache_.get(r.file, 0, error);  // the whole image: full resolution
     if (!image) {
         out.error = error;
         return out;

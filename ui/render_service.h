@@ -20,6 +20,7 @@
 #include "backend.h"
 #include "contact_sheet.h"
 #include "image_cache.h"
+#include "thread_pool.h"
 
 namespace auglab {
 
@@ -97,6 +98,7 @@ private:
     std::optional<SampleRequest> pendingSample_;
     bool stop_ = false;
     ImageCache cache_;
+    ThreadPool decoders_;  // decodes a page's images in parallel
     QStringList pendingMessages_;
     std::map<const Backend*, std::size_t> reportedFallbacks_;
     std::map<QString, std::unique_ptr<Backend>> backends_;  // by requested name, created on this thread
