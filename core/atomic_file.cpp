@@ -115,7 +115,7 @@ void syncFolder(const fs::path& folder) {
 
 }  // namespace
 
-void writeFileAtomically(const fs::path& path, std::string_view data) {
+void writeFileAtomically(const fs::path& path, std::string_view data, Durability durability) {
     std::error_code ec;
     // Saving through a symbolic link replaces the file it points to, not the link.
     fs::path target = path;
@@ -152,7 +152,7 @@ void writeFileAtomically(const fs::path& path, std::string_view data) {
         failWrite(path, errnoText(err));
     }
     // Some file systems cannot sync (EINVAL, ENOTSUP); the data is then as safe as they allow.
-    if (::fsync(temp.fd()) != 0 && errno != EINVAL && errno != ENOTSUP) {
+    if (durability == Durability::Now && ::fsync(temp.fd()) != 0 && errno != EINVAL && errno != ENOTSUP) {
         failWrite(path, errnoText(errno));
     }
     if (const int err = temp.close(); err != 0) {
@@ -162,11 +162,26 @@ void writeFileAtomically(const fs::path& path, std::string_view data) {
         failWrite(path, errnoText(errno));
     }
     temp.release();
-    syncFolder(folder);
+    if (durability == Durability::Now) {
+        syncFolder(folder);
+    }
 }
 
-void writeFileAtomically(const fs::path& path, const std::vector<std::uint8_t>& data) {
-    writeFileAtomically(path, std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
+void writeFileAtomically(const fs::path& path, const std::vector<std::uint8_t>& data, Durability durability) {
+    writeFileAtomically(path, std::string_view(reinterpret_cast<const char*>(data.data()), data.size()), durability);
+}
+
+void syncFileSystem(const fs::path& folder) {
+    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        failWrite(folder, "cannot open it to sync: " + errnoText(errno));
+    }
+    const int result = ::syncfs(fd);
+    const int err = errno;
+    ::close(fd);
+    if (result != 0) {
+        failWrite(folder, "cannot sync it to disk: " + errnoText(err));
+    }
 }
 
 namespace {

@@ -13,7 +13,7 @@ Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop
         const Image& input = s == 0 ? source.level(stage.warp.sourceLevel) : current;
         if (input.width != stage.warp.inputWidth || input.height != stage.warp.inputHeight)
             throw RuntimeError("plan does not match its input image size");
-        Image out(plan.width, plan.height, input.channels);
+        Image out(plan.width, plan.height, input.channels, Image::Uninitialised{});  // the warp writes every pixel
         loop(plan.height, [&](int y0, int y1) { warpRows(input, out, stage.warp, y0, y1); });
         for (const PixelStep& step : stage.ops) applyPixelStep(out, step, loop);
         current = std::move(out);

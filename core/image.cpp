@@ -7,13 +7,17 @@
 
 namespace auglab {
 
-Image::Image(int w, int h, int c, std::uint8_t value) : width(w), height(h), channels(c) {
+Image::Image(int w, int h, int c, Uninitialised) : width(w), height(h), channels(c) {
     if (w < 0 || h < 0 || c < 1 || c > 4) {
         throw std::invalid_argument("Image: bad size " + std::to_string(w) + "x" + std::to_string(h) + "x" +
                                     std::to_string(c));
     }
     stride = static_cast<std::size_t>(w) * static_cast<std::size_t>(c);
-    pixels.assign(stride * static_cast<std::size_t>(h), value);
+    pixels.resize(stride * static_cast<std::size_t>(h));
+}
+
+Image::Image(int w, int h, int c, std::uint8_t value) : Image(w, h, c, Uninitialised{}) {
+    std::fill(pixels.begin(), pixels.end(), value);
 }
 
 bool samePixels(const Image& a, const Image& b) {
@@ -85,7 +89,7 @@ void filterRow(const std::uint8_t* in, const AxisTaps& tx, int c, std::vector<st
 
 // The common 2x case: each output is the rounded mean of a 2x2 block (what INTER_AREA does too).
 Image halve(const Image& src) {
-    Image out(src.width / 2, src.height / 2, src.channels);
+    Image out(src.width / 2, src.height / 2, src.channels, Image::Uninitialised{});
     const int c = src.channels;
     for (int y = 0; y < out.height; ++y) {
         const std::uint8_t* r0 = src.row(2 * y);
@@ -102,7 +106,7 @@ Image halve(const Image& src) {
 }
 
 Image copyPacked(const Image& src) {
-    Image out(src.width, src.height, src.channels);
+    Image out(src.width, src.height, src.channels, Image::Uninitialised{});
     for (int y = 0; y < src.height; ++y) {
         std::memcpy(out.row(y), src.row(y), out.stride);
     }
@@ -134,7 +138,7 @@ Image resizeArea(const Image& src, int w, int h) {
     const std::uint64_t denom =
         static_cast<std::uint64_t>(src.width) * static_cast<std::uint64_t>(src.height);
 
-    Image out(w, h, c);
+    Image out(w, h, c, Image::Uninitialised{});
     std::vector<std::uint64_t> rowSums(rowValues);  // one source row, filtered horizontally
     std::vector<std::uint64_t> acc(rowValues);      // one output row before the division
     int filteredRow = -1;  // the source row in rowSums: a row straddling two output rows is filtered once

@@ -3,9 +3,41 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 namespace auglab {
+
+/// std::allocator, except that a value-initialised element (resize(), vector(n)) is left
+/// uninitialised: an image that a decoder or a warp fills completely is not zeroed first (for a
+/// fresh 512x512 output that pass costs as much as the LUT ops after the warp). Filling with a
+/// value (assign(n, v)) still fills.
+template <typename T>
+struct UninitialisedAllocator : std::allocator<T> {
+    using value_type = T;
+    UninitialisedAllocator() = default;
+    template <typename U>
+    UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+    template <typename U>
+    struct rebind {
+        using other = UninitialisedAllocator<U>;
+    };
+    template <typename U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+template <typename T, typename U>
+bool operator==(const UninitialisedAllocator<T>&, const UninitialisedAllocator<U>&) {
+    return true;
+}
+
+using PixelBuffer = std::vector<std::uint8_t, UninitialisedAllocator<std::uint8_t>>;
 
 /// An owning 8-bit image with 3 (RGB) or 4 (RGBA) interleaved channels. Rows may be padded:
 /// `stride` is the distance between rows in bytes and is at least width * channels.
@@ -15,11 +47,16 @@ struct Image {
     int height = 0;
     int channels = 3;
     std::size_t stride = 0;
-    std::vector<std::uint8_t> pixels;
+    PixelBuffer pixels;
+
+    /// Tag of the constructor that leaves the pixels unset, for images about to be overwritten.
+    struct Uninitialised {};
 
     Image() = default;
     /// Allocates a tightly packed image with every byte set to `value` (zero by default).
     Image(int w, int h, int c, std::uint8_t value = 0);
+    /// Allocates a tightly packed image whose pixels the caller writes, every one of them.
+    Image(int w, int h, int c, Uninitialised);
 
     bool empty() const { return width <= 0 || height <= 0; }
     std::uint8_t* row(int y) { return pixels.data() + static_cast<std::size_t>(y) * stride; }

@@ -259,7 +259,7 @@ bool alphaIsOpaque(const Image& img) {
 }
 
 Image dropAlpha(const Image& src) {
-    Image out(src.width, src.height, 3);
+    Image out(src.width, src.height, 3, Image::Uninitialised{});
     for (int y = 0; y < src.height; ++y) {
         const std::uint8_t* in = src.row(y);
         std::uint8_t* o = out.row(y);
@@ -369,7 +369,7 @@ LoadedImage decodeWithStb(const std::vector<std::uint8_t>& bytes, const std::str
     if (!data) {
         fail(name, "cannot decode (" + stbReason() + "); the file is truncated or corrupt");
     }
-    loaded.image = Image(dw, dh, wanted);
+    loaded.image = Image(dw, dh, wanted, Image::Uninitialised{});
     std::memcpy(loaded.image.pixels.data(), data.get(), loaded.image.pixels.size());
 
     if (isGif(bytes) && alphaIsOpaque(loaded.image)) {

@@ -70,7 +70,7 @@ Image decodeJpeg(const std::vector<std::uint8_t>& bytes, const std::string& name
     tjhandle h = decompressor();
     const JpegHeader header = readJpegHeader(bytes, name);
     const tjscalingfactor factor{1, 1 << std::clamp(scaleLevel, 0, 3)};
-    Image image(TJSCALED(header.width, factor), TJSCALED(header.height, factor), 3);
+    Image image(TJSCALED(header.width, factor), TJSCALED(header.height, factor), 3, Image::Uninitialised{});
     // TJFLAG_LIMITSCANS refuses progressive files with absurd scan counts (a decompression bomb
     // that would take minutes); real encoders write around ten.
     const int status = tjDecompress2(h, bytes.data(), byteCount(bytes, name), image.pixels.data(), image.width,

@@ -69,7 +69,7 @@ PngHeader readPngHeader(const std::vector<std::uint8_t>& bytes, const std::strin
 Image decodePng(const std::vector<std::uint8_t>& bytes, const std::string& name, const PngHeader& header) {
     Context ctx = decoder(bytes, name);
     const bool alpha = header.fileChannels == 2 || header.fileChannels == 4;
-    Image image(header.width, header.height, alpha ? 4 : 3);
+    Image image(header.width, header.height, alpha ? 4 : 3, Image::Uninitialised{});
     const int format = alpha ? SPNG_FMT_RGBA8 : SPNG_FMT_RGB8;
     std::size_t size = 0;
     if (const int e = spng_decoded_image_size(ctx.get(), format, &size); e != 0 || size != image.pixels.size())

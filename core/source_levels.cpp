@@ -30,7 +30,7 @@ Image blockMeans(const Image& src, int k) {
     const int c = src.channels;
     int w = 0, h = 0;
     SourceLevels::levelSize(src.width, src.height, k, w, h);
-    Image out(w, h, c);
+    Image out(w, h, c, Image::Uninitialised{});
     std::vector<Acc> sums(static_cast<std::size_t>(w) * static_cast<std::size_t>(c));
     const int lastX = src.width - 1, paddedWidth = w << k;
     const Acc count = Acc{1} << (2 * k);
@@ -57,7 +57,7 @@ Image halve(const Image& src) {
     const int c = src.channels;
     int w = 0, h = 0;
     SourceLevels::levelSize(src.width, src.height, 1, w, h);
-    Image out(w, h, c);
+    Image out(w, h, c, Image::Uninitialised{});
     const int pairs = src.width / 2;
     for (int oy = 0; oy < h; ++oy) {
         const std::uint8_t* a = src.row(2 * oy);

@@ -31,7 +31,8 @@ inline std::filesystem::path fsPath(const QString& s) {
 inline std::filesystem::path sample(const char* name) {
     return std::filesystem::path(AUGLAB_SOURCE_DIR) / "resources/samples" / name;
 }
-inline QByteArray qbytes(const Bytes& b) {
+template <typename Buffer>  // Bytes, or an Image's PixelBuffer
+inline QByteArray qbytes(const Buffer& b) {
     return QByteArray(reinterpret_cast<const char*>(b.data()), qsizetype(b.size()));
 }
 inline Bytes bytes(const QByteArray& b) {

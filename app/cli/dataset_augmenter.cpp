@@ -133,8 +133,9 @@ private:
                         samplePipeline(o_.preset.pipeline, o_.seed, index, source.width(), source.height());
                     SampleRenderer::Result r = renderer_.render(worker, replay, source);
                     const std::vector<std::uint8_t> bytes = encodeImage(r.image, o_.format, o_.jpegQuality);
+                    // Synced once for the whole run (augmentFolder), not file by file.
                     writeFileAtomically(folders_.output / fromUtf8(in.outputs[static_cast<std::size_t>(k)]),
-                                        bytes);
+                                        bytes, Durability::Batch);
                     Event e;
                     e.entry = outputEntry(in.relative, in.outputs[static_cast<std::size_t>(k)], k, o_.seed,
                                           index, bytes.size(), r.backend, replayToJson(replay));
@@ -293,6 +294,13 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
     std::vector<ManifestEntry> done;
     run.run(std::move(work), s.jobs, s, appender, done, failed, start);
     appender.close();
+    // The outputs reach the disk before the manifest that lists them is rewritten (the rewrite
+    // itself is synced): one sync for the run instead of one per file.
+    try {
+        syncFileSystem(folders.output);
+    } catch (...) {
+        if (!run.fatal()) throw;
+    }
 
     // The final manifest: every output present, each once (an output written again replaces its
     // old line), and this run's failures.

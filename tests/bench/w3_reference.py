@@ -1,0 +1,111 @@
+"""W3 of SPEC §8 with its reference in the same run: `auglab-cli augment` against the same pipeline
+in Python with Albumentations 2.0.8 + OpenCV (cv2.imread, A.Compose, cv2.imwrite q95), one thread.
+
+The pipeline is AugLab's W3 preset exported with `auglab-cli export --to albumentations` and loaded
+with A.load, so both sides run the same transforms with the same parameters. The inputs are 96
+distinct 512x512 JPEGs (q95) cut from the bundled photos. Prints one JSON object; asserts nothing.
+
+    build/pyenv/bin/python tests/bench/w3_reference.py --cli build/app/cli/auglab-cli
+
+(build/pyenv is made by tests/test_export_library; any Python with albumentations==2.0.8 will do.)
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+import time
+
+import albumentations as A
+import cv2
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PRESET = {
+    "format": "auglab-preset", "version": 1, "name": "w3", "seed": 1,
+    "pipeline": [{"op": "affine"}, {"op": "horizontal_flip", "p": 0.5}, {"op": "coarse_dropout"},
+                 {"op": "brightness_contrast"}],
+}
+
+
+def make_inputs(folder, count):
+    names = ["astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg"]
+    rng = np.random.default_rng(5)
+    for i in range(count):
+        photo = cv2.imread(str(ROOT / "resources" / "samples" / names[i % 4]))
+        scale = rng.uniform(1.1, 2.0) * 512 / min(photo.shape[:2])
+        big = cv2.resize(photo, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        y = rng.integers(0, big.shape[0] - 511)
+        x = rng.integers(0, big.shape[1] - 511)
+        crop = big[y:y + 512, x:x + 512]
+        if i % 8 >= 4:
+            crop = crop[:, ::-1]
+        cv2.imwrite(str(folder / f"img_{i:03d}.jpg"), np.ascontiguousarray(crop), [cv2.IMWRITE_JPEG_QUALITY, 95])
+
+
+def albumentations_loop(transform, inputs, out):
+    """What a training script's offline augmentation does, one image at a time."""
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    for path in inputs:
+        image = cv2.imread(str(path))
+        augmented = transform(image=image)["image"]
+        cv2.imwrite(str(out / path.name), augmented, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return len(inputs) / (time.perf_counter() - start)
+
+
+def auglab_augment(cli, preset, folder, out, jobs):
+    shutil.rmtree(out, ignore_errors=True)
+    start = time.perf_counter()
+    subprocess.run([cli, "augment", "--preset", str(preset), "--input", str(folder), "--output", str(out),
+                    "--copies", "1", "--format", "jpg", "--quality", "95", "--jobs", str(jobs), "--backend", "cpu"],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cli", default=str(ROOT / "build" / "app" / "cli" / "auglab-cli"))
+    parser.add_argument("--images", type=int, default=96)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    with tempfile.TemporaryDirectory(prefix="auglab-w3-") as tmp:
+        tmp = pathlib.Path(tmp)
+        folder = tmp / "in"
+        folder.mkdir()
+        make_inputs(folder, args.images)
+        inputs = sorted(folder.iterdir())
+        preset = tmp / "w3.auglab.json"
+        preset.write_text(json.dumps(PRESET))
+        exported = tmp / "w3.albumentations.json"
+        subprocess.run([args.cli, "export", "--preset", str(preset), "--to", "albumentations", "--out", str(exported)],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        transform = A.load(str(exported))
+        albumentations_loop(transform, inputs[:8], tmp / "warm")  # imports, first calls
+        # Best of the runs, interleaved so that both sides see the same machine.
+        reference, one, all_jobs = 0.0, 0.0, 0.0
+        for run in range(args.runs):
+            reference = max(reference, albumentations_loop(transform, inputs, tmp / f"alb-{run}"))
+            one = max(one, len(inputs) / auglab_augment(args.cli, preset, folder, tmp / "one", 1))
+            all_jobs = max(all_jobs, len(inputs) / auglab_augment(args.cli, preset, folder, tmp / "all", os.cpu_count()))
+    print(json.dumps({
+        "w3_images": len(inputs),
+        "w3_albumentations_opencv_1thread_ips": round(reference, 1),
+        "w3_augment_1job_ips": round(one, 1),
+        "w3_augment_1job_vs_albumentations": round(one / reference, 3),
+        "w3_augment_all_jobs": os.cpu_count(),
+        "w3_augment_all_jobs_ips": round(all_jobs, 1),
+        "w3_augment_all_jobs_vs_1job": round(all_jobs / one, 3),
+        "w3_target_1job_vs_albumentations": 1.2,
+        "w3_target_2jobs_vs_1job": 1.7,
+        "note": "auglab-cli augment timed as a whole process (start-up, manifest, atomic writes included)",
+        "versions": {"albumentations": A.__version__, "opencv": cv2.__version__},
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()
