@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "thread_pool.h"
+#include "warp_fixed_point.h"
 
 namespace auglab {
 
@@ -40,6 +41,15 @@ Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop
 // Kernels, exposed for tests.
 /// dst (already sized) = src warped by `w` (rows [y0, y1) only).
 void warpRows(const Image& src, Image& dst, const WarpStep& w, int y0, int y1);
+/// The same with the warp's coordinate tables made once for all the rows of a stage.
+void warpRows(const Image& src, Image& dst, const WarpStep& w, const WarpTables& tables, int y0, int y1);
+/// A pixel step over the whole image.
 void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop);
+/// Whether a pixel step works row by row (each output row from the same row alone): those run on
+/// strips of rows right after the warp, while the rows are still in cache. A blur needs its
+/// neighbours, a brightness relative to the mean the whole image.
+bool rowLocal(const PixelStep& step);
+/// A row-local pixel step over rows [y0, y1).
+void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1);
 
 }  // namespace auglab

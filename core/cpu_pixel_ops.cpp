@@ -13,9 +13,9 @@ namespace auglab {
 
 namespace {
 
-void applyLut(Image& img, const Lut& lut, const RowLoop& loop) {
+void lutRows(Image& img, const Lut& lut, int y0, int y1) {
     const int cn = img.channels;
-    loop(img.height, [&](int y0, int y1) {
+    {
         for (int y = y0; y < y1; ++y) {
             std::uint8_t* p = img.row(y);
             if (cn == 3) {
@@ -38,7 +38,7 @@ void applyLut(Image& img, const Lut& lut, const RowLoop& loop) {
                 p[2] = lut[p[2]];
             }
         }
-    });
+    }
 }
 
 // Mean of the RGB values, summed in integers so that it does not depend on the thread count.
@@ -51,9 +51,9 @@ double rgbMean(const Image& img) {
     return static_cast<double>(sum) / (3.0 * img.width * img.height);
 }
 
-void applyHsv(Image& img, const HsvLuts& l, const RowLoop& loop) {
+void hsvRows(Image& img, const HsvLuts& l, int y0, int y1) {
     const int cn = img.channels;
-    loop(img.height, [&](int y0, int y1) {
+    {
         for (int y = y0; y < y1; ++y) {
             std::uint8_t* p = img.row(y);
             for (int x = 0; x < img.width; ++x, p += cn) {
@@ -66,17 +66,15 @@ void applyHsv(Image& img, const HsvLuts& l, const RowLoop& loop) {
                 p[2] = static_cast<std::uint8_t>(b);
             }
         }
-    });
+    }
 }
 
-void applyGray(Image& img, const RowLoop& loop) {
+void grayRows(Image& img, int y0, int y1) {
     const int cn = img.channels;
-    loop(img.height, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            std::uint8_t* p = img.row(y);
-            for (int x = 0; x < img.width; ++x, p += cn) p[0] = p[1] = p[2] = grayOf(p[0], p[1], p[2]);
-        }
-    });
+    for (int y = y0; y < y1; ++y) {
+        std::uint8_t* p = img.row(y);
+        for (int x = 0; x < img.width; ++x, p += cn) p[0] = p[1] = p[2] = grayOf(p[0], p[1], p[2]);
+    }
 }
 
 int reflect101(int p, int len) {
@@ -131,9 +129,9 @@ void applyBlur(Image& img, const std::vector<float>& k, const RowLoop& loop) {
     });
 }
 
-void applyNoise(Image& img, const NoiseStep& n, const RowLoop& loop) {
+void noiseRows(Image& img, const NoiseStep& n, int y0, int y1) {
     const int cn = img.channels;
-    loop(img.height, [&](int y0, int y1) {
+    {
         for (int y = y0; y < y1; ++y) {
             std::uint8_t* p = img.row(y);
             for (int x = 0; x < img.width; ++x, p += cn) {
@@ -148,15 +146,15 @@ void applyNoise(Image& img, const NoiseStep& n, const RowLoop& loop) {
                 }
             }
         }
-    });
+    }
 }
 
-void applyDropout(Image& img, const DropoutStep& d) {
+void dropoutRows(Image& img, const DropoutStep& d, int rows0, int rows1) {
     const int cn = img.channels;
     for (std::size_t i = 0; i < d.holes.size(); ++i) {
         const Hole& hole = d.holes[i];
         const int x0 = std::clamp(hole.x, 0, img.width), x1 = std::clamp(hole.x + hole.w, 0, img.width);
-        const int y0 = std::clamp(hole.y, 0, img.height), y1 = std::clamp(hole.y + hole.h, 0, img.height);
+        const int y0 = std::clamp(hole.y, rows0, rows1), y1 = std::clamp(hole.y + hole.h, rows0, rows1);
         const Rgb colour = d.mode == Fill::Mode::RandomUniform ? d.colours[i] : d.fill;
         for (int y = y0; y < y1; ++y) {
             std::uint8_t* p = img.row(y) + static_cast<std::size_t>(x0) * cn;
@@ -178,22 +176,35 @@ void applyDropout(Image& img, const DropoutStep& d) {
 
 }  // namespace
 
-void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
+bool rowLocal(const PixelStep& step) {
+    return !std::holds_alternative<MeanBrightnessStep>(step) && !std::holds_alternative<BlurStep>(step);
+}
+
+void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
     if (const auto* s = std::get_if<LutStep>(&step)) {
-        applyLut(img, s->lut, loop);
-    } else if (const auto* s = std::get_if<MeanBrightnessStep>(&step)) {
-        const BrightnessContrastParams p{s->brightness, 0.0, false};
-        applyLut(img, brightnessContrastLut(s->alpha, brightnessBeta(p, rgbMean(img))), loop);
+        lutRows(img, s->lut, y0, y1);
     } else if (const auto* s = std::get_if<HsvStep>(&step)) {
-        applyHsv(img, s->luts, loop);
+        hsvRows(img, s->luts, y0, y1);
     } else if (std::holds_alternative<GrayStep>(step)) {
-        applyGray(img, loop);
+        grayRows(img, y0, y1);
+    } else if (const auto* s = std::get_if<NoiseStep>(&step)) {
+        noiseRows(img, *s, y0, y1);
+    } else if (const auto* s = std::get_if<DropoutStep>(&step)) {
+        dropoutRows(img, *s, y0, y1);
+    }
+}
+
+void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
+    if (const auto* s = std::get_if<MeanBrightnessStep>(&step)) {
+        const BrightnessContrastParams p{s->brightness, 0.0, false};
+        const Lut lut = brightnessContrastLut(s->alpha, brightnessBeta(p, rgbMean(img)));
+        loop(img.height, [&](int y0, int y1) { lutRows(img, lut, y0, y1); });
     } else if (const auto* s = std::get_if<BlurStep>(&step)) {
         applyBlur(img, s->kernel, loop);
-    } else if (const auto* s = std::get_if<NoiseStep>(&step)) {
-        applyNoise(img, *s, loop);
-    } else if (const auto* s = std::get_if<DropoutStep>(&step)) {
-        applyDropout(img, *s);
+    } else if (std::holds_alternative<DropoutStep>(step)) {
+        applyPixelRows(img, step, 0, img.height);  // a few rectangles: not worth the threads
+    } else {
+        loop(img.height, [&](int y0, int y1) { applyPixelRows(img, step, y0, y1); });
     }
 }
 

@@ -179,6 +179,10 @@ void gatherRows(const Image& src, Image& dst, const GatherStep& g, int y0, int y
 }
 
 void warpRows(const Image& src, Image& dst, const WarpStep& w, int y0, int y1) {
+    warpRows(src, dst, w, w.gather || w.copy ? WarpTables{} : warpTables(w, dst.width, dst.height), y0, y1);
+}
+
+void warpRows(const Image& src, Image& dst, const WarpStep& w, const WarpTables& tables, int y0, int y1) {
     if (w.gather) {
         gatherRows(src, dst, *w.gather, y0, y1);
         return;
@@ -188,7 +192,6 @@ void warpRows(const Image& src, Image& dst, const WarpStep& w, int y0, int y1) {
         for (int y = y0; y < y1; ++y) std::memcpy(dst.row(y), src.row(y), bytes);
         return;
     }
-    const WarpTables tables = warpTables(w, dst.width, dst.height);
     // The constant border's colour; alpha outside the image is 0 (transparent), as a scalar fill of
     // 0 gives in Albumentations for 4-channel images.
     const std::uint8_t cval[4] = {w.fill[0], w.fill[1], w.fill[2], 0};
