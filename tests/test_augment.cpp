@@ -143,6 +143,7 @@ private slots:
     void inputsNeverOverwritten_data();
     void inputsNeverOverwritten();
     void jobsGiveIdenticalOutputs();
+    void memoryBoundKeepsOutputs();
     void interruptedRunLeavesWholeFilesAndResumes();
     void jpegDropsAlphaWithNote();
     void usageErrors_data();
@@ -467,6 +468,27 @@ void TestAugment::jobsGiveIdenticalOutputs() {
         QVERIFY2(b.count(name), qPrintable(n));
         QVERIFY2(readAll(one + "/" + n) == readAll(two + "/" + n), qPrintable(n));  // the manifests too
     }
+}
+
+void TestAugment::memoryBoundKeepsOutputs() {
+    // Three 400x400 photos hold 1.3 MB each in flight (decode and output): under --memory-mb 1 the
+    // two jobs take turns, each file alone. The outputs are those of one job, and nothing hangs.
+    QTemporaryDir d;
+    const QString in = d.filePath("in"), one = d.filePath("one"), bounded = d.filePath("bounded");
+    writePhoto(in + "/a.png", "astronaut.png", 400, 400);
+    writePhoto(in + "/b.jpg", "coffee.png", 400, 400);
+    writePhoto(in + "/c.png", "chelsea.png", 400, 400);
+    QCOMPARE(cli(base(in, one) + QStringList{"--copies", "2", "--jobs", "1"}).code, 0);
+    const Run r = cli(base(in, bounded) + QStringList{"--copies", "2", "--jobs", "2", "--memory-mb", "1"});
+    QCOMPARE(r.code, 0);
+    const Snapshot a = snapshot(one), b = snapshot(bounded);
+    QCOMPARE(a.size(), std::size_t(7));
+    QCOMPARE(b.size(), a.size());
+    for (const auto& [name, state] : a) {
+        const QString n = QString::fromStdString(name);
+        QVERIFY2(readAll(one + "/" + n) == readAll(bounded + "/" + n), qPrintable(n));
+    }
+    QCOMPARE(cli(base(in, d.filePath("x")) + QStringList{"--memory-mb", "0"}).code, 2);
 }
 
 void TestAugment::interruptedRunLeavesWholeFilesAndResumes() {

@@ -20,7 +20,7 @@ namespace auglab::cli {
 namespace {
 
 const Args::Spec kAugmentSpec{
-    {"preset", "input", "output", "copies", "format", "quality", "jobs", "backend", "seed"},
+    {"preset", "input", "output", "copies", "format", "quality", "jobs", "backend", "seed", "memory-mb"},
     {},
     {"overwrite"},
     0};
@@ -78,7 +78,8 @@ void showProgress(const AugmentSummary& s) {
 
 std::string augmentHelpText() {
     return "usage: auglab-cli augment --preset P --input DIR --output DIR [--copies N] [--format png|jpg]\n"
-           "         [--quality 95] [--jobs N] [--backend auto|cpu|gl|cuda] [--seed N] [--overwrite]\n\n"
+           "         [--quality 95] [--jobs N] [--backend auto|cpu|gl|cuda] [--seed N] [--overwrite]\n"
+           "         [--memory-mb 2048]\n\n"
            "Writes N augmented copies of every image under --input (subfolders too, mirrored under\n"
            "--output): copy k of a/b.jpg is a/b_aug<k>.png. Its sample index is\n"
            "(FNV-1a-64(\"a/b.jpg\") >> 27) * 65536 + k, so `apply --index` reproduces it and adding files\n"
@@ -86,7 +87,9 @@ std::string augmentHelpText() {
            "<output>/auglab-manifest.jsonl. A rerun with the same arguments writes only what is missing;\n"
            "other arguments into the same folder are refused unless --overwrite (which deletes the\n"
            "outputs the manifest lists and starts again). Unreadable inputs are reported and skipped.\n"
-           "Defaults: 1 copy, png, quality 95 (jpg), one job per hardware thread, the preset's seed.\n\n"
+           "Defaults: 1 copy, png, quality 95 (jpg), one job per hardware thread, the preset's seed.\n"
+           "Jobs decode, augment and encode different files at once; the images they hold are bounded by\n"
+           "--memory-mb (a job waits before decoding a file that would pass it; a larger file runs alone).\n\n"
            "exit codes: 0 all done, 1 some inputs failed (the others are done) or an output could not be\n"
            "written, 2 bad usage or bad input, 130/143 interrupted by Ctrl-C/SIGTERM (rerun to resume)\n";
 }
@@ -109,6 +112,7 @@ int runAugment(const std::vector<std::string>& argv) {
     o.jpegQuality = static_cast<int>(a.integer("quality", 95, 1, 100));
     const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     o.jobs = static_cast<int>(a.integer("jobs", hardware, 1, 1024));
+    o.memoryBudgetBytes = static_cast<std::size_t>(a.integer("memory-mb", 2048, 1, 1 << 24)) << 20;
     o.backend = a.value("backend").value_or("auto");
     o.overwrite = a.flag("overwrite");
     o.preset = loadPreset(presetPath);

@@ -6,12 +6,14 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 
 #include "atomic_file.h"
 #include "augment_manifest.h"
 #include "augment_renderer.h"
+#include "byte_budget.h"
 #include "error.h"
 #include "preset.h"
 #include "sampler.h"
@@ -76,7 +78,7 @@ class AugmentRun {
 public:
     // Makes the backends (InputError for an unknown or unavailable one) before anything is written.
     AugmentRun(const AugmentOptions& o, const AugmentFolders& f, int jobs)
-        : o_(o), folders_(f), renderer_(o.backend, jobs, mutex_, wake_) {}
+        : o_(o), folders_(f), renderer_(o.backend, jobs, mutex_, wake_), budget_(o.memoryBudgetBytes) {}
 
     // Runs up to `jobs` workers over `work`; adds the outputs written to `done` and the inputs that
     // failed to `failed`, as they finish, each also appended to the manifest at once. The first
@@ -113,7 +115,15 @@ private:
             for (std::size_t i = 0; !stop_ && (i = next_++) < work_.size();) {
                 const PlannedInput& in = *work_[i].input;
                 LoadedImage loaded;
+                std::optional<ByteBudget::Reservation> held;
                 try {
+                    // What this file will occupy (its decode and one output, RGBA at most), held
+                    // until its outputs are written: the header says, before any pixel is decoded.
+                    const ImageInfo info = probeImage(in.source);
+                    held.emplace(budget_.reserve(
+                        std::size_t{8} * static_cast<std::size_t>(info.width) * static_cast<std::size_t>(info.height),
+                        stop_));
+                    if (stop_) break;
                     loaded = loadImage(in.source);
                 } catch (const std::exception& e) {  // InputError, or no memory for a huge image
                     Event failure;
@@ -149,6 +159,7 @@ private:
             if (!fatal_) fatal_ = std::current_exception();
             stop_ = true;
         }
+        budget_.wakeAll();  // a worker waiting for memory sees the stop
         {
             const std::lock_guard lock(mutex_);
             --workersLeft_;
@@ -175,6 +186,7 @@ private:
             if (o_.cancel && *o_.cancel != 0 && !stop_) {
                 s.interruptedBy = *o_.cancel;
                 stop_ = true;
+                budget_.wakeAll();
             }
             if (o_.progress && (finished || since(lastProgress) >= 0.1)) {
                 s.seconds = since(start);
@@ -219,6 +231,7 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_;
     SampleRenderer renderer_;
+    ByteBudget budget_;
     std::vector<Event> events_;  // guarded by mutex_
     int workersLeft_ = 0;        // guarded by mutex_
     std::exception_ptr fatal_;   // guarded by mutex_ while workers run

@@ -29,6 +29,9 @@ struct AugmentOptions {
     ImageFormat format = ImageFormat::Png;
     int jpegQuality = 95;          ///< 1..100, used for JPEG only
     int jobs = 0;                  ///< files decoded, augmented and encoded at once; <= 0: hardware threads
+    /// Bound on the images in flight across the jobs (decodes and outputs, 4 bytes a pixel each): a
+    /// job waits before decoding a file that would pass it (ByteBudget).
+    std::size_t memoryBudgetBytes = std::size_t{2} << 30;
     std::string backend = "auto";  ///< auto, cpu, gl, cuda
     bool overwrite = false;  ///< start over: delete the outputs a previous run listed, ignore the refusals
     /// Checked between outputs; when it holds a signal number, no new output is started, the one in
