@@ -106,11 +106,13 @@ int datasetBench(auglab::MainWindow& w, QString folder, int photos) {
         }
         rss.push_back(statusMb("VmRSS:"));
     }
+    QString quarters;
+    for (int q = 1; q <= 4; ++q) quarters += QString("%1%2").arg(q > 1 ? ", " : "").arg(rss[(rss.size() - 1) * q / 4], 0, 'f', 0);
     std::printf("{\n  \"folder\": \"%s\",\n  \"pages\": %d,\n  \"first_grid_s_since_process_start\": %.2f,\n"
-                "  \"rss_mb_after_first_page\": %.0f,\n  \"rss_mb_max_while_paging\": %.0f,\n"
-                "  \"rss_mb_after_last_page\": %.0f,\n  \"peak_rss_mb\": %.0f\n}\n",
-                qPrintable(folder), int(pages), firstGrid, firstRss, *std::max_element(rss.begin(), rss.end()),
-                rss.back(), statusMb("VmHWM:"));
+                "  \"rss_mb_after_first_page\": %.0f,\n  \"rss_mb_at_each_quarter\": [%s],\n"
+                "  \"rss_mb_max_while_paging\": %.0f,\n  \"peak_rss_mb\": %.0f\n}\n",
+                qPrintable(folder), int(pages), firstGrid, firstRss, qPrintable(quarters),
+                *std::max_element(rss.begin(), rss.end()), statusMb("VmHWM:"));
     return 0;
 }
 
