@@ -1,5 +1,7 @@
 #include "json_reader.h"
 
+#include <charconv>
+
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -206,6 +208,16 @@ std::uint64_t JsonReader::unsignedInteger() const {
         fail("expected a non-negative integer, got " + describeType());
     }
     return v_->get<std::uint64_t>();
+}
+
+std::uint64_t JsonReader::unsignedInteger64() const {
+    if (!v_->is_string()) return unsignedInteger();
+    const std::string& text = v_->get_ref<const std::string&>();
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+        fail("expected a non-negative 64-bit integer as decimal digits, got \"" + text + "\"");
+    return value;
 }
 
 double JsonReader::numberIn(double lower, double upper) const {

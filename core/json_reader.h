@@ -42,6 +42,10 @@ public:
     double number() const;  ///< any finite JSON number
     std::int64_t integer(std::int64_t lower, std::int64_t upper) const;
     std::uint64_t unsignedInteger() const;
+    /// A 64-bit value written as a string of decimal digits ("18446744073709551615"), so that JSON
+    /// readers that keep numbers as doubles do not round it; a plain non-negative integer is read
+    /// too (files written before).
+    std::uint64_t unsignedInteger64() const;
     double numberIn(double lower, double upper) const;
     /// [min, max] with lower <= min <= max <= upper; integers only when `integers`.
     Range range(double lower, double upper, bool integers) const;

@@ -73,9 +73,10 @@ GatherStep deotteGather(const DeotteParams& d, int dim, int outW, int outH) {
 /// The output (outW x outH) shows the final frame, scaled.
 class PlanBuilder {
 public:
-    PlanBuilder(int srcW, int srcH, int outW, int outH)
+    PlanBuilder(int srcW, int srcH, int outW, int outH, SourceSampling sampling)
         : srcW_(srcW), srcH_(srcH), frameW_(srcW), frameH_(srcH), outW_(outW), outH_(outH),
-          levelScale_(std::min(static_cast<double>(outW) / srcW, static_cast<double>(outH) / srcH)) {
+          levelScale_(std::min(static_cast<double>(outW) / srcW, static_cast<double>(outH) / srcH)),
+          prefiltered_(sampling == SourceSampling::Prefiltered) {
         plan_.width = outW;
         plan_.height = outH;
     }
@@ -126,7 +127,7 @@ public:
         w.gather = std::move(gather);
         if (plan_.stages.empty()) {
             // Tiles read a pre-filtered level of the source, as a fused warp does.
-            const int k = SourceLevels::levelForScale(levelScale_, srcW_, srcH_);
+            const int k = prefiltered_ ? SourceLevels::levelForScale(levelScale_, srcW_, srcH_) : 0;
             SourceLevels::levelSize(srcW_, srcH_, k, w.inputWidth, w.inputHeight);
             w.sourceLevel = k;
         } else {
@@ -163,7 +164,7 @@ private:
         Matrix3 inverse;
         if (plan_.stages.empty()) {
             // Output pixel -> frame -> source full resolution -> pre-filtered level.
-            const int k = SourceLevels::levelForScale(levelScale_, srcW_, srcH_);
+            const int k = prefiltered_ ? SourceLevels::levelForScale(levelScale_, srcW_, srcH_) : 0;
             int lw = 0, lh = 0;
             SourceLevels::levelSize(srcW_, srcH_, k, lw, lh);
             w.sourceLevel = k;
@@ -185,6 +186,7 @@ private:
 
     int srcW_, srcH_, frameW_, frameH_, outW_, outH_;
     double levelScale_;
+    bool prefiltered_;  // tiles read a pre-filtered level; full-resolution outputs the source
     Matrix3 pending_;
     bool hasPending_ = false;
     // Interpolation, border and fill of a fused warp come from its affine ops (the last one wins)
@@ -217,13 +219,14 @@ DropoutStep dropoutStep(const DropoutParams& d, double sx, double sy) {
 
 }  // namespace
 
-Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, int outHeight) {
+Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, int outHeight,
+               SourceSampling sampling) {
     if (replay.imageWidth != srcWidth || replay.imageHeight != srcHeight)
         throw InputError("the sample was drawn for a " + std::to_string(replay.imageWidth) + "x" +
                          std::to_string(replay.imageHeight) + " image, but this image is " + std::to_string(srcWidth) +
                          "x" + std::to_string(srcHeight));
     if (outWidth <= 0 || outHeight <= 0) throw InputError("output size must be positive");
-    PlanBuilder b(srcWidth, srcHeight, outWidth, outHeight);
+    PlanBuilder b(srcWidth, srcHeight, outWidth, outHeight, sampling);
     for (const ConcreteOp& op : replay.ops) {
         if (!op.applied) continue;
         switch (op.id) {
@@ -268,7 +271,7 @@ Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, 
 Plan buildFullPlan(const Replay& replay, int srcWidth, int srcHeight) {
     int w = 0, h = 0;
     frameSize(replay, replay.ops.size(), w, h);
-    return buildPlan(replay, srcWidth, srcHeight, w, h);
+    return buildPlan(replay, srcWidth, srcHeight, w, h, SourceSampling::Source);
 }
 
 std::array<std::uint32_t, 4> pixelNoiseWords(std::uint64_t seed, int x, int y) {

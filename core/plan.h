@@ -76,13 +76,24 @@ struct Plan {
     std::vector<PlanStage> stages;
 };
 
+/// What the first warp reads.
+enum class SourceSampling {
+    /// A display tile: the pre-filtered source level closest above the tile's scale (no aliasing,
+    /// cost bounded by the tile).
+    Prefiltered,
+    /// Full resolution, the library's pixels (SPEC §2): the source itself, resampled as
+    /// cv2.warpAffine and cv2.resize do it, however much a random_resized_crop shrinks it.
+    Source,
+};
+
 /// Builds the plan of `replay` for a source of srcWidth x srcHeight pixels (the size the replay was
 /// drawn for; InputError otherwise) rendered at outWidth x outHeight: the replay's last frame (see
-/// frameSize), scaled to that size.
-Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, int outHeight);
+/// frameSize), scaled to that size, reading the source as `sampling` says.
+Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, int outHeight,
+               SourceSampling sampling = SourceSampling::Prefiltered);
 
-/// The plan of `replay` at full resolution: the output has the size of the replay's last frame (the
-/// image's size, or a random_resized_crop's `size`).
+/// The plan of `replay` at full resolution (SourceSampling::Source): the output has the size of the
+/// replay's last frame (the image's size, or a random_resized_crop's `size`).
 Plan buildFullPlan(const Replay& replay, int srcWidth, int srcHeight);
 
 /// Noise of pixel (x, y) of a random fill or gauss_noise: Philox4x32 keyed by `seed`.

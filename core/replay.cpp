@@ -76,7 +76,7 @@ struct OpJsonWriter {
             j["hole_colours"] = colours;
         } else {
             j["fill"] = "random";
-            j["noise_seed"] = d.noiseSeed;
+            j["noise_seed"] = std::to_string(d.noiseSeed);  // a string: doubles would round it
         }
         if (d.unitPx[0] > 0) j["unit_px"] = Json::array({d.unitPx[0], d.unitPx[1]});  // grid_dropout
     }
@@ -108,7 +108,7 @@ struct OpJsonWriter {
         j["std_frac"] = n.std_frac;
         j["mean_frac"] = n.mean_frac;
         j["per_channel"] = n.per_channel;
-        j["noise_seed"] = n.noiseSeed;
+        j["noise_seed"] = std::to_string(n.noiseSeed);  // a string: doubles would round it
     }
 };
 
@@ -137,7 +137,7 @@ DropoutParams readDropout(const JsonReader& r, bool grid) {
         const std::string mode = fill.string();
         if (mode == "random") {
             d.fillMode = Fill::Mode::Random;
-            d.noiseSeed = r.member("noise_seed").unsignedInteger();
+            d.noiseSeed = r.member("noise_seed").unsignedInteger64();
         } else if (mode == "random_uniform") {
             d.fillMode = Fill::Mode::RandomUniform;
             const JsonReader colours = r.member("hole_colours");
@@ -240,7 +240,7 @@ OpParams readParams(const JsonReader& r, const OpDesc& desc) {
         case OpId::GaussNoise:
             r.requireObject({"op", "applied", "std_frac", "mean_frac", "per_channel", "noise_seed"});
             return NoiseParams{num(r, "std_frac", 0, 1), num(r, "mean_frac", -1, 1), r.member("per_channel").boolean(),
-                               r.member("noise_seed").unsignedInteger()};
+                               r.member("noise_seed").unsignedInteger64()};
     }
     r.fail("internal: unknown op");
 }

@@ -7,6 +7,13 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh -DAUGLAB_TESTS=ON
 (cd build && xvfb-run -a ctest --output-on-failure -j"$(nproc)" --timeout 1500)
+# What did not run, and why: ctest lists whole tests it skipped (a suite whose initTestCase found
+# no GPU, display or PyPI); this adds the reason of each, and of any single skipped function.
+skipped=$(grep -h "^SKIP   :" build/Testing/Temporary/LastTest.log | sort -u || true)
+if [ -n "$skipped" ]; then
+  echo "== skipped, with the reasons =="
+  echo "$skipped"
+fi
 
 if [ "${AUGLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   echo "== engine suites under ASan + UBSan =="

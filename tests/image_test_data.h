@@ -71,6 +71,14 @@ struct Diff {
 };
 inline Diff diff(const Image& a, const Image& b) {
     Diff d;
+    if (a.width != b.width || a.height != b.height || a.channels != b.channels) {
+        QTest::qFail(qPrintable(QString("images differ in size: %1x%2x%3 and %4x%5x%6")
+                                    .arg(a.width).arg(a.height).arg(a.channels)
+                                    .arg(b.width).arg(b.height).arg(b.channels)),
+                     __FILE__, __LINE__);
+        d.mean = d.max = 256;  // and never within any bound
+        return d;
+    }
     const int n = a.width * a.channels;
     for (int y = 0; y < a.height; ++y)
         for (int i = 0; i < n; ++i) {

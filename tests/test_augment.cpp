@@ -14,6 +14,8 @@
 #include <QThread>
 #include <QtTest>
 
+#include "suite_main.h"
+
 #include <filesystem>
 #include <map>
 
@@ -148,7 +150,6 @@ private slots:
     void jpegDropsAlphaWithNote();
     void usageErrors_data();
     void usageErrors();
-    void glBackendIsDeterministic();
 
 private:
     QStringList base(const QString& in, const QString& out) const {
@@ -597,16 +598,33 @@ void TestAugment::usageErrors() {
     QVERIFY(help.out.contains("auglab-manifest.jsonl"));
 }
 
-void TestAugment::glBackendIsDeterministic() {
+// Needs the GL backend (a display: Xvfb's software renderer will do).
+class TestAugmentGl : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void glBackendIsDeterministic();
+
+private:
+    QTemporaryDir dir_;
+};
+
+void TestAugmentGl::initTestCase() {
     const Run info = cli({"info", "--json"});
-    bool gl = false;
     for (const auto& b : QJsonDocument::fromJson(info.out.toUtf8()).object()["backends"].toArray())
-        gl = gl || (b.toObject()["name"] == "gl" && b.toObject()["available"].toBool());
-    if (!gl) QSKIP("no OpenGL here (run under xvfb-run for the software renderer)");
+        if (b.toObject()["name"] == "gl" && !b.toObject()["available"].toBool())
+            QSKIP(qPrintable("the GL backend is not available: " + b.toObject()["detail"].toString()));
+    QVERIFY(dir_.isValid());
+    QVERIFY(writeBytes(dir_.filePath("p.auglab.json"), kPreset));
+    makeInput(dir_.filePath("input"));
+}
+
+void TestAugmentGl::glBackendIsDeterministic() {
     // The GL backend renders on the main thread for every worker: still the same bytes for any --jobs.
     QTemporaryDir d;
-    QStringList args = base(input_, d.filePath("one"));
-    args[args.indexOf("cpu")] = "gl";
+    QStringList args{"augment", "--preset", dir_.filePath("p.auglab.json"), "--input", dir_.filePath("input"),
+                     "--output", d.filePath("one"), "--backend", "gl"};
     QCOMPARE(cli(args + QStringList{"--copies", "2", "--jobs", "1"}).code, 0);
     args[args.indexOf(d.filePath("one"))] = d.filePath("two");
     QCOMPARE(cli(args + QStringList{"--copies", "2", "--jobs", "3"}).code, 0);
@@ -621,5 +639,7 @@ void TestAugment::glBackendIsDeterministic() {
              readAll(d.filePath("two/auglab-manifest.jsonl")));
 }
 
-QTEST_APPLESS_MAIN(TestAugment)
+int main(int argc, char** argv) {
+    return auglab::testing::runSuites<TestAugment, TestAugmentGl>(argc, argv);
+}
 #include "test_augment.moc"

@@ -7,6 +7,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <opencv2/imgcodecs.hpp>
 
 #include "cli_test_support.h"
 #include "image_io.h"
@@ -60,14 +61,22 @@ void TestCli::infoJson() {
     const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QVERIFY(j.contains("version"));
     QStringList names;
+    // Auto's documented rule, applied to what this machine offers: CUDA when a device is there, else
+    // GL on a hardware renderer (a software one such as llvmpipe is slower than the CPU), else the CPU.
+    bool cuda = false, hardwareGl = false;
     for (const auto& b : j["backends"].toArray()) {
         const QJsonObject o = b.toObject();
         names << o["name"].toString();
         QVERIFY(o.contains("compiled") && o.contains("available") && !o["detail"].toString().isEmpty());
         if (o["name"] == "cpu") QVERIFY(o["available"].toBool());
+        const QString detail = o["detail"].toString().toLower();
+        const bool software = detail.contains("llvmpipe") || detail.contains("softpipe") || detail.contains("swrast") ||
+                              detail.contains("software");
+        cuda = cuda || (o["name"] == "cuda" && o["available"].toBool());
+        hardwareGl = hardwareGl || (o["name"] == "gl" && o["available"].toBool() && !software);
     }
     QCOMPARE(names, (QStringList{"cpu", "gl", "cuda"}));
-    QCOMPARE(j["auto"].toString(), QString("cpu"));
+    QCOMPARE(j["auto"].toString(), QString(cuda ? "cuda" : hardwareGl ? "gl" : "cpu"));
     const QJsonArray ops = j["ops"].toArray();
     QVERIFY(ops.contains(QJsonValue("affine")) && ops.contains(QJsonValue("coarse_dropout")) &&
             ops.contains(QJsonValue("to_gray")));
@@ -159,6 +168,22 @@ void TestCli::applyEqualsRenderTile() {
         QCOMPARE(r.code, 0);
         QCOMPARE(QJsonDocument::fromJson(readAll(one)).object(), tiles[i].toObject());
     }
+    // And the pixels: with tiles as large as the image (chelsea.png is 451x300) a tile is what
+    // apply writes, bit for bit. Cells are `--tile` pixels with 2-pixel gaps, the image centred.
+    const QString sheet = dir_.filePath("big.png"), applied = dir_.filePath("one.png");
+    QCOMPARE(cli({"render", "--preset", preset_, "--image", sample("chelsea.png"), "--grid", "2x1", "--tile", "451",
+                  "--seed", "31", "--out", sheet})
+                 .code,
+             0);
+    QCOMPARE(cli({"apply", "--preset", preset_, "--image", sample("chelsea.png"), "--index", "1", "--seed", "31",
+                  "--out", applied})
+                 .code,
+             0);
+    const cv::Mat s = cv::imread(sheet.toStdString()), a = cv::imread(applied.toStdString());
+    QCOMPARE(QSize(a.cols, a.rows), QSize(451, 300));
+    const cv::Mat tile = s(cv::Rect(2 + 451 + 2, 2 + (451 - 300) / 2, 451, 300));
+    QCOMPARE(cv::norm(tile, a, cv::NORM_INF), 0.0);
+    QVERIFY(cv::norm(s(cv::Rect(2, 2 + (451 - 300) / 2, 451, 300)), a, cv::NORM_INF) > 0);  // tile 0 is another sample
 }
 
 void TestCli::replayReproducesApply() {

@@ -170,14 +170,33 @@ std::unique_ptr<Backend> makeEngine(int engine, QByteArray& whyNot) {
     return nullptr;
 }
 
-/// Rows for each engine this build has: "host emulation: ..." and "device: ...".
+/// The device rows run as a ctest test of their own (test_cuda.device: AUGLAB_TEST_CUDA_ROWS=device,
+/// the device functions named), which ctest reports as skipped, with the reason, when there is no
+/// device; test_cuda runs everything else.
+bool deviceRowsOnly() {
+    static const bool device = qEnvironmentVariable("AUGLAB_TEST_CUDA_ROWS") == "device";
+    return device;
+}
+
+/// Rows for each engine of this run: "host emulation: ..." in test_cuda (a CUDA build), "device:
+/// ..." in test_cuda.device. A build without CUDA has no host emulation: its device rows stay in
+/// test_cuda and say why they cannot run.
 QList<int> enginesOfThisBuild() {
+    if (deviceRowsOnly()) return {kDevice};
 #if defined(AUGLAB_HAVE_CUDA)
-    return {kHostEmulation, kDevice};
+    return {kHostEmulation};
 #else
     return {kDevice};
 #endif
 }
+
+/// In test_cuda of a CUDA build, a function that only a device can run says where it runs.
+#if defined(AUGLAB_HAVE_CUDA)
+#define DEVICE_FUNCTION_ONLY() \
+    if (!deviceRowsOnly()) QSKIP("runs on a device, in test_cuda.device")
+#else
+#define DEVICE_FUNCTION_ONLY()
+#endif
 QByteArray engineName(int engine) {
     return engine == kHostEmulation ? "host emulation: " : "device: ";
 }
@@ -437,6 +456,7 @@ class TestCuda : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void infoIsHonest();
     void createWithoutDeviceThrows();
 #if defined(AUGLAB_HAVE_CUDA)
@@ -459,6 +479,12 @@ private slots:
     void badPlansAreRuntimeErrors();
     void outOfMemoryIsRuntimeError();
 };
+
+void TestCuda::initTestCase() {
+    if (!deviceRowsOnly()) return;
+    const BackendInfo info = cudaBackendInfo();
+    if (!info.available) QSKIP(info.detail.c_str());
+}
 
 void TestCuda::infoIsHonest() {
     const BackendInfo info = cudaBackendInfo();
@@ -726,7 +752,7 @@ void TestCuda::sheetTextureMatchesCpu_data() {
         QTest::newRow((engineName(engine) + "dataset of mixed sizes and channels").constData())
             << engine << int(SheetMode::Dataset) << 0;
     }
-    if (kCudaBuilt)
+    if (kCudaBuilt && !deviceRowsOnly())
         QTest::newRow("host emulation: one batch per tile") << int(kHostEmulation) << int(SheetMode::Dataset) << 1;
 }
 
@@ -862,6 +888,7 @@ void TestCuda::badPlansAreRuntimeErrors() {
 }
 
 void TestCuda::outOfMemoryIsRuntimeError() {
+    DEVICE_FUNCTION_ONLY();
     QByteArray whyNot;
     const std::unique_ptr<Backend> backend = makeEngine(kDevice, whyNot);
     if (!backend) QSKIP(whyNot.constData());

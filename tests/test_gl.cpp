@@ -104,8 +104,14 @@ void TestGl::opsMatchCpu() {
         const Image b = renderSample(pipeline, source, 17, i, *gl);
         const Diff d = compare(b, a);
         const QByteArray where = "sample " + QByteArray::number(qulonglong(i)) + ": " + d.describe();
-        if (Expect(expect) == Expect::Exact) QVERIFY2(d.maxAbs == 0, where.constData());
-        else QVERIFY2(d.withinLinearBounds(), where.constData());
+        if (Expect(expect) == Expect::Exact) {
+            QVERIFY2(d.maxAbs == 0, where.constData());
+        } else {
+            // What the shaders promise (and the CUDA test demands): float maths without fma and
+            // the GPU's log/sin/cos may round a rare value differently, by one level; never more.
+            QVERIFY2(d.maxAbs <= 1 && double(d.pixelsDiffering) <= std::max(1.0, 5e-3 * double(d.pixels)),
+                     where.constData());
+        }
     }
 }
 

@@ -7,6 +7,9 @@
 #include <sys/resource.h>
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -295,6 +298,7 @@ private slots:
     void fuzzPreset();
     void fuzzReplay_data();
     void fuzzReplay();
+    void replaySeedsSurviveOtherJsonReaders();
     void deepNesting_data();
     void deepNesting();
 };
@@ -498,7 +502,8 @@ void TestPreset::schemaValidation() {
     QFETCH(QString, file);
     QFETCH(bool, valid);
     const SchemaVerdicts& v = schemaVerdicts();
-    if (!v.skip.isEmpty()) QSKIP(qPrintable(v.skip));
+    // Python's jsonschema is a dependency the set-up commands install (scripts/deps.sh).
+    QVERIFY2(v.skip.isEmpty(), qPrintable(v.skip));
     QVERIFY2(v.failure.isEmpty(), qPrintable(v.failure));
     QVERIFY2(v.byFile.contains(file), "no verdict from jsonschema");
     const QString verdict = v.byFile.value(file);
@@ -638,6 +643,54 @@ void TestPreset::deepNesting() {
     const QString replayMessage = errorOf([&] { parseReplay(s); });
     QVERIFY2(!replayMessage.startsWith("NO") && !replayMessage.startsWith("NOT"),
              qPrintable(replayMessage.left(300)));
+}
+
+void TestPreset::replaySeedsSurviveOtherJsonReaders() {
+    // Noise seeds are 64-bit: as JSON numbers, readers that keep doubles (Qt's QJsonDocument,
+    // JavaScript, Python tools converting to float) would round them and change the noise.
+    OpConfig noise = OpConfig::withDefaults("gauss_noise");
+    OpConfig drop = OpConfig::withDefaults("coarse_dropout");
+    drop.set("fill", Fill{Fill::Mode::Random, {}});
+    Replay original;
+    for (std::uint64_t i = 0; i < 64; ++i) {  // a sample whose seeds need all 64 bits
+        original = samplePipeline({noise, drop}, 7, i, 64, 48);
+        if (std::get<NoiseParams>(original.ops[0].params).noiseSeed > (std::uint64_t{1} << 60)) break;
+    }
+    const std::uint64_t seed = std::get<NoiseParams>(original.ops[0].params).noiseSeed;
+    QVERIFY(seed > (std::uint64_t{1} << 60));
+    const std::string text = serializeReplay(original);
+    QVERIFY2(text.find("\"noise_seed\": \"" + std::to_string(seed) + "\"") != std::string::npos, text.c_str());
+    // Through Qt's JSON and back.
+    const QByteArray viaQt = QJsonDocument::fromJson(QByteArray::fromStdString(text)).toJson();
+    QCOMPARE(serializeReplay(parseReplay(viaQt.toStdString())), text);
+    // Through Python's json module and back.
+    QProcess python;
+    python.start("python3", {"-c", "import json, sys; sys.stdout.write(json.dumps(json.load(sys.stdin)))"});
+    QVERIFY(python.waitForStarted());
+    python.write(QByteArray::fromStdString(text));
+    python.closeWriteChannel();
+    QVERIFY(python.waitForFinished(30000));
+    QCOMPARE(python.exitCode(), 0);
+    QCOMPARE(serializeReplay(parseReplay(python.readAllStandardOutput().toStdString())), text);
+    // Replays written before, with the seed as a number, still read, to the same value; and that
+    // number is what Qt's doubles would have corrupted.
+    std::string old = text;
+    const std::string quoted = "\"" + std::to_string(seed) + "\"";
+    for (std::size_t at; (at = old.find(quoted)) != std::string::npos;) old.replace(at, quoted.size(), std::to_string(seed));
+    QCOMPARE(std::get<NoiseParams>(parseReplay(old).ops[0].params).noiseSeed, seed);
+    const QJsonValue asDouble = QJsonDocument::fromJson(QByteArray::fromStdString(old)).object()["ops"].toArray()[0]
+                                    .toObject()["noise_seed"];
+    QVERIFY(static_cast<std::uint64_t>(asDouble.toDouble()) != seed);
+    // A seed that is not digits is an error naming its place.
+    std::string bad = text;
+    bad.replace(bad.find(quoted), quoted.size(), "\"12x\"");
+    bool refused = false;
+    try {
+        parseReplay(bad);
+    } catch (const InputError& e) {
+        refused = QString(e.what()).contains("noise_seed") && QString(e.what()).contains("decimal digits");
+    }
+    QVERIFY(refused);
 }
 
 QTEST_APPLESS_MAIN(TestPreset)

@@ -215,8 +215,47 @@ void TestRender::tileEqualsApplyReplay() {
     const Sheet s = renderSheet(busyPipeline(), {&levels}, o, cpu);
     for (std::uint64_t i = 0; i < 9; ++i) {
         Replay r;
-        renderSample(busyPipeline(), levels, 1234, i, cpu, &r);
-        QCOMPARE(s.tiles[std::size_t(i)].replay, r);
+        const Image applied = renderSample(busyPipeline(), levels, 1234, i, cpu, &r);
+        const SheetTile& t = s.tiles[std::size_t(i)];
+        QCOMPARE(t.replay, r);
+        // The pixels: the tile is apply's output at tile size. Colour ops, noise and holes work per
+        // tile pixel, so compare the geometry alone against apply resized by OpenCV's INTER_AREA.
+        // The tile is drawn from a pre-filtered level with bilinear taps, another filter (2.8
+        // levels of mean difference on this photo for the identity, about 4 rotated), so the check
+        // is that it is much closer to its own sample than to the next one.
+        const std::vector<OpConfig> geometry{busyPipeline()[0], busyPipeline()[1]};
+        SheetOptions one = o;
+        one.rows = one.cols = 1;
+        one.page = i;
+        const Sheet g = renderSheet(geometry, {&levels}, one, cpu);
+        const SheetTile& gt = g.tiles[0];
+        Image tile(gt.width, gt.height, 3);
+        for (int y = 0; y < gt.height; ++y)
+            std::copy(g.image.at(gt.x, gt.y + y), g.image.at(gt.x + gt.width, gt.y + y), tile.row(y));
+        const auto resizedApply = [&](std::uint64_t index) {
+            cv::Mat resized;
+            cv::resize(toMat(renderSample(geometry, levels, 1234, index, cpu)), resized, cv::Size(gt.width, gt.height),
+                       0, 0, cv::INTER_AREA);
+            return fromMat(resized);
+        };
+        const Diff same = compare(tile, resizedApply(i)), other = compare(tile, resizedApply(i + 1));
+        QVERIFY2(same.meanAbs < 6.0 && other.meanAbs > 2 * same.meanAbs,
+                 ("own sample " + same.describe() + "; next sample " + other.describe()).constData());
+        QVERIFY(t.width == gt.width && t.height == gt.height);
+        (void)applied;
+    }
+    // A tile as large as the image is apply's output, bit for bit: same plan, same pixels.
+    o.rows = o.cols = 2;
+    o.tile = std::max(src.width, src.height);
+    const Sheet big = renderSheet(busyPipeline(), {&levels}, o, cpu);
+    for (std::uint64_t i = 0; i < 4; ++i) {
+        const Image applied = renderSample(busyPipeline(), levels, 1234, i, cpu);
+        const SheetTile& t = big.tiles[std::size_t(i)];
+        QCOMPARE(QSize(t.width, t.height), QSize(applied.width, applied.height));
+        Image tile(t.width, t.height, 3);
+        for (int y = 0; y < t.height; ++y)
+            std::copy(big.image.at(t.x, t.y + y), big.image.at(t.x + t.width, t.y + y), tile.row(y));
+        QVERIFY(samePixels(tile, applied));
     }
 }
 
@@ -331,6 +370,27 @@ void TestRender::randomResizedCropResizesTheCrop() {
     o.tile = 100;
     const Sheet sheet = renderSheet({c}, {&src}, o, cpu);
     QCOMPARE(QSize(sheet.tiles[0].width, sheet.tiles[0].height), QSize(100, 75));
+
+    // A crop shrunk by more than 2x (512 -> 224): full resolution is still plain cv::resize of the
+    // source (the library's pixels), not a pre-filtered level; tiles do read one.
+    const Image big = loadImage(samplePath("astronaut.png")).image;
+    SourceLevels bigSrc(big);
+    OpConfig shrink = op("random_resized_crop");
+    shrink.set("size", Size2{224, 224});
+    shrink.set("scale", Range{0.9, 1.0});
+    for (std::uint64_t i = 0; i < 6; ++i) {
+        Replay r;
+        const Image out = renderSample({shrink}, bigSrc, 9, i, cpu, &r);
+        QCOMPARE(buildFullPlan(r, 512, 512).stages[0].warp.sourceLevel, 0);
+        QVERIFY(buildPlan(r, 512, 512, 224, 224).stages[0].warp.sourceLevel >= 1);
+        const auto& p = std::get<CropParams>(r.ops[0].params);
+        QVERIFY(p.width > 2 * 224);
+        cv::Mat expected;
+        cv::resize(toMat(big)(cv::Rect(p.x, p.y, p.width, p.height)), expected, cv::Size(224, 224), 0, 0,
+                   cv::INTER_LINEAR);
+        const Diff d = compare(out, fromMat(expected));
+        QVERIFY2(d.withinLinearBounds(), d.describe().constData());
+    }
 }
 
 void TestRender::cropAfterPixelOpIsRefused() {

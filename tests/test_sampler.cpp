@@ -288,8 +288,10 @@ void TestSampler::gridDropoutFollowsAlbumentations() {
         const Replay r = samplePipeline({g}, 3, i, width, height);
         QCOMPARE(r, samplePipeline({g}, 3, i, width, height));
         const auto& p = paramsOf<DropoutParams>(r, 0);
+        // A drawn unit is square (one randint, as Albumentations draws it); the default is a tenth
+        // of each side, at least 2.
         const int unitW = unitMin ? p.unitPx[0] : std::max(2, width / 10);
-        const int unitH = unitMin ? p.unitPx[1] : std::max(2, height / 10);
+        const int unitH = unitMin ? p.unitPx[0] : std::max(2, height / 10);
         QCOMPARE(p.unitPx[0], unitW);
         QCOMPARE(p.unitPx[1], unitH);
         QVERIFY(unitW >= expectedUnitMin && unitW <= expectedUnitMax);
