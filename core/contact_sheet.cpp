@@ -88,8 +88,18 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
                 layout.tiles.push_back(std::move(t));
                 continue;
             }
-            t.replay = samplePipeline(t.original ? std::vector<OpConfig>{} : pipeline, o.seed, t.sampleIndex,
-                                      src.width, src.height);
+            try {
+                // The pipeline may not fit this image (a hole or grid unit larger than it).
+                t.replay = samplePipeline(t.original ? std::vector<OpConfig>{} : pipeline, o.seed, t.sampleIndex,
+                                          src.width, src.height);
+            } catch (const InputError& e) {
+                t.error = e.what();
+                t.width = t.height = o.tile;
+                t.x = cellX;
+                t.y = cellY;
+                layout.tiles.push_back(std::move(t));
+                continue;
+            }
             // The tile keeps the aspect of what apply writes (a random_resized_crop's size, if any).
             int fullW = 0, fullH = 0;
             frameSize(t.replay, t.replay.ops.size(), fullW, fullH);

@@ -160,9 +160,13 @@ std::vector<OpDesc> buildRegistry() {
             floatRange("hole_width_frac", "Hole width", "fraction of width", 0, 1, {0.05, 0.1},
                        "Hole width as a fraction of the image width (truncated to pixels)."),
             optionalParam(intRange("hole_height_px", "Hole height", "px", 1, 100000, {8, 16},
-                                   "Hole height in pixels, inclusive range; replaces hole_height_frac.")),
+                                   "Hole height in pixels, inclusive range; replaces hole_height_frac. On an image "
+                                   "lower than the maximum, drawn up to its height; lower than the minimum: an "
+                                   "error for that image (as in Albumentations).")),
             optionalParam(intRange("hole_width_px", "Hole width", "px", 1, 100000, {8, 16},
-                                   "Hole width in pixels, inclusive range; replaces hole_width_frac.")),
+                                   "Hole width in pixels, inclusive range; replaces hole_width_frac. On an image "
+                                   "narrower than the maximum, drawn up to its width; narrower than the minimum: an "
+                                   "error for that image (as in Albumentations).")),
             fill("fill", true,
                  "[r, g, b], or \"random\" (noise per pixel) or \"random_uniform\" (one colour per hole)."),
         }});
@@ -177,8 +181,9 @@ std::vector<OpDesc> buildRegistry() {
             number("ratio", "Ratio", "fraction of a unit", 0.01, 1, 0.5,
                    "Hole size as a fraction of its grid cell, both axes (truncated to pixels)."),
             optionalParam(intRange("unit_size_px", "Unit size", "px", 2, 100000, {10, 20},
-                                   "Grid unit in pixels, inclusive range, one draw for both axes (clamped to the "
-                                   "shorter side); without it the unit is max(2, side // 10) per axis.")),
+                                   "Grid unit in pixels, inclusive range, one draw for both axes; without it the unit "
+                                   "is max(2, side // 10) per axis. The largest unit must be below the image's shorter "
+                                   "side: otherwise an error for that image (as in Albumentations).")),
             boolean("random_offset", "Random offset", true,
                     "Place each hole at a random position inside its cell (off: at the cell's top-left)."),
             fill("fill", true,

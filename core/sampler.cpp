@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "error.h"
 #include "philox.h"
 
 namespace auglab {
@@ -55,9 +56,19 @@ DropoutParams sampleDropout(const OpConfig& op, const OpDraws& d, int width, int
         const std::uint32_t base = kFirstHole + static_cast<std::uint32_t>(j) * kDrawsPerHole;
         int h = 0, w = 0;
         if (px) {
+            // Albumentations draws a size in pixels from [min, min(max, side)], and raises for an
+            // image smaller than the minimum: the same here, so that the preview's holes have the
+            // library's distribution at the image's edge too (not the whole range, clamped after).
             const Range hr = op.range("hole_height_px"), wr = op.range("hole_width_px");
-            h = static_cast<int>(d.randint(base, static_cast<std::int64_t>(hr.min), static_cast<std::int64_t>(hr.max)));
-            w = static_cast<int>(d.randint(base + 1, static_cast<std::int64_t>(wr.min), static_cast<std::int64_t>(wr.max)));
+            if (hr.min > height || wr.min > width)
+                throw InputError("coarse_dropout: holes of at least " + std::to_string(std::llround(wr.min)) + "x" +
+                                 std::to_string(std::llround(hr.min)) + " px do not fit this " + std::to_string(width) +
+                                 "x" + std::to_string(height) + " image (Albumentations raises here too); lower "
+                                 "hole_width_px / hole_height_px's minimum");
+            h = static_cast<int>(d.randint(base, static_cast<std::int64_t>(hr.min),
+                                           std::min(static_cast<std::int64_t>(hr.max), std::int64_t{height})));
+            w = static_cast<int>(d.randint(base + 1, static_cast<std::int64_t>(wr.min),
+                                           std::min(static_cast<std::int64_t>(wr.max), std::int64_t{width})));
         } else {
             h = static_cast<int>(std::trunc(height * d.uniform(base, op.range("hole_height_frac"))));
             w = static_cast<int>(std::trunc(width * d.uniform(base + 1, op.range("hole_width_frac"))));
@@ -102,9 +113,16 @@ DropoutParams sampleGridDropout(const OpConfig& op, const OpDraws& d, int width,
     int unitW = std::max(2, width / 10), unitH = std::max(2, height / 10);
     if (op.has("unit_size_px")) {
         const Range u = op.range("unit_size_px");
-        // Albumentations refuses a unit above the shorter side; the preview clamps it to that side.
+        // Albumentations refuses a unit range reaching the shorter side (its exported, exclusive upper
+        // end max + 1 above that side): so does AugLab, for this image.
+        const int shorter = std::min(width, height);
+        if (u.max >= shorter)
+            throw InputError("grid_dropout: unit_size_px up to " + std::to_string(std::llround(u.max)) +
+                             " px does not fit this " + std::to_string(width) + "x" + std::to_string(height) +
+                             " image: the largest unit must be below its shorter side, " + std::to_string(shorter) +
+                             " (Albumentations raises here too)");
         const auto unit = d.randint(kUnit, static_cast<std::int64_t>(u.min), static_cast<std::int64_t>(u.max));
-        unitW = unitH = static_cast<int>(std::clamp<std::int64_t>(unit, 1, std::max(1, std::min(width, height))));
+        unitW = unitH = static_cast<int>(unit);
     }
     p.unitPx = {unitW, unitH};
     const int rows = height / unitH, cols = width / unitW;

@@ -141,6 +141,7 @@ private slots:
     void overwriteStartsAgain();
     void foreignFolderRefused();
     void corruptInputsSkipped();
+    void pipelineTooLargeForAnImageFailsThatImage();
     void clashingNamesReported();
     void inputsNeverOverwritten_data();
     void inputsNeverOverwritten();
@@ -403,6 +404,24 @@ void TestAugment::corruptInputsSkipped() {
     const Run again = cli(base(in, out) + QStringList{"--copies", "2"});
     QCOMPARE(again.code, 1);
     QVERIFY2(again.out.contains("0 outputs written, 8 already done, 2 failed"), qPrintable(again.out));
+}
+
+void TestAugment::pipelineTooLargeForAnImageFailsThatImage() {
+    // Holes of at least 50 px do not fit a 40x40 image (Albumentations raises there too): that input
+    // fails with the reason, the others are written, and the run goes on.
+    QTemporaryDir d;
+    const QString in = d.filePath("in"), out = d.filePath("out"), preset = d.filePath("holes.auglab.json");
+    writePhoto(in + "/big.png", "chelsea.png", 120, 80);
+    writePhoto(in + "/small.png", "coffee.png", 40, 40);
+    QVERIFY(writeBytes(preset, R"({"format": "auglab-preset", "version": 1, "pipeline": [{"op": "coarse_dropout",
+        "holes": [1, 2], "hole_height_px": [50, 60], "hole_width_px": [10, 20]}]})"));
+    const Run r = cli({"augment", "--preset", preset, "--input", in, "--output", out, "--backend", "cpu"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("small.png") && r.err.contains("do not fit this 40x40 image"), qPrintable(r.err));
+    const Manifest m = readManifest(out);
+    QCOMPARE(m.ok.size(), 1);
+    QCOMPARE(m.failed.size(), 1);
+    QCOMPARE(m.failed[0]["input"].toString(), QString("small.png"));
 }
 
 void TestAugment::clashingNamesReported() {

@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include "philox.h"
+#include "error.h"
 #include "sampler.h"
 
 using namespace auglab;
@@ -42,6 +43,7 @@ private slots:
     void keepRatio();
     void dropoutHolesInsideImage_data();
     void dropoutHolesInsideImage();
+    void dropoutAtTheImagesEdge();
     void gridDropoutFollowsAlbumentations_data();
     void gridDropoutFollowsAlbumentations();
     void randomResizedCropFollowsTorchvision();
@@ -246,6 +248,40 @@ void TestSampler::dropoutHolesInsideImage() {
     QCOMPARE(counts.size(), std::size_t(4));
 }
 
+void TestSampler::dropoutAtTheImagesEdge() {
+    // Albumentations 2.0.8 (coarse_dropout.py, calculate_hole_dimensions): a size in pixels is drawn
+    // from [min, min(max, side)], and an image smaller than the minimum raises. Not the whole range
+    // clamped after, which would make most holes full-side.
+    OpConfig d = op("coarse_dropout");
+    d.set("holes", Range{1, 1});
+    d.set("hole_height_px", Range{5, 400});
+    d.set("hole_width_px", Range{3, 20});
+    std::map<int, int> heights;
+    for (std::uint64_t i = 0; i < 2000; ++i) {
+        const Hole h = paramsOf<DropoutParams>(samplePipeline({d}, 4, i, 100, 30), 0).holes.at(0);
+        QVERIFY(h.h >= 5 && h.h <= 30 && h.w >= 3 && h.w <= 20);
+        heights[h.h]++;
+    }
+    QCOMPARE(heights.size(), std::size_t(26));          // every height 5..30 occurs
+    QVERIFY2(heights[30] < 2000 / 26 * 2, qPrintable(QString::number(heights[30])));  // uniform, not piled at 30
+    const auto refused = [](const OpConfig& o, int w, int h, const char* words) {
+        try {
+            samplePipeline({o}, 1, 0, w, h);
+        } catch (const InputError& e) {
+            return QString(e.what()).contains(words);
+        }
+        return false;
+    };
+    QVERIFY(refused(d, 100, 4, "do not fit this 100x4 image"));  // lower than the 5-px minimum height
+    QVERIFY(refused(d, 2, 30, "do not fit this 2x30 image"));
+    // GridDropout: the exported unit_size_range [min, max + 1) must stay within the shorter side,
+    // else the library raises: so the largest unit must be below it.
+    OpConfig g = op("grid_dropout");
+    g.set("unit_size_px", Range{10, 40});
+    QCOMPARE(paramsOf<DropoutParams>(samplePipeline({g}, 1, 0, 60, 41), 0).unitPx[0] <= 40, true);
+    QVERIFY(refused(g, 60, 40, "below its shorter side, 40"));
+}
+
 void TestSampler::gridDropoutFollowsAlbumentations_data() {
     QTest::addColumn<int>("width");
     QTest::addColumn<int>("height");
@@ -253,13 +289,13 @@ void TestSampler::gridDropoutFollowsAlbumentations_data() {
     QTest::addColumn<int>("unitMax");
     QTest::addColumn<double>("ratio");
     QTest::addColumn<bool>("randomOffset");
-    QTest::addColumn<int>("expectedUnitMin");  // after clamping to the shorter side
+    QTest::addColumn<int>("expectedUnitMin");
     QTest::addColumn<int>("expectedUnitMax");
     QTest::newRow("default unit, 451x300, offsets") << 451 << 300 << 0 << 0 << 0.5 << true << 45 << 45;
     QTest::newRow("default unit, 451x300, corners") << 451 << 300 << 0 << 0 << 0.37 << false << 45 << 45;
     QTest::newRow("unit 17-23, 640x427, offsets") << 640 << 427 << 17 << 23 << 0.3 << true << 17 << 23;
     QTest::newRow("unit 17-23, 640x427, corners") << 640 << 427 << 17 << 23 << 0.9 << false << 17 << 23;
-    QTest::newRow("unit above the short side, 60x40") << 60 << 40 << 50 << 80 << 0.5 << true << 40 << 40;
+    QTest::newRow("unit up to the short side less one, 60x40") << 60 << 40 << 30 << 39 << 0.5 << true << 30 << 39;
     QTest::newRow("ratio 1, cells of 2 px, 33x9") << 33 << 9 << 2 << 2 << 1.0 << false << 2 << 2;
     QTest::newRow("one row too few, 3x1") << 3 << 1 << 0 << 0 << 0.5 << true << 2 << 2;
 }

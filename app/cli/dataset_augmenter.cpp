@@ -139,9 +139,20 @@ private:
                 for (const int k : work_[i].copies) {
                     if (stop_) break;  // interrupted: the copies left stay to do
                     const std::uint64_t index = augmentSampleIndex(in.relative, k);
-                    const Replay replay =
-                        samplePipeline(o_.preset.pipeline, o_.seed, index, source.width(), source.height());
-                    SampleRenderer::Result r = renderer_.render(worker, replay, source);
+                    Replay replay;
+                    SampleRenderer::Result r;
+                    try {
+                        replay = samplePipeline(o_.preset.pipeline, o_.seed, index, source.width(), source.height());
+                        r = renderer_.render(worker, replay, source);
+                    } catch (const InputError& e) {
+                        // The pipeline does not fit this image (a hole or grid unit larger than it,
+                        // deotte_affine on a non-square one): this input fails, the run goes on.
+                        Event failure;
+                        failure.failure = "'" + utf8(in.source) + "': " + e.what();
+                        failure.entry = failedEntry(in.relative, failure.failure);
+                        post(std::move(failure));
+                        break;
+                    }
                     const std::vector<std::uint8_t> bytes = encodeImage(r.image, o_.format, o_.jpegQuality);
                     // Synced once for the whole run (augmentFolder), not file by file.
                     writeFileAtomically(folders_.output / fromUtf8(in.outputs[static_cast<std::size_t>(k)]),

@@ -119,6 +119,11 @@ json coarseDropout(const ExportedOp& e, std::vector<std::string>& warnings) {
     if (op.has("hole_height_px")) {
         j["hole_height_range"] = intPair(op.range("hole_height_px"));
         j["hole_width_range"] = intPair(op.range("hole_width_px"));
+        const Range hr = op.range("hole_height_px"), wr = op.range("hole_width_px");
+        warnings.push_back(e.label() + ": holes in pixels: on an image smaller than the maximum (" +
+                           formatNumber(wr.max) + "x" + formatNumber(hr.max) + ") sizes are drawn up to its side, and "
+                           "an image smaller than the minimum (" + formatNumber(wr.min) + "x" + formatNumber(hr.min) +
+                           ") makes Albumentations raise ValueError, as AugLab refuses it.");
     } else {
         j["hole_height_range"] = fractionPair(e, "hole_height_frac", op.range("hole_height_frac"), warnings);
         j["hole_width_range"] = fractionPair(e, "hole_width_frac", op.range("hole_width_frac"), warnings);
@@ -165,7 +170,7 @@ json gridDropout(const ExportedOp& e, std::vector<std::string>& warnings) {
                            "] is written as unit_size_range [" + formatNumber(u.min) + ", " +
                            formatNumber(u.max + 1) + "] (Albumentations leaves the upper end out); it raises "
                            "ValueError on images whose shorter side is below " + formatNumber(u.max + 1) +
-                           ", where AugLab clamps the unit to that side.");
+                           ", as AugLab refuses them.");
     } else {
         j["unit_size_range"] = nullptr;
     }

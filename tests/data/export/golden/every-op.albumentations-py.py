@@ -7,6 +7,9 @@
 #     resamples the crop once with the warp's 1/32-pixel weights (a level or two apart at edges).
 #   - pipeline[4] coarse_dropout: holes start at 0 and Albumentations draws at least 1: written as
 #     holes [1, 4] with p = 0.4 (the same distribution; importing gives these values).
+#   - pipeline[4] coarse_dropout: holes in pixels: on an image smaller than the maximum (9x8) sizes
+#     are drawn up to its side, and an image smaller than the minimum (3x4) makes Albumentations
+#     raise ValueError, as AugLab refuses it.
 #   - pipeline[5] coarse_dropout: hole_height_frac ends at 1.0, which Albumentations would read as 1
 #     pixel; written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).
 #   - pipeline[9] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
@@ -15,7 +18,7 @@
 #   - pipeline[11] horizontal_flip is disabled (never runs): left out of the Compose.
 #   - pipeline[12] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
-#     is below 41, where AugLab clamps the unit to that side.
+#     is below 41, as AugLab refuses them.
 #   - pipeline[14] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
