@@ -148,7 +148,8 @@ std::optional<std::size_t> bmpDeclaredSize(const std::vector<std::uint8_t>& b) {
 }
 
 void checkPixelLimit(const std::string& name, std::int64_t w, std::int64_t h) {
-    if (w * h > kMaxImagePixels) {
+    // Compared by division: a header may claim sizes whose product overflows 64 bits.
+    if (w < 0 || h < 0 || (w > 0 && h > kMaxImagePixels / w)) {
         fail(name, std::to_string(w) + "x" + std::to_string(h) + " image is over the " +
                        std::to_string(kMaxImagePixels / 1'000'000) + " megapixel limit");
     }
@@ -368,6 +369,9 @@ LoadedImage decodeWithStb(const std::vector<std::uint8_t>& bytes, const std::str
         stbi_load_from_memory(bytes.data(), length, &dw, &dh, &dn, wanted));
     if (!data) {
         fail(name, "cannot decode (" + stbReason() + "); the file is truncated or corrupt");
+    }
+    if (dw <= 0 || dh <= 0) {
+        fail(name, "the image has no pixels (" + std::to_string(dw) + "x" + std::to_string(dh) + ")");
     }
     loaded.image = Image(dw, dh, wanted, Image::Uninitialised{});
     std::memcpy(loaded.image.pixels.data(), data.get(), loaded.image.pixels.size());

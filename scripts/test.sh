@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One command for a fresh machine: installs what is missing, builds, and runs every test suite
 # (GUI and GL suites under Xvfb), then the engine's suites again under AddressSanitizer and
-# UndefinedBehaviorSanitizer (skip that part with AUGLAB_SKIP_SANITIZERS=1).
+# UndefinedBehaviorSanitizer (skip that part with AUGLAB_SKIP_SANITIZERS=1), then a bounded
+# libFuzzer run of the image decoders and the JSON readers (scripts/fuzz.sh; AUGLAB_FUZZ_SECONDS
+# per target, default 30; skip it with AUGLAB_SKIP_FUZZ=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -27,4 +29,9 @@ if [ "${AUGLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   regex="^($(IFS='|'; echo "${suites[*]}"))\$"
   (cd build-asan && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
      ctest --output-on-failure -j"$(nproc)" --timeout 900 -R "$regex")
+fi
+
+if [ "${AUGLAB_SKIP_FUZZ:-0}" != "1" ]; then
+  echo "== fuzzing the readers of untrusted input (bounded) =="
+  scripts/fuzz.sh
 fi

@@ -199,8 +199,9 @@ ExportResult exportTorchvision(const Preset& preset) {
                                      (op.flag("per_channel") ? "True" : "False") + ")", op.p) + ",\n";
                 break;
             case OpId::ToGray:
-                w.push_back(L + ": torchvision's Grayscale rounds 0.2989 R + 0.587 G + 0.114 B in float; OpenCV's fixed "
-                            "point can differ by one level.");
+                w.push_back(L + ": torchvision's Grayscale computes 0.2989 R + 0.587 G + 0.114 B in float and "
+                            "truncates it to uint8 (.to(image.dtype)); AugLab, like OpenCV, rounds its fixed-point "
+                            "sum: about half the pixels come out one level darker there.");
                 lines += "    v2.RandomGrayscale(p=" + pyFloat(op.p) + "),\n";
                 break;
         }

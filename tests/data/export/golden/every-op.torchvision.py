@@ -29,8 +29,9 @@
 #     cannot be expressed by ColorJitter's factors: sat_shift and val_shift are not exported.
 #   - pipeline[8] gaussian_blur: torchvision's kernel size is fixed (15, from the largest sigma);
 #     AugLab's grows with each sigma as int(sigma*3.5)*2+1.
-#   - pipeline[10] to_gray: torchvision's Grayscale rounds 0.2989 R + 0.587 G + 0.114 B in float;
-#     OpenCV's fixed point can differ by one level.
+#   - pipeline[10] to_gray: torchvision's Grayscale computes 0.2989 R + 0.587 G + 0.114 B in float
+#     and truncates it to uint8 (.to(image.dtype)); AugLab, like OpenCV, rounds its fixed-point sum:
+#     about half the pixels come out one level darker there.
 #   - pipeline[12] grid_dropout: torchvision has no grid dropout: not exported (the albumentations
 #     export has it).
 #   - pipeline[13] grid_dropout: torchvision has no grid dropout: not exported (the albumentations
