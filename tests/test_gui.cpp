@@ -17,9 +17,14 @@
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QToolButton>
+#include <QLabel>
 #include <QtTest>
 
+#include "cpu_backend.h"
 #include "cuda_backend.h"
+#include "contact_sheet.h"
+#include "image_io.h"
+#include "render_service.h"
 #include "distribution_view.h"
 #include "export_dialog.h"
 #include "inspector_dialog.h"
@@ -281,12 +286,22 @@ void TestGui::clickOpensInspectorWithReplay() {
     auto w = makeWindow();
     QVERIFY(w);
     w->openImages({sample("rocket.jpg")});
+    QVERIFY(w->setBackend("cpu"));
     QVERIFY(waitForGrid(*w));
     const SheetTile tile = w->shownTiles()[9];
     QTest::mouseClick(w->grid(), Qt::LeftButton, {}, w->grid()->tileCentre(9));
     QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->isVisible(), 10000);
     QCOMPARE(w->inspector()->image().size(), QSize(640, 427));  // full resolution
     QCOMPARE(parseReplay(w->inspector()->replayText().toStdString()), tile.replay);
+    // The pixels are apply's (the whole decode, resampled from the source), and the dialog says how
+    // they differ from the tile's.
+    SourceLevels source(loadImage(sample("rocket.jpg").toStdString()).image);
+    CpuBackend cpu(1);
+    const Image applied = renderSample(w->document()->preset().pipeline, source, tile.replay.seed, tile.sampleIndex, cpu);
+    QCOMPARE(w->inspector()->image().convertToFormat(QImage::Format_RGB888),
+             RenderService::toQImage(applied).convertToFormat(QImage::Format_RGB888));
+    auto* note = w->inspector()->findChild<QLabel*>("fullResolutionNote");
+    QVERIFY(note && note->isVisible() && note->text().contains("averaged levels"));
 }
 
 void TestGui::distributionShowsDrawnValues() {

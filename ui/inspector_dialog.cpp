@@ -31,6 +31,15 @@ InspectorDialog::InspectorDialog(QWidget* parent) : QDialog(parent) {
     replay_->setObjectName("replay");
     replay_->setReadOnly(true);
     replay_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Where the two differ: tiles are drawn at their size from pre-filtered source levels, this
+    // output from the source itself, as training gets it.
+    auto* note = new QLabel(tr("Full resolution, resampled from the source itself as <code>auglab-cli apply</code>, "
+                               "<code>augment</code> and the exported pipeline do it. The grid's tiles are drawn at "
+                               "their size from averaged levels of the source, so edges there can look smoother."),
+                            this);
+    note->setObjectName("fullResolutionNote");
+    note->setWordWrap(true);
+    side->addWidget(note);
     side->addWidget(new QLabel(tr("Concrete parameters (replay JSON):"), this));
     side->addWidget(replay_, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
