@@ -14,6 +14,11 @@ def _uniform(bounds):
     return tf.random.uniform([], lo, hi, dtype=tf.float32) if lo != hi else tf.constant(lo, tf.float32)
 
 
+def _trunc(x):
+    """Toward zero, as AugLab truncates (TensorFlow has no truncation for floats)."""
+    return tf.where(x < 0, tf.math.ceil(x), tf.math.floor(x))
+
+
 def affine_matrix(height, width, cfg):
     """AugLab's forward matrix (source -> output pixel, pixel centres at integers, y down)."""
     w, h = tf.cast(width, tf.float32), tf.cast(height, tf.float32)
@@ -22,8 +27,8 @@ def affine_matrix(height, width, cfg):
     sy = sx if cfg["keep_ratio"] else _uniform(cfg["scale_y"])
     shx = tf.math.tan(-_uniform(cfg["shear_x_deg"]) * (math.pi / 180.0))
     shy = tf.math.tan(-_uniform(cfg["shear_y_deg"]) * (math.pi / 180.0))
-    tx = tf.math.trunc(_uniform(cfg["translate_x_frac"]) * w)  # whole pixels, toward zero
-    ty = tf.math.trunc(_uniform(cfg["translate_y_frac"]) * h)
+    tx = _trunc(_uniform(cfg["translate_x_frac"]) * w)  # whole pixels, toward zero
+    ty = _trunc(_uniform(cfg["translate_y_frac"]) * h)
     cx, cy = w / 2.0 - 0.5, h / 2.0 - 0.5
     one, zero = tf.constant(1.0), tf.constant(0.0)
 
@@ -92,7 +97,7 @@ def brightness_contrast(image, cfg):
 def gauss_noise(image, cfg):
     x = tf.cast(image, tf.float32)
     shape = tf.shape(x[..., :3]) if cfg["per_channel"] else tf.concat([tf.shape(x)[:2], [1]], 0)
-    noise = tf.math.trunc(tf.random.normal(shape) * _uniform(cfg["std"]) * 255.0 + _uniform(cfg["mean"]) * 255.0)
+    noise = _trunc(tf.random.normal(shape) * _uniform(cfg["std"]) * 255.0 + _uniform(cfg["mean"]) * 255.0)
     rgb = tf.clip_by_value(x[..., :3] + noise, 0.0, 255.0)
     return tf.concat([rgb, x[..., 3:]], axis=-1)
 
