@@ -1,0 +1,36 @@
+"""Runs tf-deotte exports in TensorFlow for tests/test_export_tensorflow.
+
+    python tensorflow_check.py EXPORT.py INPUT.png OUTPUT.png [EXPORT.py INPUT.png OUTPUT.png ...]
+
+Each export is imported as a module and its augment() applied to the image (read and written with
+TensorFlow's own PNG codec); the output is written as PNG. One process for all of them: importing
+TensorFlow takes seconds. Exits non-zero, naming the export, when one raises.
+"""
+
+import importlib.util
+import os
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+import tensorflow as tf  # noqa: E402
+
+
+def main(args):
+    if len(args) % 3 != 0 or not args:
+        sys.exit("usage: tensorflow_check.py EXPORT.py INPUT.png OUTPUT.png [...]")
+    for i in range(0, len(args), 3):
+        module_path, input_path, output_path = args[i:i + 3]
+        spec = importlib.util.spec_from_file_location(f"export{i // 3}", module_path)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+            image = tf.io.decode_png(tf.io.read_file(input_path), channels=0)
+            out = module.augment(image)
+            tf.io.write_file(output_path, tf.io.encode_png(out))
+        except Exception as e:  # name the export that failed, then fail
+            sys.exit(f"{module_path}: {type(e).__name__}: {e}")
+    print("tensorflow", tf.__version__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
