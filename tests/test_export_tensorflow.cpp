@@ -1,8 +1,8 @@
-// The tf-deotte export run in the real TensorFlow (tensorflow-cpu 2.21.0, installed once into a
-// virtual environment in the build tree, build/pyenv-tf, and reused): every built-in preset's
-// export runs, and with fixed ranges (so that both sides draw the same values) the output equals
-// `auglab-cli apply`'s within SPEC §2's bounds, exactly where both compute in integers. The suite
-// skips, with the reason, only when pip cannot install TensorFlow.
+// The tf-deotte and Keras exports run in the real TensorFlow (tensorflow-cpu 2.21.0 with its Keras 3,
+// installed once into a virtual environment in the build tree, build/pyenv-tf, and reused): every
+// built-in preset's export runs, and with fixed ranges (so that both sides draw the same values)
+// the tf-deotte output equals `auglab-cli apply`'s within SPEC §2's bounds, exactly where both
+// compute in integers. The suite skips, with the reason, only when pip cannot install TensorFlow.
 
 #include <QDir>
 #include <QFileInfo>
@@ -114,6 +114,33 @@ private slots:
             const Image out = loadImage((dir_.filePath(QString::fromStdString(name)) + "-tf.png").toStdString()).image;
             QVERIFY2(out.width == 512 && out.height == 512, name.c_str());
         }
+    }
+
+    void kerasExportsRun() {
+        // The Keras export of every built-in preset, of one with every op, of the default blur
+        // (sigma up to 3) and of a preset Keras can express nothing of (an identity model, not an
+        // empty keras.Sequential, which raises when called).
+        const QString input = QString::fromStdString(samplePath("astronaut.png"));
+        auto presets = builtInPresets();
+        presets.emplace_back("every-op", everyOpPreset());
+        presets.emplace_back("blur", presetOf(R"({"op": "gaussian_blur", "sigma_px": [0.5, 3.0]})"));
+        presets.emplace_back("nothing-for-keras", presetOf(R"({"op": "grid_dropout"})"));
+        QStringList args{kChecker, "--keras"};
+        for (const auto& [name, preset] : presets) {
+            const QString base = dir_.filePath("keras-" + QString::fromStdString(name));
+            writeFileAtomically((base + ".py").toStdString(), exportKeras(preset).text);
+            args << base + ".py" << input << base + "-keras.png";
+        }
+        const PythonRun r = runProcess(pyenvPython(), args);
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err.right(2000)));
+        for (const auto& [name, preset] : presets) {
+            const Image out =
+                loadImage((dir_.filePath("keras-" + QString::fromStdString(name)) + "-keras.png").toStdString()).image;
+            QVERIFY2(out.width == 512 && out.height == 512, name.c_str());
+        }
+        // What passes through unchanged is the input, to the bit.
+        QVERIFY(samePixels(loadImage(dir_.filePath("keras-nothing-for-keras-keras.png").toStdString()).image,
+                           loadImage(input.toStdString()).image));
     }
 
     void pinnedMatchesApply() {

@@ -233,6 +233,20 @@ ExportResult exportKeras(const Preset& preset) {
                 break;
         }
     }
+    // keras.Sequential([]) cannot be built (it raises when called): a preset of which nothing can be
+    // exported becomes an identity, and says so.
+    bool anyLayer = false;
+    for (std::size_t at = 0; at < lines.size() && !anyLayer;) {
+        const std::size_t end = std::min(lines.find('\n', at), lines.size());
+        const std::size_t text = lines.find_first_not_of(' ', at);
+        anyLayer = text < end && lines[text] != '#';
+        at = end + 1;
+    }
+    if (!anyLayer) {
+        w.push_back("nothing in this preset can be expressed in Keras: the model passes images through unchanged "
+                    "(layers.Identity).");
+        lines += "    layers.Identity(),  # nothing of this preset is exported (see the warnings above)\n";
+    }
     std::string body = "import keras\nfrom keras import layers\n";
     body += kHelpers;
     body += "\n\n# Batches of RGB images, channels last, values 0-255.\naugment = keras.Sequential([\n" + lines + "])\n";

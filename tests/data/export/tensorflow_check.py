@@ -1,10 +1,12 @@
-"""Runs tf-deotte exports in TensorFlow for tests/test_export_tensorflow.
+"""Runs tf-deotte and Keras exports in TensorFlow for tests/test_export_tensorflow.
 
-    python tensorflow_check.py EXPORT.py INPUT.png OUTPUT.png [EXPORT.py INPUT.png OUTPUT.png ...]
+    python tensorflow_check.py [--keras] EXPORT.py INPUT.png OUTPUT.png [EXPORT.py INPUT.png OUTPUT.png ...]
 
 Each export is imported as a module and its augment() applied to the image (read and written with
-TensorFlow's own PNG codec); the output is written as PNG. One process for all of them: importing
-TensorFlow takes seconds. Exits non-zero, naming the export, when one raises.
+TensorFlow's own PNG codec): a tf-deotte function to one image, a Keras model (--keras: the
+TensorFlow backend, training=True) to a batch of one. The output, rounded to uint8, is written as
+PNG. One process for all of them: importing TensorFlow takes seconds. Exits non-zero, naming the
+export, when one raises.
 """
 
 import importlib.util
@@ -12,10 +14,14 @@ import os
 import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ.setdefault("KERAS_BACKEND", "tensorflow")
 import tensorflow as tf  # noqa: E402
 
 
 def main(args):
+    keras_model = bool(args) and args[0] == "--keras"
+    if keras_model:
+        args = args[1:]
     if len(args) % 3 != 0 or not args:
         sys.exit("usage: tensorflow_check.py EXPORT.py INPUT.png OUTPUT.png [...]")
     for i in range(0, len(args), 3):
@@ -25,7 +31,11 @@ def main(args):
         try:
             spec.loader.exec_module(module)
             image = tf.io.decode_png(tf.io.read_file(input_path), channels=0)
-            out = module.augment(image)
+            if keras_model:
+                out = module.augment(tf.cast(image, tf.float32)[None], training=True)[0]
+                out = tf.cast(tf.clip_by_value(tf.round(out), 0.0, 255.0), tf.uint8)
+            else:
+                out = module.augment(image)
             tf.io.write_file(output_path, tf.io.encode_png(out))
         except Exception as e:  # name the export that failed, then fail
             sys.exit(f"{module_path}: {type(e).__name__}: {e}")
