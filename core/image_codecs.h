@@ -28,7 +28,9 @@ JpegHeader readJpegHeader(const std::vector<std::uint8_t>& bytes, const std::str
 /// default decoding (accurate integer IDCT, smooth chroma upsampling), as cv2.imread gives.
 /// Warnings (extraneous bytes, a damaged scan that still decodes) are accepted, as libjpeg and
 /// OpenCV accept them; errors throw InputError naming the file.
-Image decodeJpeg(const std::vector<std::uint8_t>& bytes, const std::string& name, int scaleLevel);
+/// `header` is readJpegHeader's for these bytes (read once by the caller, which checks it first).
+Image decodeJpeg(const std::vector<std::uint8_t>& bytes, const std::string& name, const JpegHeader& header,
+                 int scaleLevel);
 
 /// Encodes RGB(A) pixels (alpha ignored) as a baseline JPEG with 4:2:0 chroma subsampling, the
 /// default of cv2.imwrite and Pillow. quality 1..100.

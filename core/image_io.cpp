@@ -417,7 +417,7 @@ LoadedImage decodeImage(const std::vector<std::uint8_t>& bytes, const std::strin
                 fail(name, "CMYK JPEG is not supported; convert it to RGB");
             }
             loaded.level = std::clamp(maxLevel, 0, 3);
-            loaded.image = codecs::decodeJpeg(bytes, name, loaded.level);
+            loaded.image = codecs::decodeJpeg(bytes, name, header, loaded.level);
             loaded.fileChannels = header.gray ? 1 : 3;
             break;
         }

@@ -66,9 +66,9 @@ JpegHeader readJpegHeader(const std::vector<std::uint8_t>& bytes, const std::str
     return header;
 }
 
-Image decodeJpeg(const std::vector<std::uint8_t>& bytes, const std::string& name, int scaleLevel) {
+Image decodeJpeg(const std::vector<std::uint8_t>& bytes, const std::string& name, const JpegHeader& header,
+                 int scaleLevel) {
     tjhandle h = decompressor();
-    const JpegHeader header = readJpegHeader(bytes, name);
     const tjscalingfactor factor{1, 1 << std::clamp(scaleLevel, 0, 3)};
     Image image(TJSCALED(header.width, factor), TJSCALED(header.height, factor), 3, Image::Uninitialised{});
     // TJFLAG_LIMITSCANS refuses progressive files with absurd scan counts (a decompression bomb

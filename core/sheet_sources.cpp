@@ -1,6 +1,7 @@
 #include "sheet_sources.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "error.h"
 #include "image_io.h"
@@ -46,6 +47,33 @@ std::vector<std::shared_ptr<SourceLevels>> loadSheetSources(SheetLayout& layout,
     std::vector<SourceLevels*> sources;
     for (const auto& s : held) sources.push_back(s.get());
     bindSources(layout, sources, errors);
+    return held;
+}
+
+std::vector<SheetSource> probeSheetSources(const std::vector<std::filesystem::path>& files) {
+    std::vector<SheetSource> heads;
+    for (const std::filesystem::path& f : files) {
+        try {
+            const ImageInfo info = probeImage(f);
+            heads.push_back(SheetSource{info.width, info.height, {}});
+        } catch (const InputError& e) {
+            heads.push_back(SheetSource{0, 0, e.what()});
+        }
+    }
+    return heads;
+}
+
+std::vector<std::shared_ptr<SourceLevels>> loadSheetFiles(SheetLayout& layout,
+                                                          const std::vector<std::filesystem::path>& files,
+                                                          const std::vector<SheetSource>& heads, ThreadPool& pool,
+                                                          std::vector<std::string>& errors, bool* reducedFrom16Bit) {
+    std::atomic<bool> reduced{false};
+    auto held = loadSheetSources(layout, files.size(), pool, [&](std::size_t i, int level) {
+        DisplaySource d = loadDisplaySource(files[i], level, heads[i].width, heads[i].height);
+        if (d.reducedFrom16Bit) reduced = true;
+        return d.levels;
+    }, errors);
+    if (reducedFrom16Bit != nullptr) *reducedFrom16Bit = reduced;
     return held;
 }
 

@@ -40,4 +40,15 @@ using SourceLoader = std::function<std::shared_ptr<SourceLevels>(std::size_t ind
 std::vector<std::shared_ptr<SourceLevels>> loadSheetSources(SheetLayout& layout, std::size_t count, ThreadPool& pool,
                                                             const SourceLoader& load, std::vector<std::string>& errors);
 
+/// Each file's header (probeImage), or why it cannot be read: what layoutSheet needs to know.
+std::vector<SheetSource> probeSheetSources(const std::vector<std::filesystem::path>& files);
+
+/// loadSheetSources for image files: file i decoded by loadDisplaySource for the size heads[i]
+/// gave. Sets *reducedFrom16Bit when a 16-bit file was reduced to 8 bits.
+std::vector<std::shared_ptr<SourceLevels>> loadSheetFiles(SheetLayout& layout,
+                                                          const std::vector<std::filesystem::path>& files,
+                                                          const std::vector<SheetSource>& heads, ThreadPool& pool,
+                                                          std::vector<std::string>& errors,
+                                                          bool* reducedFrom16Bit = nullptr);
+
 }  // namespace auglab

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <QDir>
+#include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QString>
@@ -88,5 +90,58 @@ inline PythonRun runProcess(const QString& program, const QStringList& args, int
 }
 
 inline QString python3() { return QStandardPaths::findExecutable("python3"); }
+
+/// A virtual environment at `dir` in which the Python code `check` succeeds: made (again, when a
+/// half-made one is there) with pip installing `packages` when it does not. Empty when ready, else
+/// why not (no python3, no venv, pip could not install: the suites then skip with it).
+inline QString ensurePythonEnvironment(const QString& dir, const QStringList& packages, const QString& check) {
+    const QString python = dir + "/bin/python";
+    if (QFileInfo::exists(python) && runProcess(python, {"-c", check}).code == 0) return {};
+    const QString py = python3();
+    if (py.isEmpty()) return "python3 is not installed";
+    QDir(dir).removeRecursively();
+    const PythonRun venv = runProcess(py, {"-m", "venv", dir});
+    if (venv.code != 0) return "python3 -m venv failed: " + venv.err.right(400);
+    const PythonRun pip = runProcess(python, QStringList{"-m", "pip", "install", "--quiet", "--disable-pip-version-check"} + packages,
+                                     1200000);
+    if (pip.code != 0) return "pip could not install " + packages.join(' ') + ": " + pip.err.right(600);
+    return {};
+}
+
+/// How far a library's output may be from `auglab-cli apply`'s in one pinned case.
+enum class Bound {
+    Exact,               ///< both compute the same integers
+    Linear,              ///< SPEC §2's linear bounds (another bilinear arithmetic)
+    Nearest,             ///< SPEC §2: at most 0.5% of the pixels (rounding ties of the source position)
+    Blur,                ///< at most one level (float sums rounded)
+    ExactBeforeRowTail,  ///< exact but in OpenCV's scalar row tail (test_export_library)
+};
+
+/// One op with fixed ranges (so both sides draw the same values), p = 1.
+struct PinnedCase {
+    const char* name;
+    const char* op;  ///< one pipeline entry
+    Bound bound;
+};
+
+/// The pinned cases every exporter that has these ops is held to: the affine (every border, both
+/// interpolations), flips, brightness/contrast and gray.
+inline const std::vector<PinnedCase>& commonPinnedCases() {
+    static const std::vector<PinnedCase> cases{
+        {"rotate, constant", R"({"op": "affine", "rotate_deg": [17.3, 17.3], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})", Bound::Linear},
+        {"scale, reflect_101", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1.13, 1.13], "scale_y": [1.13, 1.13], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "reflect_101"})", Bound::Linear},
+        {"scale per axis, replicate", R"({"op": "affine", "rotate_deg": [0, 0], "keep_ratio": false, "scale_x": [0.85, 0.85], "scale_y": [1.2, 1.2], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "replicate"})", Bound::Linear},
+        {"shear, reflect", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "shear_x_deg": [8, 8], "shear_y_deg": [-4, -4], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "reflect"})", Bound::Linear},
+        {"translate, wrap", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0.1037, 0.1037], "translate_y_frac": [-0.0711, -0.0711], "border": "wrap"})", Bound::Exact},
+        {"rotate, nearest, wrap", R"({"op": "affine", "rotate_deg": [-23, -23], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "interpolation": "nearest", "border": "wrap"})", Bound::Nearest},
+        {"everything, constant fill", R"({"op": "affine", "rotate_deg": [31, 31], "scale_x": [0.9, 0.9], "scale_y": [0.9, 0.9], "shear_x_deg": [5, 5], "translate_x_frac": [-0.05, -0.05], "translate_y_frac": [0.08, 0.08], "fill": [10, 200, 30]})", Bound::Linear},
+        {"horizontal flip", R"({"op": "horizontal_flip"})", Bound::Exact},
+        {"vertical flip", R"({"op": "vertical_flip"})", Bound::Exact},
+        {"brightness/contrast by max", R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
+        {"brightness/contrast by mean", R"({"op": "brightness_contrast", "brightness": [-0.15, -0.15], "contrast": [0.3, 0.3], "brightness_by_max": false})", Bound::Exact},
+        {"to gray", R"({"op": "to_gray"})", Bound::Exact},
+    };
+    return cases;
+}
 
 }  // namespace auglab::testing

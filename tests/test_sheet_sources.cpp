@@ -193,9 +193,7 @@ void TestSheetSources::scaledDecodeTilesMatchFullDecode() {
         SheetLayout layout = layoutSheet(pipeline, {SheetSource{info.width, info.height, {}}}, o);
         QCOMPARE(finestLevels(layout, 1), std::vector<int>{decodedLevel});
         std::vector<std::string> errors;
-        const auto held = loadSheetSources(layout, 1, pool, [&](std::size_t, int level) {
-            return loadDisplaySource(file, level, info.width, info.height).levels;
-        }, errors);
+        const auto held = loadSheetFiles(layout, {file}, {SheetSource{info.width, info.height, {}}}, pool, errors);
         QCOMPARE(held.at(0)->firstLevel(), decodedLevel);
         const Sheet scaled = renderLayout(std::move(layout), cpu);
         QCOMPARE(scaled.tiles.size(), reference.tiles.size());
@@ -230,9 +228,7 @@ void TestSheetSources::hardZoomDecodesInFull() {
     QCOMPARE(finestLevels(layout, 1), std::vector<int>{0});
     ThreadPool pool(1);
     std::vector<std::string> errors;
-    const auto held = loadSheetSources(layout, 1, pool, [&](std::size_t, int level) {
-        return loadDisplaySource(file, level, info.width, info.height).levels;
-    }, errors);
+    const auto held = loadSheetFiles(layout, {file}, {SheetSource{info.width, info.height, {}}}, pool, errors);
     QCOMPARE(held[0]->firstLevel(), 0);
     CpuBackend cpu(1);
     SourceLevels full(loadImage(file).image);
@@ -249,13 +245,11 @@ void TestSheetSources::pageHoldsOnlyReducedLevels() {
     // level 4 (150x113); nothing larger is held.
     QTemporaryDir dir;
     std::vector<std::filesystem::path> files;
-    std::vector<SheetSource> heads;
     for (unsigned i = 0; i < 4; ++i) {
         files.push_back(dir.filePath(QString("p%1.jpg").arg(i)).toStdString());
         writeFileAtomically(files.back(), cameraJpeg(2400, 1800, i));
-        const ImageInfo info = probeImage(files.back());
-        heads.push_back({info.width, info.height, {}});
     }
+    const std::vector<SheetSource> heads = probeSheetSources(files);
     SheetOptions o;
     o.rows = o.cols = 2;
     o.tile = 100;
@@ -263,9 +257,7 @@ void TestSheetSources::pageHoldsOnlyReducedLevels() {
     SheetLayout layout = layoutSheet(tilePipeline(), heads, o);
     ThreadPool pool(2);
     std::vector<std::string> errors;
-    const auto held = loadSheetSources(layout, files.size(), pool, [&](std::size_t i, int level) {
-        return loadDisplaySource(files[i], level, heads[i].width, heads[i].height).levels;
-    }, errors);
+    const auto held = loadSheetFiles(layout, files, heads, pool, errors);
     for (const auto& s : held) {
         QCOMPARE(s->firstLevel(), 4);
         QCOMPARE(s->bytes(), std::size_t(150 * 113 * 3));
@@ -285,15 +277,7 @@ void TestSheetSources::brokenFilesLeaveTheirTilesEmpty() {
     writeFileAtomically(files[2], good);
     writeFileAtomically(files[3], std::string("not a picture"));
     // The cut file has a header (the layout plans its tile); the text file fails at once.
-    std::vector<SheetSource> heads;
-    for (const auto& f : files) {
-        try {
-            const ImageInfo info = probeImage(f);
-            heads.push_back({info.width, info.height, {}});
-        } catch (const InputError& e) {
-            heads.push_back({0, 0, e.what()});
-        }
-    }
+    const std::vector<SheetSource> heads = probeSheetSources(files);
     QVERIFY(heads[1].error.empty());
     QVERIFY(QString::fromStdString(heads[3].error).contains("not a supported image"));
     SheetOptions o;
@@ -305,9 +289,7 @@ void TestSheetSources::brokenFilesLeaveTheirTilesEmpty() {
     QCOMPARE(layout.jobs.size(), std::size_t(3));
     ThreadPool pool(2);
     std::vector<std::string> errors;
-    const auto held = loadSheetSources(layout, files.size(), pool, [&](std::size_t i, int level) {
-        return loadDisplaySource(files[i], level, heads[i].width, heads[i].height).levels;
-    }, errors);
+    const auto held = loadSheetFiles(layout, files, heads, pool, errors);
     QVERIFY(QString::fromStdString(errors[1]).contains("truncated JPEG"));
     QCOMPARE(layout.jobs.size(), std::size_t(2));
     CpuBackend cpu(1);

@@ -1,7 +1,6 @@
 #include "commands.h"
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -198,28 +197,19 @@ int runRender(const std::vector<std::string>& argv) {
     }
     // Headers first: the layout needs sizes only. Each file is then decoded at the size its tiles
     // read (a JPEG by DCT scaling), in parallel, and only that reduced level is kept.
-    std::vector<SheetSource> heads;
-    for (const fs::path& f : files) {
-        try {
-            const ImageInfo info = probeImage(f);
-            heads.push_back(SheetSource{info.width, info.height, {}});
-        } catch (const InputError& e) {
-            if (o.mode != SheetMode::Dataset) throw;  // the one image shown
-            std::cerr << "skipped: " << e.what() << "\n";
-            heads.push_back(SheetSource{0, 0, e.what()});
-        }
+    const std::vector<SheetSource> heads = probeSheetSources(files);
+    for (const SheetSource& h : heads) {
+        if (h.error.empty()) continue;
+        if (o.mode != SheetMode::Dataset) throw InputError(h.error);  // the one image shown
+        std::cerr << "skipped: " << h.error << "\n";
     }
     const int threads = static_cast<int>(a.integer("threads", 0, 0, 1024));
     auto backend = createBackend(a.value("backend").value_or("auto"), threads);
     SheetLayout layout = layoutSheet(preset.pipeline, heads, o);
     ThreadPool decoders(threads);
-    std::atomic<bool> reducedFrom16Bit{false};
+    bool reducedFrom16Bit = false;
     std::vector<std::string> errors;
-    const auto held = loadSheetSources(layout, files.size(), decoders, [&](std::size_t i, int level) {
-        DisplaySource d = loadDisplaySource(files[i], level, heads[i].width, heads[i].height);
-        if (d.reducedFrom16Bit) reducedFrom16Bit = true;
-        return d.levels;
-    }, errors);
+    const auto held = loadSheetFiles(layout, files, heads, decoders, errors, &reducedFrom16Bit);
     for (const std::string& e : errors)
         if (!e.empty()) std::cerr << "skipped: " << e << "\n";
     if (reducedFrom16Bit) std::cerr << "note: 16-bit images were reduced to 8 bits per channel\n";
