@@ -2,19 +2,34 @@
 // Helpers shared by the exporter suites: the built-in presets, a preset that uses every op, and
 // running Python.
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QString>
 #include <QStringList>
 
+#include "atomic_file.h"
+#include "contact_sheet.h"
+#include "cpu_backend.h"
+#include "exporter.h"
+#include "image_io.h"
 #include "pipeline.h"
+#include "op_registry.h"
 #include "preset.h"
+#include "replay.h"
+#include "sampler.h"
+#include "test_support.h"
 
 namespace auglab::testing {
 
@@ -68,6 +83,86 @@ inline Preset everyOpPreset() {
       ]})");
 }
 
+/// Random representable presets: every op, random order, values within AugLab's bounds that
+/// Albumentations can hold (at least one hole, fractions below 1, sigma above 0, equal scale ranges
+/// with keep_ratio), some disabled. Thirds and sevenths need all 17 digits.
+inline Preset randomPreset(QRandomGenerator& rng, int n) {
+    Preset p;
+    p.name = "random " + std::to_string(n);
+    p.description = "line one\nline \"two\"";
+    p.seed = rng.generate64();
+    const auto uniform = [&](double lo, double hi) { return lo + (hi - lo) * rng.generateDouble(); };
+    const auto range = [&](double lo, double hi) {
+        double a = uniform(lo, hi), b = uniform(lo, hi);
+        if (a > b) std::swap(a, b);
+        return rng.bounded(4) == 0 ? Range{a, a} : Range{a, b};
+    };
+    for (int i = 0; i < 12; ++i) {
+        const OpDesc& d = opRegistry()[rng.bounded(static_cast<int>(opRegistry().size()))];
+        OpConfig op(d);
+        op.enabled = rng.bounded(5) != 0;
+        op.p = rng.bounded(3) == 0 ? 1.0 : uniform(0, 1) / 3;
+        for (const ParamDesc& pd : d.params) {
+            if (pd.optional) continue;
+            switch (pd.kind) {
+                case ParamKind::FloatRange: op.set(pd.key, range(pd.lower, pd.upper)); break;
+                case ParamKind::IntRange: {
+                    const Range r = range(std::max(1.0, pd.lower), std::min(pd.upper, 50.0));
+                    op.set(pd.key, Range{std::floor(r.min), std::floor(r.max)});
+                    break;
+                }
+                case ParamKind::Bool: op.set(pd.key, rng.bounded(2) == 0); break;
+                case ParamKind::Choice: op.set(pd.key, pd.choices[rng.bounded(static_cast<int>(pd.choices.size()))]); break;
+                case ParamKind::Fill: {
+                    Fill f;
+                    f.mode = pd.allowsRandomFill ? static_cast<Fill::Mode>(rng.bounded(3)) : Fill::Mode::Constant;
+                    if (f.mode == Fill::Mode::Constant)
+                        for (int& c : f.rgb) c = rng.bounded(256);
+                    op.set(pd.key, f);
+                    break;
+                }
+                case ParamKind::Float: op.set(pd.key, uniform(pd.lower, pd.upper)); break;
+                case ParamKind::Size: op.set(pd.key, Size2{1 + int(rng.bounded(600)), 1 + int(rng.bounded(600))}); break;
+            }
+        }
+        if (op.id() == OpId::Affine && op.flag("keep_ratio")) op.set("scale_y", op.range("scale_x"));
+        if (op.id() == OpId::CoarseDropout) {
+            if (rng.bounded(2) == 0) {
+                op.set("hole_height_px", Range{3, 9});
+                op.set("hole_width_px", Range{1, 40});
+            } else {
+                op.set("hole_height_frac", range(0, 0.99));
+                op.set("hole_width_frac", range(0, 0.99));
+            }
+        }
+        if (op.id() == OpId::GaussianBlur) op.set("sigma_px", range(0.01, 50));
+        if (op.id() == OpId::GridDropout && rng.bounded(2) == 0) {
+            const Range u = range(2, 300);
+            op.set("unit_size_px", Range{std::floor(u.min), std::floor(u.max)});
+        }
+        p.pipeline.push_back(op);
+    }
+    // AugLab's order rule: one crop at most, before every pixel op (here: first).
+    const auto isCrop = [](const OpConfig& c) { return c.id() == OpId::RandomResizedCrop; };
+    if (const auto crop = std::find_if(p.pipeline.begin(), p.pipeline.end(), isCrop); crop != p.pipeline.end()) {
+        const OpConfig keep = *crop;
+        std::erase_if(p.pipeline, isCrop);
+        p.pipeline.insert(p.pipeline.begin(), keep);
+    }
+    return p;
+}
+
+
+/// What every exporter's output is run on in its library: the built-in presets, one with every op,
+/// and `randomCount` random ones (a fixed generator: the same presets on every run).
+inline std::vector<std::pair<std::string, Preset>> presetsToRun(int randomCount = 8) {
+    auto presets = builtInPresets();
+    presets.emplace_back("every-op", everyOpPreset());
+    QRandomGenerator rng(20261201);
+    for (int i = 0; i < randomCount; ++i) presets.emplace_back("random-" + std::to_string(i), randomPreset(rng, i));
+    return presets;
+}
+
 struct PythonRun {
     int code = -1;
     QString out, err;
@@ -115,6 +210,7 @@ enum class Bound {
     Nearest,             ///< SPEC §2: at most 0.5% of the pixels (rounding ties of the source position)
     Blur,                ///< at most one level (float sums rounded)
     ExactBeforeRowTail,  ///< exact but in OpenCV's scalar row tail (test_export_library)
+    Stated,              ///< a difference the exporter's warning and the README state: the case's limits
 };
 
 /// One op with fixed ranges (so both sides draw the same values), p = 1.
@@ -122,7 +218,57 @@ struct PinnedCase {
     const char* name;
     const char* op;  ///< one pipeline entry
     Bound bound;
+    double meanLimit = 0;  ///< Bound::Stated: the mean difference allowed
+    int maxLimit = 0;      ///< Bound::Stated: the largest difference allowed
 };
+
+/// A preset of one pipeline entry (seed 5).
+inline Preset presetOf(const char* op) {
+    return parsePreset(std::string(R"({"format": "auglab-preset", "version": 1, "seed": 5, "pipeline": [)") + op + "]}");
+}
+
+/// Whether `d` is within `c`'s bound (every bound but ExactBeforeRowTail, which is Albumentations').
+inline bool withinBound(const PinnedCase& c, const Diff& d) {
+    switch (c.bound) {
+        case Bound::Exact: return d.maxAbs == 0;
+        case Bound::Linear: return d.withinLinearBounds();
+        case Bound::Nearest: return d.pixelFractionDiffering() <= 0.005;
+        case Bound::Blur: return d.maxAbs <= 1;
+        case Bound::Stated: return d.meanAbs <= c.meanLimit && d.maxAbs <= c.maxLimit;
+        case Bound::ExactBeforeRowTail: return false;
+    }
+    return false;
+}
+
+/// Exports each case with `exporter` into `dir`, runs `python checker [options] EXPORT INPUT OUTPUT ...`
+/// once for all of them, and compares each output with what `auglab-cli apply` renders (the engine's
+/// renderSample, index 0). Every case's line is logged; returns the lines outside their bounds, or
+/// the checker's error as the only line.
+inline QStringList pinnedCasesOutsideBounds(const std::vector<PinnedCase>& cases, ExportResult (*exporter)(const Preset&),
+                                            const QString& python, const QStringList& checkerAndOptions,
+                                            const QString& dir, const std::string& input) {
+    SourceLevels source(loadImage(input).image);
+    CpuBackend cpu(2);
+    QStringList args = checkerAndOptions;
+    const auto outputOf = [&](std::size_t i) { return dir + "/case" + QString::number(i) + "-out.png"; };
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const QString module = dir + "/case" + QString::number(i) + ".py";
+        writeFileAtomically(module.toStdString(), exporter(presetOf(cases[i].op)).text);
+        args << module << QString::fromStdString(input) << outputOf(i);
+    }
+    const PythonRun r = runProcess(python, args);
+    if (r.code != 0) return {"the checker failed: " + r.out + r.err.right(3000)};
+    QStringList failures;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const Preset p = presetOf(cases[i].op);
+        const Image ours = renderSample(p.pipeline, source, p.seed, 0, cpu);
+        const Diff d = compare(ours, loadImage(outputOf(i).toStdString()).image);
+        const QString line = QString("%1: %2").arg(cases[i].name, QString::fromUtf8(d.describe()));
+        qInfo("%s", qPrintable(line));
+        if (!withinBound(cases[i], d)) failures << line;
+    }
+    return failures;
+}
 
 /// The pinned cases every exporter that has these ops is held to: the affine (every border, both
 /// interpolations), flips, brightness/contrast and gray.
@@ -142,6 +288,100 @@ inline const std::vector<PinnedCase>& commonPinnedCases() {
         {"to gray", R"({"op": "to_gray"})", Bound::Exact},
     };
     return cases;
+}
+
+/// The two-sample Kolmogorov-Smirnov statistic: the largest gap between the empirical distribution
+/// functions of `a` and `b` (ties advance both together, so discrete values compare fairly).
+inline double ksStatistic(std::vector<double> a, std::vector<double> b) {
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    std::size_t i = 0, j = 0;
+    double d = 0;
+    while (i < a.size() && j < b.size()) {
+        const double v = std::min(a[i], b[j]);
+        while (i < a.size() && a[i] == v) ++i;
+        while (j < b.size() && b[j] == v) ++j;
+        d = std::max(d, std::abs(double(i) / a.size() - double(j) / b.size()));
+    }
+    return d;
+}
+
+/// The KS statistic two samples of sizes n and m from one distribution exceed with probability
+/// 0.001 (c(0.001) = 1.949, the asymptotic Kolmogorov quantile; conservative for discrete values).
+inline double ksCritical(std::size_t n, std::size_t m) { return 1.949 * std::sqrt(double(n + m) / (double(n) * m)); }
+
+/// AugLab's draws of every op of `preset` for `n` samples of a width x height image: per op, key ->
+/// the values drawnValues() reports (ops that did not apply add nothing).
+inline std::vector<std::map<std::string, std::vector<double>>> auglabDraws(const Preset& preset, int width, int height, int n) {
+    std::vector<std::map<std::string, std::vector<double>>> out(preset.pipeline.size());
+    for (int i = 0; i < n; ++i) {
+        const Replay r = samplePipeline(preset.pipeline, preset.seed, static_cast<std::uint64_t>(i), width, height);
+        for (std::size_t k = 0; k < preset.pipeline.size(); ++k)
+            for (const ParamDesc& pd : preset.pipeline[k].desc().params)
+                for (double v : drawnValues(r.ops[k], pd.key, width, height)) out[k][pd.key].push_back(v);
+    }
+    return out;
+}
+
+/// Compares AugLab's draws of `preset` (n samples of a width x height image) with a library's,
+/// `theirs` being a JSON list with, per op, key -> values. Keys the library does not report are
+/// not compared. Logs a line per key; appends those whose KS statistic exceeds the 0.001 level to
+/// `failures`; returns how many keys were compared.
+inline int compareDraws(const Preset& preset, const nlohmann::json& theirs, int width, int height, int n,
+                        QStringList& failures) {
+    const auto ours = auglabDraws(preset, width, height, n);
+    if (theirs.size() != ours.size()) {
+        failures << QString("the library reported %1 transforms for %2 ops").arg(theirs.size()).arg(ours.size());
+        return 0;
+    }
+    int compared = 0;
+    for (std::size_t k = 0; k < ours.size(); ++k) {
+        for (const auto& [key, values] : ours[k]) {
+            if (!theirs[k].contains(key)) continue;
+            const auto library = theirs[k][key].get<std::vector<double>>();
+            const double d = ksStatistic(values, library), limit = ksCritical(values.size(), library.size());
+            const QString line = QString("pipeline[%1] %2 %3: KS %4 (limit %5), %6 vs %7 values")
+                                     .arg(k)
+                                     .arg(preset.pipeline[k].name().c_str(), key.c_str())
+                                     .arg(d, 0, 'f', 4)
+                                     .arg(limit, 0, 'f', 4)
+                                     .arg(values.size())
+                                     .arg(library.size());
+            qInfo("%s", qPrintable(line));
+            ++compared;
+            if (d > limit) failures << line;
+        }
+    }
+    return compared;
+}
+
+/// Exports every preset of presetsToRun() with `exporter` into `dir`, runs `python checker [options]
+/// EXPORT INPUT OUTPUT ...` once for all of them on a 512 x 512 photo, and checks that each output
+/// is an RGB image of the input's size (of any size where a random_resized_crop may run). Returns
+/// what went wrong, or nothing.
+inline QString everyPresetRuns(ExportResult (*exporter)(const Preset&), const QString& python,
+                               const QStringList& checkerAndOptions, const QString& dir) {
+    const QString input = QString::fromStdString(samplePath("astronaut.png"));
+    const auto presets = presetsToRun();
+    QDir().mkpath(dir);
+    QStringList args = checkerAndOptions;
+    const auto base = [&](const std::string& name) { return dir + "/run-" + QString::fromStdString(name); };
+    for (const auto& [name, preset] : presets) {
+        writeFileAtomically((base(name) + ".py").toStdString(), exporter(preset).text);
+        args << base(name) + ".py" << input << base(name) + "-out.png";
+    }
+    const PythonRun r = runProcess(python, args);
+    if (r.code != 0) return r.out + r.err.right(3000);
+    qInfo("%s", qPrintable(r.out.trimmed()));
+    for (const auto& [name, preset] : presets) {
+        const Image out = loadImage((base(name) + "-out.png").toStdString()).image;
+        const bool crops = std::any_of(preset.pipeline.begin(), preset.pipeline.end(), [](const OpConfig& op) {
+            return op.enabled && op.id() == OpId::RandomResizedCrop;
+        });
+        if (out.channels != 3 || out.width < 1 || (!crops && (out.width != 512 || out.height != 512)))
+            return QString("%1: %2 x %3 x %4").arg(name.c_str()).arg(out.width).arg(out.height).arg(out.channels);
+    }
+    return {};
 }
 
 }  // namespace auglab::testing

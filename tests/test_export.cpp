@@ -155,22 +155,24 @@ private slots:
         QCOMPARE(number(r.text, R"(scale=\(([-0-9.]+),)"), 0.8);
         QVERIFY(hasWarning(r, "symmetric range"));
         QVERIFY(hasWarning(r, "rounds the shift"));
+        // Black fills are torchvision's zero padding (fill=None); other fills are blended twice at the edge.
+        QVERIFY(r.text.find("fill=None") != std::string::npos);
+        QVERIFY(!hasWarning(r, "coverage squared"));
+        const ExportResult coloured = exportTorchvision(onePreset(R"({"op": "affine", "fill": [10, 20, 30]})"));
+        QVERIFY(coloured.text.find("fill=(10, 20, 30)") != std::string::npos);
+        QVERIFY(hasWarning(coloured, "coverage squared"));
     }
 
     void kerasNumbers() {
         const Preset p = onePreset(R"({"op": "affine", "rotate_deg": [-36, 18], "scale_x": [0.8, 1.25], "keep_ratio": true,
             "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "replicate"})");
         const ExportResult r = exportKeras(p);
-        // Rotation: a fraction of a full turn, counter-clockwise like AugLab.
-        QCOMPARE(number(r.text, R"(RandomRotation\(factor=\(([-0-9.e]+),)"), -0.1);
-        QCOMPARE(number(r.text, R"(RandomRotation\(factor=\([-0-9.e]+, ([-0-9.e]+)\))"), 0.05);
-        // Zoom: content scale s = 1/(1+f): s = 1.25 -> f = -0.2, s = 0.8 -> f = 0.25.
-        QVERIFY(std::abs(number(r.text, R"(height_factor=\(([-0-9.e]+),)") - -0.2) < 1e-12);
-        QVERIFY(std::abs(number(r.text, R"(height_factor=\([-0-9.e]+, ([-0-9.e]+)\))") - 0.25) < 1e-12);
-        QVERIFY(r.text.find("width_factor=None") != std::string::npos);  // keep_ratio
+        // One warp with AugLab's own ranges (degrees counter-clockwise, content scale), not Keras'
+        // RandomRotation (turn fractions) and RandomZoom (1/scale - 1), which resample three times.
+        QVERIFY(r.text.find("Affine(rotate=(-36.0, 18.0), scale_x=(0.8, 1.25), scale_y=(0.8, 1.25), keep_ratio=True") !=
+                std::string::npos);
         QVERIFY(r.text.find("fill_mode=\"nearest\"") != std::string::npos);  // replicate
-        QVERIFY(r.text.find("RandomTranslation") == std::string::npos);  // no shift range, no layer
-        QVERIFY(hasWarning(r, "not uniform"));
+        QVERIFY(r.text.find("RandomRotation") == std::string::npos && r.text.find("RandomZoom") == std::string::npos);
         const ExportResult r101 = exportKeras(onePreset(R"({"op": "affine", "border": "reflect_101"})"));
         QVERIFY(r101.text.find("fill_mode=\"reflect\"") != std::string::npos);
         QVERIFY(hasWarning(r101, "no reflect_101"));
@@ -180,6 +182,8 @@ private slots:
         const Preset p = onePreset(R"({"op": "affine", "rotate_deg": [5, 5]}, {"op": "coarse_dropout"})");
         const ExportResult dali = exportDali(p);
         QVERIFY(dali.text.find("inverse_map=True") != std::string::npos);
+        QVERIFY(dali.text.find("fn.reshape(m, shape=[2, 3])") != std::string::npos);  // DALI wants a 2 x 3 matrix
+        QVERIFY(dali.text.find("_uniform(5.0, 5.0)") != std::string::npos);  // a fixed value is a DataNode too
         QVERIFY(hasWarning(dali, "coarse_dropout"));
         const ExportResult tf = exportTfDeotte(p);
         QVERIFY(tf.text.find("rotate_deg=(5.0, 5.0)") != std::string::npos);

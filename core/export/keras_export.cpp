@@ -1,17 +1,14 @@
 // Keras 3 preprocessing layers. Conventions checked by running Keras 3.15 (numpy backend) on marker
 // images, and against its source:
-// - RandomRotation(factor): degrees / 360, a positive factor turns counter-clockwise on screen, as
-//   AugLab's rotate_deg does; the centre is ((W-1)/2, (H-1)/2), AugLab's too.
-// - RandomZoom(height_factor): the output samples the source at (1 + f) times the distance from
-//   the centre, so the content scales by 1 / (1 + f): a positive f zooms out. AugLab's scale s is
-//   f = 1/s - 1; width_factor=None uses the height draw for both axes (AugLab's keep_ratio).
-// - RandomTranslation: a fraction of the size, positive moves right/down (not truncated to pixels).
+// - The affine is one helper layer around keras.ops.image.affine_transform, which takes, per image,
+//   the output -> source matrix in pixel-index coordinates (pixel centres at integers, so AugLab's
+//   centre is ((W-1)/2, (H-1)/2)). Keras' RandomZoom/RandomRotation/RandomTranslation would
+//   resample three times and cut the corners a single warp fills.
 // - fill_mode "reflect" is (d c b a | a b c d): OpenCV's BORDER_REFLECT; "nearest" is replicate,
-//   "wrap" is wrap; reflect_101 has no equivalent.
-// - Layers apply one after another, each with its own resampling; zoom, then rotation, then
-//   translation gives AugLab's order T * R * S.
-// Keras has no probability wrapper: the generated file defines one (ApplyWithProbability), plus an
-// exact brightness/contrast layer.
+//   "wrap" is wrap (TensorFlow reads the fill value at the seam); reflect_101 has no equivalent.
+// Keras has no probability wrapper: the generated file defines one (ApplyWithProbability), plus
+// exact brightness/contrast, noise and gray layers and a blur with OpenCV's kernel and border
+// (Keras' own takes sigma <= 1 only and pads with zeros).
 
 #include <algorithm>
 #include <cmath>
@@ -40,6 +37,47 @@ class ApplyWithProbability(keras.layers.Layer):
         out = keras.ops.cast(self.fn(images), "float32")
         u = keras.random.uniform((keras.ops.shape(images)[0], 1, 1, 1), seed=self.seed_generator)
         return keras.ops.where(u < self.p, out, keras.ops.cast(images, "float32"))
+
+
+class Affine(keras.layers.Layer):
+    """AugLab affine, one warp per image: M = T(c + t) Sh R S T(-c) about the centre
+    c = ((W - 1) / 2, (H - 1) / 2), angles counter-clockwise in degrees, shear_x/shear_y in degrees
+    (x += tan(-shear_x) y, y += tan(-shear_y) x), shifts in fractions of the size truncated to whole
+    pixels. keras.ops.image.affine_transform reads output pixel p from the source at M^-1 p."""
+
+    def __init__(self, rotate, scale_x, scale_y, keep_ratio, shear_x, shear_y, translate_x, translate_y,
+                 interpolation, fill_mode, fill_value, **kwargs):
+        super().__init__(**kwargs)
+        self.ranges = (rotate, scale_x, scale_y, shear_x, shear_y, translate_x, translate_y)
+        self.keep_ratio, self.interpolation = keep_ratio, interpolation
+        self.fill_mode, self.fill_value = fill_mode, fill_value
+        self.seed_generator = keras.random.SeedGenerator()
+
+    def call(self, images, training=True):
+        if not training:
+            return images
+        ops = keras.ops
+        x = ops.cast(images, "float32")
+        n = ops.shape(x)[0]
+        h, w = ops.cast(ops.shape(x)[1], "float32"), ops.cast(ops.shape(x)[2], "float32")
+        rotate, scale_x, scale_y, shear_x, shear_y, translate_x, translate_y = (
+            keras.random.uniform((n,), lo, hi, seed=self.seed_generator) for lo, hi in self.ranges)
+        radians = 3.141592653589793 / 180.0
+        c, s = ops.cos(rotate * radians), ops.sin(rotate * radians)
+        sx = scale_x
+        sy = scale_x if self.keep_ratio else scale_y
+        shx, shy = ops.tan(-shear_x * radians), ops.tan(-shear_y * radians)
+        a00, a01 = (c - shx * s) * sx, (s + shx * c) * sy  # A = Sh R S
+        a10, a11 = (shy * c - s) * sx, (shy * s + c) * sy
+        det = a00 * a11 - a01 * a10
+        i00, i01, i10, i11 = a11 / det, -a01 / det, -a10 / det, a00 / det
+        cx, cy = (w - 1.0) * 0.5, (h - 1.0) * 0.5
+        ox, oy = cx + ops.trunc(translate_x * w), cy + ops.trunc(translate_y * h)
+        zero = ops.zeros_like(i00)
+        m = ops.stack([i00, i01, cx - i00 * ox - i01 * oy, i10, i11, cy - i10 * ox - i11 * oy, zero, zero], axis=1)
+        out = ops.image.affine_transform(x, m, interpolation=self.interpolation, fill_mode=self.fill_mode,
+                                         fill_value=self.fill_value)
+        return ops.round(out)
 
 
 class BrightnessContrast(keras.layers.Layer):
@@ -79,6 +117,63 @@ class GaussNoise(keras.layers.Layer):
         z = keras.random.normal((n, h, w, 3 if self.per_channel else 1), seed=self.seed_generator)
         rgb = keras.ops.clip(x[..., :3] + keras.ops.trunc(z * std + mean), 0.0, 255.0)
         return keras.ops.concatenate([rgb, x[..., 3:]], axis=-1)
+
+
+class GaussianBlur(keras.layers.Layer):
+    """AugLab gaussian_blur: per image sigma ~ U(sigma), OpenCV's kernel (int(sigma * 3.5) * 2 + 1
+    taps of exp(-x^2 / 2 sigma^2), normalised), reflect_101 border, separable, rounded."""
+
+    def __init__(self, sigma, **kwargs):
+        super().__init__(**kwargs)
+        self.sigma, self.radius = sigma, int(sigma[1] * 3.5)
+        self.seed_generator = keras.random.SeedGenerator()
+
+    def call(self, images, training=True):
+        if not training:
+            return images
+        ops, r = keras.ops, self.radius
+        x = ops.cast(images, "float32")
+        n, h, w = ops.shape(x)[0], ops.shape(x)[1], ops.shape(x)[2]
+        sigma = keras.random.uniform((n, 1), *self.sigma, seed=self.seed_generator)
+        offsets = ops.cast(ops.arange(-r, r + 1), "float32")[None, :]
+        taps = ops.exp(-0.5 * ops.square(offsets / sigma)) * ops.cast(ops.abs(offsets) <= ops.floor(sigma * 3.5), "float32")
+        taps = taps / ops.sum(taps, axis=1, keepdims=True)
+        padded = ops.pad(x, [[0, 0], [r, r], [r, r], [0, 0]], mode="reflect")
+        rows = sum(taps[:, k, None, None, None] * padded[:, k:k + h, :, :] for k in range(2 * r + 1))
+        return ops.round(sum(taps[:, k, None, None, None] * rows[:, :, k:k + w, :] for k in range(2 * r + 1)))
+
+
+class HueSaturationValue(keras.layers.Layer):
+    """AugLab hue_saturation_value in float HSV, per image: hue turned by U(hue) degrees, saturation
+    and value shifted by U(sat) and U(val) in OpenCV's 0-255 units, rounded."""
+
+    def __init__(self, hue, sat, val, **kwargs):
+        super().__init__(**kwargs)
+        self.ranges = (hue, sat, val)
+        self.seed_generator = keras.random.SeedGenerator()
+
+    def call(self, images, training=True):
+        if not training:
+            return images
+        ops = keras.ops
+        x = ops.cast(images, "float32")
+        n = ops.shape(x)[0]
+        hue, sat, val = (keras.random.uniform((n, 1, 1), lo, hi, seed=self.seed_generator) for lo, hi in self.ranges)
+        hsv = ops.image.rgb_to_hsv(x[..., :3] / 255.0)
+        h = ops.mod(hsv[..., 0] + hue / 360.0, 1.0)
+        s = ops.clip(hsv[..., 1] + sat / 255.0, 0.0, 1.0)
+        v = ops.clip(hsv[..., 2] + val / 255.0, 0.0, 1.0)
+        rgb = ops.round(ops.image.hsv_to_rgb(ops.stack([h, s, v], axis=-1)) * 255.0)
+        return ops.concatenate([rgb, x[..., 3:]], axis=-1)
+
+
+class Gray(keras.layers.Layer):
+    """AugLab to_gray, OpenCV's RGB->GRAY fixed point: (9798 R + 19235 G + 3735 B + 2^14) >> 15."""
+
+    def call(self, images, training=True):
+        x = keras.ops.round(keras.ops.cast(images, "float32"))
+        g = keras.ops.floor((x[..., 0:1] * 9798.0 + x[..., 1:2] * 19235.0 + x[..., 2:3] * 3735.0 + 16384.0) / 32768.0)
+        return keras.ops.concatenate([g, g, g, x[..., 3:]], axis=-1)
 )";
 
 std::string wrapP(const std::string& layer, double p) {
@@ -111,51 +206,25 @@ ExportResult exportKeras(const Preset& preset) {
                 if (mode == "constant" && !isGray(fill))
                     w.push_back(L + ": Keras fills with one value for all channels: fill " + pyRgb(fill) + " becomes " +
                                 std::to_string(fill.rgb[0]) + ".");
-                const std::string common = ", fill_mode=\"" + mode + "\", interpolation=\"" +
-                                           (op.choice("interpolation") == "nearest" ? "nearest" : "bilinear") +
-                                           "\", fill_value=" + pyFloat(fill.rgb[0]);
-                w.push_back(L + ": Keras resamples once per layer (zoom, rotation, translation): up to three "
-                            "interpolations instead of AugLab's one.");
-                // Zoom: content scale s = 1 / (1 + f), so f = 1/s - 1 (sorted: the largest s gives the smallest f).
-                const Range sx = op.range("scale_x"), sy = op.flag("keep_ratio") ? sx : op.range("scale_y");
-                const auto zoom = [&](const Range& s, const char* key) {
-                    Range f{1.0 / s.max - 1.0, 1.0 / s.min - 1.0};
-                    if (f.max > 1.0 || f.min < -1.0) {
-                        w.push_back(L + ": Keras zoom factors lie in [-1, 1] (scale >= 0.5): " + key + " is limited.");
-                        f = {std::clamp(f.min, -1.0, 1.0), std::clamp(f.max, -1.0, 1.0)};
-                    }
-                    if (s.min != s.max)
-                        w.push_back(L + ": Keras draws the zoom factor 1/scale - 1 uniformly, so " + key +
-                                    " is not uniform in [" + formatNumber(s.min) + ", " + formatNumber(s.max) +
-                                    "] (same bounds, more weight on small scales).");
-                    return f;
-                };
-                std::vector<std::string> layers;
-                if (sx != Range{1, 1} || sy != Range{1, 1}) {
-                    const Range fy = zoom(sy, op.flag("keep_ratio") ? "scale" : "scale_y");
-                    const std::string wf = op.flag("keep_ratio") ? "None" : pyRange(zoom(sx, "scale_x"));
-                    layers.push_back("layers.RandomZoom(height_factor=" + pyRange(fy) + ", width_factor=" + wf + common + ")");
-                }
-                const Range rot = op.range("rotate_deg");
-                if (rot != Range{0, 0})
-                    layers.push_back("layers.RandomRotation(factor=" + pyRange({rot.min / 360, rot.max / 360}) + common + ")");
-                if (op.range("shear_x_deg") != Range{0, 0} || op.range("shear_y_deg") != Range{0, 0})
-                    w.push_back(L + ": shear is not exported (Keras' RandomShear uses another parametrisation and "
-                                "order): no shear.");
-                const Range tx = op.range("translate_x_frac"), ty = op.range("translate_y_frac");
-                if (tx != Range{0, 0} || ty != Range{0, 0}) {
-                    layers.push_back("layers.RandomTranslation(height_factor=" + pyRange(ty) + ", width_factor=" +
-                                     pyRange(tx) + common + ")");
-                    w.push_back(L + ": Keras shifts by fractional pixels; AugLab truncates the shift to whole pixels.");
-                }
-                lines += "    # " + L + ": zoom factor = 1/scale - 1, rotation factor = degrees/360 (both counter-clockwise)\n";
-                if (op.p < 1.0) {
-                    std::string seq = "keras.Sequential([";
-                    for (std::size_t i = 0; i < layers.size(); ++i) seq += (i ? ", " : "") + layers[i];
-                    lines += "    " + wrapP(seq + "])", op.p) + ",\n";
-                } else {
-                    for (const std::string& l : layers) lines += "    " + l + ",\n";
-                }
+                // One warp with AugLab's matrix (keras.ops.image.affine_transform): Keras' RandomZoom,
+                // RandomRotation and RandomTranslation resample once each, cut the corners one warp fills,
+                // draw zoom as 1/scale - 1 and have no shear.
+                const Range sy = op.flag("keep_ratio") ? op.range("scale_x") : op.range("scale_y");
+                const std::string t = "Affine(rotate=" + pyRange(op.range("rotate_deg")) + ", scale_x=" +
+                                      pyRange(op.range("scale_x")) + ", scale_y=" + pyRange(sy) + ", keep_ratio=" +
+                                      (op.flag("keep_ratio") ? "True" : "False") + ", shear_x=" +
+                                      pyRange(op.range("shear_x_deg")) + ", shear_y=" + pyRange(op.range("shear_y_deg")) +
+                                      ", translate_x=" + pyRange(op.range("translate_x_frac")) + ", translate_y=" +
+                                      pyRange(op.range("translate_y_frac")) + ", interpolation=\"" +
+                                      (op.choice("interpolation") == "nearest" ? "nearest" : "bilinear") +
+                                      "\", fill_mode=\"" + mode + "\", fill_value=" + pyFloat(fill.rgb[0]) + ")";
+                if (mode == "wrap" && op.choice("interpolation") != "nearest")
+                    w.push_back(L + ": TensorFlow's wrap interpolates the seam between the last and the first pixel "
+                                "with the fill value: that row and column differ (up to 17 levels on chelsea.png, "
+                                "measured).");
+                w.push_back(L + ": Keras interpolates in float (AugLab in OpenCV's fixed point): within SPEC §2, "
+                            "measured.");
+                lines += "    " + wrapP(t, op.p) + ",\n";
                 break;
             }
             case OpId::HorizontalFlip:
@@ -205,21 +274,19 @@ ExportResult exportKeras(const Preset& preset) {
                                         pyRange(op.range("contrast")) + ", by_max=" +
                                         (op.flag("brightness_by_max") ? "True" : "False") + ")", op.p) + ",\n";
                 break;
-            case OpId::HueSaturationValue: {
-                const Range hue = op.range("hue_shift_deg");
-                const double m = std::max(std::abs(hue.min), std::abs(hue.max)) / 360.0;
-                w.push_back(L + ": Keras' RandomHue draws a symmetric hue turn of up to ±" + formatNumber(m * 360) +
-                            " degrees in float HSV; sat_shift and val_shift (additive, OpenCV units) are not exported.");
-                lines += "    " + wrapP("layers.RandomHue(factor=" + pyFloat(m * 2) + ", value_range=(0, 255))", op.p) + ",\n";
+            case OpId::HueSaturationValue:
+                // Keras' RandomHue draws a symmetric turn and has no additive shifts: a helper in float HSV.
+                lines += "    " + wrapP("HueSaturationValue(hue=" + pyRange(op.range("hue_shift_deg")) + ", sat=" +
+                                        pyRange(op.range("sat_shift")) + ", val=" + pyRange(op.range("val_shift")) + ")",
+                                        op.p) + ",\n";
+                w.push_back(L + ": Keras converts to HSV in float; AugLab, like OpenCV, in 8 bits with hue in 2-degree "
+                            "units (mean 0.4, max 3-4 levels apart on chelsea.png, measured).");
                 break;
-            }
             case OpId::GaussianBlur: {
-                const Range s = op.range("sigma_px");
-                const int k = static_cast<int>(s.max * 3.5) * 2 + 1;
-                w.push_back(L + ": Keras' RandomGaussianBlur uses one kernel size (" + std::to_string(k) + ") and draws "
-                            "sigma once per batch, separately for x and y.");
-                lines += "    layers.RandomGaussianBlur(factor=(" + pyFloat(op.p) + ", " + pyFloat(op.p) + "), kernel_size=" + std::to_string(k) +
-                         ", sigma=" + pyRange(s) + ", value_range=(0, 255)),\n";
+                // Keras' RandomGaussianBlur takes sigma in [0, 1] only, pads with zeros (darkened borders)
+                // and draws sigma per batch: a helper layer computes AugLab's blur instead.
+                lines += "    " + wrapP("GaussianBlur(sigma=" + pyRange(op.range("sigma_px")) + ")", op.p) + ",\n";
+                w.push_back(L + ": the blur sums in float (OpenCV in fixed point): a level apart at most, measured.");
                 break;
             }
             case OpId::GaussNoise:
@@ -228,8 +295,8 @@ ExportResult exportKeras(const Preset& preset) {
                                         (op.flag("per_channel") ? "True" : "False") + ")", op.p) + ",\n";
                 break;
             case OpId::ToGray:
-                lines += "    layers.RandomGrayscale(factor=" + pyFloat(op.p) + "),\n";
-                w.push_back(L + ": Keras' grayscale weights are applied in float; OpenCV's fixed point can differ by one level.");
+                // Keras' RandomGrayscale weighs in float: a helper computes OpenCV's fixed point exactly.
+                lines += "    " + wrapP("Gray()", op.p) + ",\n";
                 break;
         }
     }

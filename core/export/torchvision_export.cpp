@@ -9,7 +9,7 @@
 // - RandomErasing erases one rectangle chosen by area and aspect ratio.
 // - ColorJitter's hue is a fraction of a turn applied in float HSV; its saturation and brightness
 //   are factors, not AugLab's additive shifts of OpenCV's 8-bit S and V.
-// Exact helpers are generated for brightness/contrast and Gaussian noise, which torchvision has
+// Exact helpers are generated for brightness/contrast, Gaussian noise and gray, which torchvision has
 // no exact equivalent for.
 
 #include <algorithm>
@@ -45,6 +45,18 @@ class BrightnessContrast(torch.nn.Module):
         return out.clamp(0, 255).to(torch.uint8)  # truncation toward zero, as AugLab
 )";
 
+const char* kGrayHelper = R"(
+
+class Gray(torch.nn.Module):
+    """AugLab to_gray, OpenCV's RGB->GRAY in integers: (9798 R + 19235 G + 3735 B + 2^14) >> 15."""
+
+    def forward(self, img):  # uint8 tensor, ... x C x H x W
+        r, g, b = (img[..., i, :, :].int() for i in range(3))
+        out = img.clone()
+        out[..., :3, :, :] = ((r * 9798 + g * 19235 + b * 3735 + 16384) >> 15).to(img.dtype).unsqueeze(-3)
+        return out
+)";
+
 const char* kNoiseHelper = R"(
 
 class GaussNoise(torch.nn.Module):
@@ -70,7 +82,7 @@ ExportResult exportTorchvision(const Preset& preset) {
     ExportResult r;
     auto& w = r.warnings;
     std::string lines;
-    bool needBc = false, needNoise = false;
+    bool needBc = false, needNoise = false, needGray = false;
     for (const ExportedOp& e : enabledOps(preset, "torchvision", w)) {
         const OpConfig& op = *e.op;
         const std::string L = e.label();
@@ -106,11 +118,20 @@ ExportResult exportTorchvision(const Preset& preset) {
                     w.push_back(L + ": torchvision fills outside the image with a constant: border \"" + border +
                                 "\" becomes a constant fill of " + pyRgb(op.fill("fill")) + ".");
                 const std::string interp = op.choice("interpolation") == "nearest" ? "NEAREST" : "BILINEAR";
+                // torchvision's grid transform with a fill samples with zero padding and then blends the
+                // fill in by the coverage it has already multiplied in (the edge pixels get coverage
+                // squared). Without a fill (None) its zero padding is OpenCV's black constant border.
+                const Fill fillValue = op.fill("fill");
+                const bool black = fillValue.rgb[0] == 0 && fillValue.rgb[1] == 0 && fillValue.rgb[2] == 0;
+                if (!black && interp == "BILINEAR")
+                    w.push_back(L + ": torchvision blends a fill other than black into the warped image's edge "
+                                "pixels by its coverage squared: a one-pixel band along the edge differs (up to 54 "
+                                "levels on chelsea.png, measured); inside, within SPEC §2.");
                 // A positive torchvision angle turns clockwise: negate AugLab's (counter-clockwise) range.
                 const std::string t = "v2.RandomAffine(degrees=(" + pyFloat(-rot.max) + ", " + pyFloat(-rot.min) +
                                       "), translate=(" + pyFloat(mx) + ", " + pyFloat(my) + "), scale=" + pyRange(sx) +
                                       ", shear=" + shear + ", interpolation=v2.InterpolationMode." + interp +
-                                      ", fill=" + pyRgb(op.fill("fill")) + ")";
+                                      ", fill=" + (black ? std::string("None") : pyRgb(fillValue)) + ")";
                 lines += "    # " + L + ": angle sign flipped (torchvision turns clockwise for positive angles)\n";
                 lines += "    " + applyWithP(t, op.p) + ",\n";
                 break;
@@ -119,13 +140,11 @@ ExportResult exportTorchvision(const Preset& preset) {
             case OpId::VerticalFlip: lines += "    v2.RandomVerticalFlip(p=" + pyFloat(op.p) + "),\n"; break;
             case OpId::RandomResizedCrop: {
                 const Size2 size = op.size("size");
-                w.push_back(L + ": torchvision antialiases when the crop is larger than the output; AugLab (like "
-                            "Albumentations) samples without antialiasing, so downscaled crops look sharper here.");
                 const std::string interp = op.choice("interpolation") == "nearest" ? "NEAREST" : "BILINEAR";
                 const std::string t = "v2.RandomResizedCrop(size=(" + std::to_string(size.height) + ", " +
                                       std::to_string(size.width) + "), scale=" + pyRange(op.range("scale")) +
                                       ", ratio=" + pyRange(op.range("ratio")) +
-                                      ", interpolation=v2.InterpolationMode." + interp + ", antialias=True)";
+                                      ", interpolation=v2.InterpolationMode." + interp + ", antialias=False)";
                 lines += "    " + applyWithP(t, op.p) + ",\n";
                 break;
             }
@@ -175,7 +194,8 @@ ExportResult exportTorchvision(const Preset& preset) {
             case OpId::HueSaturationValue: {
                 const Range hue = op.range("hue_shift_deg");
                 w.push_back(L + ": hue is exported as ColorJitter(hue=deg/360), a rotation in float HSV; AugLab "
-                            "quantises to OpenCV's 2-degree units (at most one unit apart).");
+                            "converts in 8 bits with OpenCV's 2-degree units (mean 0.4, max 3 levels apart for +30 degrees on "
+                            "chelsea.png, measured).");
                 if (op.range("sat_shift") != Range{0, 0} || op.range("val_shift") != Range{0, 0})
                     w.push_back(L + ": additive saturation and value shifts (OpenCV 0-255 units) cannot be expressed by "
                                 "ColorJitter's factors: sat_shift and val_shift are not exported.");
@@ -199,16 +219,17 @@ ExportResult exportTorchvision(const Preset& preset) {
                                      (op.flag("per_channel") ? "True" : "False") + ")", op.p) + ",\n";
                 break;
             case OpId::ToGray:
-                w.push_back(L + ": torchvision's Grayscale computes 0.2989 R + 0.587 G + 0.114 B in float and "
-                            "truncates it to uint8 (.to(image.dtype)); AugLab, like OpenCV, rounds its fixed-point "
-                            "sum: about half the pixels come out one level darker there.");
-                lines += "    v2.RandomGrayscale(p=" + pyFloat(op.p) + "),\n";
+                // torchvision's Grayscale truncates 0.2989 R + 0.587 G + 0.114 B (half the pixels a level
+                // darker than OpenCV's rounded fixed point): an exact helper instead.
+                needGray = true;
+                lines += "    " + applyWithP("Gray()", op.p) + ",\n";
                 break;
         }
     }
     std::string body = "import torch\nfrom torchvision.transforms import v2\n";
     if (needBc) body += kBrightnessContrastHelper;
     if (needNoise) body += kNoiseHelper;
+    if (needGray) body += kGrayHelper;
     body += "\n\n# Expects uint8 image tensors (C x H x W, RGB), e.g. from torchvision.io.decode_image.\n";
     body += "transform = v2.Compose([\n" + lines + "])\n";
     r.text = pythonHeader(preset, "torchvision", w) + body;

@@ -9,6 +9,11 @@
                                                   draws N grid units of each GridDropout of FILE for a
                                                   HEIGHT x WIDTH image the way the library does; prints
                                                   "min max" per transform
+  albumentations_check.py draws FILE HEIGHT WIDTH N
+                                                  draws each transform's parameters N times for a
+                                                  HEIGHT x WIDTH image through the library's own
+                                                  get_params calls; prints one JSON list (per
+                                                  transform: AugLab's key -> the N values)
 """
 
 import json
@@ -40,6 +45,68 @@ def load_strict(path):
     return pipeline
 
 
+class Recorder:
+    """Stands in for a transform's py_random and records what each call returned, in order."""
+
+    def __init__(self, rng):
+        self.rng, self.values = rng, []
+
+    def __getattr__(self, name):
+        method = getattr(self.rng, name)
+
+        def call(*args, **kwargs):
+            value = method(*args, **kwargs)
+            self.values.append(value)
+            return value
+
+        return call
+
+
+def draw_once(t, shape, image):
+    """One draw of transform t's parameters, as the library makes them, in AugLab's keys and units."""
+    height, width = shape
+    name = type(t).__name__
+    recorder = Recorder(t.py_random)
+    t.py_random = recorder
+    try:
+        params = {"shape": (height, width, 3)}
+        params.update(t.get_params())
+        if name == "Affine":
+            seen = {}
+            translate, shear = t._get_translate_params, t._get_shear_params
+            t._get_translate_params = lambda s: seen.setdefault("translate", translate(s))
+            t._get_shear_params = lambda: seen.setdefault("shear", shear())
+            try:
+                p = t.get_params_dependent_on_data(params, {"image": image})
+            finally:
+                del t._get_translate_params, t._get_shear_params
+            return {"rotate_deg": p["rotate"], "scale_x": p["scale"]["x"], "scale_y": p["scale"]["y"],
+                    "shear_x_deg": -seen["shear"]["x"], "shear_y_deg": -seen["shear"]["y"],
+                    "translate_x_frac": seen["translate"]["x"] / width,
+                    "translate_y_frac": seen["translate"]["y"] / height}
+        p = t.get_params_dependent_on_data(params, {"image": image})
+        if name == "RandomBrightnessContrast":
+            return {"contrast": recorder.values[0], "brightness": recorder.values[1]}
+        if name == "HueSaturationValue":  # OpenCV hue units (2 degrees) there, degrees here
+            return {"hue_shift_deg": 2 * params["hue_shift"], "sat_shift": params["sat_shift"],
+                    "val_shift": params["val_shift"]}
+        if name == "GaussianBlur":
+            return {"sigma_px": recorder.values[0]}
+        if name == "GaussNoise":
+            return {"std_frac": recorder.values[0], "mean_frac": recorder.values[1]}
+        if name == "CoarseDropout":
+            holes = p["holes"]
+            h, w = holes[:, 3] - holes[:, 1], holes[:, 2] - holes[:, 0]
+            return {"holes": [len(holes)], "hole_height_px": h.tolist(), "hole_width_px": w.tolist(),
+                    "hole_height_frac": (h / height).tolist(), "hole_width_frac": (w / width).tolist()}
+        if name == "RandomResizedCrop":
+            x1, y1, x2, y2 = p["crop_coords"]
+            return {"scale": (x2 - x1) * (y2 - y1) / (width * height), "ratio": (x2 - x1) / (y2 - y1)}
+        return {}
+    finally:
+        t.py_random = recorder.rng
+
+
 def main(argv):
     if len(argv) >= 2 and argv[0] == "load":
         for path in argv[1:]:
@@ -69,6 +136,22 @@ def main(argv):
                 units = [fdropout.calculate_grid_dimensions(shape, t.unit_size_range, t.holes_number_xy, rng)[0]
                          for _ in range(n)]
                 print(min(units), max(units))
+        return 0
+    if len(argv) == 5 and argv[0] == "draws":
+        import numpy as np
+
+        shape, n = (int(argv[2]), int(argv[3])), int(argv[4])
+        pipeline = load_strict(argv[1])
+        pipeline.set_random_seed(1)
+        image = np.zeros(shape + (3,), np.uint8)
+        result = []
+        for t in pipeline.transforms:
+            values = {}
+            for _ in range(n):
+                for key, v in draw_once(t, shape, image).items():
+                    values.setdefault(key, []).extend(v if isinstance(v, list) else [v])
+            result.append(values)
+        print(json.dumps(result))
         return 0
     print(__doc__, file=sys.stderr)
     return 2

@@ -28,7 +28,7 @@ class BrightnessContrast(torch.nn.Module):
 # Expects uint8 image tensors (C x H x W, RGB), e.g. from torchvision.io.decode_image.
 transform = v2.Compose([
     # pipeline[0] affine: angle sign flipped (torchvision turns clockwise for positive angles)
-    v2.RandomAffine(degrees=(-15.0, 15.0), translate=(0.08, 0.08), scale=(0.9, 1.1), shear=None, interpolation=v2.InterpolationMode.BILINEAR, fill=(0, 0, 0)),
+    v2.RandomAffine(degrees=(-15.0, 15.0), translate=(0.08, 0.08), scale=(0.9, 1.1), shear=None, interpolation=v2.InterpolationMode.BILINEAR, fill=None),
     v2.RandomApply([BrightnessContrast(brightness=(-0.1, 0.1), contrast=(-0.1, 0.1), by_max=True)], p=0.5),
     v2.RandomApply([v2.GaussianBlur(kernel_size=7, sigma=(0.3, 1.0))], p=0.2),
 ])

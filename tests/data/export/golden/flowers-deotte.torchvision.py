@@ -15,5 +15,5 @@ from torchvision.transforms import v2
 # Expects uint8 image tensors (C x H x W, RGB), e.g. from torchvision.io.decode_image.
 transform = v2.Compose([
     # pipeline[0] affine: angle sign flipped (torchvision turns clockwise for positive angles)
-    v2.RandomAffine(degrees=(-30.0, 30.0), translate=(0.0625, 0.0625), scale=(0.8, 1.2), shear=(0.0, 0.0, -10.0, 10.0), interpolation=v2.InterpolationMode.NEAREST, fill=(0, 0, 0)),
+    v2.RandomAffine(degrees=(-30.0, 30.0), translate=(0.0625, 0.0625), scale=(0.8, 1.2), shear=(0.0, 0.0, -10.0, 10.0), interpolation=v2.InterpolationMode.NEAREST, fill=None),
 ])

@@ -2,8 +2,8 @@
 # Preset: mild-geometric (seed 1001)
 # What dali cannot express exactly (auglab-cli export prints the same warnings):
 #   - pipeline[0] affine: DALI's warp has no "reflect_101" border: it replicates the edge instead.
-#   - pipeline[0] affine: DALI rounds the warped values to uint8 and computes in float; AugLab
-#     follows OpenCV's fixed point (a level apart at most, mostly).
+#   - pipeline[0] affine: DALI interpolates in float and rounds to uint8; AugLab follows OpenCV's
+#     fixed point (within SPEC §2's bounds, measured).
 
 import math
 
@@ -11,14 +11,35 @@ from nvidia.dali import fn, pipeline_def, types
 import nvidia.dali.math as dmath
 
 
+def _uniform(lo, hi):
+    """One float per sample from U(lo, hi); lo itself when lo == hi (DALI's range must not be empty)."""
+    return fn.random.uniform(values=[lo]) if lo == hi else fn.random.uniform(range=(lo, hi))
+
+
+def _coin(p):
+    """1.0 with probability p, else 0.0, per sample."""
+    return fn.cast(fn.random.coin_flip(probability=p), dtype=types.FLOAT)
+
+
+def _on(images, x):
+    """A per-sample CPU value where `images` is (arithmetic needs both on one device)."""
+    return x.gpu() if images.device == "gpu" else x
+
+
+def _maybe(images, changed, on):
+    """`changed` where on is 1, `images` where it is 0."""
+    on = _on(images, on)
+    return fn.cast(changed * on + images * (1.0 - on), dtype=types.UINT8)
+
+
 def _trunc(x):
-    """Toward zero, as AugLab truncates shifts to whole pixels (the clamp is the sign of x)."""
+    """Toward zero, as AugLab truncates (the clamp is the sign of x)."""
     return dmath.floor(dmath.abs(x)) * dmath.clamp(x * 1e9, -1.0, 1.0)
 
 
 def _inverse_affine(angle, sx, sy, shx, shy, tx, ty, width, height):
-    """Destination -> source matrix of AugLab's M = T(c + t) Sh R S T(-c), c = (W/2, H/2) in DALI's
-    coordinates (pixel centres at +0.5)."""
+    """Destination -> source matrix (2 x 3) of AugLab's M = T(c + t) Sh R S T(-c), c = (W/2, H/2) in
+    DALI's coordinates (pixel centres at +0.5)."""
     c, s = dmath.cos(angle), dmath.sin(angle)
     # A = Sh @ R @ S (2 x 2)
     a00, a01 = (c - shx * s) * sx, (s + shx * c) * sy
@@ -28,25 +49,55 @@ def _inverse_affine(angle, sx, sy, shx, shy, tx, ty, width, height):
     cx, cy = width * 0.5, height * 0.5
     # source = A^-1 (p - c - t) + c
     ox, oy = cx + tx, cy + ty
-    return fn.stack(i00, i01, cx - i00 * ox - i01 * oy, i10, i11, cy - i10 * ox - i11 * oy)
+    m = fn.stack(i00, i01, cx - i00 * ox - i01 * oy, i10, i11, cy - i10 * ox - i11 * oy)
+    return fn.reshape(m, shape=[2, 3])
 
 
-@pipeline_def(batch_size=64, num_threads=4, device_id=0)
-def auglab_pipeline(file_root):
-    jpegs, labels = fn.readers.file(file_root=file_root, random_shuffle=True, name="Reader")
-    images = fn.decoders.image(jpegs, device="mixed", output_type=types.RGB)
+def _brightness_contrast(images, alpha, beta, by_max):
+    """AugLab brightness_contrast: trunc(clip(v * alpha + beta * (255 or the image mean), 0, 255))."""
+    scale = 255.0 if by_max else fn.reductions.mean(fn.cast(images, dtype=types.FLOAT))
+    out = fn.cast(images, dtype=types.FLOAT) * _on(images, alpha) + _on(images, beta * scale)
+    return fn.cast(dmath.floor(dmath.clamp(out, 0.0, 255.0)), dtype=types.UINT8)
+
+
+def _gray(images):
+    """OpenCV's RGB->GRAY in its fixed point, (9798 R + 19235 G + 3735 B + 2^14) >> 15: exact in float."""
+    v = fn.cast(images, dtype=types.FLOAT)
+    g = dmath.floor((v[:, :, 0] * 9798.0 + v[:, :, 1] * 19235.0 + v[:, :, 2] * 3735.0 + 16384.0) / 32768.0)
+    return fn.stack(g, g, g, axis=2)
+
+
+def _gauss_noise(images, std, mean, per_channel, on):
+    """AugLab gauss_noise: adds trunc(N(mean, std)) (in levels) per pixel, then clips."""
+    v = fn.cast(images, dtype=types.FLOAT)
+    noise = fn.random.normal(v if per_channel else v[:, :, 0:1])
+    noise = _trunc(noise * _on(images, std) + _on(images, mean)) * _on(images, on)
+    return fn.cast(dmath.clamp(v + noise, 0.0, 255.0), dtype=types.UINT8)
+
+
+def augment(images):
+    """The preset on a batch of uint8 RGB images (HWC), on the CPU or the GPU."""
     shape = images.shape(dtype=types.FLOAT)
     height, width = shape[0], shape[1]
     # pipeline[0] affine
-    on = 1.0
-    angle = fn.random.uniform(range=(-10.0, 10.0)) * on * (math.pi / 180.0)
-    sx = 1.0 + (fn.random.uniform(range=(0.95, 1.05)) - 1.0) * on
+    on = _uniform(1.0, 1.0)
+    angle = _uniform(-10.0, 10.0) * on * (math.pi / 180.0)
+    sx = 1.0 + (_uniform(0.95, 1.05) - 1.0) * on
     sy = sx
-    shx = dmath.tan(-0.0 * on * (math.pi / 180.0))
-    shy = dmath.tan(-0.0 * on * (math.pi / 180.0))
-    tx = _trunc(fn.random.uniform(range=(-0.05, 0.05)) * on * width)
-    ty = _trunc(fn.random.uniform(range=(-0.05, 0.05)) * on * height)
+    shx = dmath.tan(-_uniform(0.0, 0.0) * on * (math.pi / 180.0))
+    shy = dmath.tan(-_uniform(0.0, 0.0) * on * (math.pi / 180.0))
+    tx = _trunc(_uniform(-0.05, 0.05) * on * width)
+    ty = _trunc(_uniform(-0.05, 0.05) * on * height)
     images = fn.warp_affine(images, matrix=_inverse_affine(angle, sx, sy, shx, shy, tx, ty, width, height), inverse_map=True, interp_type=types.INTERP_LINEAR)
     # pipeline[1] horizontal_flip
     images = fn.flip(images, horizontal=fn.random.coin_flip(probability=0.5), vertical=0)
-    return images, labels
+    return images
+
+
+@pipeline_def(batch_size=64, num_threads=4, device_id=0)
+def auglab_pipeline(file_root, device="gpu"):
+    """Reads file_root's images and labels and augments them: decoded by nvJPEG on the GPU, or, with
+    device="cpu" (and device_id=None), everything on the CPU."""
+    jpegs, labels = fn.readers.file(file_root=file_root, random_shuffle=True, name="Reader")
+    images = fn.decoders.image(jpegs, device="mixed" if device == "gpu" else "cpu", output_type=types.RGB)
+    return augment(images), labels

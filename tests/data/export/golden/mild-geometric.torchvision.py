@@ -13,6 +13,6 @@ from torchvision.transforms import v2
 # Expects uint8 image tensors (C x H x W, RGB), e.g. from torchvision.io.decode_image.
 transform = v2.Compose([
     # pipeline[0] affine: angle sign flipped (torchvision turns clockwise for positive angles)
-    v2.RandomAffine(degrees=(-10.0, 10.0), translate=(0.05, 0.05), scale=(0.95, 1.05), shear=None, interpolation=v2.InterpolationMode.BILINEAR, fill=(0, 0, 0)),
+    v2.RandomAffine(degrees=(-10.0, 10.0), translate=(0.05, 0.05), scale=(0.95, 1.05), shear=None, interpolation=v2.InterpolationMode.BILINEAR, fill=None),
     v2.RandomHorizontalFlip(p=0.5),
 ])

@@ -3,14 +3,8 @@
 # What keras cannot express exactly (auglab-cli export prints the same warnings):
 #   - pipeline[0] affine: Keras has no reflect_101 (c b | a b c); fill_mode "reflect" (b a | a b c)
 #     repeats the edge pixel once.
-#   - pipeline[0] affine: Keras resamples once per layer (zoom, rotation, translation): up to three
-#     interpolations instead of AugLab's one.
-#   - pipeline[0] affine: Keras draws the zoom factor 1/scale - 1 uniformly, so scale is not uniform
-#     in [0.75, 1.25] (same bounds, more weight on small scales).
-#   - pipeline[0] affine: shear is not exported (Keras' RandomShear uses another parametrisation and
-#     order): no shear.
-#   - pipeline[0] affine: Keras shifts by fractional pixels; AugLab truncates the shift to whole
-#     pixels.
+#   - pipeline[0] affine: Keras interpolates in float (AugLab in OpenCV's fixed point): within SPEC
+#     §2, measured.
 #   - pipeline[2] coarse_dropout: approximated by RandomErasing: one rectangle per image chosen by
 #     area (AugLab: 1-8 holes of independent height and width).
 
@@ -32,6 +26,47 @@ class ApplyWithProbability(keras.layers.Layer):
         out = keras.ops.cast(self.fn(images), "float32")
         u = keras.random.uniform((keras.ops.shape(images)[0], 1, 1, 1), seed=self.seed_generator)
         return keras.ops.where(u < self.p, out, keras.ops.cast(images, "float32"))
+
+
+class Affine(keras.layers.Layer):
+    """AugLab affine, one warp per image: M = T(c + t) Sh R S T(-c) about the centre
+    c = ((W - 1) / 2, (H - 1) / 2), angles counter-clockwise in degrees, shear_x/shear_y in degrees
+    (x += tan(-shear_x) y, y += tan(-shear_y) x), shifts in fractions of the size truncated to whole
+    pixels. keras.ops.image.affine_transform reads output pixel p from the source at M^-1 p."""
+
+    def __init__(self, rotate, scale_x, scale_y, keep_ratio, shear_x, shear_y, translate_x, translate_y,
+                 interpolation, fill_mode, fill_value, **kwargs):
+        super().__init__(**kwargs)
+        self.ranges = (rotate, scale_x, scale_y, shear_x, shear_y, translate_x, translate_y)
+        self.keep_ratio, self.interpolation = keep_ratio, interpolation
+        self.fill_mode, self.fill_value = fill_mode, fill_value
+        self.seed_generator = keras.random.SeedGenerator()
+
+    def call(self, images, training=True):
+        if not training:
+            return images
+        ops = keras.ops
+        x = ops.cast(images, "float32")
+        n = ops.shape(x)[0]
+        h, w = ops.cast(ops.shape(x)[1], "float32"), ops.cast(ops.shape(x)[2], "float32")
+        rotate, scale_x, scale_y, shear_x, shear_y, translate_x, translate_y = (
+            keras.random.uniform((n,), lo, hi, seed=self.seed_generator) for lo, hi in self.ranges)
+        radians = 3.141592653589793 / 180.0
+        c, s = ops.cos(rotate * radians), ops.sin(rotate * radians)
+        sx = scale_x
+        sy = scale_x if self.keep_ratio else scale_y
+        shx, shy = ops.tan(-shear_x * radians), ops.tan(-shear_y * radians)
+        a00, a01 = (c - shx * s) * sx, (s + shx * c) * sy  # A = Sh R S
+        a10, a11 = (shy * c - s) * sx, (shy * s + c) * sy
+        det = a00 * a11 - a01 * a10
+        i00, i01, i10, i11 = a11 / det, -a01 / det, -a10 / det, a00 / det
+        cx, cy = (w - 1.0) * 0.5, (h - 1.0) * 0.5
+        ox, oy = cx + ops.trunc(translate_x * w), cy + ops.trunc(translate_y * h)
+        zero = ops.zeros_like(i00)
+        m = ops.stack([i00, i01, cx - i00 * ox - i01 * oy, i10, i11, cy - i10 * ox - i11 * oy, zero, zero], axis=1)
+        out = ops.image.affine_transform(x, m, interpolation=self.interpolation, fill_mode=self.fill_mode,
+                                         fill_value=self.fill_value)
+        return ops.round(out)
 
 
 class BrightnessContrast(keras.layers.Layer):
@@ -73,12 +108,66 @@ class GaussNoise(keras.layers.Layer):
         return keras.ops.concatenate([rgb, x[..., 3:]], axis=-1)
 
 
+class GaussianBlur(keras.layers.Layer):
+    """AugLab gaussian_blur: per image sigma ~ U(sigma), OpenCV's kernel (int(sigma * 3.5) * 2 + 1
+    taps of exp(-x^2 / 2 sigma^2), normalised), reflect_101 border, separable, rounded."""
+
+    def __init__(self, sigma, **kwargs):
+        super().__init__(**kwargs)
+        self.sigma, self.radius = sigma, int(sigma[1] * 3.5)
+        self.seed_generator = keras.random.SeedGenerator()
+
+    def call(self, images, training=True):
+        if not training:
+            return images
+        ops, r = keras.ops, self.radius
+        x = ops.cast(images, "float32")
+        n, h, w = ops.shape(x)[0], ops.shape(x)[1], ops.shape(x)[2]
+        sigma = keras.random.uniform((n, 1), *self.sigma, seed=self.seed_generator)
+        offsets = ops.cast(ops.arange(-r, r + 1), "float32")[None, :]
+        taps = ops.exp(-0.5 * ops.square(offsets / sigma)) * ops.cast(ops.abs(offsets) <= ops.floor(sigma * 3.5), "float32")
+        taps = taps / ops.sum(taps, axis=1, keepdims=True)
+        padded = ops.pad(x, [[0, 0], [r, r], [r, r], [0, 0]], mode="reflect")
+        rows = sum(taps[:, k, None, None, None] * padded[:, k:k + h, :, :] for k in range(2 * r + 1))
+        return ops.round(sum(taps[:, k, None, None, None] * rows[:, :, k:k + w, :] for k in range(2 * r + 1)))
+
+
+class HueSaturationValue(keras.layers.Layer):
+    """AugLab hue_saturation_value in float HSV, per image: hue turned by U(hue) degrees, saturation
+    and value shifted by U(sat) and U(val) in OpenCV's 0-255 units, rounded."""
+
+    def __init__(self, hue, sat, val, **kwargs):
+        super().__init__(**kwargs)
+        self.ranges = (hue, sat, val)
+        self.seed_generator = keras.random.SeedGenerator()
+
+    def call(self, images, training=True):
+        if not training:
+            return images
+        ops = keras.ops
+        x = ops.cast(images, "float32")
+        n = ops.shape(x)[0]
+        hue, sat, val = (keras.random.uniform((n, 1, 1), lo, hi, seed=self.seed_generator) for lo, hi in self.ranges)
+        hsv = ops.image.rgb_to_hsv(x[..., :3] / 255.0)
+        h = ops.mod(hsv[..., 0] + hue / 360.0, 1.0)
+        s = ops.clip(hsv[..., 1] + sat / 255.0, 0.0, 1.0)
+        v = ops.clip(hsv[..., 2] + val / 255.0, 0.0, 1.0)
+        rgb = ops.round(ops.image.hsv_to_rgb(ops.stack([h, s, v], axis=-1)) * 255.0)
+        return ops.concatenate([rgb, x[..., 3:]], axis=-1)
+
+
+class Gray(keras.layers.Layer):
+    """AugLab to_gray, OpenCV's RGB->GRAY fixed point: (9798 R + 19235 G + 3735 B + 2^14) >> 15."""
+
+    def call(self, images, training=True):
+        x = keras.ops.round(keras.ops.cast(images, "float32"))
+        g = keras.ops.floor((x[..., 0:1] * 9798.0 + x[..., 1:2] * 19235.0 + x[..., 2:3] * 3735.0 + 16384.0) / 32768.0)
+        return keras.ops.concatenate([g, g, g, x[..., 3:]], axis=-1)
+
+
 # Batches of RGB images, channels last, values 0-255.
 augment = keras.Sequential([
-    # pipeline[0] affine: zoom factor = 1/scale - 1, rotation factor = degrees/360 (both counter-clockwise)
-    layers.RandomZoom(height_factor=(-0.19999999999999996, 0.33333333333333326), width_factor=None, fill_mode="reflect", interpolation="bilinear", fill_value=0.0),
-    layers.RandomRotation(factor=(-0.08333333333333333, 0.08333333333333333), fill_mode="reflect", interpolation="bilinear", fill_value=0.0),
-    layers.RandomTranslation(height_factor=(-0.1, 0.1), width_factor=(-0.1, 0.1), fill_mode="reflect", interpolation="bilinear", fill_value=0.0),
+    Affine(rotate=(-30.0, 30.0), scale_x=(0.75, 1.25), scale_y=(0.75, 1.25), keep_ratio=True, shear_x=(-10.0, 10.0), shear_y=(0.0, 0.0), translate_x=(-0.1, 0.1), translate_y=(-0.1, 0.1), interpolation="bilinear", fill_mode="reflect", fill_value=0.0),
     layers.RandomFlip("horizontal"),
     layers.RandomErasing(factor=(0.5, 0.5), scale=(0.0025000000000000005, 0.010000000000000002), fill_value=0.0, value_range=(0, 255)),  # pipeline[2] coarse_dropout (approximation)
 ])

@@ -19,7 +19,7 @@ from torchvision.transforms import v2
 # Expects uint8 image tensors (C x H x W, RGB), e.g. from torchvision.io.decode_image.
 transform = v2.Compose([
     # pipeline[0] affine: angle sign flipped (torchvision turns clockwise for positive angles)
-    v2.RandomAffine(degrees=(-30.0, 30.0), translate=(0.1, 0.1), scale=(0.75, 1.25), shear=(-10.0, 10.0, 0.0, 0.0), interpolation=v2.InterpolationMode.BILINEAR, fill=(0, 0, 0)),
+    v2.RandomAffine(degrees=(-30.0, 30.0), translate=(0.1, 0.1), scale=(0.75, 1.25), shear=(-10.0, 10.0, 0.0, 0.0), interpolation=v2.InterpolationMode.BILINEAR, fill=None),
     v2.RandomHorizontalFlip(p=0.5),
     v2.RandomErasing(p=0.5, scale=(0.0025000000000000005, 0.010000000000000002), ratio=(0.5, 2.0), value=(0, 0, 0)),  # pipeline[2] coarse_dropout (approximation)
 ])

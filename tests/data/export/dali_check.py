@@ -1,0 +1,65 @@
+"""Runs DALI exports on the CPU for tests/test_export_runtimes.
+
+    python dali_check.py EXPORT.py INPUT OUTPUT.png [EXPORT.py INPUT OUTPUT.png ...]
+
+Each export is imported as a module and its augment() run in a CPU-only DALI pipeline
+(device_id=None) on the image, which DALI's own CPU decoder reads from the file's bytes. The output
+is written as an 8-bit RGB PNG (zlib, no other module). One process for all of them; exits
+non-zero, naming the export, when one raises.
+"""
+
+import importlib.util
+import struct
+import sys
+import zlib
+
+import numpy as np
+import nvidia.dali as dali
+from nvidia.dali import fn, pipeline_def, types
+
+
+def write_png(path, rgb):
+    """An 8-bit RGB PNG, filter 0 on every row."""
+    h, w, _ = rgb.shape
+    raw = b"".join(b"\x00" + rgb[y].tobytes() for y in range(h))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+                chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
+
+
+def run(module, input_path):
+    data = np.fromfile(input_path, dtype=np.uint8)
+
+    @pipeline_def(batch_size=1, num_threads=1, device_id=None, seed=5)
+    def pipe():
+        encoded = fn.external_source(source=lambda: [data], batch=True)
+        images = fn.decoders.image(encoded, device="cpu", output_type=types.RGB)
+        return module.augment(images)
+
+    p = pipe()
+    p.build()
+    (out,) = p.run()
+    return np.ascontiguousarray(out.at(0), dtype=np.uint8)
+
+
+def main(args):
+    if len(args) % 3 != 0 or not args:
+        sys.exit("usage: dali_check.py EXPORT.py INPUT OUTPUT.png [...]")
+    for i in range(0, len(args), 3):
+        module_path, input_path, output_path = args[i:i + 3]
+        spec = importlib.util.spec_from_file_location(f"export{i // 3}", module_path)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+            write_png(output_path, run(module, input_path))
+        except Exception as e:  # name the export that failed, then fail
+            sys.exit(f"{module_path}: {type(e).__name__}: {e}")
+    print("dali", dali.__version__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,82 @@
+"""Runs torchvision exports for tests/test_export_runtimes.
+
+    python torchvision_check.py EXPORT.py INPUT.png OUTPUT.png [EXPORT.py INPUT.png OUTPUT.png ...]
+    python torchvision_check.py --draws EXPORT.py HEIGHT WIDTH N
+
+Each export is imported as a module and its `transform` applied to the image as torchvision reads
+it (torchvision.io.decode_image, uint8 C x H x W, RGB); the output is written with
+torchvision.io.write_png. torch's generator is seeded once (5). One process for all of them; exits
+non-zero, naming the export, when one raises.
+
+With --draws, each transform of the export's Compose (unwrapped from RandomApply) draws its
+parameters N times for a HEIGHT x WIDTH image through torchvision's own make_params; printed as one
+JSON list, per transform AugLab's key -> the N values (in AugLab's units and sign), empty for
+transforms whose draws are not compared.
+"""
+
+import importlib.util
+import sys
+
+import torch
+import torchvision
+from torchvision.io import ImageReadMode, decode_image, read_file, write_png
+
+
+def draws(module_path, height, width, n):
+    import json
+
+    spec = importlib.util.spec_from_file_location("export", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    image = torch.zeros((3, height, width), dtype=torch.uint8)
+    result = []
+    for t in module.transform.transforms:
+        if type(t).__name__ == "RandomApply":
+            t = t.transforms[0]
+        name, values = type(t).__name__, {}
+        for _ in range(n):
+            p = t.make_params([image]) if hasattr(t, "make_params") else {}
+            if name == "RandomAffine":  # torchvision turns clockwise for positive angles
+                row = {"rotate_deg": -p["angle"], "scale_x": p["scale"], "scale_y": p["scale"],
+                       "shear_x_deg": p["shear"][0], "shear_y_deg": p["shear"][1],
+                       "translate_x_frac": p["translate"][0] / width, "translate_y_frac": p["translate"][1] / height}
+            elif name == "RandomResizedCrop":
+                row = {"scale": p["height"] * p["width"] / (height * width), "ratio": p["width"] / p["height"]}
+            elif name == "ColorJitter":
+                row = {"hue_shift_deg": p["hue_factor"] * 360.0}
+            elif name == "GaussianBlur":
+                row = {"sigma_px": p["sigma"][0]}
+            else:
+                row = {}
+            for key, v in row.items():
+                values.setdefault(key, []).append(float(v))
+        result.append(values)
+    print(json.dumps(result))
+
+
+def main(args):
+    if len(args) == 5 and args[0] == "--draws":
+        torch.manual_seed(5)
+        draws(args[1], int(args[2]), int(args[3]), int(args[4]))
+        return
+    if len(args) % 3 != 0 or not args:
+        sys.exit("usage: torchvision_check.py EXPORT.py INPUT.png OUTPUT.png [...]")
+    torch.manual_seed(5)
+    for i in range(0, len(args), 3):
+        module_path, input_path, output_path = args[i:i + 3]
+        spec = importlib.util.spec_from_file_location(f"export{i // 3}", module_path)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+            image = decode_image(read_file(input_path), mode=ImageReadMode.RGB)
+            out = module.transform(image)
+            if out.dtype != torch.uint8 or out.shape[0] != 3:
+                raise TypeError(f"transform returned {out.dtype} {tuple(out.shape)}, not uint8 3 x H x W")
+            write_png(out.contiguous(), output_path)
+        except Exception as e:  # name the export that failed, then fail
+            sys.exit(f"{module_path}: {type(e).__name__}: {e}")
+    print("torch", torch.__version__, "torchvision", torchvision.__version__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
