@@ -183,8 +183,9 @@ def _inverse_affine(angle, sx, sy, shx, shy, tx, ty, width, height):
 
 def _brightness_contrast(images, alpha, beta, by_max):
     """AugLab brightness_contrast: trunc(clip(v * alpha + beta * (255 or the image mean), 0, 255))."""
-    scale = 255.0 if by_max else fn.reductions.mean(fn.cast(images, dtype=types.FLOAT))
-    out = fn.cast(images, dtype=types.FLOAT) * _on(images, alpha) + _on(images, beta * scale)
+    v = fn.cast(images, dtype=types.FLOAT)
+    scale = 255.0 if by_max else fn.reductions.mean(v)  # on the images' device
+    out = v * _on(images, alpha) + _on(images, beta) * scale
     return fn.cast(dmath.floor(dmath.clamp(out, 0.0, 255.0)), dtype=types.UINT8)
 
 
