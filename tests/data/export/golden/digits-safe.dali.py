@@ -62,19 +62,19 @@ def _brightness_contrast(images, alpha, beta, by_max):
     return fn.cast(dmath.floor(dmath.clamp(out, 0.0, 255.0)), dtype=types.UINT8)
 
 
-def _gray(images):
-    """OpenCV's RGB->GRAY in its fixed point, (9798 R + 19235 G + 3735 B + 2^14) >> 15: exact in float."""
-    v = fn.cast(images, dtype=types.FLOAT)
-    g = dmath.floor((v[:, :, 0] * 9798.0 + v[:, :, 1] * 19235.0 + v[:, :, 2] * 3735.0 + 16384.0) / 32768.0)
-    return fn.stack(g, g, g, axis=2)
-
-
 def _gauss_noise(images, std, mean, per_channel, on):
     """AugLab gauss_noise: adds trunc(N(mean, std)) (in levels) per pixel, then clips."""
     v = fn.cast(images, dtype=types.FLOAT)
     noise = fn.random.normal(v if per_channel else v[:, :, 0:1])
     noise = _trunc(noise * _on(images, std) + _on(images, mean)) * _on(images, on)
     return fn.cast(dmath.clamp(v + noise, 0.0, 255.0), dtype=types.UINT8)
+
+
+def _gray(images):
+    """OpenCV's RGB->GRAY in its fixed point, (9798 R + 19235 G + 3735 B + 2^14) >> 15: exact in float."""
+    v = fn.cast(images, dtype=types.FLOAT)
+    g = dmath.floor((v[:, :, 0] * 9798.0 + v[:, :, 1] * 19235.0 + v[:, :, 2] * 3735.0 + 16384.0) / 32768.0)
+    return fn.stack(g, g, g, axis=2)
 
 
 def augment(images):

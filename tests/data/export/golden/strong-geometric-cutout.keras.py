@@ -88,24 +88,28 @@ class BrightnessContrast(keras.layers.Layer):
         return keras.ops.floor(keras.ops.clip(x * (1.0 + c) + b * scale, 0.0, 255.0))
 
 
-class GaussNoise(keras.layers.Layer):
-    """AugLab gauss_noise: adds trunc(N(mean * 255, std * 255)) per pixel, then clips."""
+class HueSaturationValue(keras.layers.Layer):
+    """AugLab hue_saturation_value in float HSV, per image: hue turned by U(hue) degrees, saturation
+    and value shifted by U(sat) and U(val) in OpenCV's 0-255 units, rounded."""
 
-    def __init__(self, std, mean, per_channel=True, **kwargs):
+    def __init__(self, hue, sat, val, **kwargs):
         super().__init__(**kwargs)
-        self.std, self.mean, self.per_channel = std, mean, per_channel
+        self.ranges = (hue, sat, val)
         self.seed_generator = keras.random.SeedGenerator()
 
     def call(self, images, training=True):
         if not training:
             return images
-        x = keras.ops.cast(images, "float32")
-        n, h, w = keras.ops.shape(x)[0], keras.ops.shape(x)[1], keras.ops.shape(x)[2]
-        std = keras.random.uniform((n, 1, 1, 1), *self.std, seed=self.seed_generator) * 255.0
-        mean = keras.random.uniform((n, 1, 1, 1), *self.mean, seed=self.seed_generator) * 255.0
-        z = keras.random.normal((n, h, w, 3 if self.per_channel else 1), seed=self.seed_generator)
-        rgb = keras.ops.clip(x[..., :3] + keras.ops.trunc(z * std + mean), 0.0, 255.0)
-        return keras.ops.concatenate([rgb, x[..., 3:]], axis=-1)
+        ops = keras.ops
+        x = ops.cast(images, "float32")
+        n = ops.shape(x)[0]
+        hue, sat, val = (keras.random.uniform((n, 1, 1), lo, hi, seed=self.seed_generator) for lo, hi in self.ranges)
+        hsv = ops.image.rgb_to_hsv(x[..., :3] / 255.0)
+        h = ops.mod(hsv[..., 0] + hue / 360.0, 1.0)
+        s = ops.clip(hsv[..., 1] + sat / 255.0, 0.0, 1.0)
+        v = ops.clip(hsv[..., 2] + val / 255.0, 0.0, 1.0)
+        rgb = ops.round(ops.image.hsv_to_rgb(ops.stack([h, s, v], axis=-1)) * 255.0)
+        return ops.concatenate([rgb, x[..., 3:]], axis=-1)
 
 
 class GaussianBlur(keras.layers.Layer):
@@ -132,28 +136,24 @@ class GaussianBlur(keras.layers.Layer):
         return ops.round(sum(taps[:, k, None, None, None] * rows[:, :, k:k + w, :] for k in range(2 * r + 1)))
 
 
-class HueSaturationValue(keras.layers.Layer):
-    """AugLab hue_saturation_value in float HSV, per image: hue turned by U(hue) degrees, saturation
-    and value shifted by U(sat) and U(val) in OpenCV's 0-255 units, rounded."""
+class GaussNoise(keras.layers.Layer):
+    """AugLab gauss_noise: adds trunc(N(mean * 255, std * 255)) per pixel, then clips."""
 
-    def __init__(self, hue, sat, val, **kwargs):
+    def __init__(self, std, mean, per_channel=True, **kwargs):
         super().__init__(**kwargs)
-        self.ranges = (hue, sat, val)
+        self.std, self.mean, self.per_channel = std, mean, per_channel
         self.seed_generator = keras.random.SeedGenerator()
 
     def call(self, images, training=True):
         if not training:
             return images
-        ops = keras.ops
-        x = ops.cast(images, "float32")
-        n = ops.shape(x)[0]
-        hue, sat, val = (keras.random.uniform((n, 1, 1), lo, hi, seed=self.seed_generator) for lo, hi in self.ranges)
-        hsv = ops.image.rgb_to_hsv(x[..., :3] / 255.0)
-        h = ops.mod(hsv[..., 0] + hue / 360.0, 1.0)
-        s = ops.clip(hsv[..., 1] + sat / 255.0, 0.0, 1.0)
-        v = ops.clip(hsv[..., 2] + val / 255.0, 0.0, 1.0)
-        rgb = ops.round(ops.image.hsv_to_rgb(ops.stack([h, s, v], axis=-1)) * 255.0)
-        return ops.concatenate([rgb, x[..., 3:]], axis=-1)
+        x = keras.ops.cast(images, "float32")
+        n, h, w = keras.ops.shape(x)[0], keras.ops.shape(x)[1], keras.ops.shape(x)[2]
+        std = keras.random.uniform((n, 1, 1, 1), *self.std, seed=self.seed_generator) * 255.0
+        mean = keras.random.uniform((n, 1, 1, 1), *self.mean, seed=self.seed_generator) * 255.0
+        z = keras.random.normal((n, h, w, 3 if self.per_channel else 1), seed=self.seed_generator)
+        rgb = keras.ops.clip(x[..., :3] + keras.ops.trunc(z * std + mean), 0.0, 255.0)
+        return keras.ops.concatenate([rgb, x[..., 3:]], axis=-1)
 
 
 class Gray(keras.layers.Layer):
