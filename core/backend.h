@@ -40,8 +40,9 @@ class Backend {
 public:
     virtual ~Backend() = default;
     virtual std::string name() const = 0;
-    virtual bool supports(OpId op) const = 0;
-    /// Renders every job. Throws RuntimeError when the backend fails (the caller falls back).
+    /// Renders every job. A backend implements every plan step (PixelStep and WarpStep, with its
+    /// gather): plans are made of steps, never of ops, so every op renders on every backend.
+    /// Throws RuntimeError when the backend fails (the caller falls back).
     virtual void render(std::span<RenderJob> jobs) = 0;
 };
 

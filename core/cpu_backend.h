@@ -17,7 +17,6 @@ public:
     /// threads <= 0: one per hardware thread.
     explicit CpuBackend(int threads = 0);
     std::string name() const override { return "cpu"; }
-    bool supports(OpId) const override { return true; }
     void render(std::span<RenderJob> jobs) override;
     int threadCount() const { return pool_.threadCount(); }
 

@@ -23,8 +23,6 @@ std::string FallbackBackend::name() const {
     return index_ < chain_.size() ? chain_[index_].first : std::string("none");
 }
 
-bool FallbackBackend::supports(OpId op) const { return current_ ? current_->supports(op) : true; }
-
 void FallbackBackend::failCurrent(const std::string& why) {
     if (index_ + 1 >= chain_.size()) throw RuntimeError(why);
     const std::string failed = chain_[index_].first;

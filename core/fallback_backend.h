@@ -20,7 +20,6 @@ public:
 
     /// The backend that rendered last (or will render next).
     std::string name() const override;
-    bool supports(OpId op) const override;
     void render(std::span<RenderJob> jobs) override;
 
     /// The backend now in use (created on first use), for capabilities beyond Backend such as

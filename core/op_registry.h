@@ -1,58 +1,19 @@
 #pragma once
-// The one description of every op: its keys, units, kinds, bounds, defaults and help. The preset
-// parser, the preset schema, the GUI controls and the exporters all read it; nothing else lists
-// an op's parameters.
+// The description of every op: its keys, units, kinds, bounds, defaults and help, as each op's
+// module (core/ops/) gives it. The preset parser, the preset schema, the GUI controls and the
+// exporters all read it; nothing else lists an op's parameters.
 
-#include <array>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
+
+#include "op_types.h"
+#include "ops/op_list.h"
 
 namespace auglab {
 
-enum class OpId {
-    Affine,
-    HorizontalFlip,
-    VerticalFlip,
-    RandomResizedCrop,
-    DeotteAffine,
-    CoarseDropout,
-    GridDropout,
-    BrightnessContrast,
-    HueSaturationValue,
-    GaussianBlur,
-    GaussNoise,
-    ToGray,
-};
-
 /// Geometric ops move pixels and fuse into one warp; pixel ops change values in place.
 enum class OpCategory { Geometric, Pixel };
-
-/// A closed interval [min, max]; ranges in presets are always explicit pairs.
-struct Range {
-    double min = 0.0;
-    double max = 0.0;
-    bool operator==(const Range&) const = default;
-};
-
-/// A fill: a constant RGB colour, or noise per pixel ("random"), or one colour per hole
-/// ("random_uniform"). Only ops that declare `allowsRandomFill` accept the random modes.
-struct Fill {
-    enum class Mode { Constant, Random, RandomUniform };
-    Mode mode = Mode::Constant;
-    std::array<int, 3> rgb{0, 0, 0};
-    bool operator==(const Fill&) const = default;
-};
-
-/// An image size in pixels, written [height, width] as Albumentations and torchvision do.
-struct Size2 {
-    int height = 0;
-    int width = 0;
-    bool operator==(const Size2&) const = default;
-};
-
-using ParamValue = std::variant<bool, double, Range, std::string, Fill, Size2>;
 
 enum class ParamKind {
     FloatRange,  ///< [min, max] of real numbers
@@ -80,6 +41,18 @@ struct ParamDesc {
     /// Shown on a logarithmic slider (positive ranges where ratios matter, e.g. an aspect ratio).
     bool logScale = false;
     std::string help;
+    /// A flag of the same op that makes this parameter meaningless while it is on (greyed out in the
+    /// editor), e.g. a y scale while the aspect ratio is kept.
+    std::string unusedWhenFlag;
+};
+
+/// Optional parameters that, given together, replace others (hole sizes in pixels instead of
+/// fractions): both or neither, and never with the ones they replace.
+struct ParamAlternative {
+    std::vector<std::string> keys;      ///< given together or not at all
+    std::vector<std::string> replaces;  ///< meaningless (not saved, greyed out) while `keys` are given
+    std::string bothOrNeither;          ///< the error when only some of `keys` are given
+    std::string notBoth;                ///< the error when `replaces` are given too
 };
 
 struct OpDesc {
@@ -89,6 +62,12 @@ struct OpDesc {
     OpCategory category;
     std::string help;
     std::vector<ParamDesc> params;
+    std::vector<ParamAlternative> alternatives;
+    /// The op replaces the frame (the image every later op works on) by an image of another size:
+    /// at most once per pipeline, before every pixel op and every ownStage op.
+    bool setsFrame = false;
+    /// The op renders as a stage of its own (it does not fuse with the warp), like a pixel op.
+    bool ownStage = false;
 
     const ParamDesc* param(std::string_view key) const;
     int paramIndex(std::string_view key) const;  ///< -1 when unknown

@@ -48,13 +48,20 @@ void OpConfig::resetToDefault(std::string_view key) {
     values_[static_cast<std::size_t>(i)] = pd.optional ? std::nullopt : std::optional<ParamValue>(pd.defaultValue);
 }
 
+bool OpConfig::isReplaced(std::string_view key) const {
+    for (const ParamAlternative& alt : desc_->alternatives)
+        if (!alt.keys.empty() && has(alt.keys.front()))
+            for (const std::string& k : alt.replaces)
+                if (k == key) return true;
+    return false;
+}
+
 bool OpConfig::operator==(const OpConfig& o) const {
     if (desc_ != o.desc_ || enabled != o.enabled || p != o.p) return false;
-    // With hole sizes in pixels the fractional sizes mean nothing (and are not saved): ignore them.
-    const bool pixelHoles = id() == OpId::CoarseDropout && has("hole_height_px") && o.has("hole_height_px");
     for (std::size_t i = 0; i < values_.size(); ++i) {
+        // Parameters that alternatives replace in both mean nothing (and are not saved): ignored.
         const std::string& key = desc_->params[i].key;
-        if (pixelHoles && (key == "hole_height_frac" || key == "hole_width_frac")) continue;
+        if (isReplaced(key) && o.isReplaced(key)) continue;
         if (values_[i] != o.values_[i]) return false;
     }
     return true;
@@ -84,26 +91,33 @@ Preset defaultPreset() {
     return preset;
 }
 
+std::string opsAfterFrame() {
+    std::string after = "every pixel op";
+    for (const OpDesc& d : opRegistry())
+        if (d.ownStage) after += " and " + d.name;
+    return after;
+}
+
 int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why) {
-    int firstPixel = -1, crop = -1;
+    const std::string after = opsAfterFrame();
+    int firstPixel = -1, frameOp = -1;
     for (std::size_t i = 0; i < pipeline.size(); ++i) {
         const int at = static_cast<int>(i);
-        if (pipeline[i].id() == OpId::RandomResizedCrop) {
-            if (crop >= 0) {
-                why = "random_resized_crop may appear once (it is already pipeline[" + std::to_string(crop) + "])";
+        const OpDesc& d = pipeline[i].desc();
+        if (d.setsFrame) {
+            if (frameOp >= 0) {
+                why = d.name + " may appear once (it is already pipeline[" + std::to_string(frameOp) + "])";
                 return at;
             }
             if (firstPixel >= 0) {
-                why = "random_resized_crop must come before every pixel op and deotte_affine (pipeline[" +
-                      std::to_string(firstPixel) +
-                      "] " + pipeline[static_cast<std::size_t>(firstPixel)].name() +
-                      " is before it): it sets the size the later ops work at";
+                why = d.name + " must come before " + after + " (pipeline[" + std::to_string(firstPixel) + "] " +
+                      pipeline[static_cast<std::size_t>(firstPixel)].name() + " is before it): it sets the size the "
+                      "later ops work at";
                 return at;
             }
-            crop = at;
-        } else if ((pipeline[i].desc().category == OpCategory::Pixel || pipeline[i].id() == OpId::DeotteAffine) &&
-                   firstPixel < 0) {
-            // deotte_affine's gather is a stage of its own, like a pixel op's.
+            frameOp = at;
+        } else if ((d.category == OpCategory::Pixel || d.ownStage) && firstPixel < 0) {
+            // An ownStage op's stage comes after the warp, like a pixel op's.
             firstPixel = at;
         }
     }

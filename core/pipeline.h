@@ -40,6 +40,9 @@ public:
     Size2 size(std::string_view key) const { return std::get<Size2>(value(key)); }
 
     const std::vector<std::optional<ParamValue>>& values() const { return values_; }
+    /// True when `key` means nothing now: optional parameters that replace it are given (hole sizes in
+    /// pixels replace the fractions). Such values are not saved and not compared.
+    bool isReplaced(std::string_view key) const;
 
     bool operator==(const OpConfig& o) const;
 
@@ -48,10 +51,13 @@ private:
     std::vector<std::optional<ParamValue>> values_;
 };
 
-/// The first op of `pipeline` that breaks the order rules, or -1, with `why` set: random_resized_crop
-/// appears at most once and before every pixel op and deotte_affine (it sets the size every later op
-/// works at, and a stage before it would need an image of another size).
+/// The first op of `pipeline` that breaks the order rules, or -1, with `why` set: an op that sets the
+/// frame (OpDesc::setsFrame) appears at most once and before every pixel op and ownStage op (it sets
+/// the size every later op works at, and a stage before it would need an image of another size).
 int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why);
+
+/// What a frame-setting op must come before, for messages: "every pixel op and deotte_affine".
+std::string opsAfterFrame();
 
 /// The `auglab-preset` document (SPEC §4).
 struct Preset {

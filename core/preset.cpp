@@ -74,12 +74,13 @@ OpConfig readOp(const JsonReader& r) {
             v.fail("unknown key for " + name + " (expected one of: " + list + ")");
         }
     }
-    if (desc->id == OpId::CoarseDropout) {
-        const bool hpx = op.has("hole_height_px"), wpx = op.has("hole_width_px");
-        if (hpx != wpx)
-            r.fail("give both hole_height_px and hole_width_px, or neither (then the _frac sizes apply)");
-        if (hpx && (r.has("hole_height_frac") || r.has("hole_width_frac")))
-            r.fail("give hole sizes as hole_*_frac or as hole_*_px, not both");
+    for (const ParamAlternative& alt : desc->alternatives) {
+        std::size_t given = 0;
+        for (const std::string& k : alt.keys) given += op.has(k);
+        if (given != 0 && given != alt.keys.size()) r.fail(alt.bothOrNeither);
+        if (given != 0)
+            for (const std::string& k : alt.replaces)
+                if (r.has(k)) r.fail(alt.notBoth);
     }
     return op;
 }
@@ -118,13 +119,12 @@ nlohmann::ordered_json opConfigToJson(const OpConfig& op) {
     j["op"] = op.name();
     j["enabled"] = op.enabled;
     j["p"] = op.p;
-    const bool pxHoles = op.id() == OpId::CoarseDropout && op.has("hole_height_px");
     const auto& params = op.desc().params;
     for (std::size_t i = 0; i < params.size(); ++i) {
         const auto& value = op.values()[i];
         if (!value) continue;
-        // Pixel hole sizes replace the fractional ones; writing both would not load back.
-        if (pxHoles && (params[i].key == "hole_height_frac" || params[i].key == "hole_width_frac")) continue;
+        // What an alternative replaces is not written: both would not load back.
+        if (op.isReplaced(params[i].key)) continue;
         j[params[i].key] = paramToJson(params[i], *value);
     }
     return j;

@@ -89,16 +89,24 @@ Json opSchema(const OpDesc& op) {
     s["properties"] = props;
     s["required"] = Json::array({"op"});
     s["additionalProperties"] = false;
-    if (op.id == OpId::CoarseDropout) {
-        // Hole sizes in pixels come as a pair and exclude the fractional sizes.
-        s["dependentRequired"] = Json{{"hole_height_px", {"hole_width_px"}}, {"hole_width_px", {"hole_height_px"}}};
-        Json pxGiven;
-        pxGiven["required"] = Json::array({"hole_height_px"});
-        Json noFrac;
-        noFrac["not"] = Json{{"anyOf", Json::array({Json{{"required", {"hole_height_frac"}}},
-                                                     Json{{"required", {"hole_width_frac"}}}})}};
-        s["if"] = pxGiven;
-        s["then"] = noFrac;
+    for (const ParamAlternative& alt : op.alternatives) {
+        // The alternative's keys come together and exclude what they replace.
+        Json together;
+        for (const std::string& k : alt.keys) {
+            Json others = Json::array();
+            for (const std::string& o : alt.keys)
+                if (o != k) others.push_back(o);
+            together[k] = others;
+        }
+        s["dependentRequired"] = together;
+        Json given;
+        given["required"] = Json::array({alt.keys.front()});
+        Json anyReplaced = Json::array();
+        for (const std::string& k : alt.replaces) anyReplaced.push_back(Json{{"required", {k}}});
+        Json none;
+        none["not"] = Json{{"anyOf", anyReplaced}};
+        s["if"] = given;
+        s["then"] = none;
     }
     return s;
 }

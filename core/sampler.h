@@ -12,6 +12,10 @@
 
 namespace auglab {
 
+/// Draw numbers with one meaning in every op: the gate u < p, and the key of per-pixel noise.
+constexpr std::uint32_t kGateDraw = 0;
+constexpr std::uint32_t kNoiseKeyDraw = 2;
+
 /// Draws of one op of one sample: uniform numbers on demand, by draw number.
 class OpDraws {
 public:

@@ -66,7 +66,6 @@ double shownNumber(const QLabel* l) {
 class RecordingBackend final : public Backend {
 public:
     std::string name() const override { return "recording"; }
-    bool supports(OpId) const override { return true; }
     void render(std::span<RenderJob> jobs) override {
         ++calls;
         for (const RenderJob& j : jobs) sizes.emplace_back(j.plan.width, j.plan.height);

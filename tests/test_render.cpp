@@ -497,7 +497,6 @@ namespace {
 class FailingBackend final : public Backend {
 public:
     std::string name() const override { return "failing"; }
-    bool supports(OpId) const override { return true; }
     void render(std::span<RenderJob>) override { throw RuntimeError("device lost"); }
 };
 }  // namespace

@@ -1,5 +1,6 @@
 #include "op_panel.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QCheckBox>
@@ -174,11 +175,14 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
                 }
                 const Range r = present ? c.range(key) : std::get<Range>(c.desc().param(key)->defaultValue);
                 for (QWidget* x : std::initializer_list<QWidget*>{slider, lo, hi}) x->setEnabled(present);
-                // Rows that mean nothing in the current setting are greyed out: fractional hole sizes
-                // while pixel sizes are in use, the y zoom while the aspect ratio is kept.
-                if (c.id() == OpId::CoarseDropout && (key == "hole_height_frac" || key == "hole_width_frac"))
-                    w->setEnabled(!c.has("hole_height_px"));
-                if (c.id() == OpId::Affine && key == "scale_y") w->setEnabled(!c.flag("keep_ratio"));
+                // Rows that mean nothing in the current setting are greyed out: what an alternative
+                // replaces (fractional hole sizes while pixel sizes are in use), and what a flag makes
+                // unused (the y zoom while the aspect ratio is kept).
+                for (const ParamAlternative& alt : c.desc().alternatives)
+                    if (std::find(alt.replaces.begin(), alt.replaces.end(), key) != alt.replaces.end())
+                        w->setEnabled(!c.isReplaced(key));
+                const std::string& unusedWhen = c.desc().param(key)->unusedWhenFlag;
+                if (!unusedWhen.empty()) w->setEnabled(!c.flag(unusedWhen));
                 if (!slider->isDragging()) {
                     QSignalBlocker b(slider);
                     slider->setRange(r.min, r.max);

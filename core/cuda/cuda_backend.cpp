@@ -116,25 +116,6 @@ public:
 
     std::string name() const override { return "cuda"; }
 
-    bool supports(OpId op) const override {
-        switch (op) {
-            case OpId::Affine:
-            case OpId::HorizontalFlip:
-            case OpId::VerticalFlip:
-            case OpId::RandomResizedCrop:
-            case OpId::DeotteAffine:
-            case OpId::CoarseDropout:
-            case OpId::GridDropout:
-            case OpId::BrightnessContrast:
-            case OpId::HueSaturationValue:
-            case OpId::GaussianBlur:
-            case OpId::GaussNoise:
-            case OpId::ToGray:
-                return true;
-        }
-        return false;
-    }
-
     void render(std::span<RenderJob> jobs) override {
         std::lock_guard lock(mutex_);
         check(cudaSetDevice(device_), "cudaSetDevice");

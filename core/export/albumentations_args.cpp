@@ -1,5 +1,7 @@
 #include "albumentations_args.h"
 
+#include "ops/op_module.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -9,44 +11,12 @@ namespace {
 
 using json = nlohmann::json;
 
-/// The defaults of the transforms AugLab maps, as shared/reference/albumentations lists them for
-/// Albumentations 1.4.24, 2.0.8 and AlbumentationsX 2.0.16 (A.load uses p = 0.5 when p is missing).
+/// The defaults of class `cls` in the version that wrote the file, from the module that reads it
+/// (shared/reference/albumentations lists them for 1.4.24, 2.0.8 and AlbumentationsX 2.0.16).
 json defaultsFor(const std::string& cls, const LibraryVersion& v) {
-    const bool old = v.before2(), ax = v.albumentationsX();
-    if (cls == "Affine")
-        return {{"p", 0.5}, {"rotate", {0.0, 0.0}}, {"scale", {{"x", {1.0, 1.0}}, {"y", {1.0, 1.0}}}},
-                {"shear", {{"x", {0.0, 0.0}}, {"y", {0.0, 0.0}}}}, {"interpolation", 1}, {"border_mode", 0},
-                {"fill", 0.0}, {"keep_ratio", ax}, {"fit_output", false}, {"balanced_scale", false}};
-    if (cls == "CoarseDropout") {
-        if (old)
-            return {{"p", 0.5}, {"num_holes_range", {1, 1}}, {"hole_height_range", {8, 8}},
-                    {"hole_width_range", {8, 8}}, {"fill", 0.0}};
-        return {{"p", 0.5}, {"num_holes_range", {1, 2}}, {"hole_height_range", {0.1, 0.2}},
-                {"hole_width_range", {0.1, 0.2}}, {"fill", 0.0}};
-    }
-    if (cls == "RandomResizedCrop")
-        return {{"p", 1.0},
-                {"scale", {0.08, 1.0}},
-                {"ratio", {0.75, 1.3333333333333333}},
-                {"interpolation", 1},
-                {"mask_interpolation", 0},
-                {"area_for_downscale", nullptr}};
-    if (cls == "GridDropout")
-        return {{"p", 0.5},       {"ratio", 0.5},           {"unit_size_range", nullptr}, {"holes_number_xy", nullptr},
-                {"random_offset", true}, {"shift_xy", {0, 0}}, {"fill", 0.0}};
-    if (cls == "RandomBrightnessContrast")
-        return {{"p", 0.5}, {"brightness_limit", {-0.2, 0.2}}, {"contrast_limit", {-0.2, 0.2}},
-                {"brightness_by_max", true}, {"ensure_safe_range", false}};
-    if (cls == "HueSaturationValue")
-        return {{"p", 0.5}, {"hue_shift_limit", {-20.0, 20.0}}, {"sat_shift_limit", {-30.0, 30.0}},
-                {"val_shift_limit", {-20.0, 20.0}}};
-    if (cls == "GaussianBlur") {
-        if (old) return {{"p", 0.5}, {"blur_limit", {3, 7}}, {"sigma_limit", {0.0, 0.0}}};
-        return {{"p", 0.5}, {"blur_limit", {0, 0}}, {"sigma_limit", {0.5, 3.0}}};
-    }
-    if (cls == "GaussNoise")
-        return {{"p", 0.5}, {"std_range", {0.2, 0.44}}, {"mean_range", {0.0, 0.0}}, {"per_channel", !ax},
-                {"noise_scale_factor", 1.0}};
+    for (const OpModule* m : opModules())
+        for (const std::string& c : m->albumentationsClasses())
+            if (c == cls) return m->albumentationsDefaults(cls, v);
     return {{"p", 0.5}};
 }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exporter.h"
+#include "op_types.h"
 
 namespace auglab::exporting {
 
@@ -20,6 +21,18 @@ enum class AlbumentationsFlavour { Albumentations, AlbumentationsX };
 /// name, description, seed and disabled ops, which A.load ignores and the importer restores.
 nlohmann::ordered_json albumentationsDocument(const Preset& preset, AlbumentationsFlavour flavour,
                                               std::vector<std::string>& warnings);
+
+struct ExportedOp;
+
+// Pieces of transform JSON, as A.save writes them (for the op modules' albumentationsTransform).
+nlohmann::ordered_json pair(const Range& r);                      ///< [min, max]
+nlohmann::ordered_json intPair(const Range& r);                   ///< [min, max] as integers
+nlohmann::ordered_json xy(const Range& x, const Range& y);        ///< {"x": [..], "y": [..]}
+nlohmann::ordered_json fillValue(const Fill& f);                  ///< one float for a grey, else three
+nlohmann::ordered_json start(const char* className, double p);   ///< {"__class_fullname__", "p"}
+/// A fractional range whose upper end 1.0 (which Albumentations would read as pixels) is written as
+/// the largest double below it, with a warning.
+nlohmann::ordered_json fractionPair(const ExportedOp& e, const char* key, Range r, std::vector<std::string>& warnings);
 
 /// OpenCV constants as Albumentations stores them.
 int cvInterpolation(const std::string& auglabName);  ///< nearest 0, linear 1

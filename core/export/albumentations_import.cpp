@@ -108,22 +108,22 @@ void readCompose(const JsonReader& t, const exporting::LibraryVersion& version, 
     }
 }
 
-/// AugLab crops before every pixel op and crops once (pipelineOrderError); Albumentations allows a
-/// RandomResizedCrop anywhere. A later crop is moved before the pixel ops, a second one is left
-/// out, each with a warning.
+/// AugLab sets the frame once, before every pixel op (pipelineOrderError: a crop); Albumentations
+/// allows its crops anywhere. A later one is moved before the pixel ops, a second one is left out,
+/// each with a warning.
 void fixCropOrder(ImportResult& result) {
     auto& ops = result.preset.pipeline;
-    const auto isCrop = [](const OpConfig& c) { return c.id() == OpId::RandomResizedCrop; };
+    const auto isCrop = [](const OpConfig& c) { return c.desc().setsFrame; };
     const auto first = std::find_if(ops.begin(), ops.end(), isCrop);
     if (first == ops.end()) return;
     for (auto it = std::find_if(first + 1, ops.end(), isCrop); it != ops.end(); it = std::find_if(it, ops.end(), isCrop)) {
-        result.warnings.push_back("pipeline[" + std::to_string(it - ops.begin()) +
-                                  "] random_resized_crop: AugLab crops once; this second crop is left out.");
+        result.warnings.push_back("pipeline[" + std::to_string(it - ops.begin()) + "] " + it->name() +
+                                  ": AugLab crops once; this second crop is left out.");
         it = ops.erase(it);
     }
     const auto pixel = std::find_if(ops.begin(), first, [](const OpConfig& c) { return c.desc().category == OpCategory::Pixel; });
     if (pixel == first) return;
-    result.warnings.push_back("pipeline[" + std::to_string(first - ops.begin()) + "] random_resized_crop: moved to pipeline[" +
+    result.warnings.push_back("pipeline[" + std::to_string(first - ops.begin()) + "] " + first->name() + ": moved to pipeline[" +
                               std::to_string(pixel - ops.begin()) + "], before the pixel ops: AugLab crops first (colour "
                               "ops give the same pixels; hole and blur sizes then refer to the resized crop).");
     std::rotate(pixel, first, first + 1);

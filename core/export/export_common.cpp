@@ -81,4 +81,29 @@ std::string pythonHeader(const Preset& preset, const std::string& target, const 
     return out + "\n";
 }
 
+std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used) {
+    std::string out;
+    for (std::size_t i = 0; i < opModules().size(); ++i) {
+        const OpModule& m = *opModules()[i];
+        if (m.pythonHelperAlways(target) || (i < used.size() && used[i])) out += m.pythonHelper(target);
+    }
+    return out;
+}
+
+PythonOps pythonOps(const Preset& preset, PythonTarget target, const std::string& targetName,
+                    std::vector<std::string>& warnings) {
+    PythonOps out;
+    out.helpersUsed.assign(opModules().size(), false);
+    int n = 0;
+    for (const ExportedOp& e : enabledOps(preset, targetName, warnings)) {
+        PythonExport x(target, warnings);
+        x.index = n++;
+        opModule(e.op->id()).toPython(e, x);
+        out.lines += x.lines;
+        out.configs += x.configs;
+        if (x.helperUsed) out.helpersUsed[static_cast<std::size_t>(e.op->id())] = true;
+    }
+    return out;
+}
+
 }  // namespace auglab::exporting

@@ -7,6 +7,7 @@
 
 #include "exporter.h"
 #include "json_reader.h"  // formatNumber
+#include "ops/op_module.h"
 
 namespace auglab::exporting {
 
@@ -36,5 +37,40 @@ std::string pythonHeader(const Preset& preset, const std::string& target, const 
 
 /// True when every channel of a constant fill has the same value (targets with a scalar fill).
 bool isGray(const Fill& f);
+
+// Target idioms the op modules write with.
+/// torchvision: `t` applied with probability p (v2.RandomApply unless p is 1).
+inline std::string torchvisionWithP(const std::string& t, double p) {
+    if (p >= 1.0) return t;
+    return "v2.RandomApply([" + t + "], p=" + pyFloat(p) + ")";
+}
+/// Keras: `layer` applied to each image with probability p (the file's ApplyWithProbability).
+inline std::string kerasWithP(const std::string& layer, double p) {
+    if (p >= 1.0) return layer;
+    return "ApplyWithProbability(" + layer + ", p=" + pyFloat(p) + ")";
+}
+/// tf-deotte: the statement `image = expr`, applied with probability p (a tf.cond, so that one
+/// image's draw never affects another's).
+inline std::string tfGated(double p, const std::string& expr) {
+    if (p >= 1.0) return "    image = " + expr + "\n";
+    return "    image = tf.cond(tf.random.uniform([]) < " + pyFloat(p) + ", lambda: " + expr + ", lambda: image)\n";
+}
+/// DALI: one draw per sample from the range (a DataNode even for a fixed value).
+inline std::string daliUniform(const Range& r) { return "_uniform(" + pyFloat(r.min) + ", " + pyFloat(r.max) + ")"; }
+/// DALI: 1.0 when the op runs, else 0.0, per sample.
+inline std::string daliCoin(double p) { return p >= 1.0 ? "_uniform(1.0, 1.0)" : "_coin(" + pyFloat(p) + ")"; }
+
+/// Each op module's helper code for `target` (OpModule::pythonHelper), in the registration list's
+/// order: those the module always emits, and those of the ops in `used` (indexed by OpId).
+std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used);
+
+/// Runs every enabled op's OpModule::toPython for `target`: the ops' lines and configs in pipeline
+/// order, the warnings (disabled ops first) in `warnings`, and which modules' helpers are used.
+struct PythonOps {
+    std::string lines, configs;
+    std::vector<bool> helpersUsed;
+};
+PythonOps pythonOps(const Preset& preset, PythonTarget target, const std::string& targetName,
+                    std::vector<std::string>& warnings);
 
 }  // namespace auglab::exporting

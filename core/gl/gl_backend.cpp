@@ -42,7 +42,6 @@ public:
     explicit GlBackend(const GlBackendOptions& options);
     ~GlBackend() override;
     std::string name() const override { return "gl"; }
-    bool supports(OpId) const override { return true; }
     void render(std::span<RenderJob> jobs) override;
     unsigned renderSheetTexture(SheetLayout& layout) override;
     int maxTextureSize() const override { return maxTextureSize_; }

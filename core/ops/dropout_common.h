@@ -1,0 +1,33 @@
+#pragma once
+// What coarse_dropout and grid_dropout share: the draw numbers of holes, the replay record of holes
+// and fill, the check that holes lie inside the image, the values the distribution view shows, and
+// the plan step. Included by the two modules only.
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "json_reader.h"
+#include "ops/dropout.h"
+#include "plan.h"
+
+namespace auglab::dropout {
+
+// Draw numbers within a dropout op (draw 0 is the gate, kNoiseKeyDraw the key of a random fill).
+constexpr std::uint32_t kHoleCount = 1;
+constexpr std::uint32_t kFirstHole = 16;  // hole j uses draws 16 + 8j ... 16 + 8j + 6
+constexpr std::uint32_t kDrawsPerHole = 8;
+
+void writeReplay(const DropoutParams& d, nlohmann::ordered_json& j);
+/// The holes and fill of coarse_dropout, and of grid_dropout with its unit.
+DropoutParams readReplay(const JsonReader& r, bool grid);
+/// Every hole inside the frameW x frameH image the op works on.
+void checkHoles(const DropoutParams& d, const JsonReader& o, int frameW, int frameH);
+/// holes (the count), hole sizes (per hole), unit_size_px.
+std::vector<double> drawnValues(const DropoutParams& d, std::string_view key, int imageWidth, int imageHeight);
+/// The step for an output sx x sy times the frame's size.
+DropoutStep step(const DropoutParams& d, double sx, double sy);
+
+}  // namespace auglab::dropout

@@ -1,0 +1,61 @@
+#pragma once
+// The registration list: every op, in the order the GUI lists them. An op is its module (core/ops/,
+// docs/adding-an-op.md) plus one entry in each of the three lists below: its id, the type of its
+// drawn parameters, and its module.
+
+#include <array>
+#include <variant>
+
+#include "ops/affine.h"
+#include "ops/brightness_contrast.h"
+#include "ops/deotte_affine.h"
+#include "ops/dropout.h"
+#include "ops/flip.h"
+#include "ops/gauss_noise.h"
+#include "ops/gaussian_blur.h"
+#include "ops/hue_saturation_value.h"
+#include "ops/random_resized_crop.h"
+#include "ops/to_gray.h"
+
+namespace auglab {
+
+enum class OpId {
+    Affine,
+    HorizontalFlip,
+    VerticalFlip,
+    RandomResizedCrop,
+    DeotteAffine,
+    CoarseDropout,
+    GridDropout,
+    BrightnessContrast,
+    HueSaturationValue,
+    GaussianBlur,
+    GaussNoise,
+    ToGray,
+};
+
+/// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
+/// of thing share a type (the flips, the dropouts).
+using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
+                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams>;
+
+/// The module of every op, in OpId order.
+inline const std::array<const OpModule*, 12>& opModules() {
+    static const std::array<const OpModule*, 12> modules{
+        &affineModule(),
+        &horizontalFlipModule(),
+        &verticalFlipModule(),
+        &randomResizedCropModule(),
+        &deotteAffineModule(),
+        &coarseDropoutModule(),
+        &gridDropoutModule(),
+        &brightnessContrastModule(),
+        &hueSaturationValueModule(),
+        &gaussianBlurModule(),
+        &gaussNoiseModule(),
+        &toGrayModule(),
+    };
+    return modules;
+}
+
+}  // namespace auglab

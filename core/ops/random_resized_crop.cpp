@@ -1,0 +1,299 @@
+// random_resized_crop: torchvision / Albumentations 2.0 RandomResizedCrop.
+// Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
+
+#include "ops/random_resized_crop.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "albumentations_args.h"
+#include "albumentations_common.h"
+#include "colour.h"
+#include "error.h"
+#include "export_common.h"
+#include "geometry.h"
+#include "ops/op_module.h"
+#include "ops/param_builders.h"
+#include "ops/replay_fields.h"
+#include "plan_builder.h"
+#include "sampler.h"
+
+namespace auglab {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using namespace params;
+using namespace replay_fields;
+
+/// torchvision / Albumentations 2.0 RandomResizedCrop.get_params: up to 10 tries of an area
+/// U(scale) x W x H and a log-uniform aspect ratio, rounded half to even as Python's round();
+/// the first that fits is placed uniformly; else a centre crop clamped to the ratio range.
+CropParams sampleCrop(const OpConfig& op, const OpDraws& d, int width, int height) {
+    CropParams c;
+    const Size2 size = op.size("size");
+    c.outWidth = size.width;
+    c.outHeight = size.height;
+    c.interpolation = interpolationFromName(op.choice("interpolation"));
+    const Range scale = op.range("scale"), ratio = op.range("ratio");
+    const double area = static_cast<double>(width) * height;
+    const double logLo = std::log(ratio.min), logHi = std::log(ratio.max);
+    for (std::uint32_t attempt = 0; attempt < 10; ++attempt) {
+        const std::uint32_t base = 1 + 4 * attempt;
+        const double target = d.uniform(base, scale.min * area, scale.max * area);
+        const double aspect = std::exp(d.uniform(base + 1, logLo, logHi));
+        const auto w = static_cast<std::int64_t>(std::nearbyint(std::sqrt(target * aspect)));
+        const auto h = static_cast<std::int64_t>(std::nearbyint(std::sqrt(target / aspect)));
+        if (w > 0 && w <= width && h > 0 && h <= height) {
+            // int((H - h + 1) * u): every top edge from 0 to H - h, as Albumentations' get_crop_coords.
+            c.y = static_cast<int>((height - h + 1) * d.uniform(base + 2));
+            c.x = static_cast<int>((width - w + 1) * d.uniform(base + 3));
+            c.width = static_cast<int>(w);
+            c.height = static_cast<int>(h);
+            return c;
+        }
+    }
+    const double inRatio = static_cast<double>(width) / height;
+    c.width = width;
+    c.height = height;
+    if (inRatio < ratio.min)
+        c.height = static_cast<int>(std::nearbyint(width / ratio.min));
+    else if (inRatio > ratio.max)
+        c.width = static_cast<int>(std::nearbyint(height * ratio.max));
+    c.width = std::clamp(c.width, 1, width);
+    c.height = std::clamp(c.height, 1, height);
+    c.x = (width - c.width) / 2;
+    c.y = (height - c.height) / 2;
+    return c;
+}
+
+Json albumentationsCrop(const exporting::ExportedOp& e, std::vector<std::string>& warnings) {
+    using namespace exporting;
+    const OpConfig& op = *e.op;
+    const Size2 size = op.size("size");
+    if (op.p < 1)
+        warnings.push_back(e.label() + ": p = " + formatNumber(op.p) +
+                           ": the images it skips keep their own size, so a "
+                           "batch mixes sizes (as in AugLab's preview); training code usually wants p = 1.");
+    warnings.push_back(e.label() +
+                       ": Albumentations crops, then resizes with cv2.resize; AugLab resamples the crop "
+                       "once with the warp's 1/32-pixel weights (a level or two apart at edges).");
+    Json j = start("RandomResizedCrop", op.p);
+    j["area_for_downscale"] = nullptr;
+    j["interpolation"] = cvInterpolation(op.choice("interpolation"));
+    j["mask_interpolation"] = 0;
+    j["ratio"] = pair(op.range("ratio"));
+    j["scale"] = pair(op.range("scale"));
+    j["size"] = Json::array({size.height, size.width});
+    return j;
+}
+
+void readRandomResizedCrop(exporting::TransformArgs& a, OpConfig& op) {
+    using namespace exporting;
+    // 2.0 and AlbumentationsX: size [height, width]; 1.4.x files may still carry height and width.
+    const std::optional<JsonReader> size = a.find({"size"});
+    int h = 0, w = 0;
+    if (size && !size->json().is_null()) {
+        if (size->json().is_number()) {
+            h = w = static_cast<int>(size->integer(1, 16384));
+        } else {
+            if (size->arraySize() != 2) a.fail(*size, "expected [height, width]");
+            h = static_cast<int>(size->element(0).integer(1, 16384));
+            w = static_cast<int>(size->element(1).integer(1, 16384));
+        }
+    } else {
+        const std::optional<JsonReader> height = a.find({"height"}), width = a.find({"width"});
+        if (!height || !width) a.fail(a.get("p"), "RandomResizedCrop without size (or height and width)");
+        h = static_cast<int>(height->integer(1, 16384));
+        w = static_cast<int>(width->integer(1, 16384));
+    }
+    op.set("size", Size2{h, w});
+    op.set("scale", a.clamp(a.get("scale"), pair(a.get("scale")), 0, 1));
+    const JsonReader ratio = a.get("ratio");
+    const Range r = pair(ratio);
+    if (r.min <= 0) a.fail(ratio, "ratio must be positive");
+    op.set("ratio", a.clamp(ratio, r, 0.1, 10));
+    op.set("interpolation", std::string(interpolationName(a.get("interpolation"), a)));
+    if (const std::optional<JsonReader> area = a.find({"area_for_downscale"});
+        area && !area->json().is_null())
+        a.warn(*area,
+               "INTER_AREA for downscaled crops cannot be expressed: resized with the interpolation given.");
+    a.maskOnly("mask_interpolation");
+}
+
+class RandomResizedCropModule final : public OpModule {
+public:
+    OpDesc describe(OpId id) const override {
+        OpDesc d = makeOp(
+            id, "random_resized_crop", "Random resized crop", OpCategory::Geometric,
+            "torchvision / Albumentations RandomResizedCrop: a crop of U(scale) x the image's area with an "
+            "aspect ratio drawn log-uniformly from `ratio` (up to 10 tries, then a centre crop), resized to "
+            "`size`. The ops after it work at that size; it must come before every pixel op.",
+            {
+                sizeParam("size", "Output size", 1, 16384, {224, 224},
+                          "Height and width of the output in pixels."),
+                floatRange("scale", "Crop area", "fraction of the image", 0, 1, {0.08, 1.0},
+                           "Area of the crop as a fraction of the image's area, drawn uniformly."),
+                logScale(floatRange("ratio", "Aspect ratio", "width / height", 0.1, 10, {0.75, 1.3333},
+                                    "Width / height of the crop, drawn uniformly in log space.")),
+                choice("interpolation", "Interpolation", kInterpolationChoices, "linear",
+                       "How the crop is resized."),
+            });
+        d.setsFrame = true;
+        return d;
+    }
+
+    OpParams sample(const OpConfig& op, const OpDraws& d, int width, int height) const override {
+        return sampleCrop(op, d, width, height);
+    }
+
+    void frameAfter(const OpParams& params, int& width, int& height) const override {
+        const auto& c = std::get<CropParams>(params);
+        width = c.outWidth;
+        height = c.outHeight;
+    }
+
+    void writeReplay(const OpParams& params, Json& j) const override {
+        const auto& c = std::get<CropParams>(params);
+        j["crop"] = Json::array({c.x, c.y, c.width, c.height});
+        j["size"] = Json::array({c.outHeight, c.outWidth});
+        j["interpolation"] = interpolationName(c.interpolation);
+    }
+
+    OpParams readReplay(const JsonReader& r) const override {
+        r.requireObject({"op", "applied", "crop", "size", "interpolation"});
+        CropParams c;
+        const JsonReader crop = r.member("crop");
+        if (crop.arraySize() != 4) crop.fail("expected [x, y, width, height]");
+        c.x = static_cast<int>(crop.element(0).integer(0, 1'000'000));
+        c.y = static_cast<int>(crop.element(1).integer(0, 1'000'000));
+        c.width = static_cast<int>(crop.element(2).integer(1, 1'000'000));
+        c.height = static_cast<int>(crop.element(3).integer(1, 1'000'000));
+        const JsonReader size = r.member("size");
+        if (size.arraySize() != 2) size.fail("expected [height, width]");
+        c.outHeight = static_cast<int>(size.element(0).integer(1, 16384));
+        c.outWidth = static_cast<int>(size.element(1).integer(1, 16384));
+        const JsonReader interp = r.member("interpolation");
+        try {
+            c.interpolation = interpolationFromName(interp.string());
+        } catch (const InputError& e) {
+            interp.fail(e.what());
+        }
+        return c;
+    }
+
+    void checkReplay(const OpParams& params, const JsonReader& o, int frameW, int frameH) const override {
+        const auto& c = std::get<CropParams>(params);
+        if (c.x + c.width > frameW || c.y + c.height > frameH)
+            o.member("crop").fail("crop lies outside the " + std::to_string(frameW) + "x" +
+                                  std::to_string(frameH) + " image");
+    }
+
+    std::vector<double> drawnValues(const OpParams& params, std::string_view key, int width,
+                                    int height) const override {
+        // The crop's share of the image's area, and its aspect ratio.
+        const auto& c = std::get<CropParams>(params);
+        if (key == "scale") return {double(c.width) * c.height / (double(width) * height)};
+        if (key == "ratio") return {double(c.width) / c.height};
+        return {};
+    }
+
+    /// The crop, resized: the frame becomes the crop at its output size. Only before pixel ops.
+    void lower(const OpParams& params, PlanBuilder& b) const override {
+        const auto& c = std::get<CropParams>(params);
+        if (b.hasStages())
+            throw InputError("random_resized_crop must come before " + opsAfterFrame() +
+                             " (it sets the size the later ops work at)");
+        // Crop pixel centres map as cv2.resize maps them: x' = (x - x0 + 0.5) * w'/w - 0.5.
+        b.newFrame(
+            resizeMatrix(c.width, c.height, c.outWidth, c.outHeight) * Matrix3::translation(-c.x, -c.y),
+            c.outWidth, c.outHeight, c.width, c.height, c.interpolation);
+    }
+
+    std::vector<std::string> albumentationsClasses() const override { return {"RandomResizedCrop"}; }
+
+    Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour,
+                                 std::vector<std::string>& warnings) const override {
+        return albumentationsCrop(e, warnings);
+    }
+
+    nlohmann::json albumentationsDefaults(const std::string&,
+                                          const exporting::LibraryVersion&) const override {
+        return {{"p", 1.0},           {"scale", {0.08, 1.0}},    {"ratio", {0.75, 1.3333333333333333}},
+                {"interpolation", 1}, {"mask_interpolation", 0}, {"area_for_downscale", nullptr}};
+    }
+
+    void readAlbumentations(exporting::TransformArgs& a, OpConfig& op) const override {
+        readRandomResizedCrop(a, op);
+    }
+
+    void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
+        using namespace exporting;
+        const OpConfig& op = *e.op;
+        const std::string L = e.label();
+        auto& w = x.warnings;
+        switch (x.target) {
+            case PythonTarget::Torchvision: {
+                std::string& lines = x.lines;
+                const Size2 size = op.size("size");
+                const std::string interp = op.choice("interpolation") == "nearest" ? "NEAREST" : "BILINEAR";
+                const std::string t = "v2.RandomResizedCrop(size=(" + std::to_string(size.height) + ", " +
+                                      std::to_string(size.width) + "), scale=" + pyRange(op.range("scale")) +
+                                      ", ratio=" + pyRange(op.range("ratio")) +
+                                      ", interpolation=v2.InterpolationMode." + interp + ", antialias=False)";
+                lines += "    " + torchvisionWithP(t, op.p) + ",\n";
+                return;
+            }
+            case PythonTarget::Keras: {
+                std::string& lines = x.lines;
+                w.push_back(
+                    L +
+                    ": Keras 3 has no random resized crop layer: not exported (the albumentations and "
+                    "torchvision exports have it).");
+                lines += "    # " + L + ": not exported (see the warnings above)\n";
+                return;
+            }
+            case PythonTarget::TfDeotte: {
+                std::string& steps = x.lines;
+                w.push_back(
+                    L +
+                    " is not part of this matrix/gather function: not exported (use the albumentations or "
+                    "torchvision export for it).");
+                steps += "    # " + L + ": not exported (see the header)\n";
+                return;
+            }
+            case PythonTarget::Dali: {
+                std::string& s = x.lines;
+                s += "    # " + L + "\n";
+                const Size2 size = op.size("size");
+                if (op.p < 1)
+                    w.push_back(L + ": DALI crops every image (a pipeline's output size is fixed): p = " +
+                                formatNumber(op.p) + " becomes 1.");
+                w.push_back(
+                    L +
+                    ": DALI draws its crop windows with its own generator and rounding (the same "
+                    "area and aspect ranges, 10 attempts) and resizes with its own filter (within SPEC "
+                    "§2's bounds for the same window, measured).");
+                s += "    images = fn.random_resized_crop(images, size=[" + std::to_string(size.height) +
+                     ", " + std::to_string(size.width) + "], random_area=" + pyRange(op.range("scale")) +
+                     ", random_aspect_ratio=" + pyRange(op.range("ratio")) +
+                     ", num_attempts=10, interp_type=types." +
+                     std::string(op.choice("interpolation") == "nearest" ? "INTERP_NN" : "INTERP_LINEAR") +
+                     ", antialias=False)\n";
+                s += "    height, width = " + pyFloat(size.height) + ", " + pyFloat(size.width) + "\n";
+                return;
+            }
+        }
+    }
+};
+
+}  // namespace
+
+const OpModule& randomResizedCropModule() {
+    static const RandomResizedCropModule module;
+    return module;
+}
+
+}  // namespace auglab

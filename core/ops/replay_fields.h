@@ -1,0 +1,48 @@
+#pragma once
+// Reading and writing the members of a replay record (OpModule::writeReplay / readReplay).
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "error.h"
+#include "json_reader.h"
+#include "op_types.h"
+
+namespace auglab::replay_fields {
+
+inline nlohmann::ordered_json rgbJson(const Rgb& c) {
+    return nlohmann::ordered_json::array({c[0], c[1], c[2]});
+}
+
+inline Rgb readRgb(const JsonReader& r) {
+    if (r.arraySize() != 3) r.fail("expected [r, g, b] with 3 integers 0..255");
+    Rgb c{};
+    for (std::size_t i = 0; i < 3; ++i) c[i] = static_cast<std::uint8_t>(r.element(i).integer(0, 255));
+    return c;
+}
+
+inline double num(const JsonReader& r, std::string_view key, double lower, double upper) {
+    return r.member(key).numberIn(lower, upper);
+}
+
+inline Interpolation readInterpolation(const JsonReader& r, std::string_view key) {
+    const JsonReader v = r.member(key);
+    try {
+        return interpolationFromName(v.string());
+    } catch (const InputError& e) {
+        v.fail(e.what());
+    }
+}
+
+inline BorderMode readBorder(const JsonReader& r, std::string_view key) {
+    const JsonReader v = r.member(key);
+    try {
+        return borderFromName(v.string());
+    } catch (const InputError& e) {
+        v.fail(e.what());
+    }
+}
+
+}  // namespace auglab::replay_fields
