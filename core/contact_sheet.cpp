@@ -100,7 +100,7 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
                 layout.tiles.push_back(std::move(t));
                 continue;
             }
-            // The tile keeps the aspect of what apply writes (a random_resized_crop's size, if any).
+            // The tile keeps the aspect of what apply writes (the size of an op that sets the frame, if any).
             int fullW = 0, fullH = 0;
             frameSize(t.replay, t.replay.ops.size(), fullW, fullH);
             tileSize(fullW, fullH, o.tile, t.width, t.height);

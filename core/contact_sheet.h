@@ -36,7 +36,7 @@ struct SheetTile {
     Replay replay;
     int x = 0, y = 0, width = 0, height = 0;  ///< where the output sits in the sheet
     /// Why this cell is empty although it has an image (the pipeline cannot run on it, e.g.
-    /// deotte_affine on a non-square image); empty when the tile rendered.
+    /// an op that needs a square image on another); empty when the tile rendered.
     std::string error;
 };
 

@@ -162,7 +162,7 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTable
 
 }  // namespace
 
-/// deotte_affine's gather (GatherStep): one source pixel, all channels, per output pixel.
+/// The gather (GatherStep): one source pixel, all channels, per output pixel.
 void gatherRows(const Image& src, Image& dst, const GatherStep& g, int y0, int y1) {
     const int cn = dst.channels, half = g.dim / 2;
     for (int y = y0; y < y1; ++y) {

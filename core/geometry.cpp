@@ -45,18 +45,6 @@ bool Matrix3::isIdentity(double eps) const {
     return true;
 }
 
-Matrix3 affineMatrix(const AffineParams& a, int width, int height) {
-    const double cx = width / 2.0 - 0.5, cy = height / 2.0 - 0.5;
-    const double theta = std::fmod(a.rotate_deg, 360.0) * std::numbers::pi / 180.0;
-    const double c = std::cos(theta), s = std::sin(theta);
-    const Matrix3 rotation{{c, s, 0, -s, c, 0, 0, 0, 1}};
-    const double shx = std::tan(-a.shear_x_deg * std::numbers::pi / 180.0);
-    const double shy = std::tan(-a.shear_y_deg * std::numbers::pi / 180.0);
-    const Matrix3 shear{{1, shx, 0, shy, 1, 0, 0, 0, 1}};
-    return Matrix3::translation(cx, cy) * Matrix3::translation(a.translate_x_px, a.translate_y_px) * shear *
-           rotation * Matrix3::scaling(a.scale_x, a.scale_y) * Matrix3::translation(-cx, -cy);
-}
-
 Matrix3 horizontalFlipMatrix(int width) { return {{-1, 0, width - 1.0, 0, 1, 0, 0, 0, 1}}; }
 Matrix3 verticalFlipMatrix(int height) { return {{1, 0, 0, 0, -1, height - 1.0, 0, 0, 1}}; }
 

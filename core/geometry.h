@@ -5,11 +5,10 @@
 
 #include <array>
 
-#include "replay.h"
 
 namespace auglab {
 
-/// A 3x3 matrix in double precision, row-major. Affine ops keep the last row (0, 0, 1).
+/// A 3x3 matrix in double precision, row-major. Affine maps keep the last row (0, 0, 1).
 struct Matrix3 {
     std::array<double, 9> m{1, 0, 0, 0, 1, 0, 0, 0, 1};
 
@@ -24,12 +23,6 @@ struct Matrix3 {
     bool isIdentity(double eps = 1e-8) const;
     bool operator==(const Matrix3&) const = default;
 };
-
-/// Albumentations 2.0 Affine: M = T(c) * T(tx, ty) * Sh * R * S * T(-c), c = (W/2 - 0.5, H/2 - 0.5),
-/// R = [[cos t, sin t], [-sin t, cos t]] with t = rad(rotate mod 360), positive turning
-/// counter-clockwise on screen; Sh = [[1, tan(rad(-shear_x))], [tan(rad(-shear_y)), 1]];
-/// S = diag(scale_x, scale_y).
-Matrix3 affineMatrix(const AffineParams& a, int width, int height);
 
 /// Exact mirrors: x -> W - 1 - x, y -> H - 1 - y.
 Matrix3 horizontalFlipMatrix(int width);

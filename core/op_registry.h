@@ -57,7 +57,7 @@ struct ParamAlternative {
 
 struct OpDesc {
     OpId id;
-    std::string name;     ///< key used in presets, e.g. "coarse_dropout"
+    std::string name;     ///< key used in presets (snake_case)
     std::string label;    ///< for people, e.g. "Coarse dropout (cutout)"
     OpCategory category;
     std::string help;

@@ -56,7 +56,7 @@ private:
 /// the size every later op works at, and a stage before it would need an image of another size).
 int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why);
 
-/// What a frame-setting op must come before, for messages: "every pixel op and deotte_affine".
+/// What a frame-setting op must come before, for messages: "every pixel op and" the ownStage ops.
 std::string opsAfterFrame();
 
 /// The `auglab-preset` document (SPEC §4).

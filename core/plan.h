@@ -17,7 +17,7 @@
 
 namespace auglab {
 
-/// deotte_affine's nearest-neighbour gather (Chris Deotte's notebook) over a dim x dim frame. For
+/// A nearest-neighbour gather (Chris Deotte's notebook transform) over a dim x dim frame. For
 /// output pixel (x, y): s0 = (rowA0[y] + colB0[x]) + m02 and s1 = (rowA1[y] + colB1[x]) + m12, each
 /// addition rounded to float32 (the tables hold the products m00·X, m10·X of the row's destination
 /// index X and m01·Y, m11·Y of the column's Y, also float32). Each s is truncated toward zero to an
@@ -41,10 +41,10 @@ struct WarpStep {
     BorderMode border = BorderMode::Constant;
     Rgb fill{0, 0, 0};
     bool copy = false;  ///< the inverse is the identity and sizes match: the output is the input
-    std::shared_ptr<const GatherStep> gather;  ///< deotte_affine instead of the matrix
+    std::shared_ptr<const GatherStep> gather;  ///< a gather instead of the matrix
 };
 
-/// The truncation deotte_affine's gather applies to s0 and s1 (GatherStep).
+/// The truncation the gather applies to s0 and s1 (GatherStep).
 inline int gatherIndex(float s, int lo, int hi) {
     const int i = s >= -2147483648.0f && s < 2147483648.0f ? static_cast<int>(s) : INT_MIN;  // NaN: INT_MIN
     return i < lo ? lo : (i > hi ? hi : i);
@@ -82,7 +82,7 @@ enum class SourceSampling {
     /// cost bounded by the tile).
     Prefiltered,
     /// Full resolution, the library's pixels (SPEC §2): the source itself, resampled as
-    /// cv2.warpAffine and cv2.resize do it, however much a random_resized_crop shrinks it.
+    /// cv2.warpAffine and cv2.resize do it, however much a crop shrinks it.
     Source,
 };
 
@@ -93,10 +93,10 @@ Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, 
                SourceSampling sampling = SourceSampling::Prefiltered);
 
 /// The plan of `replay` at full resolution (SourceSampling::Source): the output has the size of the
-/// replay's last frame (the image's size, or a random_resized_crop's `size`).
+/// replay's last frame (the image's size, or the size an op that sets the frame gave it).
 Plan buildFullPlan(const Replay& replay, int srcWidth, int srcHeight);
 
-/// Noise of pixel (x, y) of a random fill or gauss_noise: Philox4x32 keyed by `seed`.
+/// Noise of pixel (x, y) of a random fill or of noise: Philox4x32 keyed by `seed`.
 std::array<std::uint32_t, 4> pixelNoiseWords(std::uint64_t seed, int x, int y);
 
 }  // namespace auglab

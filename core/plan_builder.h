@@ -1,7 +1,7 @@
 #pragma once
 // Builds a plan op by op: each applied op's module lowers its drawn parameters to what the builder
 // offers (a forward matrix, a new frame, a gather stage, a pixel step). Geometric ops work in the
-// "frame": the source image, or the image an op like random_resized_crop replaced it by; the
+// "frame": the source image, or the image an op that sets the frame (a crop) replaced it by; the
 // pending matrix maps source pixels to frame pixels. The output (outW x outH) shows the final
 // frame, scaled.
 

@@ -18,7 +18,7 @@ namespace auglab {
 /// One op of a sample. Ops whose gate failed or that are disabled are kept with applied = false,
 /// so the list lines up with the pipeline.
 struct ConcreteOp {
-    OpId id = OpId::Affine;
+    OpId id{};
     bool applied = false;
     OpParams params;
     bool operator==(const ConcreteOp&) const = default;
@@ -35,7 +35,7 @@ struct Replay {
 };
 
 /// Size of the image op `op` of the replay works on (op == ops.size(): the output's size): the image's
-/// size, or the size of the random_resized_crop applied before it.
+/// size, or the size an op that sets the frame (a crop) gave it before.
 void frameSize(const Replay& replay, std::size_t op, int& width, int& height);
 
 /// The values drawn for preset key `key` in this op, in that key's units (translations as fractions,

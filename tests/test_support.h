@@ -13,6 +13,7 @@
 #include <opencv2/core.hpp>
 
 #include "geometry.h"
+#include "ops/affine.h"
 #include "image.h"
 #include "image_io.h"
 

@@ -522,7 +522,7 @@ void MainWindow::updateDistribution() {
         ++samples;
         const ConcreteOp& cop = t.replay.ops[std::size_t(op)];
         applied += cop.applied;
-        int frameW = 0, frameH = 0;  // the size this op saw (a random_resized_crop before it changes it)
+        int frameW = 0, frameH = 0;  // the size this op saw (an op that sets the frame before it changes it)
         auglab::frameSize(t.replay, std::size_t(op), frameW, frameH);
         const auto v = drawnValues(cop, key.toStdString(), frameW, frameH);
         values.insert(values.end(), v.begin(), v.end());

@@ -40,7 +40,7 @@ public:
     void resetOp(int op);
     void setProbability(int op, double p, int mergeKey = 0);
     void setEnabled(int op, bool enabled);
-    /// Appends the op; a random_resized_crop goes before the first pixel op instead.
+    /// Appends the op; an op that sets the frame (a crop) goes before the first pixel op instead.
     void addOp(const std::string& name);
     void removeOp(int op);
     void moveOp(int from, int to);

@@ -146,7 +146,7 @@ private:
                         r = renderer_.render(worker, replay, source);
                     } catch (const InputError& e) {
                         // The pipeline does not fit this image (a hole or grid unit larger than it,
-                        // deotte_affine on a non-square one): this input fails, the run goes on.
+                        // an op that needs a square image on another): this input fails, the run goes on.
                         Event failure;
                         failure.failure = "'" + utf8(in.source) + "': " + e.what();
                         failure.entry = failedEntry(in.relative, failure.failure);

@@ -58,7 +58,7 @@ struct DeviceWarp {
     int border;            ///< BorderMode as an int
     int copy;              ///< identity of equal sizes: the output is the input, byte for byte
     std::uint8_t fill[4];  ///< constant border; alpha outside the image is 0
-    // deotte_affine's gather instead of the matrix (core/plan.h GatherStep), when `gather` is 1:
+    // a gather instead of the matrix (core/plan.h GatherStep), when `gather` is 1:
     // `tables` then holds float rowA0[height], rowA1[height], colB0[width], colB1[width].
     int gather;
     float m02, m12;

@@ -181,7 +181,7 @@ AUGLAB_HD int gatherIndexOf(float s, int lo, int hi) {
     return clampInt(truncToInt(s), lo, hi);
 }
 
-/// deotte_affine's gather of output pixel (x, y): two float32 sums, then one source pixel.
+/// The gather (GatherStep) of output pixel (x, y): two float32 sums, then one source pixel.
 AUGLAB_HD void gatherPixel(const unsigned char* src, const float* tables, const DeviceWarp& w, int width, int height,
                            int channels, int x, int y, int px[4]) {
     const float* rowA0 = tables;

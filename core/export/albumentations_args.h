@@ -49,13 +49,14 @@ private:
 
 /// [a, b] with a <= b.
 Range pair(const JsonReader& r);
-/// A number v means [v, v] (Affine's rotate, a scale or shear axis).
+/// A number v means [v, v] (a rotation, a scale or a shear axis).
 Range fixedOrPair(const JsonReader& r);
 /// A number v means [-|v|, |v|] (brightness_limit, hue_shift_limit, ...).
 Range symmetricRange(const JsonReader& r);
 /// A number v means [0, v] (blur_limit, sigma_limit).
 Range lowZeroRange(const JsonReader& r);
-/// Affine's scale/shear/translate: a number, a pair, or {"x": ..., "y": ...} (a missing axis is [def, def]).
+/// Per-axis ranges (scale, shear, translate): a number, a pair, or {"x": ..., "y": ...} (a missing
+/// axis is [def, def]).
 std::pair<Range, Range> xyRanges(const JsonReader& r, double def);
 /// A number, [v], [r, g, b] (or "random"/"random_uniform" where allowed) as an AugLab fill.
 Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom);

@@ -13,7 +13,7 @@ namespace auglab::exporting {
 
 /// Which library reads the file: Albumentations 2.0.8 (the last release of the original project)
 /// or AlbumentationsX 2.0.16. Both take the same transform arguments; AlbumentationsX writes
-/// `fill_mask: null` for Affine and a `seed` for Compose (see shared/reference/albumentations).
+/// `fill_mask: null` for some transforms and a `seed` for Compose (see shared/reference/albumentations).
 enum class AlbumentationsFlavour { Albumentations, AlbumentationsX };
 
 /// The whole `A.save` document for a preset: `__version__`, `transform` (a Compose with every

@@ -81,6 +81,21 @@ std::string pythonHeader(const Preset& preset, const std::string& target, const 
     return out + "\n";
 }
 
+void notExported(const ExportedOp& e, PythonExport& x, const std::string& warning) {
+    x.warnings.push_back(warning);
+    switch (x.target) {
+        case PythonTarget::Torchvision:
+        case PythonTarget::Keras: x.lines += "    # " + e.label() + ": not exported (see the warnings above)\n"; break;
+        case PythonTarget::TfDeotte: x.lines += "    # " + e.label() + ": not exported (see the header)\n"; break;
+        case PythonTarget::Dali: x.lines += "    # not exported (see the header)\n"; break;  // after "# label"
+    }
+}
+
+void notInTfDeotte(const ExportedOp& e, PythonExport& x) {
+    notExported(e, x, e.label() + " is not part of this matrix/gather function: not exported (use the albumentations or "
+                                  "torchvision export for it).");
+}
+
 std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used) {
     std::string out;
     for (std::size_t i = 0; i < opModules().size(); ++i) {

@@ -11,7 +11,7 @@
 
 namespace auglab::exporting {
 
-/// An op of the preset together with its position, for messages ("pipeline[2] coarse_dropout").
+/// An op of the preset together with its position, for messages ("pipeline[2] <op name>").
 struct ExportedOp {
     std::size_t index;
     const OpConfig* op;
@@ -59,6 +59,12 @@ inline std::string tfGated(double p, const std::string& expr) {
 inline std::string daliUniform(const Range& r) { return "_uniform(" + pyFloat(r.min) + ", " + pyFloat(r.max) + ")"; }
 /// DALI: 1.0 when the op runs, else 0.0, per sample.
 inline std::string daliCoin(double p) { return p >= 1.0 ? "_uniform(1.0, 1.0)" : "_coin(" + pyFloat(p) + ")"; }
+
+/// The op is left out of a generated Python file: `warning` joins the warnings (and the file's
+/// header), and a comment marks the op's place in the pipeline.
+void notExported(const ExportedOp& e, PythonExport& x, const std::string& warning);
+/// The tf-deotte function has no place for the op (it is a matrix/gather function).
+void notInTfDeotte(const ExportedOp& e, PythonExport& x);
 
 /// Each op module's helper code for `target` (OpModule::pythonHelper), in the registration list's
 /// order: those the module always emits, and those of the ops in `used` (indexed by OpId).

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include <QDir>
 #include <QFile>
 #include <QOpenGLContext>
 #include <QThread>
@@ -19,9 +20,15 @@ namespace auglab {
 
 namespace {
 
-const char* const kFragmentShaders[] = {"gl_warp.frag",         "gl_gather.frag", "gl_lut.frag",
-                                        "gl_gray.frag",         "gl_hsv.frag",    "gl_blur_rows.frag",
-                                        "gl_blur_columns.frag", "gl_noise.frag",  "gl_dropout.frag"};
+/// Every fragment shader in the build (shaders/*.frag, embedded by core/CMakeLists.txt's glob): one
+/// program per plan step kind, written once, in that folder.
+std::vector<std::string> fragmentShaders() {
+    std::vector<std::string> names;
+    for (const QString& n : QDir(":/shaders").entryList({"*.frag"}, QDir::Files, QDir::Name))
+        names.push_back(n.toStdString());
+    if (names.empty()) throw RuntimeError("no fragment shaders in the build (:/shaders/*.frag)");
+    return names;
+}
 
 std::string resourceText(const std::string& name) {
     QFile f(QString::fromStdString(":/shaders/" + name));
@@ -85,15 +92,15 @@ GlBackend::GlBackend(const GlBackendOptions& options) {
     };
     const std::string common = source("gl_common.glsl");
     const std::string vertex = source("gl_fullscreen.vert");
-    for (const char* frag : kFragmentShaders) {
+    for (const std::string& frag : fragmentShaders()) {
         auto program = std::make_unique<QOpenGLShaderProgram>();
         if (!program->addShaderFromSourceCode(QOpenGLShader::Vertex, QByteArray::fromStdString(vertex)))
             throw RuntimeError("shaders/gl_fullscreen.vert: " + program->log().trimmed().toStdString());
         if (!program->addShaderFromSourceCode(QOpenGLShader::Fragment,
                                               QByteArray::fromStdString(withCommon(source(frag), common))))
-            throw RuntimeError(std::string("shaders/") + frag + ": " + program->log().trimmed().toStdString());
+            throw RuntimeError("shaders/" + frag + ": " + program->log().trimmed().toStdString());
         if (!program->link())
-            throw RuntimeError(std::string("shaders/") + frag + ": link failed: " + program->log().trimmed().toStdString());
+            throw RuntimeError("shaders/" + frag + ": link failed: " + program->log().trimmed().toStdString());
         programs_[frag] = std::move(program);
     }
     gl_->glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSize_);

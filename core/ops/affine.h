@@ -1,6 +1,7 @@
 #pragma once
 // affine: the drawn parameters (module: affine.cpp).
 
+#include "geometry.h"
 #include "op_types.h"
 
 namespace auglab {
@@ -15,6 +16,12 @@ struct AffineParams {
     Rgb fill{0, 0, 0};
     bool operator==(const AffineParams&) const = default;
 };
+
+/// Albumentations 2.0 Affine: M = T(c) * T(tx, ty) * Sh * R * S * T(-c), c = (W/2 - 0.5, H/2 - 0.5),
+/// R = [[cos t, sin t], [-sin t, cos t]] with t = rad(rotate mod 360), positive turning
+/// counter-clockwise on screen; Sh = [[1, tan(rad(-shear_x))], [tan(rad(-shear_y)), 1]];
+/// S = diag(scale_x, scale_y).
+Matrix3 affineMatrix(const AffineParams& a, int width, int height);
 
 const OpModule& affineModule();
 

@@ -181,8 +181,10 @@ void readCoarseDropout(exporting::TransformArgs& a, OpConfig& op) {
     a.maskOnly("fill_mask", {"mask_fill_value"});
 }
 
-class CoarseDropoutModule final : public OpModule {
+class CoarseDropoutModule final : public dropout::DropoutModule {
 public:
+    CoarseDropoutModule() : DropoutModule(false) {}
+
     OpDesc describe(OpId id) const override {
         OpDesc d = makeOp(
             id, "coarse_dropout", "Coarse dropout (cutout)", OpCategory::Pixel,
@@ -218,25 +220,6 @@ public:
 
     OpParams sample(const OpConfig& op, const OpDraws& d, int width, int height) const override {
         return sampleDropout(op, d, width, height);
-    }
-
-    void writeReplay(const OpParams& params, Json& j) const override {
-        dropout::writeReplay(std::get<DropoutParams>(params), j);
-    }
-
-    OpParams readReplay(const JsonReader& r) const override { return dropout::readReplay(r, false); }
-
-    void checkReplay(const OpParams& params, const JsonReader& o, int frameW, int frameH) const override {
-        dropout::checkHoles(std::get<DropoutParams>(params), o, frameW, frameH);
-    }
-
-    std::vector<double> drawnValues(const OpParams& params, std::string_view key, int width,
-                                    int height) const override {
-        return dropout::drawnValues(std::get<DropoutParams>(params), key, width, height);
-    }
-
-    void lower(const OpParams& params, PlanBuilder& b) const override {
-        b.pixel(dropout::step(std::get<DropoutParams>(params), b.sx(), b.sy()));
     }
 
     std::vector<std::string> albumentationsClasses() const override { return {"CoarseDropout"}; }
@@ -334,21 +317,16 @@ public:
                 return;
             }
             case PythonTarget::TfDeotte: {
-                std::string& steps = x.lines;
-                w.push_back(
-                    L +
-                    " is not part of this matrix/gather function: not exported (use the albumentations or "
-                    "torchvision export for it).");
-                steps += "    # " + L + ": not exported (see the header)\n";
+                notInTfDeotte(e, x);
                 return;
             }
             case PythonTarget::Dali: {
                 std::string& s = x.lines;
                 s += "    # " + L + "\n";
-                w.push_back(L +
-                            ": fn.erase needs the number of regions fixed per pipeline: not exported (use "
-                            "the albumentations export for cutout and grid dropout).");
-                s += "    # not exported (see the header)\n";
+                notExported(
+                    e, x,
+                    L + ": fn.erase needs the number of regions fixed per pipeline: not exported (use "
+                        "the albumentations export for cutout and grid dropout).");
                 return;
             }
         }

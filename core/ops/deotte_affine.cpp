@@ -193,21 +193,18 @@ public:
         auto& w = x.warnings;
         switch (x.target) {
             case PythonTarget::Torchvision: {
-                std::string& lines = x.lines;
-                w.push_back(L +
-                            ": Chris Deotte's notebook transform (normal draws, truncated indices) has no "
-                            "torchvision "
-                            "equivalent: not exported (the tf-deotte export has it).");
-                lines += "    # " + L + ": not exported (see the warnings above)\n";
+                notExported(
+                    e, x,
+                    L + ": Chris Deotte's notebook transform (normal draws, truncated indices) has no "
+                        "torchvision "
+                        "equivalent: not exported (the tf-deotte export has it).");
                 return;
             }
             case PythonTarget::Keras: {
-                std::string& lines = x.lines;
-                w.push_back(
-                    L +
-                    ": Chris Deotte's notebook transform (normal draws, truncated indices) has no Keras "
-                    "equivalent: not exported (the tf-deotte export has it).");
-                lines += "    # " + L + ": not exported (see the warnings above)\n";
+                notExported(
+                    e, x,
+                    L + ": Chris Deotte's notebook transform (normal draws, truncated indices) has no Keras "
+                        "equivalent: not exported (the tf-deotte export has it).");
                 return;
             }
             case PythonTarget::TfDeotte: {
@@ -229,11 +226,10 @@ public:
             case PythonTarget::Dali: {
                 std::string& s = x.lines;
                 s += "    # " + L + "\n";
-                w.push_back(
-                    L +
-                    ": Chris Deotte's notebook transform is not exported to DALI (the tf-deotte export "
-                    "has it).");
-                s += "    # not exported (see the header)\n";
+                notExported(
+                    e, x,
+                    L + ": Chris Deotte's notebook transform is not exported to DALI (the tf-deotte export "
+                        "has it).");
                 return;
             }
         }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ops/replay_fields.h"
+#include "plan_builder.h"
 
 namespace auglab::dropout {
 
@@ -124,6 +125,27 @@ DropoutStep step(const DropoutParams& d, double sx, double sy) {
             s.colours.push_back(d.holeColours[i]);
     }
     return s;
+}
+
+void DropoutModule::writeReplay(const OpParams& params, nlohmann::ordered_json& j) const {
+    dropout::writeReplay(std::get<DropoutParams>(params), j);
+}
+
+OpParams DropoutModule::readReplay(const JsonReader& r) const {
+    return dropout::readReplay(r, grid_);
+}
+
+void DropoutModule::checkReplay(const OpParams& params, const JsonReader& o, int frameW, int frameH) const {
+    checkHoles(std::get<DropoutParams>(params), o, frameW, frameH);
+}
+
+std::vector<double> DropoutModule::drawnValues(const OpParams& params, std::string_view key, int width,
+                                               int height) const {
+    return dropout::drawnValues(std::get<DropoutParams>(params), key, width, height);
+}
+
+void DropoutModule::lower(const OpParams& params, PlanBuilder& b) const {
+    b.pixel(step(std::get<DropoutParams>(params), b.sx(), b.sy()));
 }
 
 }  // namespace auglab::dropout

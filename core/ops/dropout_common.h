@@ -11,6 +11,7 @@
 
 #include "json_reader.h"
 #include "ops/dropout.h"
+#include "ops/op_module.h"
 #include "plan.h"
 
 namespace auglab::dropout {
@@ -26,8 +27,25 @@ DropoutParams readReplay(const JsonReader& r, bool grid);
 /// Every hole inside the frameW x frameH image the op works on.
 void checkHoles(const DropoutParams& d, const JsonReader& o, int frameW, int frameH);
 /// holes (the count), hole sizes (per hole), unit_size_px.
-std::vector<double> drawnValues(const DropoutParams& d, std::string_view key, int imageWidth, int imageHeight);
+std::vector<double> drawnValues(const DropoutParams& d, std::string_view key, int imageWidth,
+                                int imageHeight);
 /// The step for an output sx x sy times the frame's size.
 DropoutStep step(const DropoutParams& d, double sx, double sy);
+
+/// What the two dropout modules do alike: the replay record, its checks, the drawn values and the
+/// plan step.
+class DropoutModule : public OpModule {
+public:
+    explicit DropoutModule(bool grid) : grid_(grid) {}
+    void writeReplay(const OpParams& params, nlohmann::ordered_json& j) const override;
+    OpParams readReplay(const JsonReader& r) const override;
+    void checkReplay(const OpParams& params, const JsonReader& o, int frameW, int frameH) const override;
+    std::vector<double> drawnValues(const OpParams& params, std::string_view key, int width,
+                                    int height) const override;
+    void lower(const OpParams& params, PlanBuilder& b) const override;
+
+private:
+    bool grid_;
+};
 
 }  // namespace auglab::dropout

@@ -1,38 +1,33 @@
-// horizontal_flip and vertical_flip: exact mirrors.
+// horizontal_flip and vertical_flip: exact mirrors, one module class for both axes.
 // Everything AugLab knows about the ops is here (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/flip.h"
 
-#include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
-#include "albumentations_args.h"
 #include "albumentations_common.h"
-#include "colour.h"
-#include "error.h"
 #include "export_common.h"
 #include "geometry.h"
 #include "ops/op_module.h"
 #include "ops/param_builders.h"
-#include "ops/replay_fields.h"
 #include "plan_builder.h"
-#include "sampler.h"
 
 namespace auglab {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
-using namespace params;
 
-class HorizontalFlipModule final : public OpModule {
+class FlipModule final : public OpModule {
 public:
+    explicit FlipModule(bool horizontal) : horizontal_(horizontal) {}
+
     OpDesc describe(OpId id) const override {
-        OpDesc d = makeOp(id, "horizontal_flip", "Horizontal flip", OpCategory::Geometric,
-                          "Mirror left to right, exactly.", {});
-        return d;
+        return horizontal_ ? params::makeOp(id, "horizontal_flip", "Horizontal flip", OpCategory::Geometric,
+                                            "Mirror left to right, exactly.", {})
+                           : params::makeOp(id, "vertical_flip", "Vertical flip", OpCategory::Geometric,
+                                            "Mirror top to bottom, exactly.", {});
     }
 
     OpParams sample(const OpConfig&, const OpDraws&, int, int) const override { return FlipParams{}; }
@@ -45,131 +40,61 @@ public:
     }
 
     void lower(const OpParams&, PlanBuilder& b) const override {
-        b.geometric(horizontalFlipMatrix(b.frameWidth()));
+        b.geometric(horizontal_ ? horizontalFlipMatrix(b.frameWidth()) : verticalFlipMatrix(b.frameHeight()));
     }
 
-    std::vector<std::string> albumentationsClasses() const override { return {"HorizontalFlip"}; }
+    std::vector<std::string> albumentationsClasses() const override {
+        return {horizontal_ ? "HorizontalFlip" : "VerticalFlip"};
+    }
 
     Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour,
                                  std::vector<std::string>&) const override {
-        return exporting::start("HorizontalFlip", e.op->p);
+        return exporting::start(horizontal_ ? "HorizontalFlip" : "VerticalFlip", e.op->p);
     }
 
     void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
-        using namespace exporting;
-        const OpConfig& op = *e.op;
-        const std::string L = e.label();
+        using exporting::pyFloat;
+        const double p = e.op->p;
+        const bool h = horizontal_;
         switch (x.target) {
-            case PythonTarget::Torchvision: {
-                std::string& lines = x.lines;
-                lines += "    v2.RandomHorizontalFlip(p=" + pyFloat(op.p) + "),\n";
+            case PythonTarget::Torchvision:
+                x.lines += std::string("    v2.Random") + (h ? "Horizontal" : "Vertical") +
+                           "Flip(p=" + pyFloat(p) + "),\n";
                 return;
-            }
-            case PythonTarget::Keras: {
-                std::string& lines = x.lines;
-                const bool h = op.id() == OpId::HorizontalFlip;
-                if (op.p == 0.5)
-                    lines +=
+            case PythonTarget::Keras:
+                if (p == 0.5)
+                    x.lines +=
                         std::string("    layers.RandomFlip(\"") + (h ? "horizontal" : "vertical") + "\"),\n";
                 else
-                    lines += std::string("    ApplyWithProbability(lambda x: keras.ops.flip(x, axis=") +
-                             (h ? "-2" : "-3") + "), p=" + pyFloat(op.p) + "),\n";
+                    x.lines += std::string("    ApplyWithProbability(lambda x: keras.ops.flip(x, axis=") +
+                               (h ? "-2" : "-3") + "), p=" + pyFloat(p) + "),\n";
                 return;
-            }
-            case PythonTarget::TfDeotte: {
-                std::string& steps = x.lines;
-                steps += tfGated(op.p, "tf.image.flip_left_right(image)");
+            case PythonTarget::TfDeotte:
+                x.lines += exporting::tfGated(
+                    p, h ? "tf.image.flip_left_right(image)" : "tf.image.flip_up_down(image)");
                 return;
-            }
-            case PythonTarget::Dali: {
-                std::string& s = x.lines;
-                s += "    # " + L + "\n";
-                const bool h = op.id() == OpId::HorizontalFlip;
-                s += std::string("    images = fn.flip(images, ") + (h ? "horizontal" : "vertical") +
-                     "=fn.random.coin_flip(probability=" + pyFloat(op.p) + "), " +
-                     (h ? "vertical=0" : "horizontal=0") + ")\n";
+            case PythonTarget::Dali:
+                x.lines += "    # " + e.label() + "\n";
+                x.lines += std::string("    images = fn.flip(images, ") + (h ? "horizontal" : "vertical") +
+                           "=fn.random.coin_flip(probability=" + pyFloat(p) + "), " +
+                           (h ? "vertical=0" : "horizontal=0") + ")\n";
                 return;
-            }
         }
     }
-};
 
-class VerticalFlipModule final : public OpModule {
-public:
-    OpDesc describe(OpId id) const override {
-        OpDesc d = makeOp(id, "vertical_flip", "Vertical flip", OpCategory::Geometric,
-                          "Mirror top to bottom, exactly.", {});
-        return d;
-    }
-
-    OpParams sample(const OpConfig&, const OpDraws&, int, int) const override { return FlipParams{}; }
-
-    void writeReplay(const OpParams&, Json&) const override {}
-
-    OpParams readReplay(const JsonReader& r) const override {
-        r.requireObject({"op", "applied"});
-        return FlipParams{};
-    }
-
-    void lower(const OpParams&, PlanBuilder& b) const override {
-        b.geometric(verticalFlipMatrix(b.frameHeight()));
-    }
-
-    std::vector<std::string> albumentationsClasses() const override { return {"VerticalFlip"}; }
-
-    Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour,
-                                 std::vector<std::string>&) const override {
-        return exporting::start("VerticalFlip", e.op->p);
-    }
-
-    void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
-        using namespace exporting;
-        const OpConfig& op = *e.op;
-        const std::string L = e.label();
-        switch (x.target) {
-            case PythonTarget::Torchvision: {
-                std::string& lines = x.lines;
-                lines += "    v2.RandomVerticalFlip(p=" + pyFloat(op.p) + "),\n";
-                return;
-            }
-            case PythonTarget::Keras: {
-                std::string& lines = x.lines;
-                const bool h = op.id() == OpId::HorizontalFlip;
-                if (op.p == 0.5)
-                    lines +=
-                        std::string("    layers.RandomFlip(\"") + (h ? "horizontal" : "vertical") + "\"),\n";
-                else
-                    lines += std::string("    ApplyWithProbability(lambda x: keras.ops.flip(x, axis=") +
-                             (h ? "-2" : "-3") + "), p=" + pyFloat(op.p) + "),\n";
-                return;
-            }
-            case PythonTarget::TfDeotte: {
-                std::string& steps = x.lines;
-                steps += tfGated(op.p, "tf.image.flip_up_down(image)");
-                return;
-            }
-            case PythonTarget::Dali: {
-                std::string& s = x.lines;
-                s += "    # " + L + "\n";
-                const bool h = op.id() == OpId::HorizontalFlip;
-                s += std::string("    images = fn.flip(images, ") + (h ? "horizontal" : "vertical") +
-                     "=fn.random.coin_flip(probability=" + pyFloat(op.p) + "), " +
-                     (h ? "vertical=0" : "horizontal=0") + ")\n";
-                return;
-            }
-        }
-    }
+private:
+    bool horizontal_;
 };
 
 }  // namespace
 
 const OpModule& horizontalFlipModule() {
-    static const HorizontalFlipModule module;
+    static const FlipModule module(true);
     return module;
 }
 
 const OpModule& verticalFlipModule() {
-    static const VerticalFlipModule module;
+    static const FlipModule module(false);
     return module;
 }
 

@@ -160,12 +160,7 @@ public:
                 return;
             }
             case PythonTarget::TfDeotte: {
-                std::string& steps = x.lines;
-                w.push_back(
-                    L +
-                    " is not part of this matrix/gather function: not exported (use the albumentations or "
-                    "torchvision export for it).");
-                steps += "    # " + L + ": not exported (see the header)\n";
+                notInTfDeotte(e, x);
                 return;
             }
             case PythonTarget::Dali: {

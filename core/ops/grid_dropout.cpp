@@ -164,8 +164,10 @@ void readGridDropout(exporting::TransformArgs& a, OpConfig& op) {
     a.maskOnly("fill_mask");
 }
 
-class GridDropoutModule final : public OpModule {
+class GridDropoutModule final : public dropout::DropoutModule {
 public:
+    GridDropoutModule() : DropoutModule(true) {}
+
     OpDesc describe(OpId id) const override {
         OpDesc d = makeOp(
             id, "grid_dropout", "Grid dropout (GridMask)", OpCategory::Pixel,
@@ -195,25 +197,6 @@ public:
         return sampleGridDropout(op, d, width, height);
     }
 
-    void writeReplay(const OpParams& params, Json& j) const override {
-        dropout::writeReplay(std::get<DropoutParams>(params), j);
-    }
-
-    OpParams readReplay(const JsonReader& r) const override { return dropout::readReplay(r, true); }
-
-    void checkReplay(const OpParams& params, const JsonReader& o, int frameW, int frameH) const override {
-        dropout::checkHoles(std::get<DropoutParams>(params), o, frameW, frameH);
-    }
-
-    std::vector<double> drawnValues(const OpParams& params, std::string_view key, int width,
-                                    int height) const override {
-        return dropout::drawnValues(std::get<DropoutParams>(params), key, width, height);
-    }
-
-    void lower(const OpParams& params, PlanBuilder& b) const override {
-        b.pixel(dropout::step(std::get<DropoutParams>(params), b.sx(), b.sy()));
-    }
-
     std::vector<std::string> albumentationsClasses() const override { return {"GridDropout"}; }
 
     Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour,
@@ -239,40 +222,30 @@ public:
     void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
         using namespace exporting;
         const std::string L = e.label();
-        auto& w = x.warnings;
         switch (x.target) {
             case PythonTarget::Torchvision: {
-                std::string& lines = x.lines;
-                w.push_back(
-                    L +
-                    ": torchvision has no grid dropout: not exported (the albumentations export has it).");
-                lines += "    # " + L + ": not exported (see the warnings above)\n";
+                notExported(e, x,
+                            L + ": torchvision has no grid dropout: not exported (the albumentations export "
+                                "has it).");
                 return;
             }
             case PythonTarget::Keras: {
-                std::string& lines = x.lines;
-                w.push_back(
-                    L +
-                    ": Keras 3 has no grid dropout layer: not exported (the albumentations export has it).");
-                lines += "    # " + L + ": not exported (see the warnings above)\n";
+                notExported(e, x,
+                            L + ": Keras 3 has no grid dropout layer: not exported (the albumentations "
+                                "export has it).");
                 return;
             }
             case PythonTarget::TfDeotte: {
-                std::string& steps = x.lines;
-                w.push_back(
-                    L +
-                    " is not part of this matrix/gather function: not exported (use the albumentations or "
-                    "torchvision export for it).");
-                steps += "    # " + L + ": not exported (see the header)\n";
+                notInTfDeotte(e, x);
                 return;
             }
             case PythonTarget::Dali: {
                 std::string& s = x.lines;
                 s += "    # " + L + "\n";
-                w.push_back(L +
-                            ": fn.erase needs the number of regions fixed per pipeline: not exported (use "
-                            "the albumentations export for cutout and grid dropout).");
-                s += "    # not exported (see the header)\n";
+                notExported(
+                    e, x,
+                    L + ": fn.erase needs the number of regions fixed per pipeline: not exported (use "
+                        "the albumentations export for cutout and grid dropout).");
                 return;
             }
         }

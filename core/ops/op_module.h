@@ -70,7 +70,7 @@ public:
     /// Adds the op's plan steps.
     virtual void lower(const OpParams& params, PlanBuilder& b) const = 0;
 
-    /// The Albumentations classes `readAlbumentations` maps (short names, e.g. "Affine").
+    /// The Albumentations classes `readAlbumentations` maps (short names, without "albumentations.").
     virtual std::vector<std::string> albumentationsClasses() const { return {}; }
     /// The Albumentations transform (every argument written), or null when it has none (the op is
     /// then kept in the file's "auglab" section; the module adds the warning).

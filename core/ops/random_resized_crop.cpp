@@ -247,21 +247,14 @@ public:
                 return;
             }
             case PythonTarget::Keras: {
-                std::string& lines = x.lines;
-                w.push_back(
-                    L +
-                    ": Keras 3 has no random resized crop layer: not exported (the albumentations and "
-                    "torchvision exports have it).");
-                lines += "    # " + L + ": not exported (see the warnings above)\n";
+                notExported(
+                    e, x,
+                    L + ": Keras 3 has no random resized crop layer: not exported (the albumentations and "
+                        "torchvision exports have it).");
                 return;
             }
             case PythonTarget::TfDeotte: {
-                std::string& steps = x.lines;
-                w.push_back(
-                    L +
-                    " is not part of this matrix/gather function: not exported (use the albumentations or "
-                    "torchvision export for it).");
-                steps += "    # " + L + ": not exported (see the header)\n";
+                notInTfDeotte(e, x);
                 return;
             }
             case PythonTarget::Dali: {
