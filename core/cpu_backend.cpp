@@ -22,7 +22,7 @@ Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop
         if (input.width != stage.warp.inputWidth || input.height != stage.warp.inputHeight)
             throw RuntimeError("plan does not match its input image size");
         Image out(plan.width, plan.height, input.channels, Image::Uninitialised{});  // the warp writes every pixel
-        const WarpTables tables = stage.warp.gather || stage.warp.copy
+        const WarpTables tables = stage.warp.gather || stage.warp.copy || stage.warp.projective
                                       ? WarpTables{}
                                       : warpTables(stage.warp, plan.width, plan.height);
         // The row-local ops that follow the warp run on strips of rows as they come out of it,

@@ -1,4 +1,5 @@
-// The CPU warp. Coordinates follow OpenCV's warpAffine exactly: the inverse matrix is applied in
+// The CPU warp. A projective warp's positions follow cv::warpPerspective (warp_fixed_point.h);
+// the others follow OpenCV's warpAffine exactly: the inverse matrix is applied in
 // fixed point with 10 fractional bits (per-column deltas precomputed, per-row offset rounded), then
 // reduced to 1/32 pixel. Bilinear weights are the integer products (32 - fx)(32 - fy) etc., which
 // sum to 1024, so a pixel that lands exactly on a source pixel is copied bit for bit (flips are
@@ -52,19 +53,26 @@ int borderIndex(int p, int len, BorderMode mode) {
     return -1;
 }
 
-template <int CN>
+// Projective: positions from projectivePosition (cv::warpPerspective's arithmetic), per pixel;
+// otherwise from the affine tables (cv::warpAffine's).
+template <int CN, bool Projective>
 void warpNearest(const Image& src, Image& dst, const WarpStep& w, const WarpTables& t, const std::uint8_t* cval,
                  int y0, int y1) {
     const std::vector<int>& adelta = t.adelta;
     const std::vector<int>& bdelta = t.bdelta;
     const int sw = src.width, sh = src.height;
     for (int y = y0; y < y1; ++y) {
-        const int X0 = t.x0[static_cast<std::size_t>(y)];
-        const int Y0 = t.y0[static_cast<std::size_t>(y)];
+        const int X0 = Projective ? 0 : t.x0[static_cast<std::size_t>(y)];
+        const int Y0 = Projective ? 0 : t.y0[static_cast<std::size_t>(y)];
         std::uint8_t* out = dst.row(y);
         for (int x = 0; x < dst.width; ++x, out += CN) {
-            int sx = (X0 + adelta[static_cast<std::size_t>(x)]) >> kAbBits;
-            int sy = (Y0 + bdelta[static_cast<std::size_t>(x)]) >> kAbBits;
+            int sx, sy;
+            if constexpr (Projective) {
+                projectivePosition(w, x, y, sx, sy);
+            } else {
+                sx = (X0 + adelta[static_cast<std::size_t>(x)]) >> kAbBits;
+                sy = (Y0 + bdelta[static_cast<std::size_t>(x)]) >> kAbBits;
+            }
             if (static_cast<unsigned>(sx) >= static_cast<unsigned>(sw) ||
                 static_cast<unsigned>(sy) >= static_cast<unsigned>(sh)) {
                 sx = borderIndex(sx, sw, w.border);
@@ -80,7 +88,7 @@ void warpNearest(const Image& src, Image& dst, const WarpStep& w, const WarpTabl
     }
 }
 
-template <int CN>
+template <int CN, bool Projective>
 void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTables& t, const std::uint8_t* cval,
                 int y0, int y1) {
     const std::vector<int>& adelta = t.adelta;
@@ -90,11 +98,11 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTable
     const unsigned fastH = static_cast<unsigned>(std::max(sh - 1, 0));
     const std::size_t stride = src.stride;
     [[maybe_unused]] const std::uint8_t* srcEnd = src.pixels.data() + src.pixels.size();
-    const bool avx2 = cpuHasAvx2();
+    const bool avx2 = !Projective && cpuHasAvx2();
     const LinearBlockSource block{src.pixels.data(), stride, src.pixels.size(), int(fastW), int(fastH)};
     for (int y = y0; y < y1; ++y) {
-        const int X0 = t.x0[static_cast<std::size_t>(y)];
-        const int Y0 = t.y0[static_cast<std::size_t>(y)];
+        const int X0 = Projective ? 0 : t.x0[static_cast<std::size_t>(y)];
+        const int Y0 = Projective ? 0 : t.y0[static_cast<std::size_t>(y)];
         std::uint8_t* out = dst.row(y);
         int blockEnd = 0;  // pixels before this were done eight at a time
         for (int x = 0; x < dst.width; ++x, out += CN) {
@@ -106,8 +114,13 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTable
                 }
                 blockEnd = x + 8;  // near a border: these eight go one by one
             }
-            const int X = (X0 + adelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
-            const int Y = (Y0 + bdelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
+            int X, Y;  // in 1/32 pixel
+            if constexpr (Projective) {
+                projectivePosition(w, x, y, X, Y);
+            } else {
+                X = (X0 + adelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
+                Y = (Y0 + bdelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
+            }
             const int sx = X >> kInterBits, sy = Y >> kInterBits;
             const int fx = X & (kInterSize - 1), fy = Y & (kInterSize - 1);
             const int w00 = (kInterSize - fx) * (kInterSize - fy), w01 = fx * (kInterSize - fy);
@@ -179,7 +192,8 @@ void gatherRows(const Image& src, Image& dst, const GatherStep& g, int y0, int y
 }
 
 void warpRows(const Image& src, Image& dst, const WarpStep& w, int y0, int y1) {
-    warpRows(src, dst, w, w.gather || w.copy ? WarpTables{} : warpTables(w, dst.width, dst.height), y0, y1);
+    warpRows(src, dst, w, w.gather || w.copy || w.projective ? WarpTables{} : warpTables(w, dst.width, dst.height),
+             y0, y1);
 }
 
 void warpRows(const Image& src, Image& dst, const WarpStep& w, const WarpTables& tables, int y0, int y1) {
@@ -196,12 +210,16 @@ void warpRows(const Image& src, Image& dst, const WarpStep& w, const WarpTables&
     // 0 gives in Albumentations for 4-channel images.
     const std::uint8_t cval[4] = {w.fill[0], w.fill[1], w.fill[2], 0};
     const bool linear = w.interpolation == Interpolation::Linear;
+    const auto run = [&]<int CN, bool P>() {
+        if (linear) warpLinear<CN, P>(src, dst, w, tables, cval, y0, y1);
+        else warpNearest<CN, P>(src, dst, w, tables, cval, y0, y1);
+    };
     if (dst.channels == 4) {
-        if (linear) warpLinear<4>(src, dst, w, tables, cval, y0, y1);
-        else warpNearest<4>(src, dst, w, tables, cval, y0, y1);
+        if (w.projective) run.template operator()<4, true>();
+        else run.template operator()<4, false>();
     } else {
-        if (linear) warpLinear<3>(src, dst, w, tables, cval, y0, y1);
-        else warpNearest<3>(src, dst, w, tables, cval, y0, y1);
+        if (w.projective) run.template operator()<3, true>();
+        else run.template operator()<3, false>();
     }
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <utility>
 
 namespace auglab {
 
@@ -43,6 +44,40 @@ bool Matrix3::isIdentity(double eps) const {
     for (std::size_t i = 0; i < 9; ++i)
         if (std::abs(m[i] - id.m[i]) > eps) return false;
     return true;
+}
+
+Matrix3 perspectiveTransform(const std::array<Point2, 4>& src, const std::array<Point2, 4>& dst) {
+    double a[8][9] = {};  // [A | b]
+    for (int i = 0; i < 4; ++i) {
+        const Point2 s = src[std::size_t(i)], d = dst[std::size_t(i)];
+        a[i][0] = a[i + 4][3] = s.x;
+        a[i][1] = a[i + 4][4] = s.y;
+        a[i][2] = a[i + 4][5] = 1;
+        a[i][6] = -s.x * d.x;
+        a[i][7] = -s.y * d.x;
+        a[i + 4][6] = -s.x * d.y;
+        a[i + 4][7] = -s.y * d.y;
+        a[i][8] = d.x;
+        a[i + 4][8] = d.y;
+    }
+    for (int col = 0; col < 8; ++col) {
+        int pivot = col;
+        for (int r = col + 1; r < 8; ++r)
+            if (std::abs(a[r][col]) > std::abs(a[pivot][col])) pivot = r;
+        if (std::abs(a[pivot][col]) < 1e-12) throw std::domain_error("perspective transform of collinear points");
+        if (pivot != col) std::swap(a[pivot], a[col]);
+        for (int r = col + 1; r < 8; ++r) {
+            const double f = a[r][col] / a[col][col];
+            for (int c = col; c < 9; ++c) a[r][c] -= f * a[col][c];
+        }
+    }
+    double x[8];
+    for (int r = 7; r >= 0; --r) {
+        double v = a[r][8];
+        for (int c = r + 1; c < 8; ++c) v -= a[r][c] * x[c];
+        x[r] = v / a[r][r];
+    }
+    return {{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], 1.0}};
 }
 
 Matrix3 horizontalFlipMatrix(int width) { return {{-1, 0, width - 1.0, 0, 1, 0, 0, 0, 1}}; }

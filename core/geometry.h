@@ -24,6 +24,17 @@ struct Matrix3 {
     bool operator==(const Matrix3&) const = default;
 };
 
+/// A point in pixel coordinates.
+struct Point2 {
+    double x = 0, y = 0;
+    bool operator==(const Point2&) const = default;
+};
+
+/// The projective map taking src[i] to dst[i] (i = 0..3), as cv::getPerspectiveTransform computes it:
+/// the 8x8 system of its docs solved by Gaussian elimination with partial pivoting (OpenCV's
+/// DECOMP_LU), m22 = 1. Throws std::domain_error when three points are collinear.
+Matrix3 perspectiveTransform(const std::array<Point2, 4>& src, const std::array<Point2, 4>& dst);
+
 /// Exact mirrors: x -> W - 1 - x, y -> H - 1 - y.
 Matrix3 horizontalFlipMatrix(int width);
 Matrix3 verticalFlipMatrix(int height);

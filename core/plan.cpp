@@ -101,8 +101,12 @@ void PlanBuilder::flushWarp() {
         w.inputHeight = outH_;
         inverse = toOut * pending_.inverse() * toOut.inverse();
     }
-    w.inverse = affinePart(inverse);
-    w.copy = inverse.isIdentity(1e-8) && w.inputWidth == outW_ && w.inputHeight == outH_;
+    // A perspective leaves a last row other than (0, 0, 1): the stage is then a projective warp.
+    w.projective = std::abs(inverse(2, 0)) > 1e-15 || std::abs(inverse(2, 1)) > 1e-15 ||
+                   std::abs(inverse(2, 2) - 1.0) > 1e-12;
+    if (w.projective) w.homography = inverse.m;
+    else w.inverse = affinePart(inverse);
+    w.copy = !w.projective && inverse.isIdentity(1e-8) && w.inputWidth == outW_ && w.inputHeight == outH_;
     plan_.stages.push_back(std::move(stage));
     pending_ = Matrix3::identity();
     hasPending_ = false;

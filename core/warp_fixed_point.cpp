@@ -1,6 +1,7 @@
 #include "warp_fixed_point.h"
 
 #include <climits>
+#include <algorithm>
 #include <cmath>
 
 namespace auglab {
@@ -35,6 +36,26 @@ WarpTables warpTables(const WarpStep& w, int outWidth, int outHeight) {
         t.y0[static_cast<std::size_t>(y)] = saturateInt((m[4] * y + m[5]) * scale) + round;
     }
     return t;
+}
+
+void projectivePosition(const WarpStep& w, int x, int y, int& X, int& Y) {
+    const auto& M = w.homography;
+    // cv::warpPerspective (WarpPerspectiveInvoker): row parts first, then the column's term; the
+    // divisor's reciprocal scaled by the sub-pixel grid, 0 where the divisor is 0.
+    const double X0 = M[1] * y + M[2], Y0 = M[4] * y + M[5], W0 = M[7] * y + M[8];
+    const double unit = w.interpolation == Interpolation::Nearest ? 1.0 : double(1 << kWarpInterBits);
+    double d = W0 + M[6] * x;
+    d = d != 0 ? unit / d : 0.0;
+    X = saturateInt(std::max(double(INT_MIN), std::min(double(INT_MAX), (X0 + M[0] * x) * d)));
+    Y = saturateInt(std::max(double(INT_MIN), std::min(double(INT_MAX), (Y0 + M[3] * x) * d)));
+}
+
+std::vector<int> projectiveMap(const WarpStep& w, int outWidth, int outHeight) {
+    std::vector<int> map(static_cast<std::size_t>(outWidth) * outHeight * 2);
+    std::size_t i = 0;
+    for (int y = 0; y < outHeight; ++y)
+        for (int x = 0; x < outWidth; ++x, i += 2) projectivePosition(w, x, y, map[i], map[i + 1]);
+    return map;
 }
 
 }  // namespace auglab

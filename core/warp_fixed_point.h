@@ -21,4 +21,13 @@ struct WarpTables {
 
 WarpTables warpTables(const WarpStep& w, int outWidth, int outHeight);
 
+/// The source position of output pixel (x, y) of a projective warp (WarpStep::projective), as
+/// cv::warpPerspective computes it: in double, divided, then rounded to nearest (even) and
+/// saturated: in 1/32 pixel for linear interpolation, in whole pixels for nearest. Every backend
+/// uses these integers (the GL and CUDA backends read them from projectiveMap).
+void projectivePosition(const WarpStep& w, int x, int y, int& X, int& Y);
+
+/// projectivePosition of every output pixel, X and Y interleaved, row by row.
+std::vector<int> projectiveMap(const WarpStep& w, int outWidth, int outHeight);
+
 }  // namespace auglab

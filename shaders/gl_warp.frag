@@ -1,9 +1,12 @@
 #version 330 core
 // The fused warp of a plan stage, integer for integer the CPU reference (core/cpu_warp.cpp):
 // fixed-point coordinates from the shared tables, 1/32-pixel bilinear weights summing to 1024,
-// OpenCV's border rules. `tables` rows: 0 adelta, 1 bdelta (per column), 2 x0, 3 y0 (per row).
+// OpenCV's border rules. `tables` rows: 0 adelta, 1 bdelta (per column), 2 x0, 3 y0 (per row); for a
+// projective warp, the position of every output pixel instead (X, Y: 1/32 pixel, or whole pixels
+// for nearest), as the CPU computes it (warp_fixed_point.h projectiveMap).
 uniform usampler2D source;
 uniform isampler2D tables;
+uniform int projective;
 uniform ivec2 sourceSize;
 uniform int border;   // 0 constant, 1 replicate, 2 reflect, 3 reflect_101, 4 wrap
 uniform int nearest;  // 1: nearest neighbour, 0: bilinear
@@ -34,15 +37,23 @@ uvec4 tap(int x, int y) {
 
 void main() {
     ivec2 o = outputPixel();
-    int a = texelFetch(tables, ivec2(o.x, 0), 0).r;
-    int b = texelFetch(tables, ivec2(o.x, 1), 0).r;
-    int x0 = texelFetch(tables, ivec2(o.y, 2), 0).r;
-    int y0 = texelFetch(tables, ivec2(o.y, 3), 0).r;
+    int X, Y;  // 1/32 pixel (linear) or whole pixels (nearest)
+    if (projective == 1) {
+        ivec2 p = texelFetch(tables, o, 0).rg;
+        X = p.x;
+        Y = p.y;
+    } else {
+        int a = texelFetch(tables, ivec2(o.x, 0), 0).r;
+        int b = texelFetch(tables, ivec2(o.x, 1), 0).r;
+        int x0 = texelFetch(tables, ivec2(o.y, 2), 0).r;
+        int y0 = texelFetch(tables, ivec2(o.y, 3), 0).r;
+        X = nearest == 1 ? (x0 + a) >> 10 : (x0 + a) >> 5;
+        Y = nearest == 1 ? (y0 + b) >> 10 : (y0 + b) >> 5;
+    }
     if (nearest == 1) {
-        colour = tap((x0 + a) >> 10, (y0 + b) >> 10);
+        colour = tap(X, Y);
         return;
     }
-    int X = (x0 + a) >> 5, Y = (y0 + b) >> 5;
     int sx = X >> 5, sy = Y >> 5;
     int fx = X & 31, fy = Y & 31;
     if (border == 0 && (sx >= sourceSize.x || sx + 1 < 0 || sy >= sourceSize.y || sy + 1 < 0)) {

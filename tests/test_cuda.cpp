@@ -209,16 +209,7 @@ Image render(Backend& backend, SourceLevels& source, const Plan& plan) {
 
 WarpStep warpStep(const Matrix3& forward, int inW, int inH, int outW, int outH, Interpolation interp,
                   BorderMode border, Rgb fill) {
-    const Matrix3 inv = forward.inverse();
-    WarpStep w;
-    w.inverse = {inv(0, 0), inv(0, 1), inv(0, 2), inv(1, 0), inv(1, 1), inv(1, 2)};
-    w.inputWidth = inW;
-    w.inputHeight = inH;
-    w.interpolation = interp;
-    w.border = border;
-    w.fill = fill;
-    w.copy = inv.isIdentity() && inW == outW && inH == outH;
-    return w;
+    return warpStepOf(forward, inW, inH, outW, outH, interp, border, fill);
 }
 
 /// Equal to the CPU: bit for bit, or (noise on the device) within one level on a few pixels. A noise
@@ -601,9 +592,11 @@ void TestCuda::warpMatchesCpu() {
     SourceLevels source(photoCrop("astronaut.png", in.width(), in.height(), channels));
     std::mt19937 rng(77u + unsigned(in.width() * 31 + in.height() * 7 + interp * 3 + border));
     const Matrix3 resize = resizeMatrix(in.width(), in.height(), out.width(), out.height());
-    // The identity (the copy path when sizes match), a flip, then random affine maps.
+    // The identity (the copy path when sizes match), a flip, random affine maps, then projective ones
+    // (positions per pixel, WarpStep::projective).
     std::vector<Matrix3> maps{resize, resize * horizontalFlipMatrix(in.width())};
     for (int i = 0; i < 4; ++i) maps.push_back(resize * randomMatrix(rng, in.width(), in.height()));
+    for (int i = 0; i < 2; ++i) maps.push_back(resize * randomHomography(rng, in.width(), in.height()));
     for (std::size_t i = 0; i < maps.size(); ++i) {
         Plan plan;
         plan.width = out.width();

@@ -16,6 +16,7 @@
 #include "ops/affine.h"
 #include "image.h"
 #include "image_io.h"
+#include "plan.h"
 
 namespace auglab::testing {
 
@@ -67,6 +68,35 @@ inline Matrix3 randomMatrix(std::mt19937& rng, int w, int h) {
     a.translate_x_px = int(shift(rng) * w);
     a.translate_y_px = int(shift(rng) * h);
     return affineMatrix(a, w, h);
+}
+
+/// A projective map: the image's corners moved inward or outward by up to 20% of its size.
+inline Matrix3 randomHomography(std::mt19937& rng, int w, int h) {
+    std::uniform_real_distribution<double> jitter(-0.2, 0.2);
+    const std::array<Point2, 4> from{Point2{0, 0}, {double(w), 0}, {double(w), double(h)}, {0, double(h)}};
+    std::array<Point2, 4> to = from;
+    for (Point2& p : to) {
+        p.x += jitter(rng) * std::max(w, 2);
+        p.y += jitter(rng) * std::max(h, 2);
+    }
+    return perspectiveTransform(from, to);
+}
+
+/// The warp step of a forward map (projective when its last row is not (0, 0, 1)).
+inline WarpStep warpStepOf(const Matrix3& forward, int inW, int inH, int outW, int outH, Interpolation interp,
+                           BorderMode border, Rgb fill) {
+    const Matrix3 inv = forward.inverse();
+    WarpStep w;
+    w.projective = forward(2, 0) != 0 || forward(2, 1) != 0 || forward(2, 2) != 1;
+    if (w.projective) w.homography = inv.m;
+    else w.inverse = {inv(0, 0), inv(0, 1), inv(0, 2), inv(1, 0), inv(1, 1), inv(1, 2)};
+    w.inputWidth = inW;
+    w.inputHeight = inH;
+    w.interpolation = interp;
+    w.border = border;
+    w.fill = fill;
+    w.copy = !w.projective && inv.isIdentity() && inW == outW && inH == outH;
+    return w;
 }
 
 /// Value-by-value comparison statistics.

@@ -119,7 +119,10 @@ DeviceWarp deviceWarp(const WarpStep& w, Offset input, int inW, int inH, int out
     d.fill[1] = w.fill[1];
     d.fill[2] = w.fill[2];
     d.fill[3] = 0;
-    if (!d.copy) {
+    d.projective = w.projective ? 1 : 0;
+    if (!d.copy && w.projective) {
+        d.tables = blob.putArray(projectiveMap(w, outW, outH));
+    } else if (!d.copy) {
         const WarpTables t = warpTables(w, outW, outH);
         std::vector<int> tables = t.adelta;
         tables.insert(tables.end(), t.bdelta.begin(), t.bdelta.end());

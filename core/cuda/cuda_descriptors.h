@@ -57,6 +57,9 @@ struct DeviceWarp {
     int linear;            ///< 0: nearest
     int border;            ///< BorderMode as an int
     int copy;              ///< identity of equal sizes: the output is the input, byte for byte
+    /// A projective warp: `tables` then holds projectiveMap()'s int X, Y per output pixel (1/32 pixel
+    /// for linear, whole pixels for nearest), computed on the host as for the other backends.
+    int projective;
     std::uint8_t fill[4];  ///< constant border; alpha outside the image is 0
     // a gather instead of the matrix (core/plan.h GatherStep), when `gather` is 1:
     // `tables` then holds float rowA0[height], rowA1[height], colB0[width], colB1[width].

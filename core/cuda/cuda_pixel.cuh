@@ -217,16 +217,18 @@ AUGLAB_HD void warpPixel(unsigned char* arena, const DeviceWarp& w, int width, i
         return;
     }
     const int* tables = at<int>(arena, w.tables);
-    const int adelta = tables[x], bdelta = tables[width + x];
-    const int rowX = tables[2 * static_cast<std::size_t>(width) + y];
-    const int rowY = tables[2 * static_cast<std::size_t>(width) + height + y];
+    // A projective warp's positions per pixel (projectiveMap), else the affine tables.
+    const std::size_t at2 = 2 * (static_cast<std::size_t>(y) * width + x);
+    const int adelta = w.projective ? 0 : tables[x], bdelta = w.projective ? 0 : tables[width + x];
+    const int rowX = w.projective ? 0 : tables[2 * static_cast<std::size_t>(width) + y];
+    const int rowY = w.projective ? 0 : tables[2 * static_cast<std::size_t>(width) + height + y];
     const int cval[4] = {w.fill[0], w.fill[1], w.fill[2], 0};
     auto tap = [&](int sx, int sy) {
         return src + static_cast<std::size_t>(sy) * stride + static_cast<std::size_t>(sx) * channels;
     };
     if (!w.linear) {
-        int sx = wrapAdd(rowX, adelta) >> kAbBits;
-        int sy = wrapAdd(rowY, bdelta) >> kAbBits;
+        int sx = w.projective ? tables[at2] : wrapAdd(rowX, adelta) >> kAbBits;
+        int sy = w.projective ? tables[at2 + 1] : wrapAdd(rowY, bdelta) >> kAbBits;
         if (static_cast<unsigned>(sx) >= static_cast<unsigned>(sw) ||
             static_cast<unsigned>(sy) >= static_cast<unsigned>(sh)) {
             sx = borderIndex(sx, sw, w.border);
@@ -240,8 +242,8 @@ AUGLAB_HD void warpPixel(unsigned char* arena, const DeviceWarp& w, int width, i
         for (int c = 0; c < channels; ++c) px[c] = s[c];
         return;
     }
-    const int X = wrapAdd(rowX, adelta) >> (kAbBits - kInterBits);
-    const int Y = wrapAdd(rowY, bdelta) >> (kAbBits - kInterBits);
+    const int X = w.projective ? tables[at2] : wrapAdd(rowX, adelta) >> (kAbBits - kInterBits);
+    const int Y = w.projective ? tables[at2 + 1] : wrapAdd(rowY, bdelta) >> (kAbBits - kInterBits);
     const int sx = X >> kInterBits, sy = Y >> kInterBits;
     const int fx = X & (kInterSize - 1), fy = Y & (kInterSize - 1);
     const int w00 = (kInterSize - fx) * (kInterSize - fy), w01 = fx * (kInterSize - fy);

@@ -218,14 +218,21 @@ GLuint GlBackend::runGather(GLuint input, int inW, int inH, const GatherStep& g,
 
 GLuint GlBackend::runWarp(GLuint input, int inW, int inH, const WarpStep& w, int outW, int outH) {
     if (w.gather) return runGather(input, inW, inH, *w.gather, outW, outH);
-    const WarpTables t = warpTables(w, outW, outH);
-    const int tw = std::max(outW, outH);
-    std::vector<std::int32_t> rows(std::size_t(tw) * 4, 0);
-    std::copy(t.adelta.begin(), t.adelta.end(), rows.begin());
-    std::copy(t.bdelta.begin(), t.bdelta.end(), rows.begin() + tw);
-    std::copy(t.x0.begin(), t.x0.end(), rows.begin() + 2 * tw);
-    std::copy(t.y0.begin(), t.y0.end(), rows.begin() + 3 * tw);
-    const GLuint tables = texture(GL_R32I, tw, 4, GL_RED_INTEGER, GL_INT, rows.data());
+    GLuint tables = 0;
+    if (w.projective) {
+        // Every pixel's position, computed here as for the CPU (projectiveMap): X, Y per texel.
+        const std::vector<int> map = projectiveMap(w, outW, outH);
+        tables = texture(GL_RG32I, outW, outH, GL_RG_INTEGER, GL_INT, map.data());
+    } else {
+        const WarpTables t = warpTables(w, outW, outH);
+        const int tw = std::max(outW, outH);
+        std::vector<std::int32_t> rows(std::size_t(tw) * 4, 0);
+        std::copy(t.adelta.begin(), t.adelta.end(), rows.begin());
+        std::copy(t.bdelta.begin(), t.bdelta.end(), rows.begin() + tw);
+        std::copy(t.x0.begin(), t.x0.end(), rows.begin() + 2 * tw);
+        std::copy(t.y0.begin(), t.y0.end(), rows.begin() + 3 * tw);
+        tables = texture(GL_R32I, tw, 4, GL_RED_INTEGER, GL_INT, rows.data());
+    }
     const GLuint out = texture(GL_RGBA8UI, outW, outH, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, nullptr);
     const char* p = "gl_warp.frag";
     QOpenGLShaderProgram& prog = use(p);
@@ -235,6 +242,7 @@ GLuint GlBackend::runWarp(GLuint input, int inW, int inH, const WarpStep& w, int
     static constexpr int kBorder[] = {0, 1, 2, 3, 4};  // Constant, Replicate, Reflect, Reflect101, Wrap
     gl_->glUniform1i(prog.uniformLocation("border"), kBorder[int(w.border)]);
     gl_->glUniform1i(prog.uniformLocation("nearest"), w.interpolation == Interpolation::Nearest ? 1 : 0);
+    gl_->glUniform1i(prog.uniformLocation("projective"), w.projective ? 1 : 0);
     gl_->glUniform4ui(prog.uniformLocation("fill"), w.fill[0], w.fill[1], w.fill[2], 0);
     draw(p, out, outW, outH);
     return out;
