@@ -64,7 +64,7 @@ Matrix3 perspectiveTransform(const std::array<Point2, 4>& src, const std::array<
         int pivot = col;
         for (int r = col + 1; r < 8; ++r)
             if (std::abs(a[r][col]) > std::abs(a[pivot][col])) pivot = r;
-        if (std::abs(a[pivot][col]) < 1e-12) throw std::domain_error("perspective transform of collinear points");
+        if (std::abs(a[pivot][col]) < 1e-12) throw std::domain_error("no projective map takes collinear points");
         if (pivot != col) std::swap(a[pivot], a[col]);
         for (int r = col + 1; r < 8; ++r) {
             const double f = a[r][col] / a[col][col];

@@ -1,5 +1,7 @@
 #include "pipeline.h"
 
+#include "ops/op_module.h"
+
 #include <stdexcept>
 
 namespace auglab {
@@ -91,6 +93,8 @@ Preset defaultPreset() {
     return preset;
 }
 
+bool setsFrame(const OpConfig& op) { return opModule(op.id()).setsFrame(op); }
+
 std::string opsAfterFrame() {
     std::string after = "every pixel op";
     for (const OpDesc& d : opRegistry())
@@ -104,7 +108,7 @@ int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why) 
     for (std::size_t i = 0; i < pipeline.size(); ++i) {
         const int at = static_cast<int>(i);
         const OpDesc& d = pipeline[i].desc();
-        if (d.setsFrame) {
+        if (setsFrame(pipeline[i])) {
             if (frameOp >= 0) {
                 why = d.name + " may appear once (it is already pipeline[" + std::to_string(frameOp) + "])";
                 return at;

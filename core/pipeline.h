@@ -56,6 +56,9 @@ private:
 /// the size every later op works at, and a stage before it would need an image of another size).
 int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why);
 
+/// Whether `op`, as configured, replaces the frame (OpModule::setsFrame).
+bool setsFrame(const OpConfig& op);
+
 /// What a frame-setting op must come before, for messages: "every pixel op and" the ownStage ops.
 std::string opsAfterFrame();
 

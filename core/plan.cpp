@@ -101,7 +101,7 @@ void PlanBuilder::flushWarp() {
         w.inputHeight = outH_;
         inverse = toOut * pending_.inverse() * toOut.inverse();
     }
-    // A perspective leaves a last row other than (0, 0, 1): the stage is then a projective warp.
+    // A projective map leaves a last row other than (0, 0, 1): the stage is then a projective warp.
     w.projective = std::abs(inverse(2, 0)) > 1e-15 || std::abs(inverse(2, 1)) > 1e-15 ||
                    std::abs(inverse(2, 2) - 1.0) > 1e-12;
     if (w.projective) w.homography = inverse.m;

@@ -102,7 +102,9 @@ Replay parseReplay(std::string_view text, const std::string& what) {
         if (op.applied) {
             const OpModule& module = opModule(desc->id);
             op.params = module.readReplay(o);
-            if (desc->setsFrame) {
+            int nextW = frameW, nextH = frameH;
+            module.frameAfter(op.params, nextW, nextH);
+            if (desc->setsFrame || nextW != frameW || nextH != frameH) {
                 if (cropped) o.member("op").fail("a second " + desc->name);
                 if (pixelOpApplied) o.member("op").fail(desc->name + " after a pixel op");
                 cropped = true;

@@ -79,7 +79,9 @@ inline Preset everyOpPreset() {
         {"op": "horizontal_flip", "enabled": false, "p": 0.9},
         {"op": "grid_dropout", "p": 0.4, "ratio": 0.3, "unit_size_px": [12, 40], "fill": "random_uniform"},
         {"op": "grid_dropout", "p": 1.0, "ratio": 0.6, "random_offset": false, "fill": [0, 128, 255]},
-        {"op": "deotte_affine", "p": 0.8, "rotation_std_deg": 20, "shear_std_deg": 3, "zoom_std": 0.15, "shift_std_px": 8}
+        {"op": "deotte_affine", "p": 0.8, "rotation_std_deg": 20, "shear_std_deg": 3, "zoom_std": 0.15, "shift_std_px": 8},
+        {"op": "perspective", "p": 0.6, "scale": [0.03, 0.12], "fit_output": true, "interpolation": "nearest",
+         "border": "reflect", "fill": [1, 2, 3]}
       ]})");
 }
 
@@ -142,8 +144,8 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
         }
         p.pipeline.push_back(op);
     }
-    // AugLab's order rule: one crop at most, before every pixel op (here: first).
-    const auto isCrop = [](const OpConfig& c) { return c.id() == OpId::RandomResizedCrop; };
+    // AugLab's order rule: one op that sets the frame (a crop) at most, before every pixel op (here: first).
+    const auto isCrop = [](const OpConfig& c) { return setsFrame(c); };
     if (const auto crop = std::find_if(p.pipeline.begin(), p.pipeline.end(), isCrop); crop != p.pipeline.end()) {
         const OpConfig keep = *crop;
         std::erase_if(p.pipeline, isCrop);

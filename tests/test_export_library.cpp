@@ -211,7 +211,8 @@ private slots:
                {"op": "gauss_noise", "std_frac": [0.01, 0.2], "mean_frac": [-0.05, 0.1]},
                {"op": "coarse_dropout", "holes": [1, 6], "hole_height_px": [5, 40], "hole_width_px": [3, 90]},
                {"op": "coarse_dropout", "holes": [2, 3], "hole_height_frac": [0.05, 0.3], "hole_width_frac": [0.1, 0.2]},
-               {"op": "coarse_dropout", "holes": [1, 2], "hole_height_px": [100, 400], "hole_width_px": [200, 1000]})",
+               {"op": "coarse_dropout", "holes": [1, 2], "hole_height_px": [100, 400], "hole_width_px": [200, 1000]},
+               {"op": "perspective", "scale": [0.02, 0.15]})",
             R"({"op": "random_resized_crop", "size": [128, 128], "scale": [0.2, 0.9], "ratio": [0.5, 2]})",
         };
         QStringList failures;
@@ -227,6 +228,46 @@ private slots:
         }
         QVERIFY(checked >= 25);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
+    }
+
+    void perspectiveMatchesLibrary() {
+        // Albumentations' own perspective functions fed with the corners `auglab-cli apply` drew (its
+        // replay): the same matrix, the same size rules (keep_size's stretch, fit_output), the same
+        // pixels within SPEC §2 (cv::warpPerspective inverts the map itself; AugLab's inverse may
+        // differ in the last bits).
+        const QString input = QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
+        const char* cases[][2] = {
+            {"keep_size, linear, constant", R"({"op": "perspective", "scale": [0.08, 0.12]})"},
+            {"keep_size, nearest, reflect_101", R"({"op": "perspective", "scale": [0.1, 0.1], "interpolation": "nearest", "border": "reflect_101"})"},
+            {"max size (no keep_size), replicate", R"({"op": "perspective", "scale": [0.05, 0.1], "keep_size": false, "border": "replicate"})"},
+            {"fit_output, keep_size, fill", R"({"op": "perspective", "scale": [0.1, 0.2], "fit_output": true, "fill": [30, 160, 90]})"},
+            {"fit_output, no keep_size", R"({"op": "perspective", "scale": [0.1, 0.2], "fit_output": true, "keep_size": false})"},
+        };
+        QStringList failures;
+        int n = 0;
+        for (const auto& [name, op] : cases) {
+            for (int index = 0; index < 2; ++index, ++n) {
+                const std::string presetText = std::string(R"({"format": "auglab-preset", "version": 1, "seed": 3, "pipeline": [)") + op + "]}";
+                const QString base = dir_.filePath("perspective-" + QString::number(n));
+                writeFileAtomically((base + ".auglab.json").toStdString(), presetText);
+                const PythonRun apply = runProcess(QStringLiteral(AUGLAB_CLI),
+                                                   {"apply", "--preset", base + ".auglab.json", "--image", input, "--index",
+                                                    QString::number(index), "--backend", "cpu", "--out", base + "-auglab.png",
+                                                    "--save-replay", base + ".replay.json"});
+                QVERIFY2(apply.code == 0, qPrintable(apply.err));
+                const PythonRun r = runProcess(pyenvPython(), {kChecker, "perspective", input, base + ".replay.json", base + "-alb.png"});
+                QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+                const Image ours = loadImage((base + "-auglab.png").toStdString()).image;
+                const Image theirs = loadImage((base + "-alb.png").toStdString()).image;
+                const Diff d = compare(ours, theirs);
+                const QString line = QString("%1, sample %2 (%3x%4): %5").arg(name).arg(index).arg(ours.width).arg(ours.height)
+                                         .arg(QString::fromUtf8(d.describe()));
+                qInfo("%s", qPrintable(line));
+                const bool nearest = std::string(op).find("nearest") != std::string::npos;
+                if (!(nearest ? d.pixelFractionDiffering() <= 0.005 : d.withinLinearBounds())) failures << line;
+            }
+        }
+        QVERIFY2(failures.isEmpty(), qPrintable("outside SPEC §2's bounds:\n" + failures.join('\n')));
     }
 
     void gridDropoutMatchesAlbumentations() {
@@ -317,7 +358,7 @@ private slots:
         r = runProcess(cli, {"import", "--from", "albumentations", dir_.filePath("bad.json"), "--out", back});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("transform.transforms[0].p"), qPrintable(r.err));
-        QVERIFY(loadPreset(back.toStdString()).pipeline.size() == 9);  // the failed import left the file alone
+        QVERIFY(loadPreset(back.toStdString()).pipeline.size() == 10);  // the failed import left the file alone
         QCOMPARE(runProcess(cli, {"import", "--from", "keras", old, "--out", back}).code, 2);
     }
 

@@ -60,7 +60,7 @@ void TestGl::opsMatchCpu_data() {
         {"affine", Expect::Exact},           {"horizontal_flip", Expect::Exact}, {"vertical_flip", Expect::Exact},
         {"coarse_dropout", Expect::Exact},   {"dropout_random", Expect::Exact},  {"dropout_uniform", Expect::Exact},
         {"grid_dropout", Expect::Exact},     {"grid_random_uniform", Expect::Exact},
-        {"random_resized_crop", Expect::Exact}, {"deotte_affine", Expect::Exact},
+        {"random_resized_crop", Expect::Exact}, {"deotte_affine", Expect::Exact}, {"perspective", Expect::Exact},
         {"brightness_contrast", Expect::Exact}, {"brightness_mean", Expect::Exact}, {"to_gray", Expect::Exact},
         {"hue_saturation_value", Expect::Bounded}, {"gaussian_blur", Expect::Bounded}, {"gauss_noise", Expect::Bounded}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};

@@ -129,8 +129,13 @@ std::vector<std::pair<std::string, Preset>> generatedPresets() {
             OpConfig op(d);
             op.enabled = enabled = !enabled;
             op.p = 1.0 / 3;
-            for (const ParamDesc& pd : d.params)
-                if (!pd.optional) op.set(pd.key, awayFromDefault(pd, mode));
+            for (const ParamDesc& pd : d.params) {
+                if (pd.optional) continue;
+                op.set(pd.key, awayFromDefault(pd, mode));
+                // A setting that makes the op set the frame (a perspective without keep_size) would be a
+                // second frame-setting op beside the crop: that one stays at its default.
+                if (setsFrame(op) && !d.setsFrame) op.resetToDefault(pd.key);
+            }
             p.pipeline.push_back(op);
         }
         out.emplace_back(p.name, p);

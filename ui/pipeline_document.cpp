@@ -114,7 +114,7 @@ void PipelineDocument::addOp(const std::string& name) {
     Preset p = preset_;
     OpConfig op = OpConfig::withDefaults(name);
     auto at = p.pipeline.end();
-    if (op.desc().setsFrame)  // it must come before the pixel ops
+    if (setsFrame(op))  // it must come before the pixel ops
         at = std::find_if(p.pipeline.begin(), p.pipeline.end(),
                           [](const OpConfig& c) { return c.desc().category == OpCategory::Pixel; });
     p.pipeline.insert(at, std::move(op));

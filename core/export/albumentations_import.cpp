@@ -113,7 +113,7 @@ void readCompose(const JsonReader& t, const exporting::LibraryVersion& version, 
 /// each with a warning.
 void fixCropOrder(ImportResult& result) {
     auto& ops = result.preset.pipeline;
-    const auto isCrop = [](const OpConfig& c) { return c.desc().setsFrame; };
+    const auto isCrop = [](const OpConfig& c) { return setsFrame(c); };
     const auto first = std::find_if(ops.begin(), ops.end(), isCrop);
     if (first == ops.end()) return;
     for (auto it = std::find_if(first + 1, ops.end(), isCrop); it != ops.end(); it = std::find_if(it, ops.end(), isCrop)) {

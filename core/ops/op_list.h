@@ -14,6 +14,7 @@
 #include "ops/gauss_noise.h"
 #include "ops/gaussian_blur.h"
 #include "ops/hue_saturation_value.h"
+#include "ops/perspective.h"
 #include "ops/random_resized_crop.h"
 #include "ops/to_gray.h"
 
@@ -23,6 +24,7 @@ enum class OpId {
     Affine,
     HorizontalFlip,
     VerticalFlip,
+    Perspective,
     RandomResizedCrop,
     DeotteAffine,
     CoarseDropout,
@@ -37,14 +39,15 @@ enum class OpId {
 /// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
 /// of thing share a type (the flips, the dropouts).
 using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
-                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams>;
+                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 12>& opModules() {
-    static const std::array<const OpModule*, 12> modules{
+inline const std::array<const OpModule*, 13>& opModules() {
+    static const std::array<const OpModule*, 13> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
+        &perspectiveModule(),
         &randomResizedCropModule(),
         &deotteAffineModule(),
         &coarseDropoutModule(),

@@ -54,6 +54,9 @@ public:
     virtual OpParams sample(const OpConfig& op, const OpDraws& draws, int width, int height) const = 0;
     /// The size of the image the next ops work on, after this op (a crop changes it).
     virtual void frameAfter(const OpParams&, int& /*width*/, int& /*height*/) const {}
+    /// Whether this configuration of the op replaces the frame (OpDesc::setsFrame, or a setting
+    /// that changes the image's size): the order rules of pipelineOrderError apply.
+    virtual bool setsFrame(const OpConfig& op) const { return op.desc().setsFrame; }
 
     /// The replay record's members (beside "op" and "applied").
     virtual void writeReplay(const OpParams& params, nlohmann::ordered_json& j) const = 0;

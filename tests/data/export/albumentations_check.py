@@ -9,6 +9,11 @@
                                                   draws N grid units of each GridDropout of FILE for a
                                                   HEIGHT x WIDTH image the way the library does; prints
                                                   "min max" per transform
+  albumentations_check.py perspective IN.png REPLAY.json OUT.png
+                                                  Albumentations' own perspective functions (the
+                                                  matrix from compute_perspective_params, expand_transform
+                                                  and fgeometric.perspective) fed with the corners of the
+                                                  replay's perspective op, on an RGB image
   albumentations_check.py draws FILE HEIGHT WIDTH N
                                                   draws each transform's parameters N times for a
                                                   HEIGHT x WIDTH image through the library's own
@@ -84,7 +89,18 @@ def draw_once(t, shape, image):
                     "shear_x_deg": -seen["shear"]["x"], "shear_y_deg": -seen["shear"]["y"],
                     "translate_x_frac": seen["translate"]["x"] / width,
                     "translate_y_frac": seen["translate"]["y"] / height}
-        p = t.get_params_dependent_on_data(params, {"image": image})
+        seen = {}
+        if name == "Perspective":
+            from albumentations.augmentations.geometric import functional as fgeometric
+
+            generate = fgeometric.generate_perspective_points
+            fgeometric.generate_perspective_points = lambda *a: seen.setdefault("points", generate(*a)).copy()
+            try:
+                p = t.get_params_dependent_on_data(params, {"image": image})
+            finally:
+                fgeometric.generate_perspective_points = generate
+        else:
+            p = t.get_params_dependent_on_data(params, {"image": image})
         if name == "RandomBrightnessContrast":
             return {"contrast": recorder.values[0], "brightness": recorder.values[1]}
         if name == "HueSaturationValue":  # OpenCV hue units (2 degrees) there, degrees here
@@ -99,6 +115,11 @@ def draw_once(t, shape, image):
             h, w = holes[:, 3] - holes[:, 1], holes[:, 2] - holes[:, 0]
             return {"holes": [len(holes)], "hole_height_px": h.tolist(), "hole_width_px": w.tolist(),
                     "hole_height_frac": (h / height).tolist(), "hole_width_frac": (w / width).tolist()}
+        if name == "Perspective":
+            x = seen["points"]  # generate_perspective_points: tl, tr, br, bl before ordering
+            w, h = width, height
+            return {"scale": [x[0][0] / w, x[0][1] / h, 1 - x[1][0] / w, x[1][1] / h,
+                              1 - x[2][0] / w, 1 - x[2][1] / h, x[3][0] / w, 1 - x[3][1] / h]}
         if name == "RandomResizedCrop":
             x1, y1, x2, y2 = p["crop_coords"]
             return {"scale": (x2 - x1) * (y2 - y1) / (width * height), "ratio": (x2 - x1) / (y2 - y1)}
@@ -136,6 +157,28 @@ def main(argv):
                 units = [fdropout.calculate_grid_dimensions(shape, t.unit_size_range, t.holes_number_xy, rng)[0]
                          for _ in range(n)]
                 print(min(units), max(units))
+        return 0
+    if len(argv) == 4 and argv[0] == "perspective":
+        import cv2
+        import numpy as np
+        from albumentations.augmentations.geometric import functional as fgeometric
+
+        image = cv2.cvtColor(cv2.imread(argv[1], cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        with open(argv[2]) as f:
+            op = next(o for o in json.load(f)["ops"] if o["op"] == "perspective" and o["applied"])
+        shape = image.shape[:2]
+        points = np.array(op["corners_px"], dtype=np.float32)
+        matrix, max_width, max_height = fgeometric.compute_perspective_params(points, shape)
+        if op["fit_output"]:
+            matrix, max_width, max_height = fgeometric.expand_transform(matrix, shape)
+        if [max_width, max_height] != op["max_size"]:
+            raise SystemExit(f"max size {max_width}x{max_height}, the replay says {op['max_size']}")
+        borders = {"constant": 0, "replicate": 1, "reflect": 2, "wrap": 3, "reflect_101": 4}
+        fill = op["fill"] if len(set(op["fill"])) > 1 else float(op["fill"][0])
+        out = fgeometric.perspective(image, matrix, max_width, max_height, fill, borders[op["border"]],
+                                     op["keep_size"], 0 if op["interpolation"] == "nearest" else 1)
+        if not cv2.imwrite(argv[3], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
+            raise SystemExit(f"cannot write {argv[3]}")
         return 0
     if len(argv) == 5 and argv[0] == "draws":
         import numpy as np

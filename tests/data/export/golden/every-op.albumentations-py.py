@@ -126,6 +126,17 @@ transform = A.Compose(
             unit_size_range=None,
             p=1.0,
         ),
+        A.Perspective(
+            border_mode=cv2.BORDER_REFLECT,
+            fill=(1.0, 2.0, 3.0),
+            fill_mask=0.0,
+            fit_output=True,
+            interpolation=cv2.INTER_NEAREST,
+            keep_size=True,
+            mask_interpolation=cv2.INTER_NEAREST,
+            scale=(0.03, 0.12),
+            p=0.6,
+        ),
     ],
     p=1.0,
 )

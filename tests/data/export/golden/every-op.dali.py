@@ -30,6 +30,7 @@
 #     exported (use the albumentations export for cutout and grid dropout).
 #   - pipeline[14] deotte_affine: Chris Deotte's notebook transform is not exported to DALI (the
 #     tf-deotte export has it).
+#   - pipeline[15] perspective: not exported to DALI (the albumentations export has it).
 
 import math
 
@@ -145,6 +146,8 @@ def augment(images):
     # pipeline[13] grid_dropout
     # not exported (see the header)
     # pipeline[14] deotte_affine
+    # not exported (see the header)
+    # pipeline[15] perspective
     # not exported (see the header)
     return images
 

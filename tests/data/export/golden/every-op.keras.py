@@ -24,6 +24,8 @@
 #     export has it).
 #   - pipeline[14] deotte_affine: Chris Deotte's notebook transform (normal draws, truncated
 #     indices) has no Keras equivalent: not exported (the tf-deotte export has it).
+#   - pipeline[15] perspective: Keras 3 has no perspective layer with Albumentations' corner draws:
+#     not exported (the albumentations export has it).
 
 import keras
 from keras import layers
@@ -198,4 +200,5 @@ augment = keras.Sequential([
     # pipeline[12] grid_dropout: not exported (see the warnings above)
     # pipeline[13] grid_dropout: not exported (see the warnings above)
     # pipeline[14] deotte_affine: not exported (see the warnings above)
+    # pipeline[15] perspective: not exported (see the warnings above)
 ])

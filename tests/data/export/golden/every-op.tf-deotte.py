@@ -19,6 +19,8 @@
 #   - pipeline[14] deotte_affine: needs square images of a static size (as the notebook); AugLab
 #     computes the same float32 indices, but TensorFlow's sin, cos and matrix product may round
 #     differently, moving a pixel now and then.
+#   - pipeline[15] perspective is not part of this matrix/gather function: not exported (use the
+#     albumentations or torchvision export for it).
 
 import math
 
@@ -192,4 +194,5 @@ def augment(image):
     # pipeline[12] grid_dropout: not exported (see the header)
     # pipeline[13] grid_dropout: not exported (see the header)
     image = tf.cond(tf.random.uniform([]) < 0.8, lambda: deotte_transform(image, OP13), lambda: image)
+    # pipeline[15] perspective: not exported (see the header)
     return tf.cast(tf.clip_by_value(image, 0.0, 255.0), tf.uint8)

@@ -33,6 +33,10 @@
 #     export has it).
 #   - pipeline[14] deotte_affine: Chris Deotte's notebook transform (normal draws, truncated
 #     indices) has no torchvision equivalent: not exported (the tf-deotte export has it).
+#   - pipeline[15] perspective: approximated by RandomPerspective(distortion_scale=0.384): uniform
+#     corner moves of up to d/2 of the side instead of abs(N(0, s)) mod 0.32, the same mean move for
+#     the largest s; no keep_size stretch (torchvision keeps the size without it), constant border
+#     only.
 
 import torch
 from torchvision.transforms import v2
@@ -97,4 +101,5 @@ transform = v2.Compose([
     # pipeline[12] grid_dropout: not exported (see the warnings above)
     # pipeline[13] grid_dropout: not exported (see the warnings above)
     # pipeline[14] deotte_affine: not exported (see the warnings above)
+    v2.RandomPerspective(distortion_scale=0.384, p=0.6, interpolation=v2.InterpolationMode.NEAREST, fill=(1, 2, 3)),  # pipeline[15] perspective (approximation)
 ])

@@ -1,0 +1,360 @@
+// perspective: Albumentations 2.0.x Perspective, bug-compatible (SPEC §3): each corner moves inward
+// by abs(N(0, s)) mod 0.32 of the side, the moved quad is mapped onto the full frame
+// (cv::getPerspectiveTransform to (0,0), (W,0), (W,H), (0,H)), and with keep_size that full-size
+// result is stretched again by W / max_width, H / max_height, max_* being the longer of opposite
+// edges of the quad. fit_output first shifts and grows the target so that the whole quad shows.
+// Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
+//
+// Checked against the Albumentations 2.0.8 source (augmentations/geometric/functional.py):
+// generate_perspective_points, order_points, compute_perspective_params (its adjust_dimension, in
+// float32 and in place), expand_transform, perspective.
+
+#include "ops/perspective.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "albumentations_args.h"
+#include "albumentations_common.h"
+#include "error.h"
+#include "export_common.h"
+#include "geometry.h"
+#include "ops/op_module.h"
+#include "ops/param_builders.h"
+#include "ops/replay_fields.h"
+#include "pipeline.h"
+#include "plan_builder.h"
+#include "sampler.h"
+
+namespace auglab {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using namespace params;
+using namespace replay_fields;
+using Corners = std::array<std::array<float, 2>, 4>;
+using CornersD = std::array<std::array<double, 2>, 4>;
+
+/// order_points: sorted by x (a stable sort, as Python's sorted), the two left ones split by y into
+/// top-left and bottom-left (ties: the second is the top), likewise the right ones; then float32.
+Corners orderPoints(CornersD p) {
+    std::stable_sort(p.begin(), p.end(), [](const auto& a, const auto& b) { return a[0] < b[0]; });
+    const auto [tl, bl] = p[0][1] < p[1][1] ? std::pair{p[0], p[1]} : std::pair{p[1], p[0]};
+    const auto [tr, br] = p[2][1] < p[3][1] ? std::pair{p[2], p[3]} : std::pair{p[3], p[2]};
+    Corners out{};
+    const std::array<std::array<double, 2>, 4> ordered{tl, tr, br, bl};
+    for (std::size_t i = 0; i < 4; ++i) out[i] = {float(ordered[i][0]), float(ordered[i][1])};
+    return out;
+}
+
+/// compute_perspective_params' adjust_dimension: the length of edge a-b in float32; an edge shorter
+/// than 2 pixels is pushed apart, component by component with numpy's masks (each re-evaluated after
+/// the previous line changed a), and counts as 2.
+float adjustDimension(std::array<float, 2>& a, std::array<float, 2>& b) {
+    const float dx = a[0] - b[0], dy = a[1] - b[1];
+    const float size = std::sqrt(dx * dx + dy * dy);
+    if (size >= 2.0f) return size;
+    const float step = (2.0f - size) / 2.0f;
+    for (int i = 0; i < 2; ++i)
+        if (a[i] > b[i]) a[i] += step;
+    for (int i = 0; i < 2; ++i)
+        if (a[i] > b[i]) b[i] -= step;
+    for (int i = 0; i < 2; ++i)
+        if (a[i] <= b[i]) a[i] -= step;
+    for (int i = 0; i < 2; ++i)
+        if (a[i] <= b[i]) b[i] += step;
+    return 2.0f;
+}
+
+std::array<Point2, 4> frameCorners(int width, int height) {
+    return {Point2{0, 0}, {double(width), 0}, {double(width), double(height)}, {0, double(height)}};
+}
+
+std::array<Point2, 4> points(const PerspectiveParams& p) {
+    std::array<Point2, 4> out;
+    for (std::size_t i = 0; i < 4; ++i) out[i] = {p.cornersPx[i][0], p.cornersPx[i][1]};
+    return out;
+}
+
+/// expand_transform: the frame's corners through `m` (cv2.perspectiveTransform: double maths, float
+/// results), shifted to start at 0 and rounded (np.around: half to even); the map onto those, and
+/// their extent (int()).
+Matrix3 expandTransform(const Matrix3& m, int width, int height, int& maxWidth, int& maxHeight) {
+    const std::array<Point2, 4> rect = frameCorners(width, height);
+    std::array<std::array<float, 2>, 4> dst{};
+    for (std::size_t i = 0; i < 4; ++i) {
+        const double x = rect[i].x, y = rect[i].y;
+        double w = x * m(2, 0) + y * m(2, 1) + m(2, 2);
+        w = std::abs(w) > 1.1920928955078125e-07 ? 1.0 / w : 0.0;  // FLT_EPSILON, as OpenCV
+        dst[i] = {float((x * m(0, 0) + y * m(0, 1) + m(0, 2)) * w),
+                  float((x * m(1, 0) + y * m(1, 1) + m(1, 2)) * w)};
+    }
+    float minX = dst[0][0], minY = dst[0][1];
+    for (const auto& d : dst) minX = std::min(minX, d[0]), minY = std::min(minY, d[1]);
+    std::array<Point2, 4> to;
+    float maxX = 0, maxY = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const float x = std::nearbyint(dst[i][0] - minX), y = std::nearbyint(dst[i][1] - minY);
+        to[i] = {x, y};
+        maxX = std::max(maxX, x);
+        maxY = std::max(maxY, y);
+    }
+    maxWidth = static_cast<int>(maxX);
+    maxHeight = static_cast<int>(maxY);
+    return perspectiveTransform(rect, to);
+}
+
+/// The forward map of a sample on a width x height frame: the quad onto the frame (expanded with
+/// fit_output), stretched back to the frame with keep_size.
+Matrix3 forwardMap(const PerspectiveParams& p, int width, int height) {
+    Matrix3 m = perspectiveTransform(points(p), frameCorners(width, height));
+    if (p.fitOutput) {
+        int mw = 0, mh = 0;
+        m = expandTransform(m, width, height, mw, mh);
+    }
+    if (p.keepSize) m = Matrix3::scaling(double(width) / p.maxWidth, double(height) / p.maxHeight) * m;
+    return m;
+}
+
+PerspectiveParams samplePerspective(const OpConfig& op, const OpDraws& d, int width, int height) {
+    PerspectiveParams p;
+    p.keepSize = op.flag("keep_size");
+    p.fitOutput = op.flag("fit_output");
+    p.interpolation = interpolationFromName(op.choice("interpolation"));
+    p.border = borderFromName(op.choice("border"));
+    p.fill = rgbOf(op.fill("fill"));
+    // generate_perspective_points: jitter abs(N(0, s)) mod 0.32 per coordinate, in double.
+    const double s = d.uniform(1, op.range("scale"));
+    std::array<std::array<double, 2>, 4> j{};
+    for (std::uint32_t k = 0; k < 8; ++k) j[k / 2][k % 2] = std::fmod(std::abs(s * d.normal(2 + k)), 0.32);
+    j[1][0] = 1.0 - j[1][0];
+    j[2][0] = 1.0 - j[2][0];
+    j[2][1] = 1.0 - j[2][1];
+    j[3][1] = 1.0 - j[3][1];
+    CornersD moved{};
+    for (std::size_t i = 0; i < 4; ++i) moved[i] = {j[i][0] * width, j[i][1] * height};
+    Corners c = orderPoints(moved);
+    const float top = adjustDimension(c[1], c[0]), bottom = adjustDimension(c[2], c[3]);
+    const float right = adjustDimension(c[2], c[1]), left = adjustDimension(c[3], c[0]);
+    p.maxWidth = static_cast<int>(std::max(top, bottom));
+    p.maxHeight = static_cast<int>(std::max(right, left));
+    for (std::size_t i = 0; i < 4; ++i) p.cornersPx[i] = {c[i][0], c[i][1]};
+    if (p.fitOutput) {
+        const Matrix3 m = perspectiveTransform(points(p), frameCorners(width, height));
+        expandTransform(m, width, height, p.maxWidth, p.maxHeight);
+    }
+    if (p.maxWidth < 1 || p.maxHeight < 1)
+        throw InputError("perspective: the moved corners of this " + std::to_string(width) + "x" +
+                         std::to_string(height) + " image span less than a pixel");
+    return p;
+}
+
+Json albumentationsPerspective(const exporting::ExportedOp& e) {
+    using namespace exporting;
+    const OpConfig& op = *e.op;
+    Json j = start("Perspective", op.p);
+    j["border_mode"] = cvBorder(op.choice("border"));
+    j["fill"] = fillValue(op.fill("fill"));
+    j["fill_mask"] = 0.0;
+    j["fit_output"] = op.flag("fit_output");
+    j["interpolation"] = cvInterpolation(op.choice("interpolation"));
+    j["keep_size"] = op.flag("keep_size");
+    j["mask_interpolation"] = 0;
+    j["scale"] = pair(op.range("scale"));
+    return j;
+}
+
+void readPerspective(exporting::TransformArgs& a, OpConfig& op) {
+    using namespace exporting;
+    const JsonReader scale = a.get("scale");
+    op.set("scale", a.clamp(scale, lowZeroRange(scale), 0, 1));
+    op.set("keep_size", a.get("keep_size").boolean());
+    op.set("fit_output", a.get("fit_output").boolean());
+    op.set("interpolation", std::string(interpolationName(a.get("interpolation"), a)));
+    op.set("border", std::string(borderName(a.get("border_mode", {"pad_mode"}), a)));
+    op.set("fill", readFill(a.get("fill", {"pad_val"}), a, false));
+    a.maskOnly("fill_mask", {"mask_pad_val"});
+    a.maskOnly("mask_interpolation");
+}
+
+class PerspectiveModule final : public OpModule {
+public:
+    OpDesc describe(OpId id) const override {
+        return makeOp(
+            id, "perspective", "Perspective", OpCategory::Geometric,
+            "Albumentations 2.0 Perspective: each corner moves inward by abs(N(0, s)) mod 0.32 of the side "
+            "(s drawn from `scale`), and the moved quad is stretched onto the image; with keep_size the "
+            "result "
+            "is resized once more by W / max_width, H / max_height (the library's own arithmetic, kept so "
+            "that "
+            "the preview equals training). Without keep_size the output has that max size, and the op must "
+            "come before every pixel op.",
+            {
+                floatRange("scale", "Corner jitter", "fraction of the side (std)", 0, 1, {0.05, 0.1},
+                           "Standard deviation of the corners' jitter, drawn uniformly from this range."),
+                boolean("keep_size", "Keep size", true,
+                        "Resize the result back to the image's size (off: max width x max height)."),
+                boolean("fit_output", "Fit output", false, "Grow the target so that the whole quad shows."),
+                choice("interpolation", "Interpolation", kInterpolationChoices, "linear",
+                       "How source pixels are sampled."),
+                choice("border", "Border", kBorderChoices, "constant",
+                       "What is shown outside the source image."),
+                fill("fill", false, "Colour of the constant border."),
+            });
+    }
+
+    OpParams sample(const OpConfig& op, const OpDraws& d, int width, int height) const override {
+        return samplePerspective(op, d, width, height);
+    }
+
+    bool setsFrame(const OpConfig& op) const override { return !op.flag("keep_size"); }
+
+    void frameAfter(const OpParams& params, int& width, int& height) const override {
+        const auto& p = std::get<PerspectiveParams>(params);
+        if (p.keepSize) return;
+        width = p.maxWidth;
+        height = p.maxHeight;
+    }
+
+    void writeReplay(const OpParams& params, Json& j) const override {
+        const auto& p = std::get<PerspectiveParams>(params);
+        Json corners = Json::array();
+        for (const auto& c : p.cornersPx) corners.push_back(Json::array({c[0], c[1]}));
+        j["corners_px"] = corners;
+        j["max_size"] = Json::array({p.maxWidth, p.maxHeight});
+        j["keep_size"] = p.keepSize;
+        j["fit_output"] = p.fitOutput;
+        j["interpolation"] = interpolationName(p.interpolation);
+        j["border"] = borderName(p.border);
+        j["fill"] = rgbJson(p.fill);
+    }
+
+    OpParams readReplay(const JsonReader& r) const override {
+        r.requireObject({"op", "applied", "corners_px", "max_size", "keep_size", "fit_output",
+                         "interpolation", "border", "fill"});
+        PerspectiveParams p;
+        const JsonReader corners = r.member("corners_px");
+        if (corners.arraySize() != 4)
+            corners.fail("expected 4 corners [x, y]: top-left, top-right, bottom-right, bottom-left");
+        for (std::size_t i = 0; i < 4; ++i) {
+            const JsonReader c = corners.element(i);
+            if (c.arraySize() != 2) c.fail("expected [x, y]");
+            p.cornersPx[i] = {c.element(0).numberIn(-1e6, 1e6), c.element(1).numberIn(-1e6, 1e6)};
+        }
+        const JsonReader size = r.member("max_size");
+        if (size.arraySize() != 2) size.fail("expected [width, height]");
+        p.maxWidth = static_cast<int>(size.element(0).integer(1, 1'000'000));
+        p.maxHeight = static_cast<int>(size.element(1).integer(1, 1'000'000));
+        p.keepSize = r.member("keep_size").boolean();
+        p.fitOutput = r.member("fit_output").boolean();
+        p.interpolation = readInterpolation(r, "interpolation");
+        p.border = readBorder(r, "border");
+        p.fill = readRgb(r.member("fill"));
+        return p;
+    }
+
+    void checkReplay(const OpParams& params, const JsonReader& o, int frameW, int frameH) const override {
+        const auto& p = std::get<PerspectiveParams>(params);
+        try {
+            (void)perspectiveTransform(points(p), frameCorners(frameW, frameH));
+        } catch (const std::domain_error&) {
+            o.member("corners_px").fail("three corners lie on one line: no perspective maps them");
+        }
+    }
+
+    std::vector<double> drawnValues(const OpParams& params, std::string_view key, int width,
+                                    int height) const override {
+        // The eight corner jitters, as fractions of the side (what `scale` spreads).
+        if (key != "scale") return {};
+        const auto& c = std::get<PerspectiveParams>(params).cornersPx;
+        const double w = width, h = height;
+        return {c[0][0] / w,     c[0][1] / h,     1 - c[1][0] / w, c[1][1] / h,
+                1 - c[2][0] / w, 1 - c[2][1] / h, c[3][0] / w,     1 - c[3][1] / h};
+    }
+
+    void lower(const OpParams& params, PlanBuilder& b) const override {
+        const auto& p = std::get<PerspectiveParams>(params);
+        const Matrix3 m = forwardMap(p, b.frameWidth(), b.frameHeight());
+        if (p.keepSize) {
+            b.geometric(m);
+        } else {
+            if (b.hasStages())
+                throw InputError("perspective without keep_size must come before " + opsAfterFrame() +
+                                 " (it sets the size the later ops work at)");
+            b.newFrame(m, p.maxWidth, p.maxHeight, b.frameWidth(), b.frameHeight(), p.interpolation);
+        }
+        b.resampling(p.interpolation, p.border, p.fill);
+    }
+
+    std::vector<std::string> albumentationsClasses() const override { return {"Perspective"}; }
+
+    Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour,
+                                 std::vector<std::string>&) const override {
+        return albumentationsPerspective(e);
+    }
+
+    nlohmann::json albumentationsDefaults(const std::string&,
+                                          const exporting::LibraryVersion&) const override {
+        return {{"p", 0.5},
+                {"scale", {0.05, 0.1}},
+                {"keep_size", true},
+                {"fit_output", false},
+                {"interpolation", 1},
+                {"border_mode", 0},
+                {"fill", 0.0},
+                {"fill_mask", 0.0},
+                {"mask_interpolation", 0}};
+    }
+
+    void readAlbumentations(exporting::TransformArgs& a, OpConfig& op) const override {
+        readPerspective(a, op);
+    }
+
+    void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
+        using namespace exporting;
+        const OpConfig& op = *e.op;
+        const std::string L = e.label();
+        switch (x.target) {
+            case PythonTarget::Torchvision: {
+                // torchvision moves each corner inward by U(0, d * side / 2); Albumentations by
+                // abs(N(0, s)) mod 0.32 of the side. d = 3.2 s gives the same mean move, as s
+                // sqrt(2 / pi) = d / 4 for the largest s.
+                const double d = std::min(1.0, 3.2 * op.range("scale").max);
+                x.warnings.push_back(
+                    L + ": approximated by RandomPerspective(distortion_scale=" + formatNumber(d) +
+                    "): uniform corner moves of up to d/2 of the side instead of abs(N(0, s)) mod "
+                    "0.32, the same mean move for the largest s; no keep_size stretch (torchvision "
+                    "keeps the size without it), constant border only.");
+                const std::string interp = op.choice("interpolation") == "nearest" ? "NEAREST" : "BILINEAR";
+                x.lines += "    v2.RandomPerspective(distortion_scale=" + pyFloat(d) +
+                           ", p=" + pyFloat(op.p) + ", interpolation=v2.InterpolationMode." + interp +
+                           ", fill=" + pyRgb(op.fill("fill")) + "),  # " + L + " (approximation)\n";
+                return;
+            }
+            case PythonTarget::Keras:
+                notExported(e, x,
+                            L + ": Keras 3 has no perspective layer with Albumentations' corner draws: not "
+                                "exported (the albumentations export has it).");
+                return;
+            case PythonTarget::TfDeotte:
+                notInTfDeotte(e, x);
+                return;
+            case PythonTarget::Dali:
+                x.lines += "    # " + L + "\n";
+                notExported(e, x, L + ": not exported to DALI (the albumentations export has it).");
+                return;
+        }
+    }
+};
+
+}  // namespace
+
+const OpModule& perspectiveModule() {
+    static const PerspectiveModule module;
+    return module;
+}
+
+}  // namespace auglab
