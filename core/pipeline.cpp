@@ -1,8 +1,8 @@
 #include "pipeline.h"
 
-#include "ops/op_module.h"
-
 #include <stdexcept>
+
+#include "ops/op_module.h"
 
 namespace auglab {
 

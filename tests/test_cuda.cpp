@@ -339,10 +339,12 @@ std::vector<OpConfig> busyPipeline(bool withNoise) {
     nearest.set("interpolation", std::string("nearest"));
     nearest.set("border", std::string("wrap"));
     nearest.p = 0.5;
+    OpConfig perspective = op("perspective");  // fused with the affine: a projective warp
+    perspective.p = 0.5;
     OpConfig crop = op("random_resized_crop");  // outputs of two sizes in one batch
     crop.p = 0.5;
     crop.set("size", Size2{300, 420});
-    std::vector<OpConfig> p{crop, affine, flip, drop, bc, op("hue_saturation_value"), blur, vflip, nearest, gray};
+    std::vector<OpConfig> p{crop, affine, perspective, flip, drop, bc, op("hue_saturation_value"), blur, vflip, nearest, gray};
     if (withNoise) p.push_back(noise);
     return p;
 }
