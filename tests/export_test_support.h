@@ -359,7 +359,7 @@ inline int compareDraws(const Preset& preset, const nlohmann::json& theirs, int 
 
 /// Exports every preset of presetsToRun() with `exporter` into `dir`, runs `python checker [options]
 /// EXPORT INPUT OUTPUT ...` once for all of them on a 512 x 512 photo, and checks that each output
-/// is an RGB image of the input's size (of any size where a random_resized_crop may run). Returns
+/// is an RGB image of the input's size (of any size where an op that sets the frame may run). Returns
 /// what went wrong, or nothing.
 inline QString everyPresetRuns(ExportResult (*exporter)(const Preset&), const QString& python,
                                const QStringList& checkerAndOptions, const QString& dir) {
@@ -377,9 +377,8 @@ inline QString everyPresetRuns(ExportResult (*exporter)(const Preset&), const QS
     qInfo("%s", qPrintable(r.out.trimmed()));
     for (const auto& [name, preset] : presets) {
         const Image out = loadImage((base(name) + "-out.png").toStdString()).image;
-        const bool crops = std::any_of(preset.pipeline.begin(), preset.pipeline.end(), [](const OpConfig& op) {
-            return op.enabled && op.id() == OpId::RandomResizedCrop;
-        });
+        const bool crops = std::any_of(preset.pipeline.begin(), preset.pipeline.end(),
+                                       [](const OpConfig& op) { return op.enabled && setsFrame(op); });
         if (out.channels != 3 || out.width < 1 || (!crops && (out.width != 512 || out.height != 512)))
             return QString("%1: %2 x %3 x %4").arg(name.c_str()).arg(out.width).arg(out.height).arg(out.channels);
     }

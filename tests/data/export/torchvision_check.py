@@ -2,6 +2,7 @@
 
     python torchvision_check.py EXPORT.py INPUT.png OUTPUT.png [EXPORT.py INPUT.png OUTPUT.png ...]
     python torchvision_check.py --draws EXPORT.py HEIGHT WIDTH N
+    python torchvision_check.py --perspective EXPORT.py INPUT.png REPLAY.json OUTPUT.png
 
 Each export is imported as a module and its `transform` applied to the image as torchvision reads
 it (torchvision.io.decode_image, uint8 C x H x W, RGB); the output is written with
@@ -54,7 +55,25 @@ def draws(module_path, height, width, n):
     print(json.dumps(result))
 
 
+def perspective(module_path, input_path, replay_path, output_path):
+    """The export's Perspective helper warping with the corners of the replay's perspective op."""
+    import json
+
+    spec = importlib.util.spec_from_file_location("export", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    helper = next(t.transforms[0] if type(t).__name__ == "RandomApply" else t for t in module.transform.transforms
+                  if type(t.transforms[0] if type(t).__name__ == "RandomApply" else t).__name__ == "Perspective")
+    with open(replay_path) as f:
+        op = next(o for o in json.load(f)["ops"] if o["op"] == "perspective" and o["applied"])
+    image = decode_image(read_file(input_path), mode=ImageReadMode.RGB)
+    write_png(helper.warp(image, torch.tensor(op["corners_px"], dtype=torch.float32)).contiguous(), output_path)
+
+
 def main(args):
+    if len(args) == 5 and args[0] == "--perspective":
+        perspective(*args[1:])
+        return
     if len(args) == 5 and args[0] == "--draws":
         torch.manual_seed(5)
         draws(args[1], int(args[2]), int(args[3]), int(args[4]))

@@ -33,13 +33,103 @@
 #     export has it).
 #   - pipeline[14] deotte_affine: Chris Deotte's notebook transform (normal draws, truncated
 #     indices) has no torchvision equivalent: not exported (the tf-deotte export has it).
-#   - pipeline[15] perspective: approximated by RandomPerspective(distortion_scale=0.384): uniform
-#     corner moves of up to d/2 of the side instead of abs(N(0, s)) mod 0.32, the same mean move for
-#     the largest s; no keep_size stretch (torchvision keeps the size without it), constant border
-#     only.
+#   - pipeline[15] perspective: the helper interpolates in float (AugLab in OpenCV's fixed point):
+#     within SPEC §2, measured; its corner draws are torch's (the same distribution).
 
 import torch
 from torchvision.transforms import v2
+
+
+class Perspective(torch.nn.Module):
+    """AugLab perspective (Albumentations 2.0 Perspective): each corner moves inward by
+    abs(N(0, s)) mod 0.32 of the side, s ~ U(scale); the moved quad is mapped onto the corners
+    (0, 0), (W, 0), (W, H), (0, H) and, with keep_size, stretched by W / max_width, H / max_height
+    (max_*: the longer of opposite edges, float32, int()); fit_output first moves and grows the
+    target so that the whole quad shows. Pixel centres at integers, as OpenCV."""
+
+    def __init__(self, scale, keep_size=True, fit_output=False, nearest=False, border="constant", fill=(0, 0, 0)):
+        super().__init__()
+        self.scale, self.keep_size, self.fit_output = scale, keep_size, fit_output
+        self.nearest, self.border, self.fill = nearest, border, fill
+
+    def forward(self, img):  # uint8 tensor, C x H x W
+        h, w = img.shape[-2:]
+        s = torch.empty(1).uniform_(*self.scale).item()
+        j = (torch.randn(4, 2, dtype=torch.float64) * s).abs().remainder(0.32)
+        j[1, 0] = 1 - j[1, 0]
+        j[2] = 1 - j[2]
+        j[3, 1] = 1 - j[3, 1]
+        # The corners keep their roles (jitters stay below 0.32): Albumentations' ordering changes nothing.
+        return self.warp(img, (j * torch.tensor([w, h], dtype=torch.float64)).float())
+
+    @staticmethod
+    def _map(src, dst):
+        """The projective map taking src[i] to dst[i] (cv2.getPerspectiveTransform's system)."""
+        a = torch.zeros(8, 8, dtype=torch.float64)
+        b = torch.zeros(8, dtype=torch.float64)
+        for i in range(4):
+            x, y = float(src[i][0]), float(src[i][1])
+            u, v = float(dst[i][0]), float(dst[i][1])
+            a[i] = torch.tensor([x, y, 1, 0, 0, 0, -x * u, -y * u], dtype=torch.float64)
+            a[i + 4] = torch.tensor([0, 0, 0, x, y, 1, -x * v, -y * v], dtype=torch.float64)
+            b[i], b[i + 4] = u, v
+        return torch.cat([torch.linalg.solve(a, b), torch.ones(1, dtype=torch.float64)]).reshape(3, 3)
+
+    def warp(self, img, corners):
+        """The warp for given source corners (top-left, top-right, bottom-right, bottom-left)."""
+        h, w = img.shape[-2:]
+        c = corners.float()
+        edge = lambda p, q: float(torch.sqrt(((c[p] - c[q]) ** 2).sum()))  # float32, as numpy
+        max_w, max_h = int(max(edge(1, 0), edge(2, 3))), int(max(edge(2, 1), edge(3, 0)))
+        frame = torch.tensor([[0, 0], [w, 0], [w, h], [0, h]], dtype=torch.float64)
+        m = self._map(c.double(), frame)
+        if self.fit_output:  # expand_transform: the frame's corners through m, shifted to 0, rounded
+            q = torch.cat([frame, torch.ones(4, 1, dtype=torch.float64)], 1) @ m.T
+            q = (q[:, :2] / q[:, 2:]).float()
+            q = torch.round(q - q.min(0).values).double()
+            m = self._map(frame, q)
+            max_w, max_h = int(q[:, 0].max()), int(q[:, 1].max())
+        out_w, out_h = (w, h) if self.keep_size else (max_w, max_h)
+        if self.keep_size:
+            m = torch.diag(torch.tensor([w / max_w, h / max_h, 1.0], dtype=torch.float64)) @ m
+        inv = torch.linalg.inv(m)
+        ys, xs = torch.meshgrid(torch.arange(out_h, dtype=torch.float64), torch.arange(out_w, dtype=torch.float64),
+                                indexing="ij")
+        d = inv[2, 0] * xs + inv[2, 1] * ys + inv[2, 2]
+        sx = (inv[0, 0] * xs + inv[0, 1] * ys + inv[0, 2]) / d
+        sy = (inv[1, 0] * xs + inv[1, 1] * ys + inv[1, 2]) / d
+        src = img.double()
+        fill = torch.tensor(list(self.fill) + [0] * (img.shape[0] - 3), dtype=torch.float64)[:, None, None]
+
+        def index(i, n):
+            if self.border in ("replicate", "constant"):
+                return i.clamp(0, n - 1)
+            if self.border == "wrap":
+                return i.remainder(n)
+            if self.border == "reflect":  # (b a | a b c | c b)
+                r = i.remainder(2 * n)
+                return torch.where(r < n, r, 2 * n - 1 - r)
+            period = max(2 * n - 2, 1)  # reflect_101: (c b | a b c | b a)
+            r = i.remainder(period)
+            return torch.where(r < n, r, period - r).clamp(max=n - 1)
+
+        def taps(ix, iy):
+            v = src[:, index(iy, h), index(ix, w)]
+            if self.border == "constant":
+                inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
+                v = torch.where(inside[None], v, fill)
+            return v
+
+        if self.nearest:
+            out = taps(torch.round(sx).long(), torch.round(sy).long())
+        else:
+            x0, y0 = torch.floor(sx), torch.floor(sy)
+            fx, fy = sx - x0, sy - y0
+            x0, y0 = x0.long(), y0.long()
+            top = taps(x0, y0) * (1 - fx) + taps(x0 + 1, y0) * fx
+            bottom = taps(x0, y0 + 1) * (1 - fx) + taps(x0 + 1, y0 + 1) * fx
+            out = top * (1 - fy) + bottom * fy
+        return out.round().clamp(0, 255).to(img.dtype)
 
 
 class BrightnessContrast(torch.nn.Module):
@@ -101,5 +191,5 @@ transform = v2.Compose([
     # pipeline[12] grid_dropout: not exported (see the warnings above)
     # pipeline[13] grid_dropout: not exported (see the warnings above)
     # pipeline[14] deotte_affine: not exported (see the warnings above)
-    v2.RandomPerspective(distortion_scale=0.384, p=0.6, interpolation=v2.InterpolationMode.NEAREST, fill=(1, 2, 3)),  # pipeline[15] perspective (approximation)
+    v2.RandomApply([Perspective(scale=(0.03, 0.12), keep_size=True, fit_output=True, nearest=True, border="reflect", fill=(1, 2, 3))], p=0.6),
 ])
