@@ -357,6 +357,40 @@ inline int compareDraws(const Preset& preset, const nlohmann::json& theirs, int 
     return compared;
 }
 
+/// For each perspective preset of `ops` (one pipeline entry each) and samples 0 and 1: exports it
+/// with `exporter`, saves the replay `auglab-cli apply` draws, runs `python checkerAndMode EXPORT
+/// INPUT REPLAY OUTPUT` (the export's warp fed with the replay's corners) on chelsea.png and compares
+/// with apply's pixels: SPEC §2's linear bounds, or for nearest 0.5% of the pixels. Returns the lines
+/// outside them (or the checker's error).
+inline QStringList perspectiveOutsideBounds(ExportResult (*exporter)(const Preset&), const QString& python,
+                                            const QStringList& checkerAndMode, const QString& dir,
+                                            const std::vector<const char*>& ops) {
+    const std::string input = samplePath("chelsea.png");
+    SourceLevels source(loadImage(input).image);
+    CpuBackend cpu(2);
+    QStringList failures;
+    int n = 0;
+    for (const char* op : ops) {
+        for (std::uint64_t index = 0; index < 2; ++index, ++n) {
+            const Preset preset = presetOf(op);
+            const QString base = dir + "/perspective-" + QString::number(n);
+            writeFileAtomically((base + ".py").toStdString(), exporter(preset).text);
+            const Image ours = renderSample(preset.pipeline, source, preset.seed, index, cpu);
+            saveReplay((base + ".replay.json").toStdString(),
+                       samplePipeline(preset.pipeline, preset.seed, index, source.width(), source.height()));
+            const PythonRun r = runProcess(python, checkerAndMode + QStringList{base + ".py", QString::fromStdString(input),
+                                                                                base + ".replay.json", base + "-out.png"});
+            if (r.code != 0) return {"the checker failed: " + r.out + r.err.right(3000)};
+            const Diff d = compare(ours, loadImage((base + "-out.png").toStdString()).image);
+            const QString line = QString("%1, sample %2: %3").arg(op).arg(index).arg(QString::fromUtf8(d.describe()));
+            qInfo("%s", qPrintable(line));
+            const bool nearest = std::string(op).find("nearest") != std::string::npos;
+            if (!(nearest ? d.pixelFractionDiffering() <= 0.005 : d.withinLinearBounds())) failures << line;
+        }
+    }
+    return failures;
+}
+
 /// Exports every preset of presetsToRun() with `exporter` into `dir`, runs `python checker [options]
 /// EXPORT INPUT OUTPUT ...` once for all of them on a 512 x 512 photo, and checks that each output
 /// is an RGB image of the input's size (of any size where an op that sets the frame may run). Returns

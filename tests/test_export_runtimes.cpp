@@ -89,6 +89,18 @@ private slots:
         QVERIFY2(error.isEmpty(), qPrintable(error));
     }
 
+    void perspectiveMatchesApply() {
+        // The export's _perspective_warp fed with the corners `auglab-cli apply` drew (its replay).
+        const QStringList failures = perspectiveOutsideBounds(
+            exportDali, python_, {checker("dali_check.py"), "--perspective"}, dir_.path(),
+            {R"({"op": "perspective", "scale": [0.08, 0.12], "fill": [60, 60, 60]})",
+             R"({"op": "perspective", "scale": [0.1, 0.1], "interpolation": "nearest", "border": "reflect_101"})",
+             R"({"op": "perspective", "scale": [0.05, 0.15], "border": "replicate"})",
+             R"({"op": "perspective", "scale": [0.1, 0.2], "border": "reflect"})",
+             R"({"op": "perspective", "scale": [0.1, 0.2], "border": "wrap"})"});
+        QVERIFY2(failures.isEmpty(), qPrintable("outside SPEC §2's bounds:\n" + failures.join('\n')));
+    }
+
     void pinnedMatchesApply() {
         const QStringList failures = pinnedCasesOutsideBounds(kDaliCases, exportDali, python_, {checker("dali_check.py")},
                                                               dir_.path(), samplePath("chelsea.png"));
@@ -123,39 +135,14 @@ private slots:
     }
 
     void perspectiveMatchesApply() {
-        // The export's Perspective helper fed with the corners `auglab-cli apply` drew (its replay):
-        // within SPEC §2 of apply's pixels (float interpolation there, OpenCV's fixed point here).
-        const QString input = QString::fromStdString(samplePath("chelsea.png"));
-        const char* cases[] = {
-            R"({"op": "perspective", "scale": [0.08, 0.12]})",
-            R"({"op": "perspective", "scale": [0.1, 0.1], "interpolation": "nearest", "border": "reflect_101"})",
-            R"({"op": "perspective", "scale": [0.05, 0.1], "keep_size": false, "border": "replicate"})",
-            R"({"op": "perspective", "scale": [0.1, 0.2], "fit_output": true, "fill": [30, 160, 90], "border": "reflect"})",
-            R"({"op": "perspective", "scale": [0.1, 0.2], "fit_output": true, "keep_size": false, "border": "wrap"})",
-        };
-        QStringList failures;
-        int n = 0;
-        for (const char* op : cases) {
-            for (int index = 0; index < 2; ++index, ++n) {
-                const Preset preset = presetOf(op);
-                const QString base = dir_.filePath("perspective-" + QString::number(n));
-                writeFileAtomically((base + ".py").toStdString(), exportTorchvision(preset).text);
-                SourceLevels source(loadImage(input.toStdString()).image);
-                CpuBackend cpu(2);
-                const Image ours = renderSample(preset.pipeline, source, preset.seed, std::uint64_t(index), cpu);
-                const Replay replay = samplePipeline(preset.pipeline, preset.seed, std::uint64_t(index), source.width(),
-                                                     source.height());
-                saveReplay((base + ".replay.json").toStdString(), replay);
-                const PythonRun r = runProcess(python_, {checker("torchvision_check.py"), "--perspective", base + ".py", input,
-                                                         base + ".replay.json", base + "-out.png"});
-                QVERIFY2(r.code == 0, qPrintable(r.out + r.err.right(2000)));
-                const Diff d = compare(ours, loadImage((base + "-out.png").toStdString()).image);
-                const QString line = QString("%1, sample %2: %3").arg(op).arg(index).arg(QString::fromUtf8(d.describe()));
-                qInfo("%s", qPrintable(line));
-                const bool nearest = std::string(op).find("nearest") != std::string::npos;
-                if (!(nearest ? d.pixelFractionDiffering() <= 0.005 : d.withinLinearBounds())) failures << line;
-            }
-        }
+        // The export's Perspective helper fed with the corners `auglab-cli apply` drew (its replay).
+        const QStringList failures = perspectiveOutsideBounds(
+            exportTorchvision, python_, {checker("torchvision_check.py"), "--perspective"}, dir_.path(),
+            {R"({"op": "perspective", "scale": [0.08, 0.12]})",
+             R"({"op": "perspective", "scale": [0.1, 0.1], "interpolation": "nearest", "border": "reflect_101"})",
+             R"({"op": "perspective", "scale": [0.05, 0.1], "keep_size": false, "border": "replicate"})",
+             R"({"op": "perspective", "scale": [0.1, 0.2], "fit_output": true, "fill": [30, 160, 90], "border": "reflect"})",
+             R"({"op": "perspective", "scale": [0.1, 0.2], "fit_output": true, "keep_size": false, "border": "wrap"})"});
         QVERIFY2(failures.isEmpty(), qPrintable("outside SPEC §2's bounds:\n" + failures.join('\n')));
     }
 

@@ -114,6 +114,17 @@ private slots:
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }
 
+    void kerasPerspectiveMatchesApply() {
+        // The Keras export's Perspective layer fed with the corners `auglab-cli apply` drew (its replay).
+        const QStringList failures = perspectiveOutsideBounds(
+            exportKeras, pyenvPython(), {kChecker, "--keras-perspective"}, dir_.path(),
+            {R"({"op": "perspective", "scale": [0.08, 0.12], "fill": [60, 60, 60]})",
+             R"({"op": "perspective", "scale": [0.1, 0.1], "interpolation": "nearest", "border": "replicate"})",
+             R"({"op": "perspective", "scale": [0.05, 0.15], "border": "reflect"})",
+             R"({"op": "perspective", "scale": [0.1, 0.2], "border": "wrap"})"});
+        QVERIFY2(failures.isEmpty(), qPrintable("outside SPEC §2's bounds:\n" + failures.join('\n')));
+    }
+
     void kerasPinnedMatchesApply() {
         const QStringList failures = pinnedCasesOutsideBounds(kKerasCases, exportKeras, pyenvPython(),
                                                               {kChecker, "--keras"}, dir_.path(), samplePath("chelsea.png"));

@@ -275,6 +275,95 @@ class Perspective(torch.nn.Module):
         return out.round().clamp(0, 255).to(img.dtype)
 )";
 
+// Keras and DALI: the keep_size case in closed form (no linear solver in their graphs).
+const char* kKerasHelper = R"(
+
+class Perspective(keras.layers.Layer):
+    """AugLab perspective (Albumentations 2.0 Perspective, keep_size): each corner moves inward by
+    abs(N(0, s)) mod 0.32 of the side, s ~ U(scale) per image; the quad is mapped onto the frame and
+    stretched by W / max_width, H / max_height. keras.ops.image.affine_transform reads output pixel
+    p from the source at Q(diag(max_w / W^2, max_h / H^2) p), Q the unit square -> quad map
+    (Heckbert's closed form): pixel centres at integers, as OpenCV."""
+
+    def __init__(self, scale, interpolation, fill_mode, fill_value, **kwargs):
+        super().__init__(**kwargs)
+        self.scale, self.interpolation, self.fill_mode, self.fill_value = scale, interpolation, fill_mode, fill_value
+        self.seed_generator = keras.random.SeedGenerator()
+
+    def call(self, images, training=True):
+        if not training:
+            return images
+        ops = keras.ops
+        x = ops.cast(images, "float32")
+        n = ops.shape(x)[0]
+        h, w = ops.cast(ops.shape(x)[1], "float32"), ops.cast(ops.shape(x)[2], "float32")
+        s = keras.random.uniform((n, 1), self.scale[0], self.scale[1], seed=self.seed_generator)
+        j = ops.mod(ops.abs(keras.random.normal((n, 8), seed=self.seed_generator) * s), 0.32)
+        cx = [j[:, 0] * w, (1 - j[:, 2]) * w, (1 - j[:, 4]) * w, j[:, 6] * w]  # tl, tr, br, bl
+        cy = [j[:, 1] * h, j[:, 3] * h, (1 - j[:, 5]) * h, (1 - j[:, 7]) * h]
+        return self.warp(x, cx, cy)
+
+    def warp(self, x, cx, cy):
+        """The warp for given corners: x and y of top-left, top-right, bottom-right, bottom-left."""
+        ops = keras.ops
+        h, w = ops.cast(ops.shape(x)[1], "float32"), ops.cast(ops.shape(x)[2], "float32")
+        edge = lambda p, q: ops.sqrt((cx[p] - cx[q]) ** 2 + (cy[p] - cy[q]) ** 2)
+        max_w = ops.floor(ops.maximum(edge(1, 0), edge(2, 3)))
+        max_h = ops.floor(ops.maximum(edge(2, 1), edge(3, 0)))
+        sx, sy = cx[0] - cx[1] + cx[2] - cx[3], cy[0] - cy[1] + cy[2] - cy[3]
+        dx1, dx2, dy1, dy2 = cx[1] - cx[2], cx[3] - cx[2], cy[1] - cy[2], cy[3] - cy[2]
+        den = dx1 * dy2 - dx2 * dy1
+        g, k = (sx * dy2 - dx2 * sy) / den, (dx1 * sy - sx * dy1) / den
+        a, b = cx[1] - cx[0] + g * cx[1], cx[3] - cx[0] + k * cx[3]
+        d, e = cy[1] - cy[0] + g * cy[1], cy[3] - cy[0] + k * cy[3]
+        kx, ky = max_w / (w * w), max_h / (h * h)
+        m = ops.stack([a * kx, b * ky, cx[0], d * kx, e * ky, cy[0], g * kx, k * ky], axis=1)
+        out = ops.image.affine_transform(x, m, interpolation=self.interpolation, fill_mode=self.fill_mode,
+                                         fill_value=self.fill_value)
+        return ops.round(out)
+)";
+const char* kDaliHelper = R"(
+
+def _perspective(images, scale, border, fill, nearest, on, width, height):
+    """AugLab perspective (Albumentations 2.0 Perspective, keep_size), per sample: corners moved
+    inward by abs(N(0, s)) mod 0.32 of the side; output pixel p reads the source at
+    Q(diag(max_w / W^2, max_h / H^2) p), Q the unit square -> quad map (Heckbert's closed form)."""
+    j = []
+    for _ in range(8):
+        v = dmath.abs(fn.random.normal() * scale)
+        j.append(v - 0.32 * dmath.floor(v / 0.32))
+    cx = [j[0] * width, (1.0 - j[2]) * width, (1.0 - j[4]) * width, j[6] * width]
+    cy = [j[1] * height, j[3] * height, (1.0 - j[5]) * height, (1.0 - j[7]) * height]
+    return _maybe(images, _perspective_warp(images, cx, cy, border, fill, nearest, width, height), on)
+
+
+def _perspective_warp(images, cx, cy, border, fill, nearest, width, height):
+    """The warp for given corners: x and y of top-left, top-right, bottom-right, bottom-left."""
+    edge = lambda p, q: dmath.sqrt((cx[p] - cx[q]) * (cx[p] - cx[q]) + (cy[p] - cy[q]) * (cy[p] - cy[q]))
+    max_w = dmath.floor(dmath.max(edge(1, 0), edge(2, 3)))
+    max_h = dmath.floor(dmath.max(edge(2, 1), edge(3, 0)))
+    sx, sy = cx[0] - cx[1] + cx[2] - cx[3], cy[0] - cy[1] + cy[2] - cy[3]
+    dx1, dx2, dy1, dy2 = cx[1] - cx[2], cx[3] - cx[2], cy[1] - cy[2], cy[3] - cy[2]
+    den = dx1 * dy2 - dx2 * dy1
+    g, k = (sx * dy2 - dx2 * sy) / den, (dx1 * sy - sx * dy1) / den
+    kx, ky = max_w / (width * width), max_h / (height * height)
+    m = fn.reshape(fn.stack((cx[1] - cx[0] + g * cx[1]) * kx, (cx[3] - cx[0] + k * cx[3]) * ky, cx[0],
+                            (cy[1] - cy[0] + g * cy[1]) * kx, (cy[3] - cy[0] + k * cy[3]) * ky, cy[0],
+                            g * kx, k * ky, fn.random.uniform(values=[1.0])), shape=[3, 3])
+    return fn.experimental.warp_perspective(images, matrix=m, inverse_map=True, pixel_origin="center",
+                                            border_mode=border, fill_value=fill,
+                                            interp_type=types.INTERP_NN if nearest else types.INTERP_LINEAR)
+)";
+
+/// Why Keras and DALI cannot take this configuration (their helpers do keep_size without fit_output:
+/// one output size per batch, no linear solver), or nothing.
+std::string closedFormMissing(const OpConfig& op) {
+    if (!op.flag("keep_size"))
+        return "without keep_size every sample has its own size, which a batch cannot hold";
+    if (op.flag("fit_output")) return "fit_output (the quad's frame moved and grown) is not expressed";
+    return {};
+}
+
 class PerspectiveModule final : public OpModule {
 public:
     OpDesc describe(OpId id) const override {
@@ -409,7 +498,17 @@ public:
     }
 
     std::string pythonHelper(PythonTarget t) const override {
-        return t == PythonTarget::Torchvision ? kTorchvisionHelper : std::string();
+        switch (t) {
+            case PythonTarget::Torchvision:
+                return kTorchvisionHelper;
+            case PythonTarget::Keras:
+                return kKerasHelper;
+            case PythonTarget::Dali:
+                return kDaliHelper;
+            case PythonTarget::TfDeotte:
+                return {};
+        }
+        return {};
     }
 
     void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
@@ -422,30 +521,85 @@ public:
                 // stretch: an exact helper instead (Albumentations' draws, OpenCV's pixel centres).
                 x.helperUsed = true;
                 x.lines += "    " +
-                           torchvisionWithP("Perspective(scale=" + pyRange(op.range("scale")) + ", keep_size=" +
-                                                (op.flag("keep_size") ? "True" : "False") + ", fit_output=" +
-                                                (op.flag("fit_output") ? "True" : "False") + ", nearest=" +
+                           torchvisionWithP("Perspective(scale=" + pyRange(op.range("scale")) +
+                                                ", keep_size=" + (op.flag("keep_size") ? "True" : "False") +
+                                                ", fit_output=" + (op.flag("fit_output") ? "True" : "False") +
+                                                ", nearest=" +
                                                 (op.choice("interpolation") == "nearest" ? "True" : "False") +
                                                 ", border=" + pyString(op.choice("border")) +
                                                 ", fill=" + pyRgb(op.fill("fill")) + ")",
                                             op.p) +
                            ",\n";
-                x.warnings.push_back(L + ": the helper interpolates in float (AugLab in OpenCV's fixed point): within "
-                                     "SPEC §2, measured; its corner draws are torch's (the same distribution).");
+                x.warnings.push_back(
+                    L +
+                    ": the helper interpolates in float (AugLab in OpenCV's fixed point): within "
+                    "SPEC §2, measured; its corner draws are torch's (the same distribution).");
                 return;
             }
-            case PythonTarget::Keras:
-                notExported(e, x,
-                            L + ": Keras 3 has no perspective layer with Albumentations' corner draws: not "
-                                "exported (the albumentations export has it).");
+            case PythonTarget::Keras: {
+                if (const std::string why = closedFormMissing(op); !why.empty()) {
+                    notExported(e, x,
+                                L + ": " + why +
+                                    " in the Keras export: not exported (the albumentations and "
+                                    "torchvision exports have it).");
+                    return;
+                }
+                x.helperUsed = true;
+                const std::string border = op.choice("border");
+                std::string mode = border == "replicate"     ? "nearest"
+                                   : border == "reflect_101" ? "reflect"
+                                                             : border;
+                if (border == "reflect_101")
+                    x.warnings.push_back(
+                        L +
+                        ": Keras has no reflect_101 (c b | a b c); fill_mode \"reflect\" (b a | a b c) "
+                        "repeats the edge pixel once.");
+                const Fill f = op.fill("fill");
+                if (border == "constant" && !isGray(f))
+                    x.warnings.push_back(L + ": Keras fills with one value for all channels: fill " +
+                                         pyRgb(f) + " becomes " + std::to_string(f.rgb[0]) + ".");
+                x.warnings.push_back(
+                    L +
+                    ": the helper computes the map in float32 (closed form) and interpolates in "
+                    "float: within SPEC §2, measured; its corner draws are Keras' (the same "
+                    "distribution).");
+                x.lines +=
+                    "    " +
+                    kerasWithP("Perspective(scale=" + pyRange(op.range("scale")) + ", interpolation=\"" +
+                                   (op.choice("interpolation") == "nearest" ? "nearest" : "bilinear") +
+                                   "\", fill_mode=\"" + mode + "\", fill_value=" + pyFloat(f.rgb[0]) + ")",
+                               op.p) +
+                    ",\n";
                 return;
+            }
             case PythonTarget::TfDeotte:
                 notInTfDeotte(e, x);
                 return;
-            case PythonTarget::Dali:
+            case PythonTarget::Dali: {
                 x.lines += "    # " + L + "\n";
-                notExported(e, x, L + ": not exported to DALI (the albumentations export has it).");
+                if (const std::string why = closedFormMissing(op); !why.empty()) {
+                    notExported(e, x,
+                                L + ": " + why +
+                                    " in the DALI export: not exported (the albumentations and "
+                                    "torchvision exports have it).");
+                    return;
+                }
+                x.helperUsed = true;
+                const Fill f = op.fill("fill");
+                if (op.choice("border") == "constant" && !isGray(f))
+                    x.warnings.push_back(
+                        L + ": DALI fills all channels with one value: " + std::to_string(f.rgb[0]) + ".");
+                x.warnings.push_back(
+                    L +
+                    ": the map is computed in float32 (closed form) and DALI interpolates in "
+                    "float: within SPEC §2, measured; the corner draws are DALI's (the same "
+                    "distribution).");
+                x.lines += "    images = _perspective(images, " + daliUniform(op.range("scale")) + ", " +
+                           pyString(op.choice("border")) + ", " + pyFloat(f.rgb[0]) + ", " +
+                           (op.choice("interpolation") == "nearest" ? "True" : "False") + ", " +
+                           daliCoin(op.p) + ", width, height)\n";
                 return;
+            }
         }
     }
 };

@@ -1,6 +1,7 @@
 """Runs DALI exports on the CPU for tests/test_export_runtimes.
 
     python dali_check.py EXPORT.py INPUT OUTPUT.png [EXPORT.py INPUT OUTPUT.png ...]
+    python dali_check.py --perspective EXPORT.py INPUT REPLAY.json OUTPUT.png
 
 Each export is imported as a module and its augment() run in a CPU-only DALI pipeline
 (device_id=None) on the image, which DALI's own CPU decoder reads from the file's bytes. The output
@@ -46,7 +47,38 @@ def run(module, input_path):
     return np.ascontiguousarray(out.at(0), dtype=np.uint8)
 
 
+def perspective(module_path, input_path, replay_path, output_path):
+    """The export's _perspective_warp with the corners of the replay's perspective op."""
+    import json
+
+    spec = importlib.util.spec_from_file_location("export", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with open(replay_path) as f:
+        op = next(o for o in json.load(f)["ops"] if o["op"] == "perspective" and o["applied"])
+    data = np.fromfile(input_path, dtype=np.uint8)
+
+    @pipeline_def(batch_size=1, num_threads=1, device_id=None, seed=5)
+    def pipe():
+        encoded = fn.external_source(source=lambda: [data], batch=True)
+        images = fn.decoders.image(encoded, device="cpu", output_type=types.RGB)
+        shape = images.shape(dtype=types.FLOAT)
+        fixed = lambda v: fn.random.uniform(values=[float(v)])
+        cx = [fixed(c[0]) for c in op["corners_px"]]
+        cy = [fixed(c[1]) for c in op["corners_px"]]
+        return module._perspective_warp(images, cx, cy, op["border"], float(op["fill"][0]),
+                                        op["interpolation"] == "nearest", shape[1], shape[0])
+
+    p = pipe()
+    p.build()
+    (out,) = p.run()
+    write_png(output_path, np.ascontiguousarray(out.at(0), dtype=np.uint8))
+
+
 def main(args):
+    if len(args) == 5 and args[0] == "--perspective":
+        perspective(*args[1:])
+        return
     if len(args) % 3 != 0 or not args:
         sys.exit("usage: dali_check.py EXPORT.py INPUT OUTPUT.png [...]")
     for i in range(0, len(args), 3):

@@ -1,6 +1,7 @@
 """Runs tf-deotte and Keras exports in TensorFlow for tests/test_export_tensorflow.
 
     python tensorflow_check.py [--keras] EXPORT.py INPUT.png OUTPUT.png [EXPORT.py INPUT.png OUTPUT.png ...]
+    python tensorflow_check.py --keras-perspective EXPORT.py INPUT.png REPLAY.json OUTPUT.png
 
 Each export is imported as a module and its augment() applied to the image (read and written with
 TensorFlow's own PNG codec): a tf-deotte function to one image, a Keras model (--keras: the
@@ -18,7 +19,28 @@ os.environ.setdefault("KERAS_BACKEND", "tensorflow")
 import tensorflow as tf  # noqa: E402
 
 
+def keras_perspective(module_path, input_path, replay_path, output_path):
+    """The Keras export's Perspective layer warping with the corners of the replay's perspective op."""
+    import json
+
+    spec = importlib.util.spec_from_file_location("export", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    layers = [getattr(l, "fn", l) for l in module.augment.layers]
+    layer = next(l for l in layers if type(l).__name__ == "Perspective")
+    with open(replay_path) as f:
+        op = next(o for o in json.load(f)["ops"] if o["op"] == "perspective" and o["applied"])
+    image = tf.cast(tf.io.decode_png(tf.io.read_file(input_path), channels=3), tf.float32)[None]
+    cx = [tf.constant([c[0]], tf.float32) for c in op["corners_px"]]
+    cy = [tf.constant([c[1]], tf.float32) for c in op["corners_px"]]
+    out = tf.cast(tf.clip_by_value(layer.warp(image, cx, cy)[0], 0.0, 255.0), tf.uint8)
+    tf.io.write_file(output_path, tf.io.encode_png(out))
+
+
 def main(args):
+    if len(args) == 5 and args[0] == "--keras-perspective":
+        keras_perspective(*args[1:])
+        return
     keras_model = bool(args) and args[0] == "--keras"
     if keras_model:
         args = args[1:]

@@ -30,7 +30,8 @@
 #     exported (use the albumentations export for cutout and grid dropout).
 #   - pipeline[14] deotte_affine: Chris Deotte's notebook transform is not exported to DALI (the
 #     tf-deotte export has it).
-#   - pipeline[15] perspective: not exported to DALI (the albumentations export has it).
+#   - pipeline[15] perspective: fit_output (the quad's frame moved and grown) is not expressed in
+#     the DALI export: not exported (the albumentations and torchvision exports have it).
 
 import math
 

@@ -24,8 +24,8 @@
 #     export has it).
 #   - pipeline[14] deotte_affine: Chris Deotte's notebook transform (normal draws, truncated
 #     indices) has no Keras equivalent: not exported (the tf-deotte export has it).
-#   - pipeline[15] perspective: Keras 3 has no perspective layer with Albumentations' corner draws:
-#     not exported (the albumentations export has it).
+#   - pipeline[15] perspective: fit_output (the quad's frame moved and grown) is not expressed in
+#     the Keras export: not exported (the albumentations and torchvision exports have it).
 
 import keras
 from keras import layers
