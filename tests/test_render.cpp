@@ -55,6 +55,7 @@ private slots:
     void alphaTravelsWithGeometry();
     void datasetModePagesThroughImages();
     void compareModePairsOriginals();
+    void degeneratePerspectiveIsAnError();
     void replayForAnotherSizeIsAnError();
     void randomResizedCropResizesTheCrop();
     void cropAfterPixelOpIsRefused();
@@ -483,6 +484,27 @@ void TestRender::deotteFollowsTheNotebook() {
     } catch (const InputError& e) {
         QVERIFY(std::string(e.what()).find("square images only") != std::string::npos);
     }
+}
+
+void TestRender::degeneratePerspectiveIsAnError() {
+    // A 2x1 image with fit_output: the rounded target collapses (three corners on one line, as in
+    // Albumentations, whose map is then singular): an error naming the op for that sample, not a crash.
+    OpConfig p = op("perspective");
+    p.set("fit_output", true);
+    p.set("scale", Range{0.1, 0.3});
+    SourceLevels tiny(Image(2, 1, 3, 120));
+    CpuBackend cpu(1);
+    int errors = 0;
+    for (std::uint64_t i = 0; i < 8; ++i) {
+        try {
+            (void)renderSample({p}, tiny, 1, i, cpu);
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("perspective: the moved corners of this 2x1 image") != std::string::npos,
+                     e.what());
+            ++errors;
+        }
+    }
+    QVERIFY(errors > 0);
 }
 
 void TestRender::replayForAnotherSizeIsAnError() {

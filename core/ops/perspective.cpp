@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -110,13 +111,19 @@ Matrix3 expandTransform(const Matrix3& m, int width, int height, int& maxWidth, 
 /// The forward map of a sample on a width x height frame: the quad onto the frame (expanded with
 /// fit_output), stretched back to the frame with keep_size.
 Matrix3 forwardMap(const PerspectiveParams& p, int width, int height) {
-    Matrix3 m = perspectiveTransform(points(p), frameCorners(width, height));
-    if (p.fitOutput) {
-        int mw = 0, mh = 0;
-        m = expandTransform(m, width, height, mw, mh);
+    try {
+        Matrix3 m = perspectiveTransform(points(p), frameCorners(width, height));
+        if (p.fitOutput) {
+            int mw = 0, mh = 0;
+            m = expandTransform(m, width, height, mw, mh);
+        }
+        if (p.keepSize) m = Matrix3::scaling(double(width) / p.maxWidth, double(height) / p.maxHeight) * m;
+        (void)m.inverse();  // the plan inverts it: a degenerate map is this sample's error, said here
+        return m;
+    } catch (const std::domain_error&) {
+        throw InputError("perspective: the moved corners of this " + std::to_string(width) + "x" +
+                         std::to_string(height) + " image leave no projective map (three on one line)");
     }
-    if (p.keepSize) m = Matrix3::scaling(double(width) / p.maxWidth, double(height) / p.maxHeight) * m;
-    return m;
 }
 
 PerspectiveParams samplePerspective(const OpConfig& op, const OpDraws& d, int width, int height) {
@@ -143,8 +150,13 @@ PerspectiveParams samplePerspective(const OpConfig& op, const OpDraws& d, int wi
     p.maxHeight = static_cast<int>(std::max(right, left));
     for (std::size_t i = 0; i < 4; ++i) p.cornersPx[i] = {c[i][0], c[i][1]};
     if (p.fitOutput) {
-        const Matrix3 m = perspectiveTransform(points(p), frameCorners(width, height));
-        expandTransform(m, width, height, p.maxWidth, p.maxHeight);
+        try {
+            const Matrix3 m = perspectiveTransform(points(p), frameCorners(width, height));
+            expandTransform(m, width, height, p.maxWidth, p.maxHeight);
+        } catch (const std::domain_error&) {
+            throw InputError("perspective: the moved corners of this " + std::to_string(width) + "x" +
+                             std::to_string(height) + " image leave no projective map (three on one line)");
+        }
     }
     if (p.maxWidth < 1 || p.maxHeight < 1)
         throw InputError("perspective: the moved corners of this " + std::to_string(width) + "x" +
