@@ -17,6 +17,65 @@ PhiloxCounter counterFor(std::uint64_t index, std::uint32_t op, std::uint32_t dr
 
 }  // namespace
 
+namespace {
+
+/// log Γ(v) for v > 0 without std::lgamma's write to the global signgam (samples are drawn on many
+/// threads at once).
+double logGamma(double v) {
+#if defined(__GLIBC__) || defined(__APPLE__)
+    int sign = 0;
+    return ::lgamma_r(v, &sign);
+#else
+    return std::lgamma(v);
+#endif
+}
+
+/// The continued fraction of I_x(a, b) / (x^a (1-x)^b / (a B(a, b))), modified Lentz.
+double betaFraction(double x, double a, double b) {
+    constexpr double tiny = 1e-300;
+    const auto guard = [](double v) { return std::abs(v) < tiny ? tiny : v; };
+    double c = 1.0, d = 1.0 / guard(1.0 - (a + b) * x / (a + 1.0)), h = d;
+    for (int m = 1; m <= 1000; ++m) {
+        const double m2 = 2.0 * m;
+        double t = m * (b - m) * x / ((a - 1.0 + m2) * (a + m2));  // even step
+        d = 1.0 / guard(1.0 + t * d);
+        c = guard(1.0 + t / c);
+        h *= d * c;
+        t = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2));  // odd step
+        d = 1.0 / guard(1.0 + t * d);
+        c = guard(1.0 + t / c);
+        const double step = d * c;
+        h *= step;
+        if (std::abs(step - 1.0) < 1e-16) break;
+    }
+    return h;
+}
+
+}  // namespace
+
+double regularizedIncompleteBeta(double x, double a, double b) {
+    if (x <= 0) return 0.0;
+    if (x >= 1) return 1.0;
+    const double logFront =
+        logGamma(a + b) - logGamma(a) - logGamma(b) + a * std::log(x) + b * std::log1p(-x);
+    // The fraction converges fast below (a + 1) / (a + b + 2); above, I_x(a, b) = 1 - I_{1-x}(b, a).
+    if (x < (a + 1.0) / (a + b + 2.0)) return std::exp(logFront) * betaFraction(x, a, b) / a;
+    return 1.0 - std::exp(logFront) * betaFraction(1.0 - x, b, a) / b;
+}
+
+double OpDraws::beta(std::uint32_t draw, double a, double b) const {
+    const double u = uniform(draw);
+    double lo = 0.0, hi = 1.0;
+    for (int i = 0; i < 200 && hi - lo > 1e-16; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        if (regularizedIncompleteBeta(mid, a, b) < u)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
 double OpDraws::uniform(std::uint32_t draw) const {
     const PhiloxCounter r = philox4x32(counterFor(index_, op_, draw), philoxKey(seed_));
     return uniformFromWords(r[0], r[1]);
@@ -46,8 +105,8 @@ std::uint64_t OpDraws::bits64(std::uint32_t draw) const {
     return (static_cast<std::uint64_t>(r[2]) << 32) | r[3];
 }
 
-Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed, std::uint64_t index, int width,
-                      int height) {
+Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed, std::uint64_t index,
+                      int width, int height) {
     Replay replay;
     replay.seed = seed;
     replay.index = index;

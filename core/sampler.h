@@ -30,11 +30,18 @@ public:
     std::uint64_t bits64(std::uint32_t draw) const;
     /// A standard normal value (Box–Muller in double from the 128 bits of one counter).
     double normal(std::uint32_t draw) const;
+    /// A Beta(a, b) value (a, b > 0) from one uniform draw: the quantile of that uniform, found by
+    /// bisection on the regularized incomplete beta function (mixup's and cutmix's lambda).
+    double beta(std::uint32_t draw, double a, double b) const;
 
 private:
     std::uint64_t seed_, index_;
     std::uint32_t op_;
 };
+
+/// I_x(a, b), the regularized incomplete beta function (the Beta(a, b) distribution's CDF at x):
+/// its continued fraction (modified Lentz), on the side of x where it converges fast.
+double regularizedIncompleteBeta(double x, double a, double b);
 
 /// The concrete parameters of sample `index` for an image of width x height pixels.
 Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed, std::uint64_t index, int width,
