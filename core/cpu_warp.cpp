@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -53,7 +54,7 @@ int borderIndex(int p, int len, BorderMode mode) {
     return -1;
 }
 
-// Projective: positions from projectivePosition (cv::warpPerspective's arithmetic), per pixel;
+// Projective: positions from ProjectiveRow (cv::warpPerspective's arithmetic), per pixel;
 // otherwise from the affine tables (cv::warpAffine's).
 template <int CN, bool Projective>
 void warpNearest(const Image& src, Image& dst, const WarpStep& w, const WarpTables& t, const std::uint8_t* cval,
@@ -64,11 +65,13 @@ void warpNearest(const Image& src, Image& dst, const WarpStep& w, const WarpTabl
     for (int y = y0; y < y1; ++y) {
         const int X0 = Projective ? 0 : t.x0[static_cast<std::size_t>(y)];
         const int Y0 = Projective ? 0 : t.y0[static_cast<std::size_t>(y)];
+        const std::optional<ProjectiveRow> row =
+            Projective ? std::optional<ProjectiveRow>(std::in_place, w, y) : std::nullopt;
         std::uint8_t* out = dst.row(y);
         for (int x = 0; x < dst.width; ++x, out += CN) {
             int sx, sy;
             if constexpr (Projective) {
-                projectivePosition(w, x, y, sx, sy);
+                row->position(x, sx, sy);
             } else {
                 sx = (X0 + adelta[static_cast<std::size_t>(x)]) >> kAbBits;
                 sy = (Y0 + bdelta[static_cast<std::size_t>(x)]) >> kAbBits;
@@ -103,6 +106,8 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTable
     for (int y = y0; y < y1; ++y) {
         const int X0 = Projective ? 0 : t.x0[static_cast<std::size_t>(y)];
         const int Y0 = Projective ? 0 : t.y0[static_cast<std::size_t>(y)];
+        const std::optional<ProjectiveRow> row =
+            Projective ? std::optional<ProjectiveRow>(std::in_place, w, y) : std::nullopt;
         std::uint8_t* out = dst.row(y);
         int blockEnd = 0;  // pixels before this were done eight at a time
         for (int x = 0; x < dst.width; ++x, out += CN) {
@@ -116,7 +121,7 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTable
             }
             int X, Y;  // in 1/32 pixel
             if constexpr (Projective) {
-                projectivePosition(w, x, y, X, Y);
+                row->position(x, X, Y);
             } else {
                 X = (X0 + adelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);
                 Y = (Y0 + bdelta[static_cast<std::size_t>(x)]) >> (kAbBits - kInterBits);

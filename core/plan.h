@@ -43,7 +43,7 @@ struct WarpStep {
     bool copy = false;  ///< the inverse is the identity and sizes match: the output is the input
     /// A projective warp (the stage holds a projective map): output pixel (x, y) samples the input at
     /// ((h0 x + h1 y + h2) / d, (h3 x + h4 y + h5) / d), d = h6 x + h7 y + h8, computed in double as
-    /// cv::warpPerspective does (warp_fixed_point.h projectivePosition); `inverse` is then unused.
+    /// cv::warpPerspective does (warp_fixed_point.h ProjectiveRow); `inverse` is then unused.
     bool projective = false;
     std::array<double, 9> homography{};
     std::shared_ptr<const GatherStep> gather;  ///< a gather instead of the matrix

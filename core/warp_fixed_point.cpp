@@ -1,7 +1,7 @@
 #include "warp_fixed_point.h"
 
-#include <climits>
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace auglab {
@@ -20,7 +20,8 @@ int saturateInt(double v) {
 WarpTables warpTables(const WarpStep& w, int outWidth, int outHeight) {
     constexpr int scale = 1 << kWarpAbBits;
     // Nearest rounds half up at 1/1024; linear rounds at 1/32 (half of 1/32 is 16/1024).
-    const int round = w.interpolation == Interpolation::Nearest ? scale / 2 : scale / (1 << kWarpInterBits) / 2;
+    const int round =
+        w.interpolation == Interpolation::Nearest ? scale / 2 : scale / (1 << kWarpInterBits) / 2;
     const auto& m = w.inverse;
     WarpTables t;
     t.adelta.resize(static_cast<std::size_t>(outWidth));
@@ -38,23 +39,29 @@ WarpTables warpTables(const WarpStep& w, int outWidth, int outHeight) {
     return t;
 }
 
-void projectivePosition(const WarpStep& w, int x, int y, int& X, int& Y) {
-    const auto& M = w.homography;
-    // cv::warpPerspective (WarpPerspectiveInvoker): row parts first, then the column's term; the
-    // divisor's reciprocal scaled by the sub-pixel grid, 0 where the divisor is 0.
-    const double X0 = M[1] * y + M[2], Y0 = M[4] * y + M[5], W0 = M[7] * y + M[8];
-    const double unit = w.interpolation == Interpolation::Nearest ? 1.0 : double(1 << kWarpInterBits);
-    double d = W0 + M[6] * x;
+// cv::warpPerspective (WarpPerspectiveInvoker): row parts first, then the column's term; the
+// divisor's reciprocal scaled by the sub-pixel grid, 0 where the divisor is 0.
+ProjectiveRow::ProjectiveRow(const WarpStep& w, int y)
+    : m(w.homography),
+      X0(m[1] * y + m[2]),
+      Y0(m[4] * y + m[5]),
+      W0(m[7] * y + m[8]),
+      unit(w.interpolation == Interpolation::Nearest ? 1.0 : double(1 << kWarpInterBits)) {}
+
+void ProjectiveRow::position(int x, int& X, int& Y) const {
+    double d = W0 + m[6] * x;
     d = d != 0 ? unit / d : 0.0;
-    X = saturateInt(std::max(double(INT_MIN), std::min(double(INT_MAX), (X0 + M[0] * x) * d)));
-    Y = saturateInt(std::max(double(INT_MIN), std::min(double(INT_MAX), (Y0 + M[3] * x) * d)));
+    X = saturateInt(std::max(double(INT_MIN), std::min(double(INT_MAX), (X0 + m[0] * x) * d)));
+    Y = saturateInt(std::max(double(INT_MIN), std::min(double(INT_MAX), (Y0 + m[3] * x) * d)));
 }
 
 std::vector<int> projectiveMap(const WarpStep& w, int outWidth, int outHeight) {
     std::vector<int> map(static_cast<std::size_t>(outWidth) * outHeight * 2);
     std::size_t i = 0;
-    for (int y = 0; y < outHeight; ++y)
-        for (int x = 0; x < outWidth; ++x, i += 2) projectivePosition(w, x, y, map[i], map[i + 1]);
+    for (int y = 0; y < outHeight; ++y) {
+        const ProjectiveRow row(w, y);
+        for (int x = 0; x < outWidth; ++x, i += 2) row.position(x, map[i], map[i + 1]);
+    }
     return map;
 }
 

@@ -5,6 +5,7 @@
 // (x0[y] + adelta[x]) >> 10 for nearest and >> 5 in 1/32 pixel for linear. Every backend uses
 // these same integers, so their warps agree to the bit.
 
+#include <array>
 #include <vector>
 
 #include "plan.h"
@@ -21,11 +22,19 @@ struct WarpTables {
 
 WarpTables warpTables(const WarpStep& w, int outWidth, int outHeight);
 
-/// The source position of output pixel (x, y) of a projective warp (WarpStep::projective), as
-/// cv::warpPerspective computes it: in double, divided, then rounded to nearest (even) and
-/// saturated: in 1/32 pixel for linear interpolation, in whole pixels for nearest. Every backend
-/// uses these integers (the GL and CUDA backends read them from projectiveMap).
-void projectivePosition(const WarpStep& w, int x, int y, int& X, int& Y);
+/// One output row of a projective warp (WarpStep::projective): the homography's row terms, computed
+/// once per row as cv::warpPerspective does.
+struct ProjectiveRow {
+    ProjectiveRow(const WarpStep& w, int y);
+    /// The source position of output pixel (x, y), as cv::warpPerspective computes it: in double,
+    /// divided, then rounded to nearest (even) and saturated: in 1/32 pixel for linear
+    /// interpolation, in whole pixels for nearest. Every backend uses these integers (the GL and
+    /// CUDA backends read them from projectiveMap).
+    void position(int x, int& X, int& Y) const;
+
+    const std::array<double, 9>& m;
+    double X0, Y0, W0, unit;
+};
 
 /// projectivePosition of every output pixel, X and Y interleaved, row by row.
 std::vector<int> projectiveMap(const WarpStep& w, int outWidth, int outHeight);
