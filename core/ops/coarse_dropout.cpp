@@ -253,6 +253,7 @@ public:
         const OpConfig& op = *e.op;
         const std::string L = e.label();
         auto& w = x.warnings;
+        if (dropout::leftOutOf(e, x)) return;
         switch (x.target) {
             case PythonTarget::Torchvision: {
                 std::string& lines = x.lines;
@@ -316,19 +317,9 @@ public:
                 }
                 return;
             }
-            case PythonTarget::TfDeotte: {
-                notInTfDeotte(e, x);
-                return;
-            }
-            case PythonTarget::Dali: {
-                std::string& s = x.lines;
-                s += "    # " + L + "\n";
-                notExported(
-                    e, x,
-                    L + ": fn.erase needs the number of regions fixed per pipeline: not exported (use "
-                        "the albumentations export for cutout and grid dropout).");
-                return;
-            }
+            case PythonTarget::TfDeotte:
+            case PythonTarget::Dali:
+                return;  // dropout::leftOutOf
         }
     }
 };

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "export_common.h"
 #include "ops/replay_fields.h"
 #include "plan_builder.h"
 
@@ -125,6 +126,22 @@ DropoutStep step(const DropoutParams& d, double sx, double sy) {
             s.colours.push_back(d.holeColours[i]);
     }
     return s;
+}
+
+bool leftOutOf(const exporting::ExportedOp& e, PythonExport& x) {
+    if (x.target == PythonTarget::TfDeotte) {
+        exporting::notInTfDeotte(e, x);
+        return true;
+    }
+    if (x.target == PythonTarget::Dali) {
+        x.lines += "    # " + e.label() + "\n";
+        exporting::notExported(e, x,
+                               e.label() +
+                                   ": fn.erase needs the number of regions fixed per pipeline: not exported "
+                                   "(use the albumentations export for cutout and grid dropout).");
+        return true;
+    }
+    return false;
 }
 
 void DropoutModule::writeReplay(const OpParams& params, nlohmann::ordered_json& j) const {

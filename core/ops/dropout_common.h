@@ -32,6 +32,10 @@ std::vector<double> drawnValues(const DropoutParams& d, std::string_view key, in
 /// The step for an output sx x sy times the frame's size.
 DropoutStep step(const DropoutParams& d, double sx, double sy);
 
+/// The tf-deotte and DALI files have no dropout: leaves the op out of them, saying why, and
+/// returns true; false for the other targets.
+bool leftOutOf(const exporting::ExportedOp& e, PythonExport& x);
+
 /// What the two dropout modules do alike: the replay record, its checks, the drawn values and the
 /// plan step.
 class DropoutModule : public OpModule {

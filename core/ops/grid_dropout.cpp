@@ -222,6 +222,7 @@ public:
     void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
         using namespace exporting;
         const std::string L = e.label();
+        if (dropout::leftOutOf(e, x)) return;
         switch (x.target) {
             case PythonTarget::Torchvision: {
                 notExported(e, x,
@@ -235,19 +236,9 @@ public:
                                 "export has it).");
                 return;
             }
-            case PythonTarget::TfDeotte: {
-                notInTfDeotte(e, x);
-                return;
-            }
-            case PythonTarget::Dali: {
-                std::string& s = x.lines;
-                s += "    # " + L + "\n";
-                notExported(
-                    e, x,
-                    L + ": fn.erase needs the number of regions fixed per pipeline: not exported (use "
-                        "the albumentations export for cutout and grid dropout).");
-                return;
-            }
+            case PythonTarget::TfDeotte:
+            case PythonTarget::Dali:
+                return;  // dropout::leftOutOf
         }
     }
 };

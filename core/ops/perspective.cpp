@@ -108,22 +108,34 @@ Matrix3 expandTransform(const Matrix3& m, int width, int height, int& maxWidth, 
     return perspectiveTransform(rect, to);
 }
 
+[[noreturn]] void noProjectiveMap(int width, int height) {
+    throw InputError("perspective: the moved corners of this " + std::to_string(width) + "x" +
+                     std::to_string(height) + " image leave no projective map (three on one line)");
+}
+
+/// The quad onto the frame, expanded with fit_output (whose max size then goes to maxWidth,
+/// maxHeight). A sample whose corners allow no map is that sample's InputError.
+Matrix3 quadMap(const PerspectiveParams& p, int width, int height, int& maxWidth, int& maxHeight) {
+    try {
+        const Matrix3 m = perspectiveTransform(points(p), frameCorners(width, height));
+        return p.fitOutput ? expandTransform(m, width, height, maxWidth, maxHeight) : m;
+    } catch (const std::domain_error&) {
+        noProjectiveMap(width, height);
+    }
+}
+
 /// The forward map of a sample on a width x height frame: the quad onto the frame (expanded with
 /// fit_output), stretched back to the frame with keep_size.
 Matrix3 forwardMap(const PerspectiveParams& p, int width, int height) {
+    int mw = 0, mh = 0;
+    Matrix3 m = quadMap(p, width, height, mw, mh);
+    if (p.keepSize) m = Matrix3::scaling(double(width) / p.maxWidth, double(height) / p.maxHeight) * m;
     try {
-        Matrix3 m = perspectiveTransform(points(p), frameCorners(width, height));
-        if (p.fitOutput) {
-            int mw = 0, mh = 0;
-            m = expandTransform(m, width, height, mw, mh);
-        }
-        if (p.keepSize) m = Matrix3::scaling(double(width) / p.maxWidth, double(height) / p.maxHeight) * m;
         (void)m.inverse();  // the plan inverts it: a degenerate map is this sample's error, said here
-        return m;
     } catch (const std::domain_error&) {
-        throw InputError("perspective: the moved corners of this " + std::to_string(width) + "x" +
-                         std::to_string(height) + " image leave no projective map (three on one line)");
+        noProjectiveMap(width, height);
     }
+    return m;
 }
 
 PerspectiveParams samplePerspective(const OpConfig& op, const OpDraws& d, int width, int height) {
@@ -149,15 +161,7 @@ PerspectiveParams samplePerspective(const OpConfig& op, const OpDraws& d, int wi
     p.maxWidth = static_cast<int>(std::max(top, bottom));
     p.maxHeight = static_cast<int>(std::max(right, left));
     for (std::size_t i = 0; i < 4; ++i) p.cornersPx[i] = {c[i][0], c[i][1]};
-    if (p.fitOutput) {
-        try {
-            const Matrix3 m = perspectiveTransform(points(p), frameCorners(width, height));
-            expandTransform(m, width, height, p.maxWidth, p.maxHeight);
-        } catch (const std::domain_error&) {
-            throw InputError("perspective: the moved corners of this " + std::to_string(width) + "x" +
-                             std::to_string(height) + " image leave no projective map (three on one line)");
-        }
-    }
+    if (p.fitOutput) quadMap(p, width, height, p.maxWidth, p.maxHeight);
     if (p.maxWidth < 1 || p.maxHeight < 1)
         throw InputError("perspective: the moved corners of this " + std::to_string(width) + "x" +
                          std::to_string(height) + " image span less than a pixel");
