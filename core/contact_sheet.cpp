@@ -39,16 +39,18 @@ void tileSize(int width, int height, int tile, int& w, int& h) {
 }
 
 Image renderSample(const std::vector<OpConfig>& pipeline, SourceLevels& source, std::uint64_t seed,
-                   std::uint64_t index, Backend& backend, Replay* replayOut) {
-    Replay replay = samplePipeline(pipeline, seed, index, source.width(), source.height());
-    Image out = renderReplay(replay, source, backend);
+                   std::uint64_t index, Backend& backend, Replay* replayOut, const Partners& partners) {
+    Replay replay = samplePipeline(pipeline, seed, index, source.width(), source.height(), partners.pool);
+    Image out = renderReplay(replay, source, backend, partners.load);
     if (replayOut) *replayOut = std::move(replay);
     return out;
 }
 
-Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend) {
+Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend, const PartnerLoader& load) {
     Image out;
     RenderJob job{&source, buildFullPlan(replay, source.width(), source.height()), &out};
+    if (needsPartners(job.plan))
+        bindPartners(job.plan, source.channels(), load ? load : selfPartner(source), SourceSampling::Source);
     backend.render(std::span<RenderJob>(&job, 1));
     return out;
 }
@@ -90,8 +92,12 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
             }
             try {
                 // The pipeline may not fit this image (a hole or grid unit larger than it).
+                const PartnerPool pool =
+                    o.partnerPool > 0
+                        ? PartnerPool{o.partnerPool, o.partnerFirst + static_cast<std::uint64_t>(t.sourceIndex)}
+                        : PartnerPool{sources.size(), static_cast<std::uint64_t>(t.sourceIndex)};
                 t.replay = samplePipeline(t.original ? std::vector<OpConfig>{} : pipeline, o.seed, t.sampleIndex,
-                                          src.width, src.height);
+                                          src.width, src.height, pool);
             } catch (const InputError& e) {
                 t.error = e.what();
                 t.width = t.height = o.tile;
@@ -128,7 +134,36 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
     for (const SourceLevels* s : sources) sizes.push_back(SheetSource{s->width(), s->height(), {}});
     SheetLayout layout = layoutSheet(pipeline, sizes, o);
     bindSources(layout, sources);
+    if (o.partnerPool == 0)  // the pool is the sources: partners are read from them
+        bindSheetPartners(layout, [&sources](std::uint64_t i, int, int) {
+            return std::shared_ptr<SourceLevels>(sources.at(static_cast<std::size_t>(i)), [](SourceLevels*) {});
+        });
     return layout;
+}
+
+void bindSheetPartners(SheetLayout& layout, const PartnerLoader& load) {
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
+        RenderJob& job = layout.jobs[k];
+        if (needsPartners(job.plan)) {
+            try {
+                bindPartners(job.plan, job.source->channels(), load, SourceSampling::Prefiltered);
+            } catch (const InputError& e) {
+                layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])].error = e.what();
+                continue;
+            }
+        }
+        if (kept != k) {
+            layout.jobs[kept] = std::move(layout.jobs[k]);
+            layout.jobTiles[kept] = layout.jobTiles[k];
+        }
+        ++kept;
+    }
+    layout.jobs.resize(kept);
+    layout.jobTiles.resize(kept);
+    if (layout.jobs.empty())
+        for (const SheetTile& t : layout.tiles)
+            if (!t.error.empty()) throw InputError(t.error);
 }
 
 std::vector<int> finestLevels(const SheetLayout& layout, std::size_t sourceCount) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cpu_backend.h"
+#include "error.h"
 #include "philox.h"
 
 namespace auglab {
@@ -174,6 +175,27 @@ void dropoutRows(Image& img, const DropoutStep& d, int rows0, int rows1) {
     }
 }
 
+void mixRows(Image& img, const MixStep& m, int y0, int y1) {
+    if (!m.partner) throw RuntimeError("a mixup or cutmix step has no partner image (bindPartners)");
+    const Image& b = *m.partner;
+    if (b.width != img.width || b.height != img.height || b.channels != img.channels)
+        throw RuntimeError("a partner image does not have the output's size and channels");
+    const std::size_t n = static_cast<std::size_t>(img.width) * img.channels;
+    if (m.paste) {
+        const int bx0 = std::clamp(m.box.x, 0, img.width), bx1 = std::clamp(m.box.x + m.box.w, 0, img.width);
+        const int by0 = std::clamp(m.box.y, y0, y1), by1 = std::clamp(m.box.y + m.box.h, y0, y1);
+        for (int y = by0; y < by1; ++y)
+            std::copy(b.at(bx0, y), b.at(bx1, y), img.at(bx0, y));
+        return;
+    }
+    const std::uint32_t wa = m.weight, wb = 65536u - m.weight;
+    for (int y = y0; y < y1; ++y) {
+        std::uint8_t* p = img.row(y);
+        const std::uint8_t* q = b.row(y);
+        for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>((wa * p[i] + wb * q[i] + 32768u) >> 16);
+    }
+}
+
 }  // namespace
 
 bool rowLocal(const PixelStep& step) {
@@ -191,6 +213,8 @@ void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
         noiseRows(img, *s, y0, y1);
     } else if (const auto* s = std::get_if<DropoutStep>(&step)) {
         dropoutRows(img, *s, y0, y1);
+    } else if (const auto* s = std::get_if<MixStep>(&step)) {
+        mixRows(img, *s, y0, y1);
     }
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "colour.h"
+#include "image.h"
 #include "replay.h"
 
 namespace auglab {
@@ -69,7 +70,21 @@ struct DropoutStep {
     std::uint64_t seed = 0;
 };
 
-using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, NoiseStep, DropoutStep>;
+/// Mixes in a partner image (mixup, cutmix): `partner` is that image already resized to the plan's
+/// output size with the output's channels (bindPartners, partners.h). Blend (`paste` false): every
+/// channel becomes (weight * a + (65536 - weight) * b + 32768) >> 16, a the pixel, b the partner's, so
+/// weight = round(lambda * 65536) and the result is lambda * a + (1 - lambda) * b rounded half up.
+/// Paste: the pixels of `box` (output pixels) become the partner's.
+struct MixStep {
+    std::uint64_t partnerIndex = 0;  ///< the partner's index in the pool the sample was drawn from
+    bool paste = false;
+    std::uint32_t weight = 65536;  ///< blend: the pixel's weight in 1/65536
+    Hole box;                      ///< paste
+    std::shared_ptr<const Image> partner;
+};
+
+using PixelStep =
+    std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, NoiseStep, DropoutStep, MixStep>;
 
 struct PlanStage {
     WarpStep warp;

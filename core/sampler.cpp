@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
+#include "error.h"
 #include "ops/op_module.h"
 #include "philox.h"
 
@@ -105,8 +107,17 @@ std::uint64_t OpDraws::bits64(std::uint32_t draw) const {
     return (static_cast<std::uint64_t>(r[2]) << 32) | r[3];
 }
 
+std::uint64_t OpDraws::partner(std::uint32_t draw) const {
+    if (pool_.count <= 1) return 0;
+    const auto k = static_cast<std::uint64_t>(randint(draw, 0, static_cast<std::int64_t>(pool_.count) - 2));
+    return k >= pool_.self ? k + 1 : k;  // every image but the sample's own
+}
+
 Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed, std::uint64_t index,
-                      int width, int height) {
+                      int width, int height, const PartnerPool& pool) {
+    if (pool.count == 0 || pool.self >= pool.count)
+        throw InputError("the partner pool has " + std::to_string(pool.count) + " images; this sample's is number " +
+                         std::to_string(pool.self));
     Replay replay;
     replay.seed = seed;
     replay.index = index;
@@ -114,7 +125,7 @@ Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed,
     replay.imageHeight = height;
     for (std::size_t i = 0; i < pipeline.size(); ++i) {
         const OpConfig& op = pipeline[i];
-        const OpDraws draws(seed, index, static_cast<std::uint32_t>(i));
+        const OpDraws draws(seed, index, static_cast<std::uint32_t>(i), pool);
         ConcreteOp c;
         c.id = op.id();
         const double gate = draws.uniform(kGateDraw);

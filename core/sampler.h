@@ -16,11 +16,19 @@ namespace auglab {
 constexpr std::uint32_t kGateDraw = 0;
 constexpr std::uint32_t kNoiseKeyDraw = 2;
 
+/// The images a sample may take a partner from (mixup, cutmix): `count` images, the sample's own
+/// at position `self` (a dataset's files in order, or the images loaded). With one image, the
+/// partner is the image itself.
+struct PartnerPool {
+    std::uint64_t count = 1;
+    std::uint64_t self = 0;
+};
+
 /// Draws of one op of one sample: uniform numbers on demand, by draw number.
 class OpDraws {
 public:
-    OpDraws(std::uint64_t seed, std::uint64_t index, std::uint32_t opPosition)
-        : seed_(seed), index_(index), op_(opPosition) {}
+    OpDraws(std::uint64_t seed, std::uint64_t index, std::uint32_t opPosition, PartnerPool pool = {})
+        : seed_(seed), index_(index), op_(opPosition), pool_(pool) {}
 
     double uniform(std::uint32_t draw) const;                     ///< [0, 1)
     double uniform(std::uint32_t draw, double a, double b) const;  ///< U(a, b)
@@ -33,18 +41,24 @@ public:
     /// A Beta(a, b) value (a, b > 0) from one uniform draw: the quantile of that uniform, found by
     /// bisection on the regularized incomplete beta function (mixup's and cutmix's lambda).
     double beta(std::uint32_t draw, double a, double b) const;
+    /// A partner from the pool, uniform over the images other than the sample's own (itself when
+    /// the pool has one image).
+    std::uint64_t partner(std::uint32_t draw) const;
+    const PartnerPool& pool() const { return pool_; }
 
 private:
     std::uint64_t seed_, index_;
     std::uint32_t op_;
+    PartnerPool pool_;
 };
 
 /// I_x(a, b), the regularized incomplete beta function (the Beta(a, b) distribution's CDF at x):
 /// its continued fraction (modified Lentz), on the side of x where it converges fast.
 double regularizedIncompleteBeta(double x, double a, double b);
 
-/// The concrete parameters of sample `index` for an image of width x height pixels.
+/// The concrete parameters of sample `index` for an image of width x height pixels, its partners
+/// (mixup, cutmix) drawn from `pool` (InputError when `pool` is empty or `self` is outside it).
 Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed, std::uint64_t index, int width,
-                      int height);
+                      int height, const PartnerPool& pool = {});
 
 }  // namespace auglab

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
+#include <mutex>
+#include <utility>
 
 #include "error.h"
 #include "image_io.h"
@@ -75,6 +78,32 @@ std::vector<std::shared_ptr<SourceLevels>> loadSheetFiles(SheetLayout& layout,
     }, errors);
     if (reducedFrom16Bit != nullptr) *reducedFrom16Bit = reduced;
     return held;
+}
+
+PartnerLoader filePartners(std::vector<std::filesystem::path> pool, bool display) {
+    struct Held {
+        std::mutex mutex;
+        std::map<std::pair<std::uint64_t, int>, std::shared_ptr<SourceLevels>> images;
+    };
+    auto held = std::make_shared<Held>();
+    return [pool = std::move(pool), display, held](std::uint64_t index, int outW, int outH) {
+        if (index >= pool.size())
+            throw InputError("the pool has " + std::to_string(pool.size()) + " images, not " + std::to_string(index + 1));
+        const std::filesystem::path& file = pool[static_cast<std::size_t>(index)];
+        const ImageInfo info = probeImage(file);
+        const int level = display ? partnerLevel(info.width, info.height, outW, outH, SourceSampling::Prefiltered) : 0;
+        {
+            const std::lock_guard<std::mutex> lock(held->mutex);
+            if (auto it = held->images.find({index, level}); it != held->images.end()) return it->second;
+        }
+        std::shared_ptr<SourceLevels> levels =
+            display ? loadDisplaySource(file, level, info.width, info.height).levels
+                    : std::make_shared<SourceLevels>(loadImage(file).image);
+        const std::lock_guard<std::mutex> lock(held->mutex);
+        if (held->images.size() >= 16) held->images.clear();  // a long run over a folder holds a few at a time
+        held->images[{index, level}] = levels;
+        return levels;
+    };
 }
 
 }  // namespace auglab

@@ -344,7 +344,12 @@ std::vector<OpConfig> busyPipeline(bool withNoise) {
     OpConfig crop = op("random_resized_crop");  // outputs of two sizes in one batch
     crop.p = 0.5;
     crop.set("size", Size2{300, 420});
-    std::vector<OpConfig> p{crop, affine, perspective, flip, drop, bc, op("hue_saturation_value"), blur, vflip, nearest, gray};
+    OpConfig mixup = op("mixup");  // partners: another image of the dataset, resized and of the job's channels
+    mixup.p = 0.5;
+    OpConfig cutmix = op("cutmix");
+    cutmix.p = 0.5;
+    std::vector<OpConfig> p{crop,  affine, perspective, flip,    drop, bc, op("hue_saturation_value"), mixup, blur,
+                            vflip, nearest, gray,       cutmix};
     if (withNoise) p.push_back(noise);
     return p;
 }

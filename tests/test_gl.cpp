@@ -37,6 +37,7 @@ private slots:
     void bordersAndInterpolations_data();
     void bordersAndInterpolations();
     void gridMatchesCpu();
+    void mixMatchesCpu();
     void brokenShaderNamesFileAndLine();
     void brokenShaderFallsBackToCpu();
 
@@ -114,6 +115,34 @@ void TestGl::opsMatchCpu() {
             QVERIFY2(d.maxAbs <= 1 && double(d.pixelsDiffering) <= std::max(1.0, 5e-3 * double(d.pixels)),
                      where.constData());
         }
+    }
+}
+
+void TestGl::mixMatchesCpu() {
+    // mixup and cutmix with partners from the other images of a dataset (other sizes, RGB and
+    // RGBA): the partner is a second texture of the output's size; integer maths, exact.
+    SourceLevels a(photoCrop("chelsea.png", 120, 90, 3)), b(photoCrop("coffee.png", 77, 101, 4)),
+        c(photoCrop("astronaut.png", 64, 64, 3));
+    OpConfig affine = op("affine");
+    affine.set("rotate_deg", Range{-30, 30});
+    OpConfig mixup = op("mixup"), cutmix = op("cutmix");
+    mixup.p = cutmix.p = 0.7;
+    const std::vector<OpConfig> p{affine, mixup, op("brightness_contrast"), cutmix};
+    SheetOptions o;
+    o.rows = 2;
+    o.cols = 3;
+    o.tile = 80;
+    o.mode = SheetMode::Dataset;
+    CpuBackend cpu(1);
+    auto gl = createGlBackend();
+    const Diff d = compare(renderSheet(p, {&a, &b, &c}, o, *gl).image, renderSheet(p, {&a, &b, &c}, o, cpu).image);
+    QVERIFY2(d.maxAbs == 0, d.describe().constData());
+    const Partners partners{PartnerPool{3, 0}, [&](std::uint64_t i, int, int) {
+                                return std::shared_ptr<SourceLevels>(i == 1 ? &b : &c, [](SourceLevels*) {});
+                            }};
+    for (std::uint64_t i = 0; i < 4; ++i) {
+        const Diff f = compare(renderSample(p, a, 5, i, *gl, nullptr, partners), renderSample(p, a, 5, i, cpu, nullptr, partners));
+        QVERIFY2(f.maxAbs == 0, f.describe().constData());
     }
 }
 

@@ -157,6 +157,30 @@ DeviceOp dropoutOp(const DropoutStep& d, BlobWriter& blob) {
     return op;
 }
 
+DeviceOp mixOp(const MixStep& m, const Plan& plan, int channels, BlobWriter& blob) {
+    if (!m.partner) throw RuntimeError("a mixup or cutmix step has no partner image (bindPartners)");
+    const Image& b = *m.partner;
+    if (b.width != plan.width || b.height != plan.height || b.channels != channels)
+        throw RuntimeError("a partner image does not have the output's size and channels");
+    DeviceOp op{};
+    op.kind = kOpMix;
+    op.paste = m.paste ? 1 : 0;
+    op.weight = m.weight;
+    op.box[0] = m.box.x;
+    op.box[1] = m.box.y;
+    op.box[2] = m.box.w;
+    op.box[3] = m.box.h;
+    op.width = b.width;
+    op.channels = b.channels;
+    // The partner travels with the descriptors, rows packed.
+    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(b.width) * b.height * b.channels);
+    for (int y = 0; y < b.height; ++y)
+        std::memcpy(pixels.data() + static_cast<std::size_t>(y) * b.width * b.channels, b.row(y),
+                    static_cast<std::size_t>(b.width) * b.channels);
+    op.partner = blob.putArray(pixels);
+    return op;
+}
+
 /// The passes of one job, in order.
 std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                                   const std::map<const Image*, Offset>& levelAt, BlobWriter& blob) {
@@ -248,6 +272,8 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 ops.push_back(op);
             } else if (const auto* d = std::get_if<DropoutStep>(&step)) {
                 ops.push_back(dropoutOp(*d, blob));
+            } else if (const auto* m = std::get_if<MixStep>(&step)) {
+                ops.push_back(mixOp(*m, plan, channels, blob));
             }
         }
         flush();
@@ -273,6 +299,8 @@ std::size_t jobBytes(const RenderJob& job) {
     n += alignUp(imageBytes(p.width, p.height, channels)) * (p.stages.size() > 1 ? 2 : 1);
     if (stepCount(p, isBlur)) n += alignUp(imageBytes(p.width, p.height, 3) * sizeof(float));
     n += stepCount(p, isMean) * kMeanSlotBytes + 4096;  // and the descriptors
+    n += stepCount(p, [](const PixelStep& s) { return std::holds_alternative<MixStep>(s); }) *
+         alignUp(imageBytes(p.width, p.height, channels));  // partners travel with the descriptors
     return n;
 }
 

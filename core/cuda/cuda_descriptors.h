@@ -24,7 +24,7 @@ enum PassKind : int {
 };
 
 /// The pointwise ops a segment applies, in pipeline order.
-enum OpKind : int { kOpLut, kOpHsv, kOpGray, kOpNoise, kOpDropout };
+enum OpKind : int { kOpLut, kOpHsv, kOpGray, kOpNoise, kOpDropout, kOpMix };
 
 /// Dropout fill modes, as Fill::Mode.
 enum FillKind : int { kFillConstant, kFillRandom, kFillRandomUniform };
@@ -44,6 +44,12 @@ struct DeviceOp {
     Offset divisions;              ///< kOpHsv: OpenCV's sdiv and hdiv tables, 2 x 256 ints
     Offset holes;                  ///< dropout: x, y, w, h ints per hole, in output pixels
     Offset colours;                ///< dropout random_uniform: 4 bytes (RGB, unused) per hole
+    // kOpMix (core/plan.h MixStep): the partner is an image of the output's size and channels.
+    int paste;            ///< 1: cutmix's box; 0: mixup's blend
+    std::uint32_t weight;  ///< the blend's weight of the pixel, in 1/65536
+    int box[4];           ///< x, y, w, h in output pixels
+    int width, channels;  ///< the partner's row length, in pixels, and its channels
+    Offset partner;       ///< tightly packed rows of width * channels bytes
 };
 
 /// The warp of a segment, in OpenCV's fixed point: source x of output (x, y) is

@@ -371,6 +371,21 @@ AUGLAB_HD void applyOp(unsigned char* arena, const DeviceOp& op, int x, int y, i
             }
             return;
         }
+        case kOpMix: {
+            const unsigned char* b = at<unsigned char>(arena, op.partner) +
+                                     (static_cast<std::size_t>(y) * static_cast<std::size_t>(op.width) +
+                                      static_cast<std::size_t>(x)) *
+                                         static_cast<std::size_t>(op.channels);
+            if (op.paste) {
+                if (x >= op.box[0] && x < op.box[0] + op.box[2] && y >= op.box[1] && y < op.box[1] + op.box[3])
+                    for (int c = 0; c < op.channels; ++c) px[c] = b[c];
+                return;
+            }
+            const std::uint32_t wb = 65536u - op.weight;
+            for (int c = 0; c < op.channels; ++c)
+                px[c] = static_cast<int>((op.weight * static_cast<std::uint32_t>(px[c]) + wb * b[c] + 32768u) >> 16);
+            return;
+        }
         default:
             return;
     }

@@ -48,7 +48,9 @@ ExportResult exportKeras(const Preset& preset) {
         anyLayer = text < end && lines[text] != '#';
         at = end + 1;
     }
-    if (!anyLayer) {
+    if (!anyLayer && !ops.configs.empty()) {
+        lines += "    layers.Identity(),  # only batch mixes: see mix_batch below\n";
+    } else if (!anyLayer) {
         w.push_back("nothing in this preset can be expressed in Keras: the model passes images through unchanged "
                     "(layers.Identity).");
         lines += "    layers.Identity(),  # nothing of this preset is exported (see the warnings above)\n";
@@ -56,6 +58,28 @@ ExportResult exportKeras(const Preset& preset) {
     std::string body = "import keras\nfrom keras import layers\n";
     body += kApplyWithProbability + pythonHelpers(PythonTarget::Keras, ops.helpersUsed);
     body += "\n\n# Batches of RGB images, channels last, values 0-255.\naugment = keras.Sequential([\n" + lines + "])\n";
+    if (!ops.configs.empty()) {
+        // mixup and cutmix (their modules' configs): batch-level, with the labels.
+        body += R"(
+
+# MixUp and CutMix mix the images of a batch and their labels: applied to whole batches after
+# `augment`, e.g. dataset.map(lambda x, y: mix_batch(augment(x), y)), labels one-hot (float).
+# Each layer runs on each image with its probability.
+BATCH_MIXES = [
+)" + ops.configs + R"(]
+
+
+def mix_batch(images, labels):
+    images = keras.ops.cast(images, "float32")
+    labels = keras.ops.cast(labels, "float32")
+    for layer, p in BATCH_MIXES:
+        mixed = layer({"images": images, "labels": labels})
+        take = keras.random.uniform((keras.ops.shape(images)[0],)) < p
+        images = keras.ops.where(take[:, None, None, None], mixed["images"], images)
+        labels = keras.ops.where(take[:, None], mixed["labels"], labels)
+    return images, labels
+)";
+    }
     r.text = pythonHeader(preset, "keras", w) + body;
     return r;
 }

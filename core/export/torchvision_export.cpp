@@ -14,6 +14,27 @@ ExportResult exportTorchvision(const Preset& preset) {
     body += pythonHelpers(PythonTarget::Torchvision, ops.helpersUsed);
     body += "\n\n# Expects uint8 image tensors (C x H x W, RGB), e.g. from torchvision.io.decode_image.\n";
     body += "transform = v2.Compose([\n" + ops.lines + "])\n";
+    if (!ops.configs.empty()) {
+        // mixup and cutmix (their modules' configs): batch-level, with the labels.
+        body += R"(
+
+# MixUp and CutMix mix the images of a batch and their labels: torchvision applies them to whole
+# batches, after `transform`, in the DataLoader's collate function:
+#     DataLoader(dataset, batch_size=..., collate_fn=collate_fn)
+# Set NUM_CLASSES to your number of classes. Labels come out one-hot and mixed (float).
+NUM_CLASSES = 10
+batch_transform = v2.Compose([
+)" + ops.configs + R"(])
+
+
+def collate_fn(batch):
+    """Stacks (image, label) pairs, then mixes them: uint8 images (rounded as AugLab rounds), soft labels."""
+    images, labels = torch.utils.data.default_collate(batch)
+    labels = torch.nn.functional.one_hot(labels, NUM_CLASSES).float()
+    images, labels = batch_transform(images.float(), labels)
+    return torch.floor(images + 0.5).clamp(0, 255).to(torch.uint8), labels
+)";
+    }
     r.text = pythonHeader(preset, "torchvision", r.warnings) + body;
     return r;
 }

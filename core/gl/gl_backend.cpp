@@ -350,6 +350,19 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
         draw("gl_dropout.frag", out, w, h);
         return out;
     }
+    if (const auto* s = std::get_if<MixStep>(&step)) {
+        if (!s->partner) throw RuntimeError("a mixup or cutmix step has no partner image (bindPartners)");
+        const GLuint partner = uploadImage(*s->partner);
+        const GLuint out = target();
+        QOpenGLShaderProgram& p = use("gl_mix.frag");
+        bindTexture(0, input, "gl_mix.frag", "image");
+        bindTexture(1, partner, "gl_mix.frag", "partner");
+        gl_->glUniform1i(p.uniformLocation("paste"), s->paste ? 1 : 0);
+        gl_->glUniform1ui(p.uniformLocation("weight"), s->weight);
+        gl_->glUniform4i(p.uniformLocation("box"), s->box.x, s->box.y, s->box.w, s->box.h);
+        draw("gl_mix.frag", out, w, h);
+        return out;
+    }
     throw RuntimeError("GL backend: unknown pixel step");
 }
 

@@ -14,6 +14,7 @@
 #include "ops/gauss_noise.h"
 #include "ops/gaussian_blur.h"
 #include "ops/hue_saturation_value.h"
+#include "ops/mix.h"
 #include "ops/perspective.h"
 #include "ops/random_resized_crop.h"
 #include "ops/to_gray.h"
@@ -34,16 +35,19 @@ enum class OpId {
     GaussianBlur,
     GaussNoise,
     ToGray,
+    MixUp,
+    CutMix,
 };
 
 /// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
 /// of thing share a type (the flips, the dropouts).
 using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
-                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams>;
+                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams,
+                              MixParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 13>& opModules() {
-    static const std::array<const OpModule*, 13> modules{
+inline const std::array<const OpModule*, 15>& opModules() {
+    static const std::array<const OpModule*, 15> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
@@ -57,6 +61,8 @@ inline const std::array<const OpModule*, 13>& opModules() {
         &gaussianBlurModule(),
         &gaussNoiseModule(),
         &toGrayModule(),
+        &mixupModule(),
+        &cutmixModule(),
     };
     return modules;
 }
