@@ -20,7 +20,9 @@ namespace {
 
 using Run = CliRun;
 
-QString sample(const char* f) { return QString::fromStdString(samplePath(f)); }
+QString sample(const char* f) {
+    return QString::fromStdString(samplePath(f));
+}
 
 const char* const kPreset = kBusyPreset;
 
@@ -39,6 +41,7 @@ private slots:
     void renderIsDeterministicAcrossThreads();
     void applyEqualsRenderTile();
     void replayReproducesApply();
+    void mixTakesPartnersFromThePool();
     void badImages_data();
     void badImages();
     void dirSkipsBrokenFiles();
@@ -70,8 +73,8 @@ void TestCli::infoJson() {
         QVERIFY(o.contains("compiled") && o.contains("available") && !o["detail"].toString().isEmpty());
         if (o["name"] == "cpu") QVERIFY(o["available"].toBool());
         const QString detail = o["detail"].toString().toLower();
-        const bool software = detail.contains("llvmpipe") || detail.contains("softpipe") || detail.contains("swrast") ||
-                              detail.contains("software");
+        const bool software = detail.contains("llvmpipe") || detail.contains("softpipe") ||
+                              detail.contains("swrast") || detail.contains("software");
         cuda = cuda || (o["name"] == "cuda" && o["available"].toBool());
         hardwareGl = hardwareGl || (o["name"] == "gl" && o["available"].toBool() && !software);
     }
@@ -91,10 +94,13 @@ void TestCli::validate_data() {
         {"op": "affine"}, {"op": "horizontal_flip"}, {"op": "coarse_dropout", "holes": [9, 8]}]})")
                                << 2 << "pipeline[2].holes: min 9 > max 8";
     QTest::newRow("unknown key") << QByteArray(R"({"format": "auglab-preset", "version": 1, "pipeline": [
-        {"op": "affine", "rotation": [1, 2]}]})") << 2 << "pipeline[0].rotation: unknown key";
-    QTest::newRow("newer version") << QByteArray(R"({"format": "auglab-preset", "version": 7, "pipeline": []})") << 2
-                                   << "version: preset version 7 is newer";
-    QTest::newRow("syntax") << QByteArray("{\"format\": \"auglab-preset\",\n \"version\": 1,,}") << 2 << "line 2";
+        {"op": "affine", "rotation": [1, 2]}]})")
+                                 << 2 << "pipeline[0].rotation: unknown key";
+    QTest::newRow("newer version") << QByteArray(
+                                          R"({"format": "auglab-preset", "version": 7, "pipeline": []})")
+                                   << 2 << "version: preset version 7 is newer";
+    QTest::newRow("syntax") << QByteArray("{\"format\": \"auglab-preset\",\n \"version\": 1,,}") << 2
+                            << "line 2";
 }
 
 void TestCli::validate() {
@@ -115,17 +121,20 @@ void TestCli::usageErrors_data() {
     QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command";
     QTest::newRow("unknown option") << QStringList{"render", "--colour", "red"} << "unknown option --colour";
     QTest::newRow("missing out") << QStringList{"render", "--image", sample("chelsea.png")} << "--out";
-    QTest::newRow("bad grid") << QStringList{"render", "--image", sample("chelsea.png"), "--grid", "8by8", "--out", "x.png"}
+    QTest::newRow("bad grid") << QStringList{"render", "--image", sample("chelsea.png"), "--grid", "8by8",
+                                             "--out",  "x.png"}
                               << "--grid";
-    QTest::newRow("bad index") << QStringList{"apply", "--image", sample("chelsea.png"), "--index", "-3", "--out", "x.png"}
+    QTest::newRow("bad index") << QStringList{"apply", "--image", sample("chelsea.png"), "--index", "-3",
+                                              "--out", "x.png"}
                                << "--index";
-    QTest::newRow("unknown backend") << QStringList{"render", "--image", sample("chelsea.png"), "--backend", "tpu",
-                                                    "--out", "x.png"}
+    QTest::newRow("unknown backend") << QStringList{"render",    "--image", sample("chelsea.png"),
+                                                    "--backend", "tpu",     "--out",
+                                                    "x.png"}
                                      << "unknown backend";
-    QTest::newRow("bad output extension") << QStringList{"render", "--image", sample("chelsea.png"), "--out", "x.webp"}
-                                          << ".webp";
-    QTest::newRow("missing image") << QStringList{"apply", "--image", "/no/such/file.png", "--index", "0", "--out",
-                                                  "x.png"}
+    QTest::newRow("bad output extension")
+        << QStringList{"render", "--image", sample("chelsea.png"), "--out", "x.webp"} << ".webp";
+    QTest::newRow("missing image") << QStringList{"apply", "--image", "/no/such/file.png", "--index", "0",
+                                                  "--out", "x.png"}
                                    << "/no/such/file.png";
 }
 
@@ -139,7 +148,8 @@ void TestCli::usageErrors() {
 
 void TestCli::renderIsDeterministicAcrossThreads() {
     const QString a = dir_.filePath("a.png"), b = dir_.filePath("b.png");
-    const QStringList common{"render", "--preset", preset_, "--image", sample("coffee.png"), "--grid", "4x3", "--tile", "96"};
+    const QStringList common{"render", "--preset", preset_,  "--image", sample("coffee.png"),
+                             "--grid", "4x3",      "--tile", "96"};
     QCOMPARE(cli(common + QStringList{"--threads", "1", "--out", a}).code, 0);
     QCOMPARE(cli(common + QStringList{"--threads", "2", "--out", b}).code, 0);
     const QByteArray bytesA = readAll(a);
@@ -155,41 +165,44 @@ void TestCli::renderIsDeterministicAcrossThreads() {
 
 void TestCli::applyEqualsRenderTile() {
     const QString replays = dir_.filePath("tiles.json");
-    QCOMPARE(cli({"render", "--preset", preset_, "--image", sample("chelsea.png"), "--grid", "3x2", "--tile", "64",
-                  "--seed", "31", "--out", dir_.filePath("s.png"), "--save-replays", replays})
+    QCOMPARE(cli({"render", "--preset", preset_, "--image", sample("chelsea.png"), "--grid", "3x2", "--tile",
+                  "64", "--seed", "31", "--out", dir_.filePath("s.png"), "--save-replays", replays})
                  .code,
              0);
     const QJsonArray tiles = QJsonDocument::fromJson(readAll(replays)).array();
     QCOMPARE(tiles.size(), 6);
     for (int i : {0, 4, 5}) {
         const QString one = dir_.filePath(QString("r%1.json").arg(i));
-        const Run r = cli({"apply", "--preset", preset_, "--image", sample("chelsea.png"), "--index",
-                           QString::number(i), "--seed", "31", "--out", dir_.filePath("o.png"), "--save-replay", one});
+        const Run r =
+            cli({"apply", "--preset", preset_, "--image", sample("chelsea.png"), "--index",
+                 QString::number(i), "--seed", "31", "--out", dir_.filePath("o.png"), "--save-replay", one});
         QCOMPARE(r.code, 0);
         QCOMPARE(QJsonDocument::fromJson(readAll(one)).object(), tiles[i].toObject());
     }
     // And the pixels: with tiles as large as the image (chelsea.png is 451x300) a tile is what
     // apply writes, bit for bit. Cells are `--tile` pixels with 2-pixel gaps, the image centred.
     const QString sheet = dir_.filePath("big.png"), applied = dir_.filePath("one.png");
-    QCOMPARE(cli({"render", "--preset", preset_, "--image", sample("chelsea.png"), "--grid", "2x1", "--tile", "451",
-                  "--seed", "31", "--out", sheet})
+    QCOMPARE(cli({"render", "--preset", preset_, "--image", sample("chelsea.png"), "--grid", "2x1", "--tile",
+                  "451", "--seed", "31", "--out", sheet})
                  .code,
              0);
-    QCOMPARE(cli({"apply", "--preset", preset_, "--image", sample("chelsea.png"), "--index", "1", "--seed", "31",
-                  "--out", applied})
+    QCOMPARE(cli({"apply", "--preset", preset_, "--image", sample("chelsea.png"), "--index", "1", "--seed",
+                  "31", "--out", applied})
                  .code,
              0);
     const cv::Mat s = cv::imread(sheet.toStdString()), a = cv::imread(applied.toStdString());
     QCOMPARE(QSize(a.cols, a.rows), QSize(451, 300));
     const cv::Mat tile = s(cv::Rect(2 + 451 + 2, 2 + (451 - 300) / 2, 451, 300));
     QCOMPARE(cv::norm(tile, a, cv::NORM_INF), 0.0);
-    QVERIFY(cv::norm(s(cv::Rect(2, 2 + (451 - 300) / 2, 451, 300)), a, cv::NORM_INF) > 0);  // tile 0 is another sample
+    QVERIFY(cv::norm(s(cv::Rect(2, 2 + (451 - 300) / 2, 451, 300)), a, cv::NORM_INF) >
+            0);  // tile 0 is another sample
 }
 
 void TestCli::replayReproducesApply() {
-    const QString out = dir_.filePath("apply.png"), rep = dir_.filePath("apply.json"), again = dir_.filePath("again.png");
-    QCOMPARE(cli({"apply", "--preset", preset_, "--image", sample("astronaut.png"), "--index", "17", "--out", out,
-                  "--save-replay", rep})
+    const QString out = dir_.filePath("apply.png"), rep = dir_.filePath("apply.json"),
+                  again = dir_.filePath("again.png");
+    QCOMPARE(cli({"apply", "--preset", preset_, "--image", sample("astronaut.png"), "--index", "17", "--out",
+                  out, "--save-replay", rep})
                  .code,
              0);
     QCOMPARE(cli({"replay", "--replay", rep, "--image", sample("astronaut.png"), "--out", again}).code, 0);
@@ -199,6 +212,64 @@ void TestCli::replayReproducesApply() {
     const Run wrong = cli({"replay", "--replay", rep, "--image", sample("chelsea.png"), "--out", again});
     QCOMPARE(wrong.code, 2);
     QVERIFY2(wrong.err.contains("512x512"), qPrintable(wrong.err));
+}
+
+void TestCli::mixTakesPartnersFromThePool() {
+    // apply --partner: mixup's and cutmix's partners are the other images given; the replay names
+    // each partner's file, and `replay` reads them back from there (or from --partner); render
+    // draws partners from every image given.
+    const QString preset = dir_.filePath("mix.auglab.json");
+    QVERIFY(writeBytes(preset,
+                       R"({"format": "auglab-preset", "version": 1, "name": "mix", "seed": 3, "pipeline": [
+        {"op": "mixup", "alpha": 1.0}, {"op": "cutmix", "alpha": 1.0}]})"));
+    const QString out = dir_.filePath("mix.png"), rep = dir_.filePath("mix.json"),
+                  again = dir_.filePath("mix2.png");
+    const Run apply =
+        cli({"apply", "--preset", preset, "--image", sample("chelsea.png"), "--partner", sample("coffee.png"),
+             sample("astronaut.png"), "--index", "5", "--out", out, "--save-replay", rep});
+    QVERIFY2(apply.code == 0, qPrintable(apply.err));
+    const QJsonArray ops = QJsonDocument::fromJson(readAll(rep)).object()["ops"].toArray();
+    QCOMPARE(ops.size(), 2);
+    for (const auto& v : ops) {
+        const QJsonObject o = v.toObject();
+        QCOMPARE(o["partners"].toInt(), 3);
+        QVERIFY(o["partner"].toInt() == 1 || o["partner"].toInt() == 2);  // never the image itself
+        QVERIFY(o["partner_path"].toString().endsWith(o["partner"].toInt() == 1 ? "coffee.png"
+                                                                                : "astronaut.png"));
+    }
+    QVERIFY(ops[1].toObject().contains("box_px") && ops[1].toObject().contains("effective_lambda"));
+    const Image a = loadImage(out.toStdString()).image;
+    QCOMPARE(cli({"replay", "--replay", rep, "--image", sample("chelsea.png"), "--out", again}).code, 0);
+    QVERIFY(samePixels(a, loadImage(again.toStdString()).image));
+    QCOMPARE(cli({"replay", "--replay", rep, "--image", sample("chelsea.png"), "--partner",
+                  sample("coffee.png"), sample("astronaut.png"), "--out", again})
+                 .code,
+             0);
+    QVERIFY(samePixels(a, loadImage(again.toStdString()).image));
+    // Without --partner, the pool is the image alone: both ops change nothing.
+    QCOMPARE(
+        cli({"apply", "--preset", preset, "--image", sample("chelsea.png"), "--index", "5", "--out", again})
+            .code,
+        0);
+    QVERIFY(samePixels(loadImage(sample("chelsea.png").toStdString()).image,
+                       loadImage(again.toStdString()).image));
+    // A partner that cannot be read is an error naming it.
+    const Run missing = cli({"apply", "--preset", preset, "--image", sample("chelsea.png"), "--partner",
+                             dir_.filePath("nope.png"), "--index", "5", "--out", again});
+    QCOMPARE(missing.code, 2);
+    QVERIFY2(missing.err.contains("nope.png") && missing.err.contains("partner image 1"),
+             qPrintable(missing.err));
+    // render: the partners of a dataset page's tiles come from the images given.
+    const QString sheet = dir_.filePath("mix-sheet.png"), reps = dir_.filePath("mix-sheet.json");
+    const Run render = cli({"render", "--preset", preset, "--image", sample("chelsea.png"),
+                            sample("coffee.png"), sample("astronaut.png"), "--mode", "dataset", "--grid",
+                            "3x1", "--tile", "64", "--out", sheet, "--save-replays", reps});
+    QVERIFY2(render.code == 0, qPrintable(render.err));
+    const QJsonArray tiles = QJsonDocument::fromJson(readAll(reps)).array();
+    QCOMPARE(tiles.size(), 3);
+    for (int i = 0; i < 3; ++i)
+        for (const auto& v : tiles[i].toObject()["ops"].toArray())
+            QVERIFY(v.toObject()["partner"].toInt() != i);
 }
 
 void TestCli::badImages_data() {
@@ -235,7 +306,8 @@ void TestCli::dirSkipsBrokenFiles() {
     QVERIFY(QFile::copy(sample("rocket.jpg"), d.filePath("c.jpg")));
     QVERIFY(writeBytes(d.filePath("b.png"), "not an image"));
     const QString out = dir_.filePath("dataset.png");
-    const Run r = cli({"render", "--dir", d.path(), "--mode", "dataset", "--grid", "2x1", "--tile", "64", "--out", out});
+    const Run r = cli(
+        {"render", "--dir", d.path(), "--mode", "dataset", "--grid", "2x1", "--tile", "64", "--out", out});
     QCOMPARE(r.code, 0);
     QVERIFY2(r.err.contains("skipped") && r.err.contains("b.png"), qPrintable(r.err));
     QVERIFY(QFile::exists(out));

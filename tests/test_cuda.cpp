@@ -89,23 +89,26 @@ public:
             std::memcpy(texture.at(x, y), &texel, 4);
         };
         for (int y = 0; y < layout.height; ++y)
-            for (int x = 0; x < layout.width; ++x) put(x, y, packTexel(kSheetGapGray, kSheetGapGray, kSheetGapGray, 255));
+            for (int x = 0; x < layout.width; ++x)
+                put(x, y, packTexel(kSheetGapGray, kSheetGapGray, kSheetGapGray, 255));
         const std::vector<std::array<int, 2>> positions = jobPositions(layout);
         std::size_t first = 0;
         for (std::span<RenderJob> batch : splitBatches(layout.jobs, budget_)) {
             ++batches;
             DeviceBatch b = buildDeviceBatch(batch);
-            const PlacementLaunch launch =
-                addPlacements(b, std::span(positions).subspan(first, batch.size()), layout.width, layout.height);
+            const PlacementLaunch launch = addPlacements(b, std::span(positions).subspan(first, batch.size()),
+                                                         layout.width, layout.height);
             first += batch.size();
             std::vector<unsigned char> arena = run(b);
-            const auto* placements = reinterpret_cast<const DevicePlacement*>(arena.data() + launch.placements);
+            const auto* placements =
+                reinterpret_cast<const DevicePlacement*>(arena.data() + launch.placements);
             for (int i = 0; i < launch.count; ++i) {
                 const DevicePlacement& p = placements[i];
                 if (p.width > launch.maxWidth || p.height > launch.maxHeight)
                     throw std::logic_error("a placement larger than its launch");
                 for (int y = 0; y < p.height; ++y)
-                    for (int x = 0; x < p.width; ++x) put(p.x + x, p.y + y, placedTexel(arena.data(), p, x, y));
+                    for (int x = 0; x < p.width; ++x)
+                        put(p.x + x, p.y + y, placedTexel(arena.data(), p, x, y));
             }
         }
         return texture;
@@ -121,8 +124,7 @@ private:
         for (const LevelUpload& l : b.levels) {
             const std::size_t rowBytes = std::size_t(l.image->width) * std::size_t(l.image->channels);
             for (int y = 0; y < l.image->height; ++y)
-                std::memcpy(arena.data() + l.offset + std::size_t(y) * rowBytes, l.image->row(y),
-                            rowBytes);
+                std::memcpy(arena.data() + l.offset + std::size_t(y) * rowBytes, l.image->row(y), rowBytes);
         }
         if (!b.blob.empty()) std::memcpy(arena.data() + b.blobOffset, b.blob.data(), b.blob.size());
         if (b.scratchBytes) std::memset(arena.data() + b.scratch, 0, b.scratchBytes);
@@ -344,12 +346,13 @@ std::vector<OpConfig> busyPipeline(bool withNoise) {
     OpConfig crop = op("random_resized_crop");  // outputs of two sizes in one batch
     crop.p = 0.5;
     crop.set("size", Size2{300, 420});
-    OpConfig mixup = op("mixup");  // partners: another image of the dataset, resized and of the job's channels
+    OpConfig mixup =
+        op("mixup");  // partners: another image of the dataset, resized and of the job's channels
     mixup.p = 0.5;
     OpConfig cutmix = op("cutmix");
     cutmix.p = 0.5;
-    std::vector<OpConfig> p{crop,  affine, perspective, flip,    drop, bc, op("hue_saturation_value"), mixup, blur,
-                            vflip, nearest, gray,       cutmix};
+    std::vector<OpConfig> p{crop,  affine, perspective, flip,    drop, bc,    op("hue_saturation_value"),
+                            mixup, blur,   vflip,       nearest, gray, cutmix};
     if (withNoise) p.push_back(noise);
     return p;
 }
@@ -425,9 +428,10 @@ public:
     }
     Image read() const {
         Image out(width_, height_, 4);
-        cuda::check(cudaMemcpy2DFromArray(out.pixels.data(), out.stride, array_, 0, 0, std::size_t(width_) * 4,
-                                          std::size_t(height_), cudaMemcpyDeviceToHost),
-                    "cudaMemcpy2DFromArray");
+        cuda::check(
+            cudaMemcpy2DFromArray(out.pixels.data(), out.stride, array_, 0, 0, std::size_t(width_) * 4,
+                                  std::size_t(height_), cudaMemcpyDeviceToHost),
+            "cudaMemcpy2DFromArray");
         return out;
     }
 
@@ -746,12 +750,14 @@ void TestCuda::sheetTextureMatchesCpu_data() {
     QTest::addColumn<int>("mode");
     QTest::addColumn<int>("batchBudget");  // host emulation: bytes per batch (0: the backend's)
     for (int engine : enginesOfThisBuild()) {
-        QTest::newRow((engineName(engine) + "64 samples").constData()) << engine << int(SheetMode::Samples) << 0;
+        QTest::newRow((engineName(engine) + "64 samples").constData())
+            << engine << int(SheetMode::Samples) << 0;
         QTest::newRow((engineName(engine) + "dataset of mixed sizes and channels").constData())
             << engine << int(SheetMode::Dataset) << 0;
     }
     if (kCudaBuilt && !deviceRowsOnly())
-        QTest::newRow("host emulation: one batch per tile") << int(kHostEmulation) << int(SheetMode::Dataset) << 1;
+        QTest::newRow("host emulation: one batch per tile")
+            << int(kHostEmulation) << int(SheetMode::Dataset) << 1;
 }
 
 void TestCuda::sheetTextureMatchesCpu() {
@@ -846,13 +852,15 @@ void TestCuda::deotteMatchesCpu() {
     d.set("rotation_std_deg", 30.0);
     const std::vector<OpConfig> pipeline{crop, d, op("brightness_contrast"), op("to_gray")};
     for (std::uint64_t i = 0; i < 4; ++i) {
-        const Diff full = compare(renderSample(pipeline, source, 21, i, *backend), renderSample(pipeline, source, 21, i, cpu));
+        const Diff full = compare(renderSample(pipeline, source, 21, i, *backend),
+                                  renderSample(pipeline, source, 21, i, cpu));
         QVERIFY2(full.maxAbs == 0, full.describe().constData());
     }
     SheetOptions o;
     o.rows = o.cols = 3;
     o.tile = 90;
-    const Diff grid = compare(renderSheet(pipeline, {&source}, o, *backend).image, renderSheet(pipeline, {&source}, o, cpu).image);
+    const Diff grid = compare(renderSheet(pipeline, {&source}, o, *backend).image,
+                              renderSheet(pipeline, {&source}, o, cpu).image);
     QVERIFY2(grid.maxAbs == 0, grid.describe().constData());
 }
 

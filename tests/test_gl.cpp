@@ -18,7 +18,9 @@ using namespace auglab::testing;
 
 namespace {
 
-OpConfig op(const char* name) { return OpConfig::withDefaults(name); }
+OpConfig op(const char* name) {
+    return OpConfig::withDefaults(name);
+}
 
 // How closely GL must follow the CPU for a pipeline: bit for bit where the arithmetic is the same
 // integers (warp, LUTs, gray, cutout); SPEC §2's linear bounds where float maths runs on the GPU
@@ -47,7 +49,8 @@ private:
 
 void TestGl::initTestCase() {
     probe_ = probeGl();
-    if (!probe_.available) QSKIP(qPrintable("no OpenGL 3.3 context here: " + QString::fromStdString(probe_.detail)));
+    if (!probe_.available)
+        QSKIP(qPrintable("no OpenGL 3.3 context here: " + QString::fromStdString(probe_.detail)));
     qInfo("GL renderer: %s", probe_.detail.c_str());
 }
 
@@ -57,13 +60,23 @@ void TestGl::opsMatchCpu_data() {
     QTest::addColumn<int>("width");
     QTest::addColumn<int>("height");
     QTest::addColumn<int>("channels");
-    const QList<std::tuple<const char*, Expect>> ops{
-        {"affine", Expect::Exact},           {"horizontal_flip", Expect::Exact}, {"vertical_flip", Expect::Exact},
-        {"coarse_dropout", Expect::Exact},   {"dropout_random", Expect::Exact},  {"dropout_uniform", Expect::Exact},
-        {"grid_dropout", Expect::Exact},     {"grid_random_uniform", Expect::Exact},
-        {"random_resized_crop", Expect::Exact}, {"deotte_affine", Expect::Exact}, {"perspective", Expect::Exact},
-        {"brightness_contrast", Expect::Exact}, {"brightness_mean", Expect::Exact}, {"to_gray", Expect::Exact},
-        {"hue_saturation_value", Expect::Bounded}, {"gaussian_blur", Expect::Bounded}, {"gauss_noise", Expect::Bounded}};
+    const QList<std::tuple<const char*, Expect>> ops{{"affine", Expect::Exact},
+                                                     {"horizontal_flip", Expect::Exact},
+                                                     {"vertical_flip", Expect::Exact},
+                                                     {"coarse_dropout", Expect::Exact},
+                                                     {"dropout_random", Expect::Exact},
+                                                     {"dropout_uniform", Expect::Exact},
+                                                     {"grid_dropout", Expect::Exact},
+                                                     {"grid_random_uniform", Expect::Exact},
+                                                     {"random_resized_crop", Expect::Exact},
+                                                     {"deotte_affine", Expect::Exact},
+                                                     {"perspective", Expect::Exact},
+                                                     {"brightness_contrast", Expect::Exact},
+                                                     {"brightness_mean", Expect::Exact},
+                                                     {"to_gray", Expect::Exact},
+                                                     {"hue_saturation_value", Expect::Bounded},
+                                                     {"gaussian_blur", Expect::Bounded},
+                                                     {"gauss_noise", Expect::Bounded}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
     for (const auto& [name, expect] : ops)
         for (const QSize& s : sizes)
@@ -71,7 +84,8 @@ void TestGl::opsMatchCpu_data() {
                 if (c == 4 && s.width() != 64) continue;  // RGBA once per op
                 const QByteArray row = QByteArray(name) + " " + QByteArray::number(s.width()) + "x" +
                                        QByteArray::number(s.height()) + (c == 4 ? " rgba" : "");
-                QTest::newRow(row.constData()) << QString(name) << int(expect) << s.width() << s.height() << c;
+                QTest::newRow(row.constData())
+                    << QString(name) << int(expect) << s.width() << s.height() << c;
             }
 }
 
@@ -81,7 +95,7 @@ void TestGl::opsMatchCpu() {
     QFETCH(int, width);
     QFETCH(int, height);
     QFETCH(int, channels);
-    OpConfig c = op(opName.startsWith("dropout_")   ? "coarse_dropout"
+    OpConfig c = op(opName.startsWith("dropout_") ? "coarse_dropout"
                     : opName.startsWith("grid_")  ? "grid_dropout"
                     : opName == "brightness_mean" ? "brightness_contrast"
                                                   : qPrintable(opName));
@@ -92,7 +106,8 @@ void TestGl::opsMatchCpu() {
         c.set("fill", Fill{Fill::Mode::RandomUniform, {}});
         // The largest unit stays below the shorter side (Albumentations refuses more); the 1x1 and
         // 7x5 images, too small for a unit range, keep the default unit.
-        if (std::min(width, height) > 3) c.set("unit_size_px", Range{2, double(std::min(30, std::min(width, height) - 1))});
+        if (std::min(width, height) > 3)
+            c.set("unit_size_px", Range{2, double(std::min(30, std::min(width, height) - 1))});
     }
     if (opName == "brightness_mean") c.set("brightness_by_max", false);
     if (opName == "affine") c.set("rotate_deg", Range{-40, 40});
@@ -135,13 +150,15 @@ void TestGl::mixMatchesCpu() {
     o.mode = SheetMode::Dataset;
     CpuBackend cpu(1);
     auto gl = createGlBackend();
-    const Diff d = compare(renderSheet(p, {&a, &b, &c}, o, *gl).image, renderSheet(p, {&a, &b, &c}, o, cpu).image);
+    const Diff d =
+        compare(renderSheet(p, {&a, &b, &c}, o, *gl).image, renderSheet(p, {&a, &b, &c}, o, cpu).image);
     QVERIFY2(d.maxAbs == 0, d.describe().constData());
     const Partners partners{PartnerPool{3, 0}, [&](std::uint64_t i, int, int) {
                                 return std::shared_ptr<SourceLevels>(i == 1 ? &b : &c, [](SourceLevels*) {});
                             }};
     for (std::uint64_t i = 0; i < 4; ++i) {
-        const Diff f = compare(renderSample(p, a, 5, i, *gl, nullptr, partners), renderSample(p, a, 5, i, cpu, nullptr, partners));
+        const Diff f = compare(renderSample(p, a, 5, i, *gl, nullptr, partners),
+                               renderSample(p, a, 5, i, cpu, nullptr, partners));
         QVERIFY2(f.maxAbs == 0, f.describe().constData());
     }
 }
@@ -154,10 +171,10 @@ void TestGl::bordersAndInterpolations_data() {
     for (const std::string& b : kBorderChoices)
         for (const std::string& i : kInterpolationChoices)
             for (const QSize& s : {QSize(1, 1), QSize(7, 5), QSize(123, 77)}) {
-                const QByteArray row = QByteArray::fromStdString(b + " " + i + " ") + QByteArray::number(s.width()) + "x" +
-                                       QByteArray::number(s.height());
-                QTest::newRow(row.constData()) << QString::fromStdString(b) << QString::fromStdString(i) << s.width()
-                                               << s.height();
+                const QByteArray row = QByteArray::fromStdString(b + " " + i + " ") +
+                                       QByteArray::number(s.width()) + "x" + QByteArray::number(s.height());
+                QTest::newRow(row.constData())
+                    << QString::fromStdString(b) << QString::fromStdString(i) << s.width() << s.height();
             }
 }
 
@@ -192,7 +209,8 @@ void TestGl::gridMatchesCpu() {
     o.rows = o.cols = 4;
     o.tile = 96;
     o.seed = 5;
-    std::vector<OpConfig> p{op("affine"), op("horizontal_flip"), op("coarse_dropout"), op("brightness_contrast")};
+    std::vector<OpConfig> p{op("affine"), op("horizontal_flip"), op("coarse_dropout"),
+                            op("brightness_contrast")};
     p[0].set("border", std::string("reflect_101"));
     CpuBackend cpu(2);
     auto gl = createGlBackend();
@@ -227,7 +245,8 @@ void TestGl::brokenShaderFallsBackToCpu() {
     QVERIFY(samePixels(sheet.image, renderSheet(p, {&source}, o, cpu).image));  // the grid is still there
     QCOMPARE(QString::fromStdString(chain.name()), QString("cpu"));
     QCOMPARE(chain.messages().size(), std::size_t(1));
-    QVERIFY2(QString::fromStdString(chain.messages()[0]).contains("gl_warp.frag"), chain.messages()[0].c_str());
+    QVERIFY2(QString::fromStdString(chain.messages()[0]).contains("gl_warp.frag"),
+             chain.messages()[0].c_str());
 }
 
 int main(int argc, char** argv) {

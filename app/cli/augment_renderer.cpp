@@ -26,13 +26,14 @@ std::string SampleRenderer::name() const {
 
 // What renderSample() does for `apply` once the caller has drawn the replay with samplePipeline(),
 // so the outputs are the same bit for bit.
-SampleRenderer::Result SampleRenderer::render(int worker, const Replay& replay, SourceLevels& source) {
+SampleRenderer::Result SampleRenderer::render(int worker, const Replay& replay, SourceLevels& source,
+                                              const PartnerLoader& partners) {
     if (!shared_) {
         Backend& backend = *perWorker_[static_cast<std::size_t>(worker)];
-        Image image = renderReplay(replay, source, backend);
+        Image image = renderReplay(replay, source, backend, partners);
         return {std::move(image), backend.name()};
     }
-    Request request{&replay, &source, {}};
+    Request request{&replay, &source, &partners, {}};
     std::future<Result> done = request.result.get_future();
     {
         const std::lock_guard lock(mutex_);
@@ -52,7 +53,7 @@ void SampleRenderer::renderQueued() {
     // backend that fails falls through to the next inside the chain.
     for (Request* r : queued) {
         try {
-            Image image = renderReplay(*r->replay, *r->source, *shared_);
+            Image image = renderReplay(*r->replay, *r->source, *shared_, *r->partners);
             r->result.set_value({std::move(image), shared_->name()});
         } catch (...) {
             r->result.set_exception(std::current_exception());

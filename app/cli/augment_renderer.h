@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backend.h"
+#include "partners.h"
 #include "replay.h"
 #include "source_levels.h"
 
@@ -35,9 +36,10 @@ public:
     bool onMainThread() const { return shared_ != nullptr; }
     std::string name() const;
 
-    /// Called by worker `worker` (0 <= worker < workers): the output of `replay` applied to `source`.
-    /// Blocks until it is rendered. Throws RuntimeError when every backend failed.
-    Result render(int worker, const Replay& replay, SourceLevels& source);
+    /// Called by worker `worker` (0 <= worker < workers): the output of `replay` applied to `source`,
+    /// its partners (mixup, cutmix) read by `partners`. Blocks until it is rendered. Throws
+    /// RuntimeError when every backend failed.
+    Result render(int worker, const Replay& replay, SourceLevels& source, const PartnerLoader& partners);
 
     /// Main thread, with `mutex` held: whether samples are waiting.
     bool hasQueued() const { return !queue_.empty(); }
@@ -51,6 +53,7 @@ private:
     struct Request {
         const Replay* replay;
         SourceLevels* source;
+        const PartnerLoader* partners;
         std::promise<Result> result;
     };
 

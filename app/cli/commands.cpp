@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "args.h"
@@ -68,20 +69,29 @@ std::pair<int, int> parseGrid(const std::string& s) {
         std::size_t used1 = 0, used2 = 0;
         const int cols = std::stoi(s.substr(0, x), &used1), rows = std::stoi(s.substr(x + 1), &used2);
         if (used1 != x || used2 != s.size() - x - 1) throw std::invalid_argument(s);
-        if (cols < 1 || rows < 1 || cols > 64 || rows > 64) throw UsageError{"--grid: " + s + " is outside 1x1..64x64"};
+        if (cols < 1 || rows < 1 || cols > 64 || rows > 64)
+            throw UsageError{"--grid: " + s + " is outside 1x1..64x64"};
         return {cols, rows};
     } catch (const std::logic_error&) {
         throw UsageError{"--grid: expected COLSxROWS such as 8x8, got '" + s + "'"};
     }
 }
 
-const Args::Spec kRenderSpec{{"preset", "dir", "grid", "tile", "seed", "page", "mode", "backend", "out", "threads",
-                              "save-replays"},
-                             {"image"},
-                             {},
-                             0};
-const Args::Spec kApplySpec{{"preset", "image", "index", "seed", "backend", "out", "save-replay", "threads"}, {}, {}, 0};
-const Args::Spec kReplaySpec{{"replay", "image", "backend", "out", "threads"}, {}, {}, 0};
+const Args::Spec kRenderSpec{
+    {"preset", "dir", "grid", "tile", "seed", "page", "mode", "backend", "out", "threads", "save-replays"},
+    {"image"},
+    {},
+    0};
+const Args::Spec kApplySpec{
+    {"preset", "image", "index", "seed", "backend", "out", "save-replay", "threads"}, {"partner"}, {}, 0};
+const Args::Spec kReplaySpec{{"replay", "image", "backend", "out", "threads"}, {"partner"}, {}, 0};
+
+/// The pool `--image F --partner P...` gives mixup and cutmix: F (number 0), then each P.
+std::vector<fs::path> partnerPool(const Args& a) {
+    std::vector<fs::path> pool{fs::path(a.required("image"))};
+    for (const std::string& p : a.list("partner")) pool.emplace_back(p);
+    return pool;
+}
 
 }  // namespace
 
@@ -96,16 +106,20 @@ std::string helpText(const std::string& command) {
                "  replay                   apply saved concrete parameters again, bit for bit\n"
                "  augment                  N augmented copies of every image in a folder, with a manifest\n"
                "  schema [--out FILE]      the preset JSON Schema\n"
-               "  bench [--backend B] [--json] [--reps N]   SPEC 8 workloads, CPU reference in the same run\n\n"
+               "  bench [--backend B] [--json] [--reps N]   SPEC 8 workloads, CPU reference in the same "
+               "run\n\n"
                "exit codes: 0 success, 2 bad usage or bad input, 1 other failures\n";
     if (command == "info") return "usage: auglab-cli info [--json]\n";
     if (command == "validate") return "usage: auglab-cli validate PRESET\n";
     if (command == "schema") return "usage: auglab-cli schema [--out FILE]\n";
     if (command == "bench")
         return "usage: auglab-cli bench [--backend auto|cpu|gl|cuda] [--json] [--reps N]\n\n"
-               "W1: a 64-tile grid of 256-px tiles from a 1024x1024 source (median ms after a parameter change);\n"
-               "W2: 512x512 full-resolution outputs per second, 64 per batch. The CPU backend runs in the same\n"
-               "process as the reference. W3: augment (decode, augment, encode, write) over 48 512x512 JPEGs\n"
+               "W1: a 64-tile grid of 256-px tiles from a 1024x1024 source (median ms after a parameter "
+               "change);\n"
+               "W2: 512x512 full-resolution outputs per second, 64 per batch. The CPU backend runs in the "
+               "same\n"
+               "process as the reference. W3: augment (decode, augment, encode, write) over 48 512x512 "
+               "JPEGs\n"
                "written to a temporary folder, outputs per second with 1 job and with one per thread.\n"
                "Synthetic test pictures: no files needed.\n";
     if (command == "render")
@@ -114,15 +128,23 @@ std::string helpText(const std::string& command) {
                "         [--backend auto|cpu|gl|cuda] [--threads N] [--save-replays R.json]\n\n"
                "Renders COLSxROWS tiles. Tile i shows sample page*COLS*ROWS+i: in samples mode of the first\n"
                "image, in dataset mode of image page*COLS*ROWS+i; compare mode pairs each sample of the\n"
-               "first image with the original. Without --preset the default preset is\n"
+               "first image with the original. mixup and cutmix draw partners from all the images\n"
+               "given (--image F... or the folder). Without --preset the default preset is\n"
                "used; without --seed the preset's seed. --save-replays writes every tile's concrete\n"
                "parameters as a JSON array.\n";
     if (command == "apply")
         return "usage: auglab-cli apply [--preset P] --image F --index I --out OUT.png\n"
                "         [--seed N] [--backend ...] [--threads N] [--save-replay R.json]\n\n"
-               "Writes sample I at full resolution: exactly tile I of render with the same seed.\n";
+               "         [--partner P...]\n\n"
+               "Writes sample I at full resolution: exactly tile I of render with the same seed.\n"
+               "mixup and cutmix take their partner from F and the --partner images (never F itself\n"
+               "when there are others); without --partner the partner is F, and they change nothing.\n"
+               "The replay names the partner's file (partner_path).\n";
     if (command == "replay")
-        return "usage: auglab-cli replay --replay R.json --image F --out OUT.png [--backend ...]\n";
+        return "usage: auglab-cli replay --replay R.json --image F --out OUT.png [--backend ...]\n"
+               "         [--partner P...]\n\n"
+               "mixup's and cutmix's partners are read from the replay's partner_path, or, with\n"
+               "--partner, from the pool F, P... as apply numbered it.\n";
     return "";
 }
 
@@ -134,7 +156,10 @@ int runInfo(const std::vector<std::string>& argv) {
         j["version"] = AUGLAB_VERSION;
         j["backends"] = nlohmann::ordered_json::array();
         for (const BackendInfo& b : infos)
-            j["backends"].push_back({{"name", b.name}, {"compiled", b.compiled}, {"available", b.available}, {"detail", b.detail}});
+            j["backends"].push_back({{"name", b.name},
+                                     {"compiled", b.compiled},
+                                     {"available", b.available},
+                                     {"detail", b.detail}});
         j["auto"] = autoBackendName();
         j["ops"] = nlohmann::ordered_json::array();
         for (const OpDesc& op : opRegistry()) j["ops"].push_back(op.name);
@@ -143,7 +168,10 @@ int runInfo(const std::vector<std::string>& argv) {
     }
     std::cout << "AugLab " << AUGLAB_VERSION << "\n\nbackends (auto picks " << autoBackendName() << "):\n";
     for (const BackendInfo& b : infos)
-        std::cout << "  " << b.name << ": " << (b.available ? "available" : b.compiled ? "unavailable" : "not built")
+        std::cout << "  " << b.name << ": "
+                  << (b.available  ? "available"
+                      : b.compiled ? "unavailable"
+                                   : "not built")
                   << " - " << b.detail << "\n";
     std::cout << "\nops:\n";
     for (const OpDesc& op : opRegistry()) std::cout << "  " << op.name << " - " << op.label << "\n";
@@ -154,15 +182,18 @@ int runValidate(const std::vector<std::string>& argv) {
     const Args a(argv, Args::Spec{{}, {}, {}, 1});
     if (a.positional().empty()) throw UsageError{"missing PRESET"};
     const Preset p = loadPreset(a.positional()[0]);
-    std::cout << a.positional()[0] << ": ok, preset \"" << p.name << "\" with " << p.pipeline.size() << " ops\n";
+    std::cout << a.positional()[0] << ": ok, preset \"" << p.name << "\" with " << p.pipeline.size()
+              << " ops\n";
     return 0;
 }
 
 int runSchema(const std::vector<std::string>& argv) {
     const Args a(argv, Args::Spec{{"out"}, {}, {}, 0});
     const std::string text = presetSchema().dump(2) + "\n";
-    if (const auto out = a.value("out")) writeFileAtomically(*out, text);
-    else std::cout << text;
+    if (const auto out = a.value("out"))
+        writeFileAtomically(*out, text);
+    else
+        std::cout << text;
     return 0;
 }
 
@@ -177,21 +208,29 @@ int runRender(const std::vector<std::string>& argv) {
     o.seed = a.unsignedInteger("seed", preset.seed);
     o.page = a.unsignedInteger("page", 0);
     const std::string mode = a.value("mode").value_or("samples");
-    if (mode == "dataset") o.mode = SheetMode::Dataset;
-    else if (mode == "compare") o.mode = SheetMode::Compare;
-    else if (mode != "samples") throw UsageError{"--mode: expected samples, dataset or compare, got '" + mode + "'"};
+    if (mode == "dataset")
+        o.mode = SheetMode::Dataset;
+    else if (mode == "compare")
+        o.mode = SheetMode::Compare;
+    else if (mode != "samples")
+        throw UsageError{"--mode: expected samples, dataset or compare, got '" + mode + "'"};
     const auto images = a.list("image");
     const auto dir = a.value("dir");
     if (images.empty() == !dir) throw UsageError{"give either --image F... or --dir D"};
     std::vector<fs::path> files(images.begin(), images.end());
     if (dir) files = listFolder(*dir);
+    // mixup and cutmix draw partners from every image given, not only those of the page.
+    const std::vector<fs::path> pool = files;
+    o.partnerPool = pool.size();
     if (o.mode == SheetMode::Dataset) {
         // Only this page's images are decoded: a folder of any size renders at once.
         const std::size_t perPage = static_cast<std::size_t>(o.cols * o.rows);
         const std::size_t first = std::min(files.size(), static_cast<std::size_t>(o.page) * perPage);
-        files = std::vector<fs::path>(files.begin() + static_cast<std::ptrdiff_t>(first),
-                                      files.begin() + static_cast<std::ptrdiff_t>(std::min(files.size(), first + perPage)));
+        files = std::vector<fs::path>(
+            files.begin() + static_cast<std::ptrdiff_t>(first),
+            files.begin() + static_cast<std::ptrdiff_t>(std::min(files.size(), first + perPage)));
         if (files.empty()) throw InputError("page " + std::to_string(o.page) + " is past the last image");
+        o.partnerFirst = first;
     } else {
         files.resize(1);  // samples and compare modes show the first image
     }
@@ -210,6 +249,7 @@ int runRender(const std::vector<std::string>& argv) {
     bool reducedFrom16Bit = false;
     std::vector<std::string> errors;
     const auto held = loadSheetFiles(layout, files, heads, decoders, errors, &reducedFrom16Bit);
+    bindSheetPartners(layout, filePartners(pool, true));
     for (const std::string& e : errors)
         if (!e.empty()) std::cerr << "skipped: " << e << "\n";
     if (reducedFrom16Bit) std::cerr << "note: 16-bit images were reduced to 8 bits per channel\n";
@@ -229,8 +269,8 @@ int runRender(const std::vector<std::string>& argv) {
                 all.push_back(replayToJson(t.replay));
         writeFileAtomically(*r, all.dump(2) + "\n");
     }
-    std::cout << "wrote " << out << " (" << o.cols << "x" << o.rows << " tiles of " << o.tile << " px, seed " << o.seed
-              << ", page " << o.page << ", backend " << backend->name() << ")\n";
+    std::cout << "wrote " << out << " (" << o.cols << "x" << o.rows << " tiles of " << o.tile << " px, seed "
+              << o.seed << ", page " << o.page << ", backend " << backend->name() << ")\n";
     return 0;
 }
 
@@ -244,13 +284,23 @@ int runApply(const std::vector<std::string>& argv) {
     const std::uint64_t seed = a.unsignedInteger("seed", preset.seed);
     ImageLoader loader;
     auto source = loader.load(a.required("image"));
-    auto backend = createBackend(a.value("backend").value_or("auto"), static_cast<int>(a.integer("threads", 0, 0, 1024)));
+    auto backend = createBackend(a.value("backend").value_or("auto"),
+                                 static_cast<int>(a.integer("threads", 0, 0, 1024)));
+    const std::vector<fs::path> pool = partnerPool(a);
+    const PartnerLoader others = filePartners(pool, false);
+    const Partners partners{PartnerPool{pool.size(), 0}, [&](std::uint64_t i, int w, int h) {
+                                return i == 0
+                                           ? std::shared_ptr<SourceLevels>(source.get(), [](SourceLevels*) {})
+                                           : others(i, w, h);
+                            }};
     Replay replay;
-    const Image result = renderSample(preset.pipeline, *source, seed, index, *backend, &replay);
+    const Image result = renderSample(preset.pipeline, *source, seed, index, *backend, &replay, partners);
+    namePartners(replay, [&](std::uint64_t i) { return pool[static_cast<std::size_t>(i)].generic_string(); });
     reportFallbacks(*backend);
     saveImage(out, result);
     if (const auto r = a.value("save-replay")) saveReplay(*r, replay);
-    std::cout << "wrote " << out << " (sample " << index << ", seed " << seed << ", backend " << backend->name() << ")\n";
+    std::cout << "wrote " << out << " (sample " << index << ", seed " << seed << ", backend "
+              << backend->name() << ")\n";
     return 0;
 }
 
@@ -261,11 +311,40 @@ int runReplay(const std::vector<std::string>& argv) {
     formatFromExtension(out);
     ImageLoader loader;
     auto source = loader.load(a.required("image"));
-    auto backend = createBackend(a.value("backend").value_or("auto"), static_cast<int>(a.integer("threads", 0, 0, 1024)));
-    const Image result = renderReplay(replay, *source, *backend);
+    auto backend = createBackend(a.value("backend").value_or("auto"),
+                                 static_cast<int>(a.integer("threads", 0, 0, 1024)));
+    // Partners: the pool --partner gives (numbered as apply numbers it), else the files the replay names.
+    PartnerLoader partners;
+    if (!a.list("partner").empty()) {
+        partners = filePartners(partnerPool(a), false);
+    } else {
+        std::map<std::uint64_t, fs::path> named;
+        for (const ConcreteOp& op : replay.ops)
+            if (const auto* m = std::get_if<MixParams>(&op.params);
+                m && op.applied && !m->partnerPath.empty())
+                named[m->partner] = m->partnerPath;
+        std::vector<fs::path> files;
+        std::vector<std::uint64_t> indices;
+        for (const auto& [i, f] : named) {
+            indices.push_back(i);
+            files.push_back(f);
+        }
+        const PartnerLoader byPath = filePartners(files, false);
+        SourceLevels* self = source.get();
+        partners = [=](std::uint64_t i, int w, int h) -> std::shared_ptr<SourceLevels> {
+            const auto at = std::find(indices.begin(), indices.end(), i);
+            if (at != indices.end()) return byPath(static_cast<std::uint64_t>(at - indices.begin()), w, h);
+            if (i == 0)
+                return std::shared_ptr<SourceLevels>(self,
+                                                     [](SourceLevels*) {});  // a pool of the image alone
+            throw InputError("the replay names no file for it (partner_path): give the pool with --partner");
+        };
+    }
+    const Image result = renderReplay(replay, *source, *backend, partners);
     reportFallbacks(*backend);
     saveImage(out, result);
-    std::cout << "wrote " << out << " (replay of sample " << replay.index << ", seed " << replay.seed << ")\n";
+    std::cout << "wrote " << out << " (replay of sample " << replay.index << ", seed " << replay.seed
+              << ")\n";
     return 0;
 }
 

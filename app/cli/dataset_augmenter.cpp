@@ -17,6 +17,7 @@
 #include "error.h"
 #include "preset.h"
 #include "sampler.h"
+#include "sheet_sources.h"
 
 namespace auglab::cli {
 
@@ -59,6 +60,12 @@ Json manifestHeader(const AugmentOptions& o, const AugmentFolders& f) {
     return h;
 }
 
+std::vector<std::filesystem::path> sourcesOf(const std::vector<PlannedInput>& planned) {
+    std::vector<std::filesystem::path> out;
+    for (const PlannedInput& p : planned) out.push_back(p.source);
+    return out;
+}
+
 struct Pending {
     const PlannedInput* input;
     std::vector<int> copies;  // copies still to write
@@ -77,8 +84,16 @@ struct Event {
 class AugmentRun {
 public:
     // Makes the backends (InputError for an unknown or unavailable one) before anything is written.
-    AugmentRun(const AugmentOptions& o, const AugmentFolders& f, int jobs)
-        : o_(o), folders_(f), renderer_(o.backend, jobs, mutex_, wake_), budget_(o.memoryBudgetBytes) {}
+    // `planned` is every input of the folder, done or not: the pool mixup and cutmix draw partners
+    // from, the same on every run (and resumed run) over the folder.
+    AugmentRun(const AugmentOptions& o, const AugmentFolders& f, int jobs,
+               const std::vector<PlannedInput>& planned)
+        : o_(o),
+          folders_(f),
+          renderer_(o.backend, jobs, mutex_, wake_),
+          budget_(o.memoryBudgetBytes),
+          planned_(planned),
+          partners_(filePartners(sourcesOf(planned), false)) {}
 
     // Runs up to `jobs` workers over `work`; adds the outputs written to `done` and the inputs that
     // failed to `failed`, as they finish, each also appended to the manifest at once. The first
@@ -120,9 +135,9 @@ private:
                     // What this file will occupy (its decode and one output, RGBA at most), held
                     // until its outputs are written: the header says, before any pixel is decoded.
                     const ImageInfo info = probeImage(in.source);
-                    held.emplace(budget_.reserve(
-                        std::size_t{8} * static_cast<std::size_t>(info.width) * static_cast<std::size_t>(info.height),
-                        stop_));
+                    held.emplace(budget_.reserve(std::size_t{8} * static_cast<std::size_t>(info.width) *
+                                                     static_cast<std::size_t>(info.height),
+                                                 stop_));
                     if (stop_) break;
                     loaded = loadImage(in.source);
                 } catch (const std::exception& e) {  // InputError, or no memory for a huge image
@@ -142,8 +157,12 @@ private:
                     Replay replay;
                     SampleRenderer::Result r;
                     try {
-                        replay = samplePipeline(o_.preset.pipeline, o_.seed, index, source.width(), source.height());
-                        r = renderer_.render(worker, replay, source);
+                        const PartnerPool pool{planned_.size(),
+                                               static_cast<std::uint64_t>(&in - planned_.data())};
+                        replay = samplePipeline(o_.preset.pipeline, o_.seed, index, source.width(),
+                                                source.height(), pool);
+                        namePartners(replay, [this](std::uint64_t p) { return utf8(planned_[p].source); });
+                        r = renderer_.render(worker, replay, source, partners_);
                     } catch (const InputError& e) {
                         // The pipeline does not fit this image (a hole or grid unit larger than it,
                         // an op that needs a square image on another): this input fails, the run goes on.
@@ -243,6 +262,8 @@ private:
     std::condition_variable wake_;
     SampleRenderer renderer_;
     ByteBudget budget_;
+    const std::vector<PlannedInput>& planned_;
+    PartnerLoader partners_;
     std::vector<Event> events_;  // guarded by mutex_
     int workersLeft_ = 0;        // guarded by mutex_
     std::exception_ptr fatal_;   // guarded by mutex_ while workers run
@@ -275,7 +296,7 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
     }
     s.outputs = s.files * static_cast<std::size_t>(o.copies);
 
-    AugmentRun run(o, folders, s.jobs);
+    AugmentRun run(o, folders, s.jobs, planned);
     std::error_code ec;
     fs::create_directories(folders.output, ec);
     if (ec) throw InputError("cannot create --output '" + utf8(folders.output) + "': " + ec.message());

@@ -51,13 +51,15 @@ ExportResult exportKeras(const Preset& preset) {
     if (!anyLayer && !ops.configs.empty()) {
         lines += "    layers.Identity(),  # only batch mixes: see mix_batch below\n";
     } else if (!anyLayer) {
-        w.push_back("nothing in this preset can be expressed in Keras: the model passes images through unchanged "
-                    "(layers.Identity).");
+        w.push_back(
+            "nothing in this preset can be expressed in Keras: the model passes images through unchanged "
+            "(layers.Identity).");
         lines += "    layers.Identity(),  # nothing of this preset is exported (see the warnings above)\n";
     }
     std::string body = "import keras\nfrom keras import layers\n";
     body += kApplyWithProbability + pythonHelpers(PythonTarget::Keras, ops.helpersUsed);
-    body += "\n\n# Batches of RGB images, channels last, values 0-255.\naugment = keras.Sequential([\n" + lines + "])\n";
+    body += "\n\n# Batches of RGB images, channels last, values 0-255.\naugment = keras.Sequential([\n" +
+            lines + "])\n";
     if (!ops.configs.empty()) {
         // mixup and cutmix (their modules' configs): batch-level, with the labels.
         body += R"(
@@ -66,7 +68,8 @@ ExportResult exportKeras(const Preset& preset) {
 # `augment`, e.g. dataset.map(lambda x, y: mix_batch(augment(x), y)), labels one-hot (float).
 # Each layer runs on each image with its probability.
 BATCH_MIXES = [
-)" + ops.configs + R"(]
+)" + ops.configs +
+                R"(]
 
 
 def mix_batch(images, labels):

@@ -24,7 +24,8 @@ ExportResult exportTorchvision(const Preset& preset) {
 # Set NUM_CLASSES to your number of classes. Labels come out one-hot and mixed (float).
 NUM_CLASSES = 10
 batch_transform = v2.Compose([
-)" + ops.configs + R"(])
+)" + ops.configs +
+                R"(])
 
 
 def collate_fn(batch):
