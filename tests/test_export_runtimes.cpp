@@ -20,52 +20,101 @@ namespace {
 const QString kDaliEnv = QStringLiteral(AUGLAB_BUILD_DIR "/pyenv-dali");
 const QString kTorchEnv = QStringLiteral(AUGLAB_BUILD_DIR "/pyenv-torch");
 
-QString checker(const char* name) { return QString::fromStdString((kExportData / name).string()); }
+QString checker(const char* name) {
+    return QString::fromStdString((kExportData / name).string());
+}
 
 // DALI 2.4 on the CPU, chelsea.png (451 x 300). Measured: the linear warps mean 0.04-0.08, max 2-3
 // (float interpolation rounded); nearest 0.1% of the pixels; blur a level at most; fn.hsv's YIQ
 // hue turn far from HSV's (mean 17, max 46, stated); the rest exact.
 const std::vector<PinnedCase> kDaliCases = {
-    {"rotate, constant", R"({"op": "affine", "rotate_deg": [17.3, 17.3], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})", Bound::Linear},
-    {"scale, replicate", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1.13, 1.13], "scale_y": [1.13, 1.13], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "replicate"})", Bound::Linear},
-    {"scale per axis, replicate", R"({"op": "affine", "rotate_deg": [0, 0], "keep_ratio": false, "scale_x": [0.85, 0.85], "scale_y": [1.2, 1.2], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "replicate"})", Bound::Linear},
-    {"shear, constant", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "shear_x_deg": [8, 8], "shear_y_deg": [-4, -4], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "fill": [90, 90, 90]})", Bound::Linear},
-    {"translate, replicate", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0.1037, 0.1037], "translate_y_frac": [-0.0711, -0.0711], "border": "replicate"})", Bound::Exact},
-    {"rotate, nearest, replicate", R"({"op": "affine", "rotate_deg": [-23, -23], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "interpolation": "nearest", "border": "replicate"})", Bound::Nearest},
-    {"everything, constant", R"({"op": "affine", "rotate_deg": [31, 31], "scale_x": [0.9, 0.9], "scale_y": [0.9, 0.9], "shear_x_deg": [5, 5], "translate_x_frac": [-0.05, -0.05], "translate_y_frac": [0.08, 0.08], "fill": [200, 200, 200]})", Bound::Linear},
+    {"rotate, constant",
+     R"({"op": "affine", "rotate_deg": [17.3, 17.3], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})",
+     Bound::Linear},
+    {"scale, replicate",
+     R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1.13, 1.13], "scale_y": [1.13, 1.13], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "replicate"})",
+     Bound::Linear},
+    {"scale per axis, replicate",
+     R"({"op": "affine", "rotate_deg": [0, 0], "keep_ratio": false, "scale_x": [0.85, 0.85], "scale_y": [1.2, 1.2], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "replicate"})",
+     Bound::Linear},
+    {"shear, constant",
+     R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "shear_x_deg": [8, 8], "shear_y_deg": [-4, -4], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "fill": [90, 90, 90]})",
+     Bound::Linear},
+    {"translate, replicate",
+     R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0.1037, 0.1037], "translate_y_frac": [-0.0711, -0.0711], "border": "replicate"})",
+     Bound::Exact},
+    {"rotate, nearest, replicate",
+     R"({"op": "affine", "rotate_deg": [-23, -23], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "interpolation": "nearest", "border": "replicate"})",
+     Bound::Nearest},
+    {"everything, constant",
+     R"({"op": "affine", "rotate_deg": [31, 31], "scale_x": [0.9, 0.9], "scale_y": [0.9, 0.9], "shear_x_deg": [5, 5], "translate_x_frac": [-0.05, -0.05], "translate_y_frac": [0.08, 0.08], "fill": [200, 200, 200]})",
+     Bound::Linear},
     {"horizontal flip", R"({"op": "horizontal_flip"})", Bound::Exact},
     {"vertical flip", R"({"op": "vertical_flip"})", Bound::Exact},
-    {"brightness/contrast by max", R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
-    {"brightness/contrast by mean", R"({"op": "brightness_contrast", "brightness": [-0.15, -0.15], "contrast": [0.3, 0.3], "brightness_by_max": false})", Bound::Exact},
+    {"brightness/contrast by max",
+     R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
+    {"brightness/contrast by mean",
+     R"({"op": "brightness_contrast", "brightness": [-0.15, -0.15], "contrast": [0.3, 0.3], "brightness_by_max": false})",
+     Bound::Exact},
     {"to gray", R"({"op": "to_gray"})", Bound::Exact},
-    {"gauss noise, mean alone", R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [0.02, 0.02]})", Bound::Exact},
-    {"gauss noise, mean alone, one for all channels", R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [-0.03, -0.03], "per_channel": false})", Bound::Exact},
+    {"gauss noise, mean alone", R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [0.02, 0.02]})",
+     Bound::Exact},
+    {"gauss noise, mean alone, one for all channels",
+     R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [-0.03, -0.03], "per_channel": false})",
+     Bound::Exact},
     {"gaussian blur 1.3", R"({"op": "gaussian_blur", "sigma_px": [1.3, 1.3]})", Bound::Blur},
     {"gaussian blur 2.7", R"({"op": "gaussian_blur", "sigma_px": [2.7, 2.7]})", Bound::Blur},
-    {"hue +30", R"({"op": "hue_saturation_value", "hue_shift_deg": [30, 30], "sat_shift": [0, 0], "val_shift": [0, 0]})", Bound::Stated, 18.0, 50},
-    {"random resized crop, whole image, downscaled", R"({"op": "random_resized_crop", "size": [200, 333], "scale": [1, 1], "ratio": [1.5033333333333334, 1.5033333333333334]})", Bound::Linear},
+    {"hue +30",
+     R"({"op": "hue_saturation_value", "hue_shift_deg": [30, 30], "sat_shift": [0, 0], "val_shift": [0, 0]})",
+     Bound::Stated, 18.0, 50},
+    {"random resized crop, whole image, downscaled",
+     R"({"op": "random_resized_crop", "size": [200, 333], "scale": [1, 1], "ratio": [1.5033333333333334, 1.5033333333333334]})",
+     Bound::Linear},
 };
 
 // torch 2.15 + torchvision 0.29 on chelsea.png. Measured: see the README's table.
 const std::vector<PinnedCase> kTorchvisionCases = {
-    {"rotate, constant", R"({"op": "affine", "rotate_deg": [17.3, 17.3], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})", Bound::Linear},
-    {"scale, constant", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1.13, 1.13], "scale_y": [1.13, 1.13], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})", Bound::Linear},
-    {"shear x, constant", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "shear_x_deg": [8, 8], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})", Bound::Linear},
-    {"shear y, constant", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "shear_y_deg": [-6, -6], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})", Bound::Linear},
-    {"rotate and scale, constant fill", R"({"op": "affine", "rotate_deg": [31, 31], "scale_x": [0.9, 0.9], "scale_y": [0.9, 0.9], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "fill": [10, 200, 30]})", Bound::Stated, 0.25, 60},
-    {"rotate, nearest", R"({"op": "affine", "rotate_deg": [-23, -23], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "interpolation": "nearest"})", Bound::Nearest},
+    {"rotate, constant",
+     R"({"op": "affine", "rotate_deg": [17.3, 17.3], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})",
+     Bound::Linear},
+    {"scale, constant",
+     R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1.13, 1.13], "scale_y": [1.13, 1.13], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})",
+     Bound::Linear},
+    {"shear x, constant",
+     R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "shear_x_deg": [8, 8], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})",
+     Bound::Linear},
+    {"shear y, constant",
+     R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "shear_y_deg": [-6, -6], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})",
+     Bound::Linear},
+    {"rotate and scale, constant fill",
+     R"({"op": "affine", "rotate_deg": [31, 31], "scale_x": [0.9, 0.9], "scale_y": [0.9, 0.9], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "fill": [10, 200, 30]})",
+     Bound::Stated, 0.25, 60},
+    {"rotate, nearest",
+     R"({"op": "affine", "rotate_deg": [-23, -23], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "interpolation": "nearest"})",
+     Bound::Nearest},
     {"horizontal flip", R"({"op": "horizontal_flip"})", Bound::Exact},
     {"vertical flip", R"({"op": "vertical_flip"})", Bound::Exact},
-    {"brightness/contrast by max", R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
-    {"brightness/contrast by mean", R"({"op": "brightness_contrast", "brightness": [-0.15, -0.15], "contrast": [0.3, 0.3], "brightness_by_max": false})", Bound::Exact},
+    {"brightness/contrast by max",
+     R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
+    {"brightness/contrast by mean",
+     R"({"op": "brightness_contrast", "brightness": [-0.15, -0.15], "contrast": [0.3, 0.3], "brightness_by_max": false})",
+     Bound::Exact},
     {"to gray", R"({"op": "to_gray"})", Bound::Exact},
-    {"gauss noise, mean alone", R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [0.02, 0.02]})", Bound::Exact},
-    {"gauss noise, mean alone, one for all channels", R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [-0.03, -0.03], "per_channel": false})", Bound::Exact},
+    {"gauss noise, mean alone", R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [0.02, 0.02]})",
+     Bound::Exact},
+    {"gauss noise, mean alone, one for all channels",
+     R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [-0.03, -0.03], "per_channel": false})",
+     Bound::Exact},
     {"gaussian blur 1.3", R"({"op": "gaussian_blur", "sigma_px": [1.3, 1.3]})", Bound::Blur},
     {"gaussian blur 2.7", R"({"op": "gaussian_blur", "sigma_px": [2.7, 2.7]})", Bound::Blur},
-    {"hue +30", R"({"op": "hue_saturation_value", "hue_shift_deg": [30, 30], "sat_shift": [0, 0], "val_shift": [0, 0]})", Bound::Stated, 1.0, 8},
-    {"random resized crop, whole image, downscaled", R"({"op": "random_resized_crop", "size": [200, 333], "scale": [1, 1], "ratio": [1.5033333333333334, 1.5033333333333334]})", Bound::Linear},
-    {"random resized crop, centre fallback, upscaled", R"({"op": "random_resized_crop", "size": [260, 520], "scale": [1, 1], "ratio": [2, 2]})", Bound::Linear},
+    {"hue +30",
+     R"({"op": "hue_saturation_value", "hue_shift_deg": [30, 30], "sat_shift": [0, 0], "val_shift": [0, 0]})",
+     Bound::Stated, 1.0, 8},
+    {"random resized crop, whole image, downscaled",
+     R"({"op": "random_resized_crop", "size": [200, 333], "scale": [1, 1], "ratio": [1.5033333333333334, 1.5033333333333334]})",
+     Bound::Linear},
+    {"random resized crop, centre fallback, upscaled",
+     R"({"op": "random_resized_crop", "size": [260, 520], "scale": [1, 1], "ratio": [2, 2]})", Bound::Linear},
 };
 
 }  // namespace
@@ -79,8 +128,9 @@ class TestExportDali : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        const QString why = ensurePythonEnvironment(kDaliEnv, {"nvidia-dali-cuda130==2.4.0", "numpy"},
-                                                    "import nvidia.dali as d; assert d.__version__ == '2.4.0'");
+        const QString why =
+            ensurePythonEnvironment(kDaliEnv, {"nvidia-dali-cuda130==2.4.0", "numpy"},
+                                    "import nvidia.dali as d; assert d.__version__ == '2.4.0'");
         if (!why.isEmpty()) QSKIP(qPrintable(why));
     }
 
@@ -102,8 +152,9 @@ private slots:
     }
 
     void pinnedMatchesApply() {
-        const QStringList failures = pinnedCasesOutsideBounds(kDaliCases, exportDali, python_, {checker("dali_check.py")},
-                                                              dir_.path(), samplePath("chelsea.png"));
+        const QStringList failures =
+            pinnedCasesOutsideBounds(kDaliCases, exportDali, python_, {checker("dali_check.py")}, dir_.path(),
+                                     samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }
 };
@@ -117,13 +168,15 @@ class TestExportTorchvision : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        const QString why = ensurePythonEnvironment(kTorchEnv, {"torch==2.15.0", "torchvision==0.29.2"},
-                                                    "import torch, torchvision; assert torchvision.__version__.startswith('0.29.2')");
+        const QString why = ensurePythonEnvironment(
+            kTorchEnv, {"torch==2.15.0", "torchvision==0.29.2"},
+            "import torch, torchvision; assert torchvision.__version__.startswith('0.29.2')");
         if (!why.isEmpty()) QSKIP(qPrintable(why));
     }
 
     void everyExportRuns() {
-        const QString error = everyPresetRuns(exportTorchvision, python_, {checker("torchvision_check.py")}, dir_.path());
+        const QString error =
+            everyPresetRuns(exportTorchvision, python_, {checker("torchvision_check.py")}, dir_.path());
         QVERIFY2(error.isEmpty(), qPrintable(error));
     }
 
@@ -166,13 +219,51 @@ private slots:
             const Preset preset = presetOf(ops);
             const QString file = dir_.filePath("draws.py");
             writeFileAtomically(file.toStdString(), exportTorchvision(preset).text);
-            const PythonRun r = runProcess(python_, {checker("torchvision_check.py"), "--draws", file, QString::number(height),
-                                                     QString::number(width), QString::number(n)});
+            const PythonRun r =
+                runProcess(python_, {checker("torchvision_check.py"), "--draws", file,
+                                     QString::number(height), QString::number(width), QString::number(n)});
             QVERIFY2(r.code == 0, qPrintable(r.out + r.err.right(2000)));
-            compared += compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
+            compared +=
+                compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
         QCOMPARE(compared, 11);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
+    }
+
+    void mixMatchesTheLibrary() {
+        // The export's collate_fn, run by torchvision over a batch of two images: the checker tests
+        // each mixed image against the written-out blend or paste with the weight its label says;
+        // here the label weights (torchvision's lambda, and CutMix's lam_adjusted after clipping)
+        // must follow the distribution of AugLab's (lambda, effective_lambda): two-sample KS at the
+        // 0.001 level, 4000 of each, 120 x 90 images.
+        const int width = 120, height = 90, n = 4000;
+        const QString a = dir_.filePath("mix-a.png"), b = dir_.filePath("mix-b.png");
+        saveImage(a.toStdString(), photoCrop("chelsea.png", width, height, 3));
+        saveImage(b.toStdString(), photoCrop("coffee.png", width, height, 3));
+        for (const char* op : {R"({"op": "mixup", "alpha": 0.4})", R"({"op": "cutmix", "alpha": 1.0})",
+                               R"({"op": "cutmix", "alpha": 0.3})"}) {
+            const Preset preset = presetOf(op);
+            const QString file = dir_.filePath("mix.py");
+            writeFileAtomically(file.toStdString(), exportTorchvision(preset).text);
+            const PythonRun r = runProcess(
+                python_, {checker("torchvision_check.py"), "--mix", file, a, b, QString::number(n)});
+            QVERIFY2(r.code == 0, qPrintable(QString(op) + ": " + r.out.right(500) + r.err.right(2000)));
+            const std::vector<double> theirs =
+                nlohmann::json::parse(r.out.toStdString()).get<std::vector<double>>();
+            // torchvision's labels are float32: ours too, so that cutmix's discrete weights (box areas)
+            // compare equal where they are the same.
+            std::vector<double> ours;
+            for (int i = 0; i < n; ++i)
+                ours.push_back(
+                    (float)std::get<MixParams>(samplePipeline(preset.pipeline, 17, std::uint64_t(i), width,
+                                                              height, PartnerPool{2, 0})
+                                                   .ops[0]
+                                                   .params)
+                        .effectiveLambda);
+            const double d = ksStatistic(ours, theirs), critical = ksCritical(ours.size(), theirs.size());
+            qInfo("%s: label weights KS %.4f (critical %.4f)", op, d, critical);
+            QVERIFY2(d < critical, qPrintable(QString("%1: KS %2 >= %3").arg(op).arg(d).arg(critical)));
+        }
     }
 };
 

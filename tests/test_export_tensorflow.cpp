@@ -29,11 +29,14 @@ const QString kPyenv = QStringLiteral(AUGLAB_TF_PYENV);
 const QString kChecker = QString::fromStdString((kExportData / "tensorflow_check.py").string());
 const QString kPackage = QStringLiteral("tensorflow-cpu==2.21.0");
 
-QString pyenvPython() { return kPyenv + "/bin/python"; }
+QString pyenvPython() {
+    return kPyenv + "/bin/python";
+}
 
 /// Makes sure build/pyenv-tf has TensorFlow 2.21.0; returns why not when it cannot.
 QString ensureTensorflow() {
-    return ensurePythonEnvironment(kPyenv, {kPackage}, "import tensorflow as tf; assert tf.__version__ == '2.21.0'");
+    return ensurePythonEnvironment(kPyenv, {kPackage},
+                                   "import tensorflow as tf; assert tf.__version__ == '2.21.0'");
 }
 
 // The common cases (export_test_support.h), and gauss_noise's mean, which tf-deotte has too.
@@ -41,7 +44,8 @@ QString ensureTensorflow() {
 // 0.09% of the pixels; the rest exact.
 const std::vector<PinnedCase> kCases = [] {
     std::vector<PinnedCase> cases = commonPinnedCases();
-    cases.push_back({"gauss noise, mean alone", R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [0.02, 0.02]})",
+    cases.push_back({"gauss noise, mean alone",
+                     R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [0.02, 0.02]})",
                      Bound::Exact});
     return cases;
 }();
@@ -49,24 +53,48 @@ const std::vector<PinnedCase> kCases = [] {
 // Keras 3.15 (TensorFlow backend) on chelsea.png: each layer resamples in float and rounds once at
 // the end (the checker rounds the model's float output). Measured: see the README's table.
 const std::vector<PinnedCase> kKerasCases = {
-    {"rotate, constant", R"({"op": "affine", "rotate_deg": [17.3, 17.3], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})", Bound::Linear},
-    {"rotate, reflect", R"({"op": "affine", "rotate_deg": [-11, -11], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "reflect"})", Bound::Linear},
-    {"scale, replicate", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1.13, 1.13], "scale_y": [1.13, 1.13], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "replicate"})", Bound::Linear},
-    {"scale per axis, wrap", R"({"op": "affine", "rotate_deg": [0, 0], "keep_ratio": false, "scale_x": [0.85, 0.85], "scale_y": [1.2, 1.2], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "wrap"})", Bound::Stated, 0.25, 20},
-    {"translate, constant", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0.1037, 0.1037], "translate_y_frac": [-0.0711, -0.0711]})", Bound::Exact},
-    {"translate, wrap", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0.1037, 0.1037], "translate_y_frac": [-0.0711, -0.0711], "border": "wrap"})", Bound::Exact},
-    {"rotate, nearest", R"({"op": "affine", "rotate_deg": [-23, -23], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "interpolation": "nearest"})", Bound::Nearest},
-    {"everything, constant", R"({"op": "affine", "rotate_deg": [31, 31], "scale_x": [0.9, 0.9], "scale_y": [0.9, 0.9], "shear_x_deg": [5, 5], "shear_y_deg": [-3, -3], "translate_x_frac": [-0.05, -0.05], "translate_y_frac": [0.08, 0.08], "fill": [40, 40, 40]})", Bound::Linear},
+    {"rotate, constant",
+     R"({"op": "affine", "rotate_deg": [17.3, 17.3], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})",
+     Bound::Linear},
+    {"rotate, reflect",
+     R"({"op": "affine", "rotate_deg": [-11, -11], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "reflect"})",
+     Bound::Linear},
+    {"scale, replicate",
+     R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1.13, 1.13], "scale_y": [1.13, 1.13], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "replicate"})",
+     Bound::Linear},
+    {"scale per axis, wrap",
+     R"({"op": "affine", "rotate_deg": [0, 0], "keep_ratio": false, "scale_x": [0.85, 0.85], "scale_y": [1.2, 1.2], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "wrap"})",
+     Bound::Stated, 0.25, 20},
+    {"translate, constant",
+     R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0.1037, 0.1037], "translate_y_frac": [-0.0711, -0.0711]})",
+     Bound::Exact},
+    {"translate, wrap",
+     R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0.1037, 0.1037], "translate_y_frac": [-0.0711, -0.0711], "border": "wrap"})",
+     Bound::Exact},
+    {"rotate, nearest",
+     R"({"op": "affine", "rotate_deg": [-23, -23], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "interpolation": "nearest"})",
+     Bound::Nearest},
+    {"everything, constant",
+     R"({"op": "affine", "rotate_deg": [31, 31], "scale_x": [0.9, 0.9], "scale_y": [0.9, 0.9], "shear_x_deg": [5, 5], "shear_y_deg": [-3, -3], "translate_x_frac": [-0.05, -0.05], "translate_y_frac": [0.08, 0.08], "fill": [40, 40, 40]})",
+     Bound::Linear},
     {"horizontal flip", R"({"op": "horizontal_flip"})", Bound::Exact},
     {"vertical flip", R"({"op": "vertical_flip"})", Bound::Exact},
-    {"brightness/contrast by max", R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
-    {"brightness/contrast by mean", R"({"op": "brightness_contrast", "brightness": [-0.15, -0.15], "contrast": [0.3, 0.3], "brightness_by_max": false})", Bound::Exact},
+    {"brightness/contrast by max",
+     R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
+    {"brightness/contrast by mean",
+     R"({"op": "brightness_contrast", "brightness": [-0.15, -0.15], "contrast": [0.3, 0.3], "brightness_by_max": false})",
+     Bound::Exact},
     {"to gray", R"({"op": "to_gray"})", Bound::Exact},
-    {"gauss noise, mean alone", R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [0.02, 0.02]})", Bound::Exact},
+    {"gauss noise, mean alone", R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [0.02, 0.02]})",
+     Bound::Exact},
     {"gaussian blur 1.3", R"({"op": "gaussian_blur", "sigma_px": [1.3, 1.3]})", Bound::Blur},
     {"gaussian blur 2.7", R"({"op": "gaussian_blur", "sigma_px": [2.7, 2.7]})", Bound::Blur},
-    {"hue +30", R"({"op": "hue_saturation_value", "hue_shift_deg": [30, 30], "sat_shift": [0, 0], "val_shift": [0, 0]})", Bound::Stated, 0.5, 3},
-    {"hue, saturation and value", R"({"op": "hue_saturation_value", "hue_shift_deg": [-47, -47], "sat_shift": [-20, -20], "val_shift": [15, 15]})", Bound::Stated, 0.5, 4},
+    {"hue +30",
+     R"({"op": "hue_saturation_value", "hue_shift_deg": [30, 30], "sat_shift": [0, 0], "val_shift": [0, 0]})",
+     Bound::Stated, 0.5, 3},
+    {"hue, saturation and value",
+     R"({"op": "hue_saturation_value", "hue_shift_deg": [-47, -47], "sat_shift": [-20, -20], "val_shift": [15, 15]})",
+     Bound::Stated, 0.5, 4},
 };
 
 }  // namespace
@@ -92,7 +120,8 @@ private slots:
 
     void everyKerasExportRuns() {
         // The same presets as Keras models (training=True).
-        const QString error = everyPresetRuns(exportKeras, pyenvPython(), {kChecker, "--keras"}, dir_.path() + "/keras");
+        const QString error =
+            everyPresetRuns(exportKeras, pyenvPython(), {kChecker, "--keras"}, dir_.path() + "/keras");
         QVERIFY2(error.isEmpty(), qPrintable(error));
     }
 
@@ -101,16 +130,19 @@ private slots:
         // which raises when called): what passes through is the input, to the bit.
         const QString input = QString::fromStdString(samplePath("astronaut.png"));
         const QString base = dir_.filePath("keras-nothing");
-        writeFileAtomically((base + ".py").toStdString(), exportKeras(presetOf(R"({"op": "grid_dropout"})")).text);
-        const PythonRun r = runProcess(pyenvPython(), {kChecker, "--keras", base + ".py", input, base + "-out.png"});
+        writeFileAtomically((base + ".py").toStdString(),
+                            exportKeras(presetOf(R"({"op": "grid_dropout"})")).text);
+        const PythonRun r =
+            runProcess(pyenvPython(), {kChecker, "--keras", base + ".py", input, base + "-out.png"});
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err.right(2000)));
-        QVERIFY(samePixels(loadImage((base + "-out.png").toStdString()).image, loadImage(input.toStdString()).image));
+        QVERIFY(samePixels(loadImage((base + "-out.png").toStdString()).image,
+                           loadImage(input.toStdString()).image));
     }
 
     void pinnedMatchesApply() {
         // An odd, non-square photo: 451 x 300.
-        const QStringList failures = pinnedCasesOutsideBounds(kCases, exportTfDeotte, pyenvPython(), {kChecker},
-                                                              dir_.path(), samplePath("chelsea.png"));
+        const QStringList failures = pinnedCasesOutsideBounds(
+            kCases, exportTfDeotte, pyenvPython(), {kChecker}, dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }
 
@@ -125,9 +157,45 @@ private slots:
         QVERIFY2(failures.isEmpty(), qPrintable("outside SPEC §2's bounds:\n" + failures.join('\n')));
     }
 
+    void kerasMixRuns() {
+        // The Keras export's mix_batch over a batch of two images: the checker tests each mixed image
+        // against the blend or paste its label weight says. Keras pairs an image with itself half
+        // the time here (a shuffle of two): the other weights follow Beta(alpha, alpha) as AugLab's
+        // lambda does (two-sample KS at the 0.001 level). Keras' boxes are never clipped, so its
+        // CutMix weight is lambda itself, where AugLab's (and torchvision's) effective lambda is
+        // larger on average: the export's warning says so.
+        const int width = 120, height = 90, n = 600;
+        const QString a = dir_.filePath("mix-a.png"), b = dir_.filePath("mix-b.png");
+        saveImage(a.toStdString(), photoCrop("chelsea.png", width, height, 3));
+        saveImage(b.toStdString(), photoCrop("coffee.png", width, height, 3));
+        for (const char* op : {R"({"op": "mixup", "alpha": 0.4})", R"({"op": "cutmix", "alpha": 1.0})"}) {
+            const Preset preset = presetOf(op);
+            const QString file = dir_.filePath("mix.py");
+            writeFileAtomically(file.toStdString(), exportKeras(preset).text);
+            const PythonRun r =
+                runProcess(pyenvPython(), {kChecker, "--keras-mix", file, a, b, QString::number(n)});
+            QVERIFY2(r.code == 0, qPrintable(QString(op) + ": " + r.out.right(500) + r.err.right(2000)));
+            std::vector<double> theirs;
+            for (const double w : nlohmann::json::parse(r.out.toStdString()).get<std::vector<double>>())
+                if (w < 1.0) theirs.push_back(w);  // 1: the image was paired with itself
+            std::vector<double> ours;
+            for (int i = 0; i < 2000; ++i)
+                ours.push_back(std::get<MixParams>(samplePipeline(preset.pipeline, 3, std::uint64_t(i), width,
+                                                                  height, PartnerPool{2, 0})
+                                                       .ops[0]
+                                                       .params)
+                                   .lambda);
+            QVERIFY2(theirs.size() > std::size_t(n / 4), qPrintable(QString::number(theirs.size())));
+            const double d = ksStatistic(ours, theirs), critical = ksCritical(ours.size(), theirs.size());
+            qInfo("%s: %zu weights, KS %.4f (critical %.4f)", op, theirs.size(), d, critical);
+            QVERIFY2(d < critical, qPrintable(QString("%1: KS %2 >= %3").arg(op).arg(d).arg(critical)));
+        }
+    }
+
     void kerasPinnedMatchesApply() {
-        const QStringList failures = pinnedCasesOutsideBounds(kKerasCases, exportKeras, pyenvPython(),
-                                                              {kChecker, "--keras"}, dir_.path(), samplePath("chelsea.png"));
+        const QStringList failures =
+            pinnedCasesOutsideBounds(kKerasCases, exportKeras, pyenvPython(), {kChecker, "--keras"},
+                                     dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }
 };

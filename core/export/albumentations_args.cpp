@@ -20,13 +20,19 @@ json defaultsFor(const std::string& cls, const LibraryVersion& v) {
     return {{"p", 0.5}};
 }
 
-double numberAt(const JsonReader& r, std::size_t i) { return r.element(i).number(); }
+double numberAt(const JsonReader& r, std::size_t i) {
+    return r.element(i).number();
+}
 
 }  // namespace
 
 TransformArgs::TransformArgs(const JsonReader& t, std::string cls, const LibraryVersion& version,
                              std::vector<std::string>& warnings)
-    : t_(t), cls_(std::move(cls)), version_(version), warnings_(warnings), defaults_(defaultsFor(cls_, version)) {
+    : t_(t),
+      cls_(std::move(cls)),
+      version_(version),
+      warnings_(warnings),
+      defaults_(defaultsFor(cls_, version)) {
     used_.insert("__class_fullname__");
 }
 
@@ -51,14 +57,15 @@ JsonReader TransformArgs::get(const char* key, std::initializer_list<const char*
         }
     if (!defaults_.contains(key)) t_.fail(std::string("missing \"") + key + "\"");
     if (defaulted_.insert(key).second)
-        warnings_.push_back(t_.path() + "." + key + ": absent; the default of Albumentations " + version_.text +
-                            " (" + defaults_[key].dump() + ") is used, as A.load would.");
+        warnings_.push_back(t_.path() + "." + key + ": absent; the default of Albumentations " +
+                            version_.text + " (" + defaults_[key].dump() + ") is used, as A.load would.");
     return JsonReader(defaults_[key], t_.path() + "." + key);
 }
 
 void TransformArgs::noteDefault(const char* key, const std::string& meaning) {
     if (defaulted_.insert(key).second)
-        warnings_.push_back(t_.path() + "." + key + ": absent; the Albumentations default (" + meaning + ") is used.");
+        warnings_.push_back(t_.path() + "." + key + ": absent; the Albumentations default (" + meaning +
+                            ") is used.");
 }
 
 void TransformArgs::maskOnly(const char* key, std::initializer_list<const char*> oldNames) {
@@ -78,9 +85,9 @@ void TransformArgs::warn(const JsonReader& where, const std::string& message) {
 Range TransformArgs::clamp(const JsonReader& where, Range r, double lower, double upper) {
     const Range c{std::clamp(r.min, lower, upper), std::clamp(r.max, lower, upper)};
     if (c != r)
-        warn(where, std::string("[") + formatNumber(r.min) + ", " + formatNumber(r.max) + "] is outside AugLab's bounds [" +
-                        formatNumber(lower) + ", " + formatNumber(upper) + "]: limited to [" + formatNumber(c.min) +
-                        ", " + formatNumber(c.max) + "].");
+        warn(where, std::string("[") + formatNumber(r.min) + ", " + formatNumber(r.max) +
+                        "] is outside AugLab's bounds [" + formatNumber(lower) + ", " + formatNumber(upper) +
+                        "]: limited to [" + formatNumber(c.min) + ", " + formatNumber(c.max) + "].");
     return c;
 }
 
@@ -128,9 +135,12 @@ Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom) {
     Fill f;
     if (r.json().is_string()) {
         const std::string s = r.string();
-        if (allowRandom && s == "random") f.mode = Fill::Mode::Random;
-        else if (allowRandom && s == "random_uniform") f.mode = Fill::Mode::RandomUniform;
-        else a.warn(r, "fill \"" + s + "\" cannot be expressed: black [0, 0, 0] instead.");
+        if (allowRandom && s == "random")
+            f.mode = Fill::Mode::Random;
+        else if (allowRandom && s == "random_uniform")
+            f.mode = Fill::Mode::RandomUniform;
+        else
+            a.warn(r, "fill \"" + s + "\" cannot be expressed: black [0, 0, 0] instead.");
         return f;
     }
     std::vector<double> values;
@@ -140,11 +150,13 @@ Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom) {
         const std::size_t n = r.arraySize();
         if (n != 1 && n != 3 && n != 4) r.fail("expected a number or [r, g, b]");
         for (std::size_t i = 0; i < 3; ++i) values.push_back(numberAt(r, n == 1 ? 0 : i));
-        if (n == 4) a.warn(r, "the fourth (alpha) fill value is ignored: AugLab keeps alpha at 0 outside the image.");
+        if (n == 4)
+            a.warn(r, "the fourth (alpha) fill value is ignored: AugLab keeps alpha at 0 outside the image.");
     }
     for (std::size_t i = 0; i < 3; ++i) {
         f.rgb[i] = static_cast<int>(std::clamp(std::lround(values[i]), 0L, 255L));
-        if (f.rgb[i] != values[i]) a.warn(r, "fill value " + formatNumber(values[i]) + " read as " + std::to_string(f.rgb[i]) + ".");
+        if (f.rgb[i] != values[i])
+            a.warn(r, "fill value " + formatNumber(values[i]) + " read as " + std::to_string(f.rgb[i]) + ".");
     }
     return f;
 }
@@ -152,7 +164,8 @@ Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom) {
 const char* interpolationName(const JsonReader& r, TransformArgs& a) {
     const auto v = r.integer(INT32_MIN, INT32_MAX);
     if (v == 0) return "nearest";
-    if (v != 1) a.warn(r, "OpenCV interpolation " + std::to_string(v) + " is not nearest (0) or linear (1): linear.");
+    if (v != 1)
+        a.warn(r, "OpenCV interpolation " + std::to_string(v) + " is not nearest (0) or linear (1): linear.");
     return "linear";
 }
 

@@ -16,7 +16,9 @@ namespace auglab::exporting {
 
 using json = nlohmann::ordered_json;
 
-int cvInterpolation(const std::string& name) { return name == "nearest" ? 0 : 1; }
+int cvInterpolation(const std::string& name) {
+    return name == "nearest" ? 0 : 1;
+}
 
 int cvBorder(const std::string& name) {
     if (name == "replicate") return 1;
@@ -26,24 +28,35 @@ int cvBorder(const std::string& name) {
     return 0;
 }
 
-json pair(const Range& r) { return json::array({r.min, r.max}); }
-json intPair(const Range& r) { return json::array({std::llround(r.min), std::llround(r.max)}); }
-json xy(const Range& x, const Range& y) { return json{{"x", pair(x)}, {"y", pair(y)}}; }
+json pair(const Range& r) {
+    return json::array({r.min, r.max});
+}
+json intPair(const Range& r) {
+    return json::array({std::llround(r.min), std::llround(r.max)});
+}
+json xy(const Range& x, const Range& y) {
+    return json{{"x", pair(x)}, {"y", pair(y)}};
+}
 
 /// A constant fill as Albumentations stores it: one float for a grey, else three floats.
 json fillValue(const Fill& f) {
     if (isGray(f)) return static_cast<double>(f.rgb[0]);
-    return json::array({static_cast<double>(f.rgb[0]), static_cast<double>(f.rgb[1]), static_cast<double>(f.rgb[2])});
+    return json::array(
+        {static_cast<double>(f.rgb[0]), static_cast<double>(f.rgb[1]), static_cast<double>(f.rgb[2])});
 }
 
-json start(const char* className, double p) { return json{{"__class_fullname__", className}, {"p", p}}; }
+json start(const char* className, double p) {
+    return json{{"__class_fullname__", className}, {"p", p}};
+}
 
 /// A fractional hole range. Albumentations reads an upper end of exactly 1.0 as pixels, so 1.0 is
 /// written as the largest double below it (the drawn sizes are the same: trunc(H * u) < H).
 json fractionPair(const ExportedOp& e, const char* key, Range r, std::vector<std::string>& warnings) {
     if (r.max >= 1.0) {
-        warnings.push_back(e.label() + ": " + key + " ends at 1.0, which Albumentations would read as 1 pixel; "
-                           "written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).");
+        warnings.push_back(
+            e.label() + ": " + key +
+            " ends at 1.0, which Albumentations would read as 1 pixel; "
+            "written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).");
         r.max = std::nextafter(1.0, 0.0);
         r.min = std::min(r.min, r.max);
     }
@@ -61,10 +74,13 @@ nlohmann::ordered_json albumentationsDocument(const Preset& preset, Albumentatio
         if (e.op->enabled) {
             json t = opModule(e.op->id()).albumentationsTransform(e, flavour, warnings);
             // An op without a transform (the module said why) is kept for the importer.
-            if (t.is_null()) disabled.push_back(json{{"position", i}, {"op", opConfigToJson(*e.op)}});
-            else compose["transforms"].push_back(std::move(t));
+            if (t.is_null())
+                disabled.push_back(json{{"position", i}, {"op", opConfigToJson(*e.op)}});
+            else
+                compose["transforms"].push_back(std::move(t));
         } else {
-            warnings.push_back(e.label() + " is disabled (never runs): left out of the Compose and kept in the "
+            warnings.push_back(e.label() +
+                               " is disabled (never runs): left out of the Compose and kept in the "
                                "\"auglab\" section, so importing the file restores it.");
             disabled.push_back(json{{"position", i}, {"op", opConfigToJson(*e.op)}});
         }
@@ -94,15 +110,19 @@ namespace auglab {
 
 ExportResult exportAlbumentations(const Preset& preset) {
     ExportResult r;
-    r.text = exporting::albumentationsDocument(preset, exporting::AlbumentationsFlavour::Albumentations, r.warnings)
-                 .dump(2) + "\n";
+    r.text = exporting::albumentationsDocument(preset, exporting::AlbumentationsFlavour::Albumentations,
+                                               r.warnings)
+                 .dump(2) +
+             "\n";
     return r;
 }
 
 ExportResult exportAlbumentationsX(const Preset& preset) {
     ExportResult r;
-    r.text = exporting::albumentationsDocument(preset, exporting::AlbumentationsFlavour::AlbumentationsX, r.warnings)
-                 .dump(2) + "\n";
+    r.text = exporting::albumentationsDocument(preset, exporting::AlbumentationsFlavour::AlbumentationsX,
+                                               r.warnings)
+                 .dump(2) +
+             "\n";
     return r;
 }
 

@@ -57,7 +57,9 @@ void readMetadata(const JsonReader& m, Preset& preset) {
         entry.requireObject({"position", "op"});
         const auto position = static_cast<std::size_t>(entry.member("position").integer(0, 1000000));
         // The op is a preset pipeline entry: read it with the preset parser, strictly.
-        const json wrapper = {{"format", "auglab-preset"}, {"version", 1}, {"pipeline", json::array({entry.member("op").json()})}};
+        const json wrapper = {{"format", "auglab-preset"},
+                              {"version", 1},
+                              {"pipeline", json::array({entry.member("op").json()})}};
         Preset one;
         try {
             one = parsePreset(wrapper.dump(), entry.path());
@@ -80,7 +82,8 @@ void readCompose(const JsonReader& t, const exporting::LibraryVersion& version, 
         if (key == "p") {
             if (v.number() != 1.0)
                 result.warnings.push_back(v.path() + ": the whole pipeline applies with probability " +
-                                          formatNumber(v.number()) + "; AugLab has no such setting: ignored "
+                                          formatNumber(v.number()) +
+                                          "; AugLab has no such setting: ignored "
                                           "(every op keeps its own p).");
         } else if (key == "bbox_params" || key == "keypoint_params") {
             if (!j.is_null()) result.warnings.push_back(v.path() + ": AugLab augments images only: ignored.");
@@ -89,7 +92,8 @@ void readCompose(const JsonReader& t, const exporting::LibraryVersion& version, 
                 result.warnings.push_back(v.path() + ": AugLab augments one image at a time: ignored.");
         } else if (key == "seed") {
             if (!j.is_null())
-                result.warnings.push_back(v.path() + ": Albumentations' seed drives another generator; AugLab's "
+                result.warnings.push_back(v.path() +
+                                          ": Albumentations' seed drives another generator; AugLab's "
                                           "seed is kept as it is: ignored.");
         } else if (key == "is_check_shapes" || key == "strict" || key == "save_applied_params" ||
                    key == "telemetry" || (key == "mask_interpolation" && j.is_null())) {
@@ -116,16 +120,20 @@ void fixCropOrder(ImportResult& result) {
     const auto isCrop = [](const OpConfig& c) { return setsFrame(c); };
     const auto first = std::find_if(ops.begin(), ops.end(), isCrop);
     if (first == ops.end()) return;
-    for (auto it = std::find_if(first + 1, ops.end(), isCrop); it != ops.end(); it = std::find_if(it, ops.end(), isCrop)) {
+    for (auto it = std::find_if(first + 1, ops.end(), isCrop); it != ops.end();
+         it = std::find_if(it, ops.end(), isCrop)) {
         result.warnings.push_back("pipeline[" + std::to_string(it - ops.begin()) + "] " + it->name() +
                                   ": AugLab crops once; this second crop is left out.");
         it = ops.erase(it);
     }
-    const auto pixel = std::find_if(ops.begin(), first, [](const OpConfig& c) { return c.desc().category == OpCategory::Pixel; });
+    const auto pixel = std::find_if(ops.begin(), first,
+                                    [](const OpConfig& c) { return c.desc().category == OpCategory::Pixel; });
     if (pixel == first) return;
-    result.warnings.push_back("pipeline[" + std::to_string(first - ops.begin()) + "] " + first->name() + ": moved to pipeline[" +
-                              std::to_string(pixel - ops.begin()) + "], before the pixel ops: AugLab crops first (colour "
-                              "ops give the same pixels; hole and blur sizes then refer to the resized crop).");
+    result.warnings.push_back(
+        "pipeline[" + std::to_string(first - ops.begin()) + "] " + first->name() + ": moved to pipeline[" +
+        std::to_string(pixel - ops.begin()) +
+        "], before the pixel ops: AugLab crops first (colour "
+        "ops give the same pixels; hole and blur sizes then refer to the resized crop).");
     std::rotate(pixel, first, first + 1);
 }
 
@@ -142,7 +150,8 @@ ImportResult importAlbumentations(std::string_view text, const std::string& what
         version.text = root.member("__version__").string();
         version.number = parseVersion(version.text);
         if (version.number[0] < 1 || version.number[0] > 2)
-            result.warnings.push_back("__version__: " + version.text + " is neither 1.x nor 2.x; read as 2.0.8.");
+            result.warnings.push_back("__version__: " + version.text +
+                                      " is neither 1.x nor 2.x; read as 2.0.8.");
     } else {
         result.warnings.push_back("__version__ is missing; the file is read as Albumentations 2.0.8.");
     }
@@ -154,13 +163,16 @@ ImportResult importAlbumentations(std::string_view text, const std::string& what
     const std::string cls = shortClassName(transform.member("__class_fullname__").string());
     if (cls == "Compose" || cls == "Sequential") {
         readCompose(transform, version, result);
-    } else if (std::optional<OpConfig> op = exporting::readTransform(transform, cls, version, result.warnings)) {
+    } else if (std::optional<OpConfig> op =
+                   exporting::readTransform(transform, cls, version, result.warnings)) {
         result.preset.pipeline.push_back(std::move(*op));
     }
     for (const auto& item : doc.items()) {
         if (item.key() == "__version__" || item.key() == "transform") continue;
-        if (item.key() == exporting::kMetadataKey) readMetadata(root.member(item.key()), result.preset);
-        else result.warnings.push_back(item.key() + ": unknown top-level key: ignored.");
+        if (item.key() == exporting::kMetadataKey)
+            readMetadata(root.member(item.key()), result.preset);
+        else
+            result.warnings.push_back(item.key() + ": unknown top-level key: ignored.");
     }
     fixCropOrder(result);
     return result;

@@ -32,8 +32,8 @@ std::string pyValue(const json& v) {
 
 std::string argument(const std::string& key, const json& v) {
     // OpenCV enums by name, so the code reads as the user would write it.
-    static const char* const kBorders[] = {"cv2.BORDER_CONSTANT", "cv2.BORDER_REPLICATE", "cv2.BORDER_REFLECT",
-                                           "cv2.BORDER_WRAP", "cv2.BORDER_REFLECT_101"};
+    static const char* const kBorders[] = {"cv2.BORDER_CONSTANT", "cv2.BORDER_REPLICATE",
+                                           "cv2.BORDER_REFLECT", "cv2.BORDER_WRAP", "cv2.BORDER_REFLECT_101"};
     if (key == "border_mode" && v.is_number_integer() && v.get<int>() >= 0 && v.get<int>() <= 4)
         return kBorders[v.get<int>()];
     if ((key == "interpolation" || key == "mask_interpolation") && v.is_number_integer())

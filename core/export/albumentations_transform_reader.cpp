@@ -5,8 +5,8 @@
 
 namespace auglab::exporting {
 
-std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cls, const LibraryVersion& version,
-                                      std::vector<std::string>& warnings) {
+std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cls,
+                                      const LibraryVersion& version, std::vector<std::string>& warnings) {
     const OpDesc* desc = nullptr;
     for (const OpDesc& d : opRegistry())
         for (const std::string& c : opModule(d.id).albumentationsClasses())

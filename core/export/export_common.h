@@ -66,6 +66,9 @@ void notExported(const ExportedOp& e, PythonExport& x, const std::string& warnin
 /// The tf-deotte function has no place for the op (it is a matrix/gather function).
 void notInTfDeotte(const ExportedOp& e, PythonExport& x);
 
+/// Whether generated list items (`lines`) hold an item, not only comments.
+bool hasPythonItem(const std::string& lines);
+
 /// Each op module's helper code for `target` (OpModule::pythonHelper), in the registration list's
 /// order: those the module always emits, and those of the ops in `used` (indexed by OpId).
 std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used);

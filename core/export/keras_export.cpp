@@ -41,13 +41,7 @@ ExportResult exportKeras(const Preset& preset) {
     std::string lines = ops.lines;
     // keras.Sequential([]) cannot be built (it raises when called): a preset of which nothing can be
     // exported becomes an identity, and says so.
-    bool anyLayer = false;
-    for (std::size_t at = 0; at < lines.size() && !anyLayer;) {
-        const std::size_t end = std::min(lines.find('\n', at), lines.size());
-        const std::size_t text = lines.find_first_not_of(' ', at);
-        anyLayer = text < end && lines[text] != '#';
-        at = end + 1;
-    }
+    const bool anyLayer = hasPythonItem(lines);
     if (!anyLayer && !ops.configs.empty()) {
         lines += "    layers.Identity(),  # only batch mixes: see mix_batch below\n";
     } else if (!anyLayer) {

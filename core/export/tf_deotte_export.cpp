@@ -33,8 +33,11 @@ ExportResult exportTfDeotte(const Preset& preset) {
     const PythonOps ops = pythonOps(preset, PythonTarget::TfDeotte, "tf-deotte", r.warnings);
     std::string body = "import math\n\nimport tensorflow as tf\n";
     body += kCommonCode + pythonHelpers(PythonTarget::TfDeotte, ops.helpersUsed) + "\n\n";
-    body += ops.configs + "\n\ndef augment(image):\n    \"\"\"One RGB(A) image, H x W x C, values 0-255 (use in tf.data: ds.map(augment)).\"\"\"\n";
-    body += "    image = tf.cast(image, tf.float32)\n" + ops.lines + "    return tf.cast(tf.clip_by_value(image, 0.0, 255.0), tf.uint8)\n";
+    body += ops.configs +
+            "\n\ndef augment(image):\n    \"\"\"One RGB(A) image, H x W x C, values 0-255 (use in tf.data: "
+            "ds.map(augment)).\"\"\"\n";
+    body += "    image = tf.cast(image, tf.float32)\n" + ops.lines +
+            "    return tf.cast(tf.clip_by_value(image, 0.0, 255.0), tf.uint8)\n";
     r.text = pythonHeader(preset, "tf-deotte", r.warnings) + body;
     return r;
 }

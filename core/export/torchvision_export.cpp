@@ -13,7 +13,11 @@ ExportResult exportTorchvision(const Preset& preset) {
     std::string body = "import torch\nfrom torchvision.transforms import v2\n";
     body += pythonHelpers(PythonTarget::Torchvision, ops.helpersUsed);
     body += "\n\n# Expects uint8 image tensors (C x H x W, RGB), e.g. from torchvision.io.decode_image.\n";
-    body += "transform = v2.Compose([\n" + ops.lines + "])\n";
+    // v2.Compose([]) raises: a preset with no per-image transform (only batch mixes, or nothing
+    // exportable) gets an identity.
+    const bool anyItem = hasPythonItem(ops.lines);
+    body += "transform = v2.Compose([\n" + ops.lines +
+            (anyItem ? "" : "    v2.Identity(),  # no per-image transform in this preset\n") + "])\n";
     if (!ops.configs.empty()) {
         // mixup and cutmix (their modules' configs): batch-level, with the labels.
         body += R"(

@@ -193,9 +193,11 @@ public:
                     " mixes a batch with its labels (mix_batch, after `augment`): lambda per image, the "
                     "partner "
                     "a shuffle of the batch (possibly the image itself)" +
-                    (paste_ ? "; its box lies wholly inside the image (AugLab, as torchvision, clips a box "
-                              "at a uniform centre), and alpha gains 1e-6."
-                            : "; the blend stays in floats (AugLab rounds to 8 bits)."));
+                    (paste_
+                         ? "; its box lies wholly inside the image (AugLab, as torchvision, clips a box "
+                           "at a uniform centre), its label weight is the box's fractional area (the pixels "
+                           "pasted may be a row and a column more), and alpha gains 1e-6."
+                         : "; the blend stays in floats (AugLab rounds to 8 bits)."));
                 return;
             case PythonTarget::TfDeotte:
                 notInTfDeotte(e, x);

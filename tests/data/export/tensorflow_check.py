@@ -2,6 +2,7 @@
 
     python tensorflow_check.py [--keras] EXPORT.py INPUT.png OUTPUT.png [EXPORT.py INPUT.png OUTPUT.png ...]
     python tensorflow_check.py --keras-perspective EXPORT.py INPUT.png REPLAY.json OUTPUT.png
+    python tensorflow_check.py --keras-mix EXPORT.py A.png B.png N
 
 Each export is imported as a module and its augment() applied to the image (read and written with
 TensorFlow's own PNG codec): a tf-deotte function to one image, a Keras model (--keras: the
@@ -37,7 +38,50 @@ def keras_perspective(module_path, input_path, replay_path, output_path):
     tf.io.write_file(output_path, tf.io.encode_png(out))
 
 
+def keras_mix(module_path, a_path, b_path, n):
+    """The Keras export's mix_batch over the batch [A, B] (labels one-hot, 2 classes), N times, with
+    one MixUp or CutMix in BATCH_MIXES: image 0 is checked against the blend or paste its label
+    weight w (label 0) says, its partner the other image or itself (Keras shuffles the batch)."""
+    import json
+
+    spec = importlib.util.spec_from_file_location("export", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    kinds = [type(layer).__name__ for layer, _ in module.BATCH_MIXES]
+    if len(kinds) != 1 or kinds[0] not in ("MixUp", "CutMix"):
+        sys.exit(f"{module_path}: expected one MixUp or CutMix in BATCH_MIXES, found {kinds}")
+    a = tf.cast(tf.io.decode_png(tf.io.read_file(a_path), channels=3), tf.float32)
+    b = tf.cast(tf.io.decode_png(tf.io.read_file(b_path), channels=3), tf.float32)
+    images, labels = tf.stack([a, b]), tf.constant([[1.0, 0.0], [0.0, 1.0]])
+    weights = []
+    for _ in range(n):
+        out, mixed = module.mix_batch(images, labels)
+        w = float(mixed[0, 0])
+        if abs(float(mixed[0, 1]) - (1.0 - w)) > 1e-5:
+            sys.exit(f"labels of image 0 are {mixed[0].numpy().tolist()}, not w and 1 - w")
+        o = out[0]
+        if kinds[0] == "MixUp":
+            worst = float(tf.reduce_max(tf.abs(o - (w * a + (1.0 - w) * b))))
+            if worst > 0.01:
+                sys.exit(f"MixUp with weight {w}: the image is {worst} levels from w*A + (1-w)*B")
+        else:
+            from_a = tf.reduce_all(o == a, axis=-1)
+            from_b = tf.reduce_all(o == b, axis=-1)
+            if not bool(tf.reduce_all(from_a | from_b)):
+                sys.exit("CutMix: pixels that are neither image's")
+            pasted = int(tf.reduce_sum(tf.cast(~from_a, tf.int32)))
+            # Keras weighs the label by the box's fractional area; the pixels pasted are those whose
+            # index lies in [x0, x1): up to a row and a column more.
+            if pasted > (1.0 - w) * a.shape[0] * a.shape[1] + a.shape[0] + a.shape[1] + 1:
+                sys.exit(f"CutMix: {pasted} pixels pasted, more than 1 - w = {1 - w} of the image")
+        weights.append(w)
+    print(json.dumps(weights))
+
+
 def main(args):
+    if len(args) == 5 and args[0] == "--keras-mix":
+        keras_mix(args[1], args[2], args[3], int(args[4]))
+        return
     if len(args) == 5 and args[0] == "--keras-perspective":
         keras_perspective(*args[1:])
         return

@@ -3,6 +3,7 @@
     python torchvision_check.py EXPORT.py INPUT.png OUTPUT.png [EXPORT.py INPUT.png OUTPUT.png ...]
     python torchvision_check.py --draws EXPORT.py HEIGHT WIDTH N
     python torchvision_check.py --perspective EXPORT.py INPUT.png REPLAY.json OUTPUT.png
+    python torchvision_check.py --mix EXPORT.py A.png B.png N
 
 Each export is imported as a module and its `transform` applied to the image as torchvision reads
 it (torchvision.io.decode_image, uint8 C x H x W, RGB); the output is written with
@@ -70,7 +71,55 @@ def perspective(module_path, input_path, replay_path, output_path):
     write_png(helper.warp(image, torch.tensor(op["corners_px"], dtype=torch.float32)).contiguous(), output_path)
 
 
+def mix(module_path, a_path, b_path, n):
+    """The export's collate_fn over the batch [(A, 0), (B, 1)], N times, with one MixUp or CutMix in
+    batch_transform: image 0 mixed with image 1 (the batch's previous one). Each output is checked
+    against the written-out blend or paste with the weight its label says (label 0 of image 0);
+    the weights are printed as a JSON list."""
+    import json
+
+    spec = importlib.util.spec_from_file_location("export", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    kinds = [type(t.transforms[0] if type(t).__name__ == "RandomApply" else t).__name__
+             for t in module.batch_transform.transforms]
+    if len(kinds) != 1 or kinds[0] not in ("MixUp", "CutMix"):
+        sys.exit(f"{module_path}: expected one MixUp or CutMix in batch_transform, found {kinds}")
+    a = decode_image(read_file(a_path), mode=ImageReadMode.RGB)
+    b = decode_image(read_file(b_path), mode=ImageReadMode.RGB)
+    weights = []
+    for _ in range(n):
+        images, labels = module.collate_fn([(a, 0), (b, 1)])
+        if images.dtype != torch.uint8 or labels.shape != (2, module.NUM_CLASSES):
+            sys.exit(f"collate_fn returned {images.dtype} images and labels of shape {tuple(labels.shape)}")
+        lam = float(labels[0, 0])
+        if abs(float(labels[0, 1]) - (1.0 - lam)) > 1e-6:
+            sys.exit(f"labels of image 0 are {labels[0].tolist()}, not lambda and 1 - lambda")
+        out, A, B = images[0].double(), a.double(), b.double()
+        if kinds[0] == "MixUp":
+            expected = torch.floor(lam * A + (1.0 - lam) * B + 0.5)
+            worst = float((out - expected).abs().max())
+            if worst > 1:  # float32 in torchvision: a value at a half may round either way
+                sys.exit(f"MixUp with lambda {lam}: the image is {worst} levels from lam*A + (1-lam)*B")
+        else:
+            fromA, fromB = (out == A).all(0), (out == B).all(0)
+            if not bool((fromA | fromB).all()):
+                sys.exit("CutMix: pixels that are neither image's")
+            pasted = (~fromA).nonzero()
+            if len(pasted):
+                h = int(pasted[:, 0].max() - pasted[:, 0].min() + 1)
+                w = int(pasted[:, 1].max() - pasted[:, 1].min() + 1)
+                if h * w > (1.0 - lam) * A.shape[1] * A.shape[2] + 0.5:  # labels are float32
+                    sys.exit(f"CutMix: pasted pixels span {w}x{h}, more than 1 - lambda = {1 - lam} of the image")
+        weights.append(lam)
+    print(json.dumps(weights))
+
+
 def main(args):
+    if len(args) == 5 and args[0] == "--mix":
+        torch.manual_seed(5)
+        mix(args[1], args[2], args[3], int(args[4]))
+        return
     if len(args) == 5 and args[0] == "--perspective":
         perspective(*args[1:])
         return
