@@ -29,7 +29,7 @@ struct SheetOptions {
     std::uint64_t seed = 0;
     std::uint64_t page = 0;
     SheetMode mode = SheetMode::Samples;
-    /// The pool mixup and cutmix draw partners from (PartnerPool): `partnerPool` images, of which
+    /// The pool mixing ops draw partners from (PartnerPool): `partnerPool` images, of which
     /// the sheet's sources[0] is number `partnerFirst` (a dataset page of a folder); 0: the sheet's
     /// sources themselves.
     std::uint64_t partnerPool = 0, partnerFirst = 0;
@@ -95,7 +95,7 @@ std::vector<int> finestLevels(const SheetLayout& layout, std::size_t sourceCount
 void bindSources(SheetLayout& layout, const std::vector<SourceLevels*>& sources,
                  const std::vector<std::string>& errors = {});
 
-/// Gives the jobs that mix in partners (mixup, cutmix) their partner images, each read by `load`
+/// Gives the jobs that mix in partners (mixing ops) their partner images, each read by `load`
 /// (pool index, tile size) and resized to the tile. A job whose partner cannot be read is dropped, its
 /// tile left empty with the reason. Throws InputError when no job is left.
 void bindSheetPartners(SheetLayout& layout, const PartnerLoader& load);
@@ -103,7 +103,7 @@ void bindSheetPartners(SheetLayout& layout, const PartnerLoader& load);
 /// Size of a tile for a width x height image fitted in a `tile` x `tile` cell (aspect kept).
 void tileSize(int width, int height, int tile, int& w, int& h);
 
-/// Where a sample's partners (mixup, cutmix) come from: the pool it draws them from, and how to
+/// Where a sample's partners (mixing ops) come from: the pool it draws them from, and how to
 /// read one. The default is a pool of the image alone: the partner is the image itself.
 struct Partners {
     PartnerPool pool;

@@ -176,7 +176,7 @@ void dropoutRows(Image& img, const DropoutStep& d, int rows0, int rows1) {
 }
 
 void mixRows(Image& img, const MixStep& m, int y0, int y1) {
-    if (!m.partner) throw RuntimeError("a mixup or cutmix step has no partner image (bindPartners)");
+    if (!m.partner) throw RuntimeError("a mixing step has no partner image (bindPartners)");
     const Image& b = *m.partner;
     if (b.width != img.width || b.height != img.height || b.channels != img.channels)
         throw RuntimeError("a partner image does not have the output's size and channels");

@@ -20,18 +20,18 @@ enum class ParamKind {
     IntRange,    ///< [min, max] of integers, inclusive
     Float,       ///< one real number
     Bool,
-    Choice,      ///< one of `choices`
-    Fill,        ///< [r, g, b] (or a random mode when allowed)
-    Size,        ///< [height, width] in pixels, integers in [lower, upper]
+    Choice,  ///< one of `choices`
+    Fill,    ///< [r, g, b] (or a random mode when allowed)
+    Size,    ///< [height, width] in pixels, integers in [lower, upper]
 };
 
 struct ParamDesc {
     std::string key;
     std::string label;
-    std::string unit;     ///< "deg", "px", "fraction of width", ... for display
+    std::string unit;  ///< "deg", "px", "fraction of width", ... for display
     ParamKind kind = ParamKind::FloatRange;
-    double lower = 0.0;   ///< smallest allowed value (numbers and range ends)
-    double upper = 0.0;   ///< largest allowed value
+    double lower = 0.0;  ///< smallest allowed value (numbers and range ends)
+    double upper = 0.0;  ///< largest allowed value
     ParamValue defaultValue;
     std::vector<std::string> choices;
     bool allowsRandomFill = false;
@@ -57,8 +57,8 @@ struct ParamAlternative {
 
 struct OpDesc {
     OpId id;
-    std::string name;     ///< key used in presets (snake_case)
-    std::string label;    ///< for people, e.g. "Coarse dropout (cutout)"
+    std::string name;   ///< key used in presets (snake_case)
+    std::string label;  ///< for people, e.g. "Coarse dropout (cutout)"
     OpCategory category;
     std::string help;
     std::vector<ParamDesc> params;
@@ -68,6 +68,9 @@ struct OpDesc {
     bool setsFrame = false;
     /// The op renders as a stage of its own (it does not fuse with the warp), like a pixel op.
     bool ownStage = false;
+    /// The op mixes in a partner image (PartnerPool): with one image loaded the partner is the
+    /// image itself, and the GUI says why the effect is invisible.
+    bool usesPartner = false;
 
     const ParamDesc* param(std::string_view key) const;
     int paramIndex(std::string_view key) const;  ///< -1 when unknown
@@ -81,6 +84,7 @@ const OpDesc& opDesc(OpId id);
 
 /// Human-readable names of the enum choices shared by several ops.
 inline const std::vector<std::string> kInterpolationChoices{"nearest", "linear"};
-inline const std::vector<std::string> kBorderChoices{"constant", "replicate", "reflect", "reflect_101", "wrap"};
+inline const std::vector<std::string> kBorderChoices{"constant", "replicate", "reflect", "reflect_101",
+                                                     "wrap"};
 
 }  // namespace auglab

@@ -1,5 +1,5 @@
 #pragma once
-// The partner images of mixup and cutmix. A sample's replay names its partners by their index in
+// The partner images of mixing ops. A sample's replay names its partners by their index in
 // the pool it was drawn from (PartnerPool); before rendering, bindPartners() loads each one and
 // resizes it on the host to the plan's output, so that every backend mixes it in as a second
 // source of the same size (plan.h MixStep).
@@ -37,7 +37,7 @@ void bindPartners(Plan& plan, int channels, const PartnerLoader& load, SourceSam
 /// A loader for a pool of one image: the image itself.
 PartnerLoader selfPartner(SourceLevels& source);
 
-/// Sets partnerPath of the replay's mixup and cutmix records to name(partner).
+/// Sets partnerPath of the replay's mixing ops records to name(partner).
 void namePartners(Replay& replay, const std::function<std::string(std::uint64_t)>& name);
 
 }  // namespace auglab

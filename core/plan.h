@@ -70,7 +70,7 @@ struct DropoutStep {
     std::uint64_t seed = 0;
 };
 
-/// Mixes in a partner image (mixup, cutmix): `partner` is that image already resized to the plan's
+/// Mixes in a partner image (mixing ops): `partner` is that image already resized to the plan's
 /// output size with the output's channels (bindPartners, partners.h). Blend (`paste` false): every
 /// channel becomes (weight * a + (65536 - weight) * b + 32768) >> 16, a the pixel, b the partner's, so
 /// weight = round(lambda * 65536) and the result is lambda * a + (1 - lambda) * b rounded half up.

@@ -16,7 +16,7 @@ namespace auglab {
 constexpr std::uint32_t kGateDraw = 0;
 constexpr std::uint32_t kNoiseKeyDraw = 2;
 
-/// The images a sample may take a partner from (mixup, cutmix): `count` images, the sample's own
+/// The images a sample may take a partner from (mixing ops): `count` images, the sample's own
 /// at position `self` (a dataset's files in order, or the images loaded). With one image, the
 /// partner is the image itself.
 struct PartnerPool {
@@ -39,7 +39,7 @@ public:
     /// A standard normal value (Box–Muller in double from the 128 bits of one counter).
     double normal(std::uint32_t draw) const;
     /// A Beta(a, b) value (a, b > 0) from one uniform draw: the quantile of that uniform, found by
-    /// bisection on the regularized incomplete beta function (mixup's and cutmix's lambda).
+    /// bisection on the regularized incomplete beta function (the mixing ops' lambda).
     double beta(std::uint32_t draw, double a, double b) const;
     /// A partner from the pool, uniform over the images other than the sample's own (itself when
     /// the pool has one image).
@@ -57,7 +57,7 @@ private:
 double regularizedIncompleteBeta(double x, double a, double b);
 
 /// The concrete parameters of sample `index` for an image of width x height pixels, its partners
-/// (mixup, cutmix) drawn from `pool` (InputError when `pool` is empty or `self` is outside it).
+/// (mixing ops) drawn from `pool` (InputError when `pool` is empty or `self` is outside it).
 Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed, std::uint64_t index, int width,
                       int height, const PartnerPool& pool = {});
 

@@ -51,7 +51,7 @@ std::vector<std::shared_ptr<SourceLevels>> loadSheetFiles(SheetLayout& layout,
                                                           std::vector<std::string>& errors,
                                                           bool* reducedFrom16Bit = nullptr);
 
-/// Partners (mixup, cutmix) read from `pool`'s files: each decoded at the level an output of the
+/// Partners (mixing ops) read from `pool`'s files: each decoded at the level an output of the
 /// size asked for reads, through loadDisplaySource (`display`: tiles), or in full (apply, augment).
 /// The loader keeps what it decoded for the next call (one pool, one sheet or one run).
 PartnerLoader filePartners(std::vector<std::filesystem::path> pool, bool display);

@@ -1,5 +1,5 @@
 #version 330 core
-// mixup and cutmix: a partner image of the output's size (core/plan.h MixStep). Blend: every channel
+// Mixing ops: a partner image of the output's size (core/plan.h MixStep). Blend: every channel
 // (weight * a + (65536 - weight) * b + 32768) >> 16, in integers as the CPU; paste: the box's pixels
 // are the partner's.
 uniform usampler2D image;

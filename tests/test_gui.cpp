@@ -2,14 +2,15 @@
 // assertions on what the user sees (the grid's pixels) and on the undo stack.
 
 #include <QAction>
-#include <QCheckBox>
 #include <QApplication>
 #include <QBuffer>
+#include <QCheckBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -17,16 +18,15 @@
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QToolButton>
-#include <QLabel>
 #include <QtTest>
 
+#include "backend_registry.h"
+#include "contact_sheet.h"
 #include "cpu_backend.h"
 #include "cuda_backend.h"
-#include "contact_sheet.h"
-#include "image_io.h"
-#include "render_service.h"
 #include "distribution_view.h"
 #include "export_dialog.h"
+#include "image_io.h"
 #include "inspector_dialog.h"
 #include "main_window.h"
 #include "op_panel.h"
@@ -34,15 +34,17 @@
 #include "preset.h"
 #include "preview_grid.h"
 #include "range_slider.h"
+#include "render_service.h"
 #include "replay.h"
-#include "backend_registry.h"
 #include "suite_main.h"
 
 using namespace auglab;
 
 namespace {
 
-QString sample(const char* f) { return QString(AUGLAB_SOURCE_DIR) + "/resources/samples/" + f; }
+QString sample(const char* f) {
+    return QString(AUGLAB_SOURCE_DIR) + "/resources/samples/" + f;
+}
 
 bool waitForGrid(MainWindow& w, int timeoutMs = 20000) {
     QSignalSpy spy(&w, &MainWindow::gridShown);
@@ -81,6 +83,7 @@ private slots:
     void badPresetShowsErrorAndKeepsPipeline();
     void crashedSessionIsRecoveredFromAutosave();
     void clickOpensInspectorWithReplay();
+    void mixTakesPartnersAndShowsLabelWeights();
     void distributionShowsDrawnValues();
     void distributionUsesTheCropsSize();
     void droppingFilesOpensThem();
@@ -112,7 +115,9 @@ void GuiSuite::init() {
     QVERIFY(dir_->isValid());
 }
 
-void GuiSuite::cleanup() { dir_.reset(); }
+void GuiSuite::cleanup() {
+    dir_.reset();
+}
 
 void TestGuiGl::initTestCase() {
     for (const BackendInfo& b : backendInfos())
@@ -181,7 +186,8 @@ void TestGui::sliderDragUpdatesGridWhileDraggingAndIsOneUndoStep() {
     QCOMPARE(changesSeen, 3);
     QTest::mouseRelease(slider, Qt::LeftButton, {}, start + QPoint(36, 0));
     QCOMPARE(w->document()->undoStack()->count(), undoBefore + 1);  // the whole drag: one step
-    QVERIFY(w->document()->preset().pipeline[0].range("rotate_deg").max > presetBefore.pipeline[0].range("rotate_deg").max);
+    QVERIFY(w->document()->preset().pipeline[0].range("rotate_deg").max >
+            presetBefore.pipeline[0].range("rotate_deg").max);
 
     // Undo restores the previous pipeline and, rendered again, exactly the previous grid.
     w->document()->undoStack()->undo();
@@ -240,7 +246,8 @@ void TestGui::badPresetShowsErrorAndKeepsPipeline() {
     const QString bad = dir_->filePath("bad.auglab.json");
     QFile f(bad);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"format": "auglab-preset", "version": 1, "pipeline": [{"op": "affine"}, {"op": "coarse_dropout", "holes": [9, 8]}]})");
+    f.write(
+        R"({"format": "auglab-preset", "version": 1, "pipeline": [{"op": "affine"}, {"op": "coarse_dropout", "holes": [9, 8]}]})");
     f.close();
     QVERIFY(!w->openPreset(bad));
     QVERIFY2(w->lastError().contains("pipeline[1].holes: min 9 > max 8"), qPrintable(w->lastError()));
@@ -297,11 +304,42 @@ void TestGui::clickOpensInspectorWithReplay() {
     // they differ from the tile's.
     SourceLevels source(loadImage(sample("rocket.jpg").toStdString()).image);
     CpuBackend cpu(1);
-    const Image applied = renderSample(w->document()->preset().pipeline, source, tile.replay.seed, tile.sampleIndex, cpu);
+    const Image applied =
+        renderSample(w->document()->preset().pipeline, source, tile.replay.seed, tile.sampleIndex, cpu);
     QCOMPARE(w->inspector()->image().convertToFormat(QImage::Format_RGB888),
              RenderService::toQImage(applied).convertToFormat(QImage::Format_RGB888));
     auto* note = w->inspector()->findChild<QLabel*>("fullResolutionNote");
     QVERIFY(note && note->isVisible() && note->text().contains("averaged levels"));
+}
+
+void TestGui::mixTakesPartnersAndShowsLabelWeights() {
+    // mixup and cutmix in the window: with one image the status bar says why nothing changes; with
+    // three loaded, a sample's partner is another of them, and the inspector shows both label weights.
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("chelsea.png")});
+    QVERIFY(w->setBackend("cpu"));
+    Preset mix;
+    mix.seed = 4;
+    mix.pipeline = {OpConfig::withDefaults("cutmix")};
+    w->document()->newDocument(mix);
+    QTRY_VERIFY_WITH_TIMEOUT(w->statusBar()->currentMessage().contains("its partner is itself"), 10000);
+    w->openImages({sample("chelsea.png"), sample("coffee.png"), sample("astronaut.png")});
+    QVERIFY(waitForGrid(*w));
+    QVERIFY(w->shownTiles().size() > 1);
+    const SheetTile tile = w->shownTiles()[1];  // dataset mode: coffee.png
+    QCOMPARE(tile.sourceIndex, 1);
+    QCOMPARE(tile.replay.ops.size(), std::size_t(1));
+    const auto& m = std::get<MixParams>(tile.replay.ops[0].params);
+    QCOMPARE(m.partners, std::uint64_t{3});
+    QVERIFY(m.partner == 0 || m.partner == 2);  // never the tile's own image
+    QTest::mouseClick(w->grid(), Qt::LeftButton, {}, w->grid()->tileCentre(1));
+    QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->isVisible(), 10000);
+    QCOMPARE(parseReplay(w->inspector()->replayText().toStdString()), tile.replay);
+    const QString weights = w->inspector()->labelWeightsText();
+    QVERIFY2(weights.contains(QString::number(m.effectiveLambda, 'f', 3)) &&
+                 weights.contains(m.partner == 0 ? "chelsea.png" : "astronaut.png"),
+             qPrintable(weights));
 }
 
 void TestGui::distributionShowsDrawnValues() {
@@ -376,7 +414,7 @@ void TestGuiGl::glBackendShowsTheSameGrid() {
     QVERIFY(waitForGrid(*w));
     QCOMPARE(w->lastBackend(), QString("gl"));
     QVERIFY(w->grid()->showsExternalTexture());  // the GL backend's grid texture, shown without readback
-    QCOMPARE(seen(*w), cpu);  // the GL backend reproduces the CPU's integers
+    QCOMPARE(seen(*w), cpu);                     // the GL backend reproduces the CPU's integers
 }
 
 void TestGuiCuda::cudaBackendShowsTheSameGrid() {
@@ -396,7 +434,8 @@ void TestGuiCuda::cudaBackendShowsTheSameGrid() {
     // A GL context on another GPU than the CUDA device cannot share: the grid then comes through
     // host memory, and the status bar says so.
     if (!w->grid()->showsExternalTexture())
-        QSKIP(qPrintable("CUDA-GL interop is not possible in this session: " + w->statusBar()->currentMessage()));
+        QSKIP(qPrintable("CUDA-GL interop is not possible in this session: " +
+                         w->statusBar()->currentMessage()));
 #endif
     QCOMPARE(seen(*w), cpu);  // the default pipeline (affine, flip, cutout, brightness) is exact
 }
@@ -458,7 +497,8 @@ void TestGui::importAlbumentationsIsOneUndoStep() {
     QVERIFY(w);
     const Preset before = w->document()->preset();
     const int steps = w->document()->undoStack()->count();
-    QVERIFY(w->importAlbumentationsFile(QString(AUGLAB_SOURCE_DIR) + "/tests/data/export/reference/example_2.0.8.json"));
+    QVERIFY(w->importAlbumentationsFile(QString(AUGLAB_SOURCE_DIR) +
+                                        "/tests/data/export/reference/example_2.0.8.json"));
     QCOMPARE(w->document()->undoStack()->count(), steps + 1);
     QVERIFY(!(w->document()->preset() == before));
     QCOMPARE(w->document()->preset().pipeline[0].name(), std::string("affine"));

@@ -33,27 +33,38 @@ InspectorDialog::InspectorDialog(QWidget* parent) : QDialog(parent) {
     replay_->setLineWrapMode(QPlainTextEdit::NoWrap);
     // Where the two differ: tiles are drawn at their size from pre-filtered source levels, this
     // output from the source itself, as training gets it.
-    auto* note = new QLabel(tr("Full resolution, resampled from the source itself as <code>auglab-cli apply</code>, "
-                               "<code>augment</code> and the exported pipeline do it. The grid's tiles are drawn at "
-                               "their size from averaged levels of the source, so edges there can look smoother."),
-                            this);
+    auto* note =
+        new QLabel(tr("Full resolution, resampled from the source itself as <code>auglab-cli apply</code>, "
+                      "<code>augment</code> and the exported pipeline do it. The grid's tiles are drawn at "
+                      "their size from averaged levels of the source, so edges there can look smoother."),
+                   this);
     note->setObjectName("fullResolutionNote");
     note->setWordWrap(true);
     side->addWidget(note);
+    labelWeights_ = new QLabel(this);
+    labelWeights_->setObjectName("labelWeights");
+    labelWeights_->setWordWrap(true);
+    labelWeights_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    labelWeights_->hide();
+    side->addWidget(labelWeights_);
     side->addWidget(new QLabel(tr("Concrete parameters (replay JSON):"), this));
     side->addWidget(replay_, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto* copy = buttons->addButton(tr("Copy replay"), QDialogButtonBox::ActionRole);
     auto* save = buttons->addButton(tr("Save image…"), QDialogButtonBox::ActionRole);
-    connect(copy, &QPushButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(replayText()); });
+    connect(copy, &QPushButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(replayText()); });
     connect(save, &QPushButton::clicked, this, &InspectorDialog::saveImage);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::close);
     side->addWidget(buttons);
     layout->addLayout(side, 2);
 }
 
-void InspectorDialog::showSample(const QString& title, const QImage& image, const QString& replayJson) {
+void InspectorDialog::showSample(const QString& title, const QImage& image, const QString& replayJson,
+                                 const QString& labelWeights) {
     setWindowTitle(title);
+    labelWeights_->setText(labelWeights);
+    labelWeights_->setVisible(!labelWeights.isEmpty());
     image_ = image;
     picture_->setPixmap(QPixmap::fromImage(image));
     replay_->setPlainText(replayJson);
@@ -61,14 +72,22 @@ void InspectorDialog::showSample(const QString& title, const QImage& image, cons
     raise();
 }
 
-QString InspectorDialog::replayText() const { return replay_->toPlainText(); }
+QString InspectorDialog::replayText() const {
+    return replay_->toPlainText();
+}
+
+QString InspectorDialog::labelWeightsText() const {
+    return labelWeights_->text();
+}
 
 void InspectorDialog::saveImage() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save image"), QString(), tr("Images (*.png *.jpg)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save image"), QString(), tr("Images (*.png *.jpg)"));
     if (path.isEmpty()) return;
     // Written by the engine, atomically, exactly as auglab-cli apply writes it.
     Image img(image_.width(), image_.height(), image_.hasAlphaChannel() ? 4 : 3);
-    const QImage src = image_.convertToFormat(img.channels == 4 ? QImage::Format_RGBA8888 : QImage::Format_RGB888);
+    const QImage src =
+        image_.convertToFormat(img.channels == 4 ? QImage::Format_RGBA8888 : QImage::Format_RGB888);
     for (int y = 0; y < img.height; ++y)
         std::copy(src.constScanLine(y), src.constScanLine(y) + img.width * img.channels, img.row(y));
     try {

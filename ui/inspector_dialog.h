@@ -15,8 +15,11 @@ class InspectorDialog : public QDialog {
 
 public:
     explicit InspectorDialog(QWidget* parent = nullptr);
-    void showSample(const QString& title, const QImage& image, const QString& replayJson);
+    /// `labelWeights`: what a training loss weighs the labels by (mixing ops), or empty.
+    void showSample(const QString& title, const QImage& image, const QString& replayJson,
+                    const QString& labelWeights = {});
     QString replayText() const;
+    QString labelWeightsText() const;
     const QImage& image() const { return image_; }
 
 private:
@@ -24,6 +27,7 @@ private:
 
     QLabel* picture_ = nullptr;
     QPlainTextEdit* replay_ = nullptr;
+    QLabel* labelWeights_ = nullptr;
     QImage image_;
 };
 

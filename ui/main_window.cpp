@@ -25,8 +25,8 @@
 #include <QUndoStack>
 #include <QValidator>
 
-#include "backend_registry.h"
 #include "atomic_file.h"
+#include "backend_registry.h"
 #include "cost_meter.h"
 #include "distribution_view.h"
 #include "export_dialog.h"
@@ -49,7 +49,9 @@ QStringList imageNameFilters() {
 }
 const QStringList kImageFilters = imageNameFilters();
 
-bool isPresetFile(const QString& path) { return path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive); }
+bool isPresetFile(const QString& path) {
+    return path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
+}
 
 QString defaultAutosavePath() {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
@@ -132,6 +134,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         r.index = tile.sampleIndex;
         r.original = tile.original;
         r.file = tileFiles_.value(t);
+        // The partners of mixing ops: the same pool as the grid's, the file at its place in it.
+        r.partnerFiles = files_;
+        r.self = std::uint64_t(std::max<qsizetype>(0, files_.indexOf(r.file)));
         service_.submitSample(std::move(r));
     });
 
@@ -160,7 +165,8 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* openPresetAction = file->addAction(tr("&Open Preset…"), this, [this] {
-        const QString p = QFileDialog::getOpenFileName(this, tr("Open preset"), QString(), tr("AugLab presets (*.json)"));
+        const QString p =
+            QFileDialog::getOpenFileName(this, tr("Open preset"), QString(), tr("AugLab presets (*.json)"));
         if (!p.isEmpty() && maybeSave()) openPreset(p);
     });
     openPresetAction->setShortcut(QKeySequence::Open);
@@ -277,13 +283,16 @@ void MainWindow::buildToolbar() {
     // GPU backends are listed with their state; unavailable ones are greyed out with the reason.
     for (const BackendInfo& info : backendInfos()) {
         if (info.name == "cpu") continue;
-        backendCombo_->addItem(QString::fromStdString(info.name).toUpper(), QString::fromStdString(info.name));
+        backendCombo_->addItem(QString::fromStdString(info.name).toUpper(),
+                               QString::fromStdString(info.name));
         const int i = backendCombo_->count() - 1;
         backendCombo_->setItemData(i, QString::fromStdString(info.detail), Qt::ToolTipRole);
         if (!info.available)
-            if (auto* model = qobject_cast<QStandardItemModel*>(backendCombo_->model())) model->item(i)->setEnabled(false);
+            if (auto* model = qobject_cast<QStandardItemModel*>(backendCombo_->model()))
+                model->item(i)->setEnabled(false);
     }
-    backendCombo_->setToolTip(tr("Auto picks %1 here").arg(QString::fromStdString(autoBackendName()).toUpper()));
+    backendCombo_->setToolTip(
+        tr("Auto picks %1 here").arg(QString::fromStdString(autoBackendName()).toUpper()));
     connect(backendCombo_, &QComboBox::currentIndexChanged, this, [this](int) { requestRender(); });
     bar->addWidget(backendCombo_);
 }
@@ -363,7 +372,9 @@ bool MainWindow::importAlbumentationsFile(const QString& path) {
         if (!r.warnings.empty()) {
             QStringList lines;
             for (const std::string& w : r.warnings) lines << QString::fromStdString(w);
-            reportError(tr("Imported with %1 keys that have no AugLab equivalent:\n%2").arg(lines.size()).arg(lines.join('\n')));
+            reportError(tr("Imported with %1 keys that have no AugLab equivalent:\n%2")
+                            .arg(lines.size())
+                            .arg(lines.join('\n')));
         } else {
             statusBar()->showMessage(tr("Imported %1").arg(path), 5000);
         }
@@ -458,9 +469,14 @@ void MainWindow::requestRender() {
     if (mode_ == SheetMode::Dataset) {
         const qint64 n = cols_ * rows_;
         r.files = files_.mid(page_ * n, n);
+        r.options.partnerFirst = std::uint64_t(page_ * n);
     } else {
         r.files = QStringList{files_.first()};
     }
+    // Mixing ops take partners from every image loaded (the folder, in dataset mode).
+    r.partnerFiles = files_;
+    r.options.partnerPool = std::uint64_t(files_.size());
+    noteWeakMixes();
     pageLabel_->setText(mode_ == SheetMode::Dataset ? tr(" page %1 / %2 ").arg(page_ + 1).arg(pageCount())
                                                     : tr(" page %1 ").arg(page_ + 1));
     service_.submitGrid(std::move(r));
@@ -488,10 +504,12 @@ void MainWindow::showGrid(const GridResult& r) {
         const QString file = QFileInfo(tileFiles_.value(int(i))).fileName();
         labels << (t.sourceIndex < 0 ? QString()
                    : t.original      ? tr("original — %1").arg(file)
-                                     : tr("sample %1 — %2 (click to inspect)").arg(t.sampleIndex).arg(file));
+                                : tr("sample %1 — %2 (click to inspect)").arg(t.sampleIndex).arg(file));
     }
-    if (r.glTexture) grid_->setSheetTexture(r.glTexture, r.sheetSize, std::move(rects), labels);
-    else grid_->setSheet(r.image, std::move(rects), labels);
+    if (r.glTexture)
+        grid_->setSheetTexture(r.glTexture, r.sheetSize, std::move(rects), labels);
+    else
+        grid_->setSheet(r.image, std::move(rects), labels);
     renderLabel_->setText(tr("%1 ms on %2").arg(r.milliseconds, 0, 'f', 1).arg(r.backend.toUpper()));
     updateDistribution();
     emit gridShown(r.generation);
@@ -504,7 +522,36 @@ void MainWindow::showSample(const SampleResult& r) {
         return;
     }
     inspector_->showSample(tr("Sample %1 (seed %2)").arg(r.replay.index).arg(r.replay.seed), r.image,
-                           QString::fromStdString(serializeReplay(r.replay)));
+                           QString::fromStdString(serializeReplay(r.replay)), labelWeights(r.replay));
+}
+
+QString MainWindow::labelWeights(const Replay& replay) const {
+    // What a training loss weighs the labels by: this image's and the partner's share.
+    QStringList lines;
+    for (const ConcreteOp& op : replay.ops) {
+        const auto* m = std::get_if<MixParams>(&op.params);
+        if (!m || !op.applied) continue;
+        const QString partner = QFileInfo(files_.value(int(m->partner))).fileName();
+        lines << tr("<b>%1</b>: label weights %2 this image, %3 %4")
+                     .arg(QString::fromStdString(opRegistry()[std::size_t(op.id)].name))
+                     .arg(m->effectiveLambda, 0, 'f', 3)
+                     .arg(1.0 - m->effectiveLambda, 0, 'f', 3)
+                     .arg(partner.isEmpty() ? tr("the partner") : partner.toHtmlEscaped());
+    }
+    return lines.join("<br>");
+}
+
+void MainWindow::noteWeakMixes() {
+    // With one image loaded, a mixing op's partner is the image itself: nothing changes.
+    bool mixes = false;
+    for (const OpConfig& op : doc_.preset().pipeline) mixes = mixes || (op.enabled && op.desc().usesPartner);
+    const bool weak = mixes && files_.size() == 1;
+    if (weak && !weakMixNoted_)
+        statusBar()->showMessage(
+            tr("Mixing ops: one image is loaded, so its partner is itself and the effect is "
+               "invisible. Open more images or a folder to mix with other images."),
+            20000);
+    weakMixNoted_ = weak;
 }
 
 void MainWindow::updateDistribution() {
@@ -533,8 +580,8 @@ void MainWindow::updateDistribution() {
         lo = r.min;
         hi = r.max;
     }
-    distribution_->setData(QString::fromStdString(c.name() + "." + pd->key), std::move(values), applied, samples, lo,
-                           hi);
+    distribution_->setData(QString::fromStdString(c.name() + "." + pd->key), std::move(values), applied,
+                           samples, lo, hi);
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -551,16 +598,20 @@ void MainWindow::rebuildRecentMenu() {
     recentMenu_->clear();
     const QStringList recent = QSettings().value("recentPresets").toStringList();
     for (const QString& p : recent)
-        recentMenu_->addAction(QFileInfo(p).fileName(), this, [this, p] {
-            if (maybeSave()) openPreset(p);
-        })->setToolTip(p);
+        recentMenu_
+            ->addAction(QFileInfo(p).fileName(), this,
+                        [this, p] {
+                            if (maybeSave()) openPreset(p);
+                        })
+            ->setToolTip(p);
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 
 bool MainWindow::maybeSave() {
     if (!doc_.isDirty()) return true;
-    const auto answer = QMessageBox::question(this, tr("AugLab"), tr("The pipeline has unsaved changes. Save them?"),
-                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer =
+        QMessageBox::question(this, tr("AugLab"), tr("The pipeline has unsaved changes. Save them?"),
+                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Discard) return true;
     QString p = doc_.filePath();

@@ -89,6 +89,10 @@ private:
     void updateTitle();
     void updateDistribution();
     void reportError(const QString& message);
+    /// The label weights of the sample's mixing ops, for the inspector.
+    QString labelWeights(const Replay& replay) const;
+    /// Tells the user once when a mixing op's partner can only be the image itself.
+    void noteWeakMixes();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     bool maybeSave();
@@ -127,6 +131,7 @@ private:
     QString lastError_;
     QStringList reportedErrors_;
     bool recovered_ = false;
+    bool weakMixNoted_ = false;
 };
 
 }  // namespace auglab

@@ -27,7 +27,8 @@ QStringList tileErrors(const std::vector<SheetTile>& tiles, const QStringList& f
         if (t.error.empty()) continue;
         // Load errors name their file already; a pipeline that cannot run on an image does not.
         const QString error = QString::fromStdString(t.error), file = files.value(t.sourceIndex);
-        const QString line = error.contains(file) ? error : QFileInfo(file).fileName() + QStringLiteral(": ") + error;
+        const QString line =
+            error.contains(file) ? error : QFileInfo(file).fileName() + QStringLiteral(": ") + error;
         if (!out.contains(line)) out << line;
     }
     return out;
@@ -68,7 +69,9 @@ void RenderService::submitSample(SampleRequest request) {
 
 QImage RenderService::toQImage(const Image& image) {
     const QImage::Format format = image.channels == 4 ? QImage::Format_RGBA8888 : QImage::Format_RGB888;
-    return QImage(image.pixels.data(), image.width, image.height, static_cast<qsizetype>(image.stride), format).copy();
+    return QImage(image.pixels.data(), image.width, image.height, static_cast<qsizetype>(image.stride),
+                  format)
+        .copy();
 }
 
 Backend& RenderService::backend(const QString& name, QString& actual) {
@@ -142,8 +145,10 @@ void RenderService::run() {
                 return;
             }
             // The grid first: it is what the user is watching while dragging.
-            if (pendingGrid_) grid.swap(pendingGrid_);
-            else sample.swap(pendingSample_);
+            if (pendingGrid_)
+                grid.swap(pendingGrid_);
+            else
+                sample.swap(pendingSample_);
         }
         if (grid) {
             GridResult r = renderGrid(*grid);
@@ -165,8 +170,10 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
     for (const QString& f : r.files) {
         ImageInfo info;
         QString error;
-        if (cache_.info(f, info, error)) heads.push_back(SheetSource{info.width, info.height, {}});
-        else heads.push_back(SheetSource{0, 0, error.toStdString()});
+        if (cache_.info(f, info, error))
+            heads.push_back(SheetSource{info.width, info.height, {}});
+        else
+            heads.push_back(SheetSource{0, 0, error.toStdString()});
     }
     const QStringList& sourceFiles = r.files;
     try {
@@ -175,14 +182,20 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
         SheetLayout layout = layoutSheet(r.pipeline, heads, r.options);
         // Each image at the size its tiles read, on the decoding threads, through the cache.
         std::vector<std::string> loadErrors;
-        const auto held = loadSheetSources(layout, static_cast<std::size_t>(r.files.size()), decoders_,
-                                           [&](std::size_t i, int level) {
-                                               QString error;
-                                               auto image = cache_.get(r.files[int(i)], level, error);
-                                               if (!image) throw InputError(error.toStdString());
-                                               return image;
-                                           },
-                                           loadErrors);
+        const auto held = loadSheetSources(
+            layout, static_cast<std::size_t>(r.files.size()), decoders_,
+            [&](std::size_t i, int level) {
+                QString error;
+                auto image = cache_.get(r.files[int(i)], level, error);
+                if (!image) throw InputError(error.toStdString());
+                return image;
+            },
+            loadErrors);
+        // The partners of mixing ops: other images loaded, through the cache at the level a tile reads.
+        if (!r.partnerFiles.isEmpty())
+            bindSheetPartners(layout, [&](std::uint64_t i, int w, int h) {
+                return partnerImage(r.partnerFiles, i, w, h, true);
+            });
         QString actual;
         Backend& b = backend(r.backend, actual);
         const auto t0 = std::chrono::steady_clock::now();
@@ -194,16 +207,19 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
             if (GpuSheetRenderer* gpu = gpuSheetRenderer(*chain)) {
                 // A sheet larger than a GL texture may be (a 64x64 grid of large tiles) goes through
                 // host memory this time; the GPU path stays for the next one.
-                const bool fits = layout.width <= gpu->maxTextureSize() && layout.height <= gpu->maxTextureSize();
+                const bool fits =
+                    layout.width <= gpu->maxTextureSize() && layout.height <= gpu->maxTextureSize();
                 if (fits) {
                     try {
                         out.glTexture = gpu->renderSheetTexture(layout);
                         out.milliseconds =
-                            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                                .count();
                         out.backend = QString::fromStdString(chain->name());
                         out.sheetSize = QSize(layout.width, layout.height);
                         for (const SheetTile& t : layout.tiles)
-                            out.tileFiles << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
+                            out.tileFiles
+                                << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
                         out.errors << tileErrors(layout.tiles, sourceFiles);
                         out.tiles = std::move(layout.tiles);
                         out.errors << takeMessages(b);
@@ -229,7 +245,8 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
         Sheet sheet = renderLayout(std::move(layout), b);
         actual = QString::fromStdString(b.name());  // after a fallback, the one that rendered
         out.errors << takeMessages(b);
-        out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        out.milliseconds =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         out.backend = actual;
         out.image = toQImage(sheet.image);
         out.sheetSize = out.image.size();
@@ -241,6 +258,20 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
         out.errors << QString::fromUtf8(e.what());
     }
     return out;
+}
+
+std::shared_ptr<SourceLevels> RenderService::partnerImage(const QStringList& pool, std::uint64_t index, int w,
+                                                          int h, bool tile) {
+    const QString file = pool.value(int(index));
+    QString error;
+    ImageInfo info;
+    if (file.isEmpty()) throw InputError("image " + std::to_string(index) + " is not loaded");
+    if (!cache_.info(file, info, error)) throw InputError(error.toStdString());
+    const int level = partnerLevel(info.width, info.height, w, h,
+                                   tile ? SourceSampling::Prefiltered : SourceSampling::Source);
+    auto image = cache_.get(file, level, error);
+    if (!image) throw InputError(error.toStdString());
+    return image;
 }
 
 SampleResult RenderService::renderSample(const SampleRequest& r) {
@@ -255,8 +286,15 @@ SampleResult RenderService::renderSample(const SampleRequest& r) {
     try {
         QString actual;
         Backend& b = backend(r.backend, actual);
-        const Image result = auglab::renderSample(r.original ? std::vector<OpConfig>{} : r.pipeline, *image, r.seed,
-                                                  r.index, b, &out.replay);
+        Partners partners;
+        if (!r.partnerFiles.isEmpty()) {
+            partners.pool = PartnerPool{std::uint64_t(r.partnerFiles.size()), r.self};
+            partners.load = [&](std::uint64_t i, int w, int h) {
+                return partnerImage(r.partnerFiles, i, w, h, false);
+            };
+        }
+        const Image result = auglab::renderSample(r.original ? std::vector<OpConfig>{} : r.pipeline, *image,
+                                                  r.seed, r.index, b, &out.replay, partners);
         out.image = toQImage(result);
     } catch (const std::exception& e) {
         out.error = QString::fromUtf8(e.what());

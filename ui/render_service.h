@@ -31,19 +31,24 @@ struct GridRequest {
     std::vector<OpConfig> pipeline;
     SheetOptions options;
     QStringList files;  ///< samples/compare: the image shown; dataset: this page's images
+    /// Every image loaded (the folder, in dataset mode): the partners of mixing ops come from
+    /// it, numbered as options.partnerPool and partnerFirst say.
+    QStringList partnerFiles;
     QString backend = QStringLiteral("auto");
 };
 
 struct GridResult {
     quint64 generation = 0;
-    QImage image;              ///< the sheet in memory (CPU backend, or a GPU one without a shared context), or null when...
-    unsigned glTexture = 0;    ///< ...a GPU backend (GL, or CUDA through interop) left it in a texture shared with the display
+    QImage
+        image;  ///< the sheet in memory (CPU backend, or a GPU one without a shared context), or null when...
+    unsigned glTexture =
+        0;  ///< ...a GPU backend (GL, or CUDA through interop) left it in a texture shared with the display
     QSize sheetSize;
     std::vector<SheetTile> tiles;
-    QStringList tileFiles;   ///< per tile, the image file it shows ("" for an empty cell)
-    double milliseconds = 0; ///< render time of the grid (decoding excluded)
+    QStringList tileFiles;    ///< per tile, the image file it shows ("" for an empty cell)
+    double milliseconds = 0;  ///< render time of the grid (decoding excluded)
     QString backend;
-    QStringList errors;      ///< files that could not be loaded, with the reason
+    QStringList errors;  ///< files that could not be loaded, with the reason
 };
 
 /// A full-resolution render of one sample, for the inspector.
@@ -53,6 +58,8 @@ struct SampleRequest {
     std::uint64_t seed = 0, index = 0;
     bool original = false;
     QString file;
+    QStringList partnerFiles;  ///< the pool mixing ops draw from (empty: the file alone)
+    std::uint64_t self = 0;    ///< the file's place in it
     QString backend = QStringLiteral("auto");
 };
 
@@ -85,6 +92,9 @@ private:
     void run();
     GridResult renderGrid(const GridRequest& r);
     SampleResult renderSample(const SampleRequest& r);
+    /// Image `index` of `pool` at the level an output of w x h reads (a tile's, or full resolution).
+    std::shared_ptr<SourceLevels> partnerImage(const QStringList& pool, std::uint64_t index, int w, int h,
+                                               bool tile);
     Backend& backend(const QString& name, QString& actual);
     /// The current backend of `chain` when it can leave a grid in a texture the display shares: the
     /// GL backend, or the CUDA backend through CUDA-GL interop. Null otherwise.

@@ -37,7 +37,7 @@ public:
     std::string name() const;
 
     /// Called by worker `worker` (0 <= worker < workers): the output of `replay` applied to `source`,
-    /// its partners (mixup, cutmix) read by `partners`. Blocks until it is rendered. Throws
+    /// its partners (mixing ops) read by `partners`. Blocks until it is rendered. Throws
     /// RuntimeError when every backend failed.
     Result render(int worker, const Replay& replay, SourceLevels& source, const PartnerLoader& partners);
 

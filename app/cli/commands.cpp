@@ -86,7 +86,7 @@ const Args::Spec kApplySpec{
     {"preset", "image", "index", "seed", "backend", "out", "save-replay", "threads"}, {"partner"}, {}, 0};
 const Args::Spec kReplaySpec{{"replay", "image", "backend", "out", "threads"}, {"partner"}, {}, 0};
 
-/// The pool `--image F --partner P...` gives mixup and cutmix: F (number 0), then each P.
+/// The pool `--image F --partner P...` gives mixing ops: F (number 0), then each P.
 std::vector<fs::path> partnerPool(const Args& a) {
     std::vector<fs::path> pool{fs::path(a.required("image"))};
     for (const std::string& p : a.list("partner")) pool.emplace_back(p);
@@ -128,7 +128,7 @@ std::string helpText(const std::string& command) {
                "         [--backend auto|cpu|gl|cuda] [--threads N] [--save-replays R.json]\n\n"
                "Renders COLSxROWS tiles. Tile i shows sample page*COLS*ROWS+i: in samples mode of the first\n"
                "image, in dataset mode of image page*COLS*ROWS+i; compare mode pairs each sample of the\n"
-               "first image with the original. mixup and cutmix draw partners from all the images\n"
+               "first image with the original. Mixing ops draw partners from all the images\n"
                "given (--image F... or the folder). Without --preset the default preset is\n"
                "used; without --seed the preset's seed. --save-replays writes every tile's concrete\n"
                "parameters as a JSON array.\n";
@@ -137,13 +137,13 @@ std::string helpText(const std::string& command) {
                "         [--seed N] [--backend ...] [--threads N] [--save-replay R.json]\n\n"
                "         [--partner P...]\n\n"
                "Writes sample I at full resolution: exactly tile I of render with the same seed.\n"
-               "mixup and cutmix take their partner from F and the --partner images (never F itself\n"
+               "Mixing ops take their partner from F and the --partner images (never F itself\n"
                "when there are others); without --partner the partner is F, and they change nothing.\n"
                "The replay names the partner's file (partner_path).\n";
     if (command == "replay")
         return "usage: auglab-cli replay --replay R.json --image F --out OUT.png [--backend ...]\n"
                "         [--partner P...]\n\n"
-               "mixup's and cutmix's partners are read from the replay's partner_path, or, with\n"
+               "The partners of mixing ops are read from the replay's partner_path, or, with\n"
                "--partner, from the pool F, P... as apply numbered it.\n";
     return "";
 }
@@ -219,7 +219,7 @@ int runRender(const std::vector<std::string>& argv) {
     if (images.empty() == !dir) throw UsageError{"give either --image F... or --dir D"};
     std::vector<fs::path> files(images.begin(), images.end());
     if (dir) files = listFolder(*dir);
-    // mixup and cutmix draw partners from every image given, not only those of the page.
+    // Mixing ops draw partners from every image given, not only those of the page.
     const std::vector<fs::path> pool = files;
     o.partnerPool = pool.size();
     if (o.mode == SheetMode::Dataset) {

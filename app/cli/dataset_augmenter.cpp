@@ -84,7 +84,7 @@ struct Event {
 class AugmentRun {
 public:
     // Makes the backends (InputError for an unknown or unavailable one) before anything is written.
-    // `planned` is every input of the folder, done or not: the pool mixup and cutmix draw partners
+    // `planned` is every input of the folder, done or not: the pool mixing ops draw partners
     // from, the same on every run (and resumed run) over the folder.
     AugmentRun(const AugmentOptions& o, const AugmentFolders& f, int jobs,
                const std::vector<PlannedInput>& planned)

@@ -158,7 +158,7 @@ DeviceOp dropoutOp(const DropoutStep& d, BlobWriter& blob) {
 }
 
 DeviceOp mixOp(const MixStep& m, const Plan& plan, int channels, BlobWriter& blob) {
-    if (!m.partner) throw RuntimeError("a mixup or cutmix step has no partner image (bindPartners)");
+    if (!m.partner) throw RuntimeError("a mixing step has no partner image (bindPartners)");
     const Image& b = *m.partner;
     if (b.width != plan.width || b.height != plan.height || b.channels != channels)
         throw RuntimeError("a partner image does not have the output's size and channels");

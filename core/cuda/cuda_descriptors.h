@@ -45,7 +45,7 @@ struct DeviceOp {
     Offset holes;                  ///< dropout: x, y, w, h ints per hole, in output pixels
     Offset colours;                ///< dropout random_uniform: 4 bytes (RGB, unused) per hole
     // kOpMix (core/plan.h MixStep): the partner is an image of the output's size and channels.
-    int paste;            ///< 1: cutmix's box; 0: mixup's blend
+    int paste;            ///< 1: paste the box; 0: blend
     std::uint32_t weight;  ///< the blend's weight of the pixel, in 1/65536
     int box[4];           ///< x, y, w, h in output pixels
     int width, channels;  ///< the partner's row length, in pixels, and its channels

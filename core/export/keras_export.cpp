@@ -43,7 +43,7 @@ ExportResult exportKeras(const Preset& preset) {
     // exported becomes an identity, and says so.
     const bool anyLayer = hasPythonItem(lines);
     if (!anyLayer && !ops.configs.empty()) {
-        lines += "    layers.Identity(),  # only batch mixes: see mix_batch below\n";
+        lines += "    layers.Identity(),  # only batch-level ops: see mix_batch below\n";
     } else if (!anyLayer) {
         w.push_back(
             "nothing in this preset can be expressed in Keras: the model passes images through unchanged "
@@ -55,10 +55,10 @@ ExportResult exportKeras(const Preset& preset) {
     body += "\n\n# Batches of RGB images, channels last, values 0-255.\naugment = keras.Sequential([\n" +
             lines + "])\n";
     if (!ops.configs.empty()) {
-        // mixup and cutmix (their modules' configs): batch-level, with the labels.
+        // Ops that mix a batch (their modules' configs): batch-level, with the labels.
         body += R"(
 
-# MixUp and CutMix mix the images of a batch and their labels: applied to whole batches after
+# The ops below mix the images of a batch and their labels: applied to whole batches after
 # `augment`, e.g. dataset.map(lambda x, y: mix_batch(augment(x), y)), labels one-hot (float).
 # Each layer runs on each image with its probability.
 BATCH_MIXES = [

@@ -13,16 +13,16 @@ ExportResult exportTorchvision(const Preset& preset) {
     std::string body = "import torch\nfrom torchvision.transforms import v2\n";
     body += pythonHelpers(PythonTarget::Torchvision, ops.helpersUsed);
     body += "\n\n# Expects uint8 image tensors (C x H x W, RGB), e.g. from torchvision.io.decode_image.\n";
-    // v2.Compose([]) raises: a preset with no per-image transform (only batch mixes, or nothing
+    // v2.Compose([]) raises: a preset with no per-image transform (only batch-level ops, or nothing
     // exportable) gets an identity.
     const bool anyItem = hasPythonItem(ops.lines);
     body += "transform = v2.Compose([\n" + ops.lines +
             (anyItem ? "" : "    v2.Identity(),  # no per-image transform in this preset\n") + "])\n";
     if (!ops.configs.empty()) {
-        // mixup and cutmix (their modules' configs): batch-level, with the labels.
+        // Ops that mix a batch (their modules' configs): batch-level, with the labels.
         body += R"(
 
-# MixUp and CutMix mix the images of a batch and their labels: torchvision applies them to whole
+# The ops below mix the images of a batch and their labels: torchvision applies them to whole
 # batches, after `transform`, in the DataLoader's collate function:
 #     DataLoader(dataset, batch_size=..., collate_fn=collate_fn)
 # Set NUM_CLASSES to your number of classes. Labels come out one-hot and mixed (float).

@@ -351,7 +351,7 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
         return out;
     }
     if (const auto* s = std::get_if<MixStep>(&step)) {
-        if (!s->partner) throw RuntimeError("a mixup or cutmix step has no partner image (bindPartners)");
+        if (!s->partner) throw RuntimeError("a mixing step has no partner image (bindPartners)");
         const GLuint partner = uploadImage(*s->partner);
         const GLuint out = target();
         QOpenGLShaderProgram& p = use("gl_mix.frag");

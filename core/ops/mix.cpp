@@ -36,6 +36,12 @@ public:
     explicit MixModule(bool paste) : paste_(paste) {}
 
     OpDesc describe(OpId id) const override {
+        OpDesc d = describeOp(id);
+        d.usesPartner = true;
+        return d;
+    }
+
+    OpDesc describeOp(OpId id) const {
         using namespace params;
         if (!paste_)
             return makeOp(id, "mixup", "MixUp", OpCategory::Pixel,
@@ -184,6 +190,12 @@ public:
                     (paste_ ? "" : " The blend is rounded to 8 bits as AugLab does."));
                 return;
             case PythonTarget::Keras:
+                if (paste_ && op.number("alpha") > 1.0) {
+                    notExported(e, x,
+                                L + ": Keras' layers.CutMix takes alpha (its `factor`) in [0, 1] only: not "
+                                    "exported (the torchvision export has it).");
+                    return;
+                }
                 x.lines += "    # " + L + ": batch-level, in mix_batch below\n";
                 x.configs += paste_ ? "    (layers.CutMix(factor=(" + alpha + ", " + alpha + ")), " +
                                           pyFloat(op.p) + "),\n"

@@ -35,8 +35,8 @@ enum class OpId {
     GaussianBlur,
     GaussNoise,
     ToGray,
-    MixUp,
-    CutMix,
+    Mixup,
+    Cutmix,
 };
 
 /// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
