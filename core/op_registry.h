@@ -40,6 +40,13 @@ struct ParamDesc {
     bool optional = false;
     /// Shown on a logarithmic slider (positive ranges where ratios matter, e.g. an aspect ratio).
     bool logScale = false;
+    /// The span the editor's slider shows, for tuning: the values most users explore, inside
+    /// [lower, upper] (both 0: the bounds). A value typed outside it widens the slider to include it;
+    /// the number fields take anything within the bounds.
+    double typicalLower = 0.0, typicalUpper = 0.0;
+    /// Pixel sizes: the slider's upper end is this fraction of the current image's longer side
+    /// (0: typicalUpper applies).
+    double typicalImageFraction = 0.0;
     std::string help;
     /// A flag of the same op that makes this parameter meaningless while it is on (greyed out in the
     /// editor), e.g. a y scale while the aspect ratio is kept.

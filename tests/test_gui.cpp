@@ -6,11 +6,13 @@
 #include <QBuffer>
 #include <QCheckBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -84,6 +86,9 @@ private slots:
     void crashedSessionIsRecoveredFromAutosave();
     void clickOpensInspectorWithReplay();
     void mixTakesPartnersAndShowsLabelWeights();
+    void everySliderTunesFinely();
+    void numberFieldsRefuseRatherThanCut();
+    void undoFromAFocusedField();
     void distributionShowsDrawnValues();
     void distributionUsesTheCropsSize();
     void droppingFilesOpensThem();
@@ -340,6 +345,129 @@ void TestGui::mixTakesPartnersAndShowsLabelWeights() {
     QVERIFY2(weights.contains(QString::number(m.effectiveLambda, 'f', 3)) &&
                  weights.contains(m.partner == 0 ? "chelsea.png" : "astronaut.png"),
              qPrintable(weights));
+}
+
+namespace {
+
+// A mouse event of the left button at `p`, sent to the slider itself (it may be scrolled out of
+// the editor's view).
+void sendMouse(RangeSlider* s, QEvent::Type type, QPoint p) {
+    QMouseEvent e(type, QPointF(p), QPointF(s->mapToGlobal(p)), Qt::LeftButton,
+                  type == QEvent::MouseButtonRelease ? Qt::NoButton : Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(s, &e);
+}
+
+Preset everyOpWithDefaults() {
+    Preset p;
+    for (const OpDesc& d : opRegistry()) {
+        OpConfig c(d);
+        for (const ParamDesc& pd : d.params)  // optional sliders too (hole sizes in pixels)
+            if (pd.optional) c.set(pd.key, pd.defaultValue);
+        p.pipeline.push_back(c);
+    }
+    return p;
+}
+
+}  // namespace
+
+void TestGui::everySliderTunesFinely() {
+    // Every range slider of every op: its span is the typical range (at least 200 steps of its
+    // precision for real values), both handles are reachable, and a 3-pixel drag of the upper
+    // handle moves it by about 3 pixels' worth of the span, never more.
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("astronaut.png")});  // 512 x 512: pixel sizes span up to 256
+    const Preset every = everyOpWithDefaults();
+    w->document()->newDocument(every);
+    // The panels of the previous document are deleted later: wait until only the new ones are left.
+    QTRY_COMPARE(w->editor()->findChildren<OpPanel*>().size(), qsizetype(every.pipeline.size()));
+    int checked = 0;
+    for (RangeSlider* s : w->editor()->findChildren<RangeSlider*>()) {
+        const QString name = s->objectName();
+        QVERIFY2(s->viewUpper() > s->viewLower(), qPrintable(name));
+        const double span = s->viewUpper() - s->viewLower();
+        const int track = s->positionForValue(s->viewUpper()) - s->positionForValue(s->viewLower());
+        QVERIFY2(track >= 100, qPrintable(name + ": a track of " + QString::number(track) + " px"));
+        if (!s->integers())
+            QVERIFY2(span / s->step() >= 200,
+                     qPrintable(name + ": " + QString::number(span / s->step()) + " steps"));
+        if (name == "rotate_deg") QCOMPARE(s->viewUpper(), 45.0);
+        if (name == "hole_height_px") QCOMPARE(s->viewUpper(), 256.0);  // half the image's side
+        if (!s->isEnabled()) continue;  // a row another setting makes meaningless (scale_y, keep_ratio)
+        const double before = s->maximum();
+        if (before >= s->viewUpper()) continue;
+        const double perPixel =
+            s->logarithmic() ? before * (std::exp(std::log(s->viewUpper() / s->viewLower()) / track) - 1)
+                             : span / track;
+        // 3 pixels, or as many as one step of an integer takes.
+        const int pixels = std::max(3, int(std::ceil(s->step() / perPixel)));
+        const QPoint start(s->positionForValue(before), s->height() / 2);
+        sendMouse(s, QEvent::MouseButtonPress, start);
+        sendMouse(s, QEvent::MouseMove, start + QPoint(pixels, 0));
+        sendMouse(s, QEvent::MouseButtonRelease, start + QPoint(pixels, 0));
+        const double moved = s->maximum() - before;
+        QVERIFY2(moved > 0 && moved <= (pixels + 1) * perPixel + s->step(),
+                 qPrintable(QString("%1: a %2-pixel drag moved %3 (a pixel is %4)")
+                                .arg(name)
+                                .arg(pixels)
+                                .arg(moved)
+                                .arg(perPixel)));
+        ++checked;
+    }
+    QVERIFY2(checked >= 20, qPrintable(QString::number(checked)));
+}
+
+void TestGui::numberFieldsRefuseRatherThanCut() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("astronaut.png")});
+    Preset p;
+    p.pipeline = {OpConfig::withDefaults("affine")};
+    w->document()->newDocument(p);
+    QTRY_COMPARE(w->editor()->findChildren<OpPanel*>().size(), qsizetype(1));  // the old panels are gone
+    auto* field = w->editor()->findChild<QDoubleSpinBox*>("rotate_deg_max");
+    QVERIFY(field);
+    field->findChild<QLineEdit*>()->selectAll();
+    QTest::keyClicks(field, "500");
+    QCOMPARE(field->findChild<QLineEdit*>()->text(), QString("500"));  // as typed, not cut to "50"
+    QVERIFY2(field->toolTip().contains("180"), qPrintable(field->toolTip()));
+    QVERIFY(!field->styleSheet().isEmpty());
+    QTest::keyClick(field, Qt::Key_Return);
+    QCOMPARE(w->document()->preset().pipeline[0].range("rotate_deg").max, 15.0);  // nothing committed
+    // Within the bounds and beyond the slider's span: taken, and the slider widens to show it.
+    field->findChild<QLineEdit*>()->selectAll();
+    QTest::keyClicks(field, "120");
+    QTest::keyClick(field, Qt::Key_Return);
+    QCOMPARE(w->document()->preset().pipeline[0].range("rotate_deg").max, 120.0);
+    QCOMPARE(w->editor()->findChild<RangeSlider*>("rotate_deg")->viewUpper(), 120.0);
+}
+
+void TestGui::undoFromAFocusedField() {
+    // Ctrl+Z while the cursor is still in a number field after Enter undoes the document's edit.
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("astronaut.png")});
+    Preset p;
+    p.pipeline = {OpConfig::withDefaults("affine")};
+    w->document()->newDocument(p);
+    QTRY_COMPARE(w->editor()->findChildren<OpPanel*>().size(), qsizetype(1));  // the old panels are gone
+    auto* field = w->editor()->findChild<QDoubleSpinBox*>("rotate_deg_max");
+    QVERIFY(field);
+    field->setFocus();
+    QTRY_VERIFY(field->hasFocus());
+    field->findChild<QLineEdit*>()->selectAll();
+    QTest::keyClicks(field, "30");
+    QTest::keyClick(field, Qt::Key_Return);
+    QCOMPARE(w->document()->preset().pipeline[0].range("rotate_deg").max, 30.0);
+    QVERIFY(field->hasFocus());
+    QTest::keyClick(field->findChild<QLineEdit*>(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(w->document()->preset().pipeline[0].range("rotate_deg").max, 15.0);
+    QCOMPARE(field->value(), 15.0);
+    // While an edit is being typed, Ctrl+Z is the field's own.
+    QTest::keyClicks(field, "9");
+    QTest::keyClick(field->findChild<QLineEdit*>(), Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(w->document()->preset().pipeline[0].range("rotate_deg").max, 15.0);
+    QVERIFY(w->document()->undoStack()->canRedo());  // the document's redo is still there
 }
 
 void TestGui::distributionShowsDrawnValues() {

@@ -3,7 +3,9 @@
 // grid updates during the drag, not on release), handles that never cross or stick together,
 // snapping, keyboard steps, and the painted pixels of the highlighted span.
 
+#include <QLineEdit>
 #include <QSignalSpy>
+#include <QWheelEvent>
 #include <QtTest>
 #include <cmath>
 
@@ -31,6 +33,10 @@ private slots:
     void dragEndsOnEscapeAndHide();
     void paintedSpanFollowsRange();
     void sizeHints();
+    void viewSpansTypicalRangeAndWidens();
+    void shiftDragIsTenTimesFiner();
+    void wheelStepsWhenFocused();
+    void doubleClickTypesAValue();
 };
 
 namespace {
@@ -46,6 +52,13 @@ void setUp(RangeSlider& w, double lower, double upper, double min, double max, b
 
 QPoint at(const RangeSlider& w, double value) {
     return QPoint(w.positionForValue(value), w.height() / 2);
+}
+
+// A move with the left button held and `mods` (QTest::mouseMove carries no modifiers).
+void moveWith(RangeSlider& w, QPoint p, Qt::KeyboardModifiers mods) {
+    QMouseEvent e(QEvent::MouseMove, QPointF(p), QPointF(w.mapToGlobal(p)), Qt::NoButton, Qt::LeftButton,
+                  mods);
+    QApplication::sendEvent(&w, &e);
 }
 
 QColor pixel(const QImage& image, QPoint p) {
@@ -83,7 +96,8 @@ void TestRangeSlider::logarithmicTrack() {
     const int x0 = w.positionForValue(0.1), x1 = w.positionForValue(10), mid = w.positionForValue(1);
     QVERIFY(std::abs(mid - (x0 + x1) / 2) <= 1);
     for (int x = x0; x <= x1; x += 9) {
-        const double expected = 0.1 * std::pow(100.0, double(x - x0) / (x1 - x0));  // independent of the widget
+        const double expected =
+            0.1 * std::pow(100.0, double(x - x0) / (x1 - x0));  // independent of the widget
         QVERIFY2(std::abs(w.valueForPosition(x) - expected) <= 0.00005 + 1e-9 + expected * 1e-9,
                  qPrintable(QString::number(x)));
     }
@@ -93,7 +107,8 @@ void TestRangeSlider::logarithmicTrack() {
     QTest::mouseMove(&w, start + QPoint(25, 0));
     QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, start + QPoint(25, 0));
     QVERIFY(w.minimum() > 0.75);
-    QVERIFY2(std::abs(w.maximum() / w.minimum() - ratio) < 0.001, qPrintable(QString::number(w.maximum() / w.minimum())));
+    QVERIFY2(std::abs(w.maximum() / w.minimum() - ratio) < 0.001,
+             qPrintable(QString::number(w.maximum() / w.minimum())));
     // Bounds that reach zero turn the logarithmic track off.
     w.setBounds(0, 10);
     QVERIFY(!w.logarithmic());
@@ -379,6 +394,111 @@ void TestRangeSlider::sizeHints() {
     QVERIFY(w.minimumSizeHint().width() <= w.sizeHint().width());
     QVERIFY(w.minimumSizeHint().height() <= w.sizeHint().height());
     QVERIFY(w.handleRect(1).height() <= w.sizeHint().height());
+}
+
+void TestRangeSlider::viewSpansTypicalRangeAndWidens() {
+    // Rotation: bounds +-180, the slider spans +-45 (SPEC: typical ranges for tuning).
+    RangeSlider w;
+    setUp(w, -180, 180, -15, 15, false);
+    w.setDecimals(1);
+    w.setView(-45, 45);
+    QCOMPARE(w.viewLower(), -45.0);
+    QCOMPARE(w.viewUpper(), 45.0);
+    QCOMPARE(w.positionForValue(45), w.positionForValue(180));  // the track ends at the view's end
+    QCOMPARE(w.valueForPosition(w.width()), 45.0);              // drags stop there
+    // A value set outside (typed) widens the view to include it, never beyond the bounds.
+    w.setRange(-100, 15);
+    QCOMPARE(w.viewLower(), -100.0);
+    QCOMPARE(w.valueForPosition(0), -100.0);
+    w.setRange(-200, 15);
+    QCOMPARE(w.minimum(), -180.0);
+    QCOMPARE(w.viewLower(), -180.0);
+    // A view outside the bounds is clamped to them; an empty one falls back to the bounds.
+    w.setView(10, 10);
+    QCOMPARE(w.viewLower(), -180.0);
+    QCOMPARE(w.viewUpper(), 180.0);
+}
+
+void TestRangeSlider::shiftDragIsTenTimesFiner() {
+    RangeSlider w;
+    setUp(w, 0, 100, 20, 60, false);
+    w.setDecimals(3);
+    const double perPixel = 100.0 / (w.positionForValue(100) - w.positionForValue(0));
+    const QPoint start = at(w, 60);
+    QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, start);
+    moveWith(w, start + QPoint(10, 0), Qt::NoModifier);
+    const double coarse = w.maximum();
+    QVERIFY(std::abs(coarse - (60 + 10 * perPixel)) <= perPixel);
+    // Shift from here on: 20 more pixels move the handle as 2 would.
+    moveWith(w, start + QPoint(10, 0), Qt::ShiftModifier);
+    QCOMPARE(w.maximum(), coarse);  // pressing Shift does not move the handle
+    moveWith(w, start + QPoint(30, 0), Qt::ShiftModifier);
+    QVERIFY2(std::abs(w.maximum() - (coarse + 2 * perPixel)) < 0.002,
+             qPrintable(QString("%1, expected %2").arg(w.maximum()).arg(coarse + 2 * perPixel)));
+    // Released: full speed again, from where the handle is.
+    const double fine = w.maximum();
+    moveWith(w, start + QPoint(30, 0), Qt::NoModifier);
+    moveWith(w, start + QPoint(35, 0), Qt::NoModifier);
+    QVERIFY(std::abs(w.maximum() - (fine + 5 * perPixel)) < 0.002);
+    QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, start + QPoint(35, 0));
+    QVERIFY(!w.isDragging());
+}
+
+void TestRangeSlider::wheelStepsWhenFocused() {
+    RangeSlider w;
+    setUp(w, -180, 180, -15, 15, false);
+    w.setDecimals(1);
+    w.setView(-45, 45);
+    QSignalSpy edited(&w, &RangeSlider::rangeEdited);
+    auto wheel = [&](int notches, Qt::KeyboardModifiers mods) {
+        QWheelEvent e(QPointF(at(w, 15)), QPointF(w.mapToGlobal(at(w, 15))), QPoint(),
+                      QPoint(0, 120 * notches), Qt::NoButton, mods, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&w, &e);
+        return e.isAccepted();
+    };
+    // Unfocused, the wheel belongs to the editor around the slider (it scrolls).
+    QVERIFY(!wheel(1, Qt::NoModifier));
+    QCOMPARE(w.maximum(), 15.0);
+    QApplication::setActiveWindow(&w);  // no window manager under Xvfb to activate it
+    w.setFocus();
+    QTRY_VERIFY(w.hasFocus());
+    QVERIFY(wheel(2, Qt::NoModifier));  // 1% of the 90-degree view a notch
+    QCOMPARE(w.maximum(), 16.8);
+    QVERIFY(wheel(-1, Qt::ShiftModifier));  // 0.1%: below the step, one step
+    QCOMPARE(w.maximum(), 16.7);
+    QCOMPARE(edited.count(), 2);
+}
+
+void TestRangeSlider::doubleClickTypesAValue() {
+    RangeSlider w;
+    setUp(w, -180, 180, -15, 15, false);
+    w.setDecimals(1);
+    w.setView(-45, 45);
+    QTest::mouseDClick(&w, Qt::LeftButton, Qt::NoModifier, at(w, 15));
+    auto* field = w.findChild<QLineEdit*>("handleField");
+    QVERIFY(field && field->isVisible());
+    QCOMPARE(field->text(), QString("15"));
+    // Outside the bounds: refused, not cut; the field stays open and says what it takes.
+    field->setText("500");
+    QTest::keyClick(field, Qt::Key_Return);
+    QVERIFY(field->isVisible());
+    QCOMPARE(w.maximum(), 15.0);
+    QVERIFY2(field->toolTip().contains("-180") && field->toolTip().contains("180"),
+             qPrintable(field->toolTip()));
+    // Within the bounds, beyond the view: set, and the view widens to show it.
+    field->setText("120");
+    QTest::keyClick(field, Qt::Key_Return);
+    QTRY_VERIFY(w.findChild<QLineEdit*>("handleField") == nullptr);
+    QCOMPARE(w.maximum(), 120.0);
+    QCOMPARE(w.viewUpper(), 120.0);
+    // Escape leaves the value alone.
+    QTest::mouseDClick(&w, Qt::LeftButton, Qt::NoModifier, at(w, -15));
+    field = w.findChild<QLineEdit*>("handleField");
+    QVERIFY(field);
+    field->setText("-30");
+    QTest::keyClick(field, Qt::Key_Escape);
+    QTRY_VERIFY(w.findChild<QLineEdit*>("handleField") == nullptr);
+    QCOMPARE(w.minimum(), -15.0);
 }
 
 QTEST_MAIN(TestRangeSlider)

@@ -9,15 +9,18 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -214,6 +217,7 @@ void MainWindow::buildMenus() {
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    qApp->installEventFilter(this);  // Ctrl+Z in a committed number field goes to the document
     QAction* undo = doc_.undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     QAction* redo = doc_.undoStack()->createRedoAction(this, tr("&Redo"));
@@ -456,6 +460,16 @@ int MainWindow::tilePixels() const {
 void MainWindow::requestRender() {
     if (files_.isEmpty() || !pageLabel_) return;
     costMeter_->setSourceFile(files_.first());  // the image the cost meter resizes and augments
+    if (sizedFor_ != files_.first()) {
+        // Sliders of pixel sizes span a share of the image shown (its header: no decoding).
+        sizedFor_ = files_.first();
+        try {
+            const ImageInfo info = probeImage(sizedFor_.toStdString());
+            editor_->setImageSize(info.width, info.height);
+        } catch (const std::exception&) {
+            editor_->setImageSize(0, 0);  // unreadable: the grid says why; the sliders keep their span
+        }
+    }
     GridRequest r;
     r.generation = ++generation_;
     r.pipeline = doc_.preset().pipeline;
@@ -513,6 +527,37 @@ void MainWindow::showGrid(const GridResult& r) {
     renderLabel_->setText(tr("%1 ms on %2").arg(r.milliseconds, 0, 'f', 1).arg(r.backend.toUpper()));
     updateDistribution();
     emit gridShown(r.generation);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::ShortcutOverride) {
+        // A line edit claims the undo keys for its own history. Once its edit is committed (Enter
+        // in a number field) the keys are the document's: the window's Undo / Redo shortcuts run.
+        // The key goes to the focus widget: a number field (which hands it to its line edit
+        // itself) or a plain line edit.
+        auto* widget = qobject_cast<QWidget*>(watched);
+        auto* key = static_cast<QKeyEvent*>(event);
+        // A spin box's line edit stands for the spin box.
+        QObject* field = watched;
+        if (auto* edit = qobject_cast<QLineEdit*>(watched);
+            edit && qobject_cast<QAbstractSpinBox*>(edit->parent()))
+            field = edit->parent();
+        bool committed = false;
+        if (auto* d = qobject_cast<QDoubleSpinBox*>(field)) {
+            // A number field holds an edit while its text is not its value's (Enter commits it).
+            committed = d->hasAcceptableInput() && d->valueFromText(d->cleanText()) == d->value();
+        } else if (auto* i = qobject_cast<QSpinBox*>(field)) {
+            committed = i->cleanText() == QString::number(i->value());
+        } else if (auto* edit = qobject_cast<QLineEdit*>(field)) {
+            committed = !edit->isUndoAvailable();
+        }
+        const bool undoRedo = key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo);
+        if (undoRedo && committed && isAncestorOf(widget)) {
+            event->ignore();  // not claimed by the field: the window's shortcut runs
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::showSample(const SampleResult& r) {

@@ -77,6 +77,9 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    /// Ctrl+Z (and redo) in a number field: the field's own undo while it holds an edit not yet
+    /// committed, the document's once it has none (after Enter).
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -132,6 +135,7 @@ private:
     QStringList reportedErrors_;
     bool recovered_ = false;
     bool weakMixNoted_ = false;
+    QString sizedFor_;  // the image the editor's pixel sliders are spanned for
 };
 
 }  // namespace auglab

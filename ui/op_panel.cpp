@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <utility>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -9,6 +11,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -23,10 +26,25 @@ namespace auglab {
 namespace {
 
 // Display precision from the span of the bounds: fractions get 4 decimals, degrees 1.
+/// The slider's span: the typical range (for pixel sizes, a fraction of the image's longer side
+/// when it is known), else the bounds.
+std::pair<double, double> sliderSpan(const ParamDesc& pd, int imageSide) {
+    if (pd.typicalImageFraction > 0 && imageSide > 0)
+        return {pd.typicalLower,
+                std::max(pd.typicalLower + 1, std::round(pd.typicalImageFraction * imageSide))};
+    if (pd.typicalUpper > pd.typicalLower) return {pd.typicalLower, pd.typicalUpper};
+    return {pd.lower, pd.upper};
+}
+
+// Display precision from the span of the bounds (fractions get 4 decimals, degrees 1), and at
+// least 200 steps over the slider's typical span.
 int decimalsFor(const ParamDesc& pd) {
     if (pd.kind == ParamKind::IntRange) return 0;
     const double span = pd.upper - pd.lower;
-    return span <= 2.5 ? 4 : span <= 60 ? 2 : 1;
+    const int byBounds = span <= 2.5 ? 4 : span <= 60 ? 2 : 1;
+    const auto [lo, hi] = sliderSpan(pd, 0);
+    const int byTypical = hi > lo ? int(std::ceil(std::log10(200.0 / (hi - lo)))) : 0;
+    return std::clamp(std::max(byBounds, byTypical), 0, 6);
 }
 
 QToolButton* smallButton(const QString& text, const QString& tip, QWidget* parent) {
@@ -36,6 +54,37 @@ QToolButton* smallButton(const QString& text, const QString& tip, QWidget* paren
     b->setAutoRaise(true);
     return b;
 }
+
+/// A number field that refuses, rather than cuts, what lies outside its range: the text stays as
+/// typed, turns red and says the allowed range; Enter or leaving the field then restores the last
+/// value (QDoubleSpinBox alone drops the keystroke: "500" typed into a field up to 50 reads "50").
+class RangeField : public QDoubleSpinBox {
+public:
+    explicit RangeField(QWidget* parent) : QDoubleSpinBox(parent) {
+        connect(lineEdit(), &QLineEdit::textChanged, this, [this] { mark(); });
+        connect(this, &QAbstractSpinBox::editingFinished, this, [this] { mark(); });
+    }
+
+    QValidator::State validate(QString& text, int& pos) const override {
+        const QValidator::State state = QDoubleSpinBox::validate(text, pos);
+        if (state != QValidator::Invalid) return state;
+        bool ok = false;
+        locale().toDouble(text.trimmed(), &ok);
+        return ok ? QValidator::Intermediate : state;  // a number out of range: kept, shown red
+    }
+
+private:
+    void mark() {
+        bool ok = false;
+        const double v = locale().toDouble(lineEdit()->text().trimmed(), &ok);
+        const bool outside = ok && (v < minimum() || v > maximum());
+        const QString allowed =
+            tr("Allowed: %1 to %2").arg(textFromValue(minimum()), textFromValue(maximum()));
+        setStyleSheet(outside ? "QDoubleSpinBox { color: #c00000; background: #ffe4e4; }" : QString());
+        setToolTip(outside ? tr("%1 is outside the allowed range. %2").arg(lineEdit()->text(), allowed)
+                           : allowed);
+    }
+};
 
 /// A parameter name that selects the parameter for the distribution view when clicked.
 class ParamLabel : public QLabel {
@@ -54,7 +103,8 @@ private:
 
 }  // namespace
 
-OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent) : QFrame(parent), doc_(doc), op_(opIndex) {
+OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent)
+    : QFrame(parent), doc_(doc), op_(opIndex) {
     setFrameShape(QFrame::StyledPanel);
     setObjectName(QString("op%1").arg(opIndex));
     const OpConfig& c = config();
@@ -102,10 +152,11 @@ OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent) : QFrame(p
     grid->addWidget(probabilityLabel_, 0, 2);
     int row = 1;
     for (const ParamDesc& pd : c.desc().params) {
-        auto* label = new ParamLabel(QString::fromStdString(pd.label), [this, key = pd.key] {
-            emit paramSelected(op_, QString::fromStdString(key));
-        }, this);
-        label->setToolTip(QString::fromStdString(pd.key + ": " + pd.help + (pd.unit.empty() ? "" : " (" + pd.unit + ")")));
+        auto* label = new ParamLabel(
+            QString::fromStdString(pd.label),
+            [this, key = pd.key] { emit paramSelected(op_, QString::fromStdString(key)); }, this);
+        label->setToolTip(
+            QString::fromStdString(pd.key + ": " + pd.help + (pd.unit.empty() ? "" : " (" + pd.unit + ")")));
         rowLabels_.emplace_back(QString::fromStdString(pd.key), label);
         grid->addWidget(label, row, 0);
         grid->addWidget(buildRow(pd), row, 1, 1, 2);
@@ -115,7 +166,9 @@ OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent) : QFrame(p
     refresh();
 }
 
-const OpConfig& OpPanel::config() const { return doc_->preset().pipeline.at(static_cast<std::size_t>(op_)); }
+const OpConfig& OpPanel::config() const {
+    return doc_->preset().pipeline.at(static_cast<std::size_t>(op_));
+}
 
 QWidget* OpPanel::buildRow(const ParamDesc& pd) {
     auto* w = new QWidget(this);
@@ -126,7 +179,8 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
     if (pd.optional) {
         use = new QCheckBox(w);
         use->setToolTip(tr("Use %1").arg(QString::fromStdString(key)));
-        connect(use, &QCheckBox::toggled, this, [this, key](bool on) { doc_->setOptionalPresent(op_, key, on); });
+        connect(use, &QCheckBox::toggled, this,
+                [this, key](bool on) { doc_->setOptionalPresent(op_, key, on); });
         h->addWidget(use);
     }
     switch (pd.kind) {
@@ -139,8 +193,21 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
             slider->setIntegers(ints);
             slider->setLogarithmic(pd.logScale);
             slider->setDecimals(decimalsFor(pd));
+            // The track spans the typical range (for pixel sizes, a share of the image), widened to
+            // show the value; set again on every refresh, so it shrinks back once the value does.
+            auto span = std::make_shared<std::pair<double, double>>(sliderSpan(pd, 0));
+            {
+                const Range r0 = config().has(key) ? config().range(key) : std::get<Range>(pd.defaultValue);
+                slider->setRange(r0.min, r0.max);
+                slider->setView(span->first, span->second);
+            }
+            if (pd.typicalImageFraction > 0)
+                imageSpans_.push_back([slider, pd, span](int side) {
+                    *span = sliderSpan(pd, side);
+                    if (!slider->isDragging()) slider->setView(span->first, span->second);
+                });
             auto makeSpin = [&](const char* suffix) {
-                auto* s = new QDoubleSpinBox(w);
+                auto* s = new RangeField(w);
                 s->setObjectName(QString::fromStdString(key) + suffix);
                 s->setRange(pd.lower, pd.upper);
                 s->setDecimals(decimalsFor(pd));
@@ -152,11 +219,13 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
             auto* lo = makeSpin("_min");
             auto* hi = makeSpin("_max");
             auto dragKey = std::make_shared<int>(0);
-            connect(slider, &RangeSlider::dragStarted, this, [this, dragKey] { *dragKey = doc_->newMergeKey(); });
+            connect(slider, &RangeSlider::dragStarted, this,
+                    [this, dragKey] { *dragKey = doc_->newMergeKey(); });
             connect(slider, &RangeSlider::dragFinished, this, [dragKey] { *dragKey = 0; });
-            connect(slider, &RangeSlider::rangeEdited, this, [this, key, slider, dragKey](double a, double b) {
-                doc_->setParam(op_, key, Range{a, b}, slider->isDragging() ? *dragKey : 0);
-            });
+            connect(slider, &RangeSlider::rangeEdited, this,
+                    [this, key, slider, dragKey](double a, double b) {
+                        doc_->setParam(op_, key, Range{a, b}, slider->isDragging() ? *dragKey : 0);
+                    });
             connect(lo, &QDoubleSpinBox::valueChanged, this, [this, key, hi](double a) {
                 doc_->setParam(op_, key, Range{a, std::max(a, hi->value())});
             });
@@ -166,7 +235,7 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
             h->addWidget(lo);
             h->addWidget(slider, 1);
             h->addWidget(hi);
-            refreshers_.push_back([this, key, slider, lo, hi, use, w] {
+            refreshers_.push_back([this, key, slider, lo, hi, use, w, span] {
                 const OpConfig& c = config();
                 const bool present = c.has(key);
                 if (use) {
@@ -186,6 +255,7 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
                 if (!slider->isDragging()) {
                     QSignalBlocker b(slider);
                     slider->setRange(r.min, r.max);
+                    slider->setView(span->first, span->second);
                 }
                 QSignalBlocker b1(lo), b2(hi);
                 lo->setValue(r.min);
@@ -194,12 +264,13 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
             break;
         }
         case ParamKind::Float: {
-            auto* s = new QDoubleSpinBox(w);
+            auto* s = new RangeField(w);
             s->setObjectName(QString::fromStdString(key));
             s->setRange(pd.lower, pd.upper);
             s->setDecimals(decimalsFor(pd));
             s->setKeyboardTracking(false);
-            connect(s, &QDoubleSpinBox::valueChanged, this, [this, key](double v) { doc_->setParam(op_, key, v); });
+            connect(s, &QDoubleSpinBox::valueChanged, this,
+                    [this, key](double v) { doc_->setParam(op_, key, v); });
             h->addWidget(s, 1);
             refreshers_.push_back([this, key, s] {
                 QSignalBlocker b(s);
@@ -250,7 +321,7 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
             }
             auto push = [this, key, mode, rgb] {
                 Fill f;
-                f.mode = mode->currentIndex() == 1 ? Fill::Mode::Random
+                f.mode = mode->currentIndex() == 1   ? Fill::Mode::Random
                          : mode->currentIndex() == 2 ? Fill::Mode::RandomUniform
                                                      : Fill::Mode::Constant;
                 for (int i = 0; i < 3; ++i) f.rgb[std::size_t(i)] = rgb[std::size_t(i)]->value();
@@ -266,7 +337,9 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
             refreshers_.push_back([this, key, mode, rgb] {
                 const Fill f = config().fill(key);
                 QSignalBlocker b(mode);
-                mode->setCurrentIndex(f.mode == Fill::Mode::Random ? 1 : f.mode == Fill::Mode::RandomUniform ? 2 : 0);
+                mode->setCurrentIndex(f.mode == Fill::Mode::Random          ? 1
+                                      : f.mode == Fill::Mode::RandomUniform ? 2
+                                                                            : 0);
                 for (int i = 0; i < 3; ++i) {
                     QSignalBlocker bs(rgb[std::size_t(i)]);
                     rgb[std::size_t(i)]->setValue(f.rgb[std::size_t(i)]);
@@ -304,6 +377,10 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
     connect(reset, &QToolButton::clicked, this, [this, key] { doc_->resetParam(op_, key); });
     h->addWidget(reset);
     return w;
+}
+
+void OpPanel::setImageSize(int width, int height) {
+    for (const auto& span : imageSpans_) span(std::max(width, height));
 }
 
 void OpPanel::refresh() {

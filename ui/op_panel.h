@@ -28,6 +28,8 @@ public:
     /// Shows the document's current values (without echoing edits back); widgets being dragged keep
     /// their own position.
     void refresh();
+    /// The image the sliders of pixel sizes are spanned for (its longer side); 0: unknown.
+    void setImageSize(int width, int height);
     /// Highlights the row of `key` (the parameter shown in the distribution view), "" for none.
     void setSelectedKey(const QString& key);
 
@@ -44,7 +46,9 @@ private:
     QSlider* probability_ = nullptr;
     QLabel* probabilityLabel_ = nullptr;
     int probabilityKey_ = 0;
-    std::vector<std::function<void()>> refreshers_;  // one per row: pull values from the document
+    std::vector<std::function<void()>> refreshers_;
+    std::vector<std::function<void(int)>> imageSpans_;  // sliders of pixel sizes: span for a longer side  //
+                                                        // one per row: pull values from the document
     std::vector<std::pair<QString, QWidget*>> rowLabels_;
 };
 

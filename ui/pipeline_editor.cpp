@@ -49,7 +49,8 @@ OpPanel* PipelineEditor::panel(int op) const {
 void PipelineEditor::sync() {
     const auto& pipeline = doc_->preset().pipeline;
     bool sameOps = pipeline.size() == shown_.size();
-    for (std::size_t i = 0; sameOps && i < pipeline.size(); ++i) sameOps = pipeline[i].name() == shown_[i].name();
+    for (std::size_t i = 0; sameOps && i < pipeline.size(); ++i)
+        sameOps = pipeline[i].name() == shown_[i].name();
     if (!sameOps) {
         rebuild();
         return;
@@ -58,6 +59,12 @@ void PipelineEditor::sync() {
     for (std::size_t i = 0; i < pipeline.size(); ++i)
         if (!(pipeline[i] == shown_[i])) panels_[i]->refresh();
     shown_ = pipeline;
+}
+
+void PipelineEditor::setImageSize(int width, int height) {
+    imageWidth_ = width;
+    imageHeight_ = height;
+    for (OpPanel* p : panels_) p->setImageSize(width, height);
 }
 
 void PipelineEditor::rebuild() {
@@ -69,6 +76,7 @@ void PipelineEditor::rebuild() {
     const auto& pipeline = doc_->preset().pipeline;
     for (std::size_t i = 0; i < pipeline.size(); ++i) {
         auto* p = new OpPanel(doc_, int(i), this);
+        p->setImageSize(imageWidth_, imageHeight_);
         connect(p, &OpPanel::paramSelected, this, &PipelineEditor::selectParam);
         column_->insertWidget(int(i), p);
         panels_.push_back(p);

@@ -26,6 +26,8 @@ public:
     int selectedOp() const { return selectedOp_; }
     QString selectedKey() const { return selectedKey_; }
     void selectParam(int op, const QString& key);
+    /// The current image's size: sliders of pixel sizes span a share of it.
+    void setImageSize(int width, int height);
 
 signals:
     void paramSelected(int op, const QString& key);
@@ -39,6 +41,7 @@ private:
     std::vector<OpPanel*> panels_;
     std::vector<OpConfig> shown_;  // the ops as the panels show them: only changed panels refresh
     int selectedOp_ = -1;
+    int imageWidth_ = 0, imageHeight_ = 0;
     QString selectedKey_;
 };
 

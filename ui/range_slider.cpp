@@ -1,10 +1,13 @@
 #include "range_slider.h"
 
 #include <QKeyEvent>
+#include <QLineEdit>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace auglab {
 
@@ -46,8 +49,36 @@ void RangeSlider::setBounds(double lower, double upper) {
     lower_ = lower;
     upper_ = upper;
     if (lower_ <= 0) log_ = false;  // a log track needs positive bounds
+    if (viewSet_) {
+        viewLo_ = std::clamp(viewLo_, lower_, upper_);
+        viewHi_ = std::clamp(viewHi_, lower_, upper_);
+    }
+    if (!viewSet_ || !(viewHi_ > viewLo_)) {
+        viewLo_ = lower_;
+        viewHi_ = upper_;
+    }
     setRange(min_, max_);
+    widenView(min_, max_);
     update();  // the same values sit at other pixels now
+}
+
+void RangeSlider::setView(double lower, double upper) {
+    if (!std::isfinite(lower) || !std::isfinite(upper)) return;
+    if (lower > upper) std::swap(lower, upper);
+    viewSet_ = true;
+    viewLo_ = std::clamp(lower, lower_, upper_);
+    viewHi_ = std::clamp(upper, lower_, upper_);
+    if (!(viewHi_ > viewLo_)) {
+        viewLo_ = lower_;
+        viewHi_ = upper_;
+    }
+    widenView(min_, max_);
+    update();
+}
+
+void RangeSlider::widenView(double min, double max) {
+    viewLo_ = std::min(viewLo_, min);
+    viewHi_ = std::max(viewHi_, max);
 }
 
 void RangeSlider::setIntegers(bool integers) {
@@ -69,6 +100,7 @@ void RangeSlider::apply(double min, double max, bool byUser) {
     if (min == min_ && max == max_) return;
     min_ = min;
     max_ = max;
+    widenView(min_, max_);  // a typed value outside the view: the track grows to show it
     update();
     // Edited before changed, as QAbstractSlider emits sliderMoved before valueChanged.
     if (byUser) emit rangeEdited(min_, max_);
@@ -77,7 +109,7 @@ void RangeSlider::apply(double min, double max, bool byUser) {
 
 void RangeSlider::placeRange(double newMin, double width, bool byUser) {
     // max(): rounding can put upper_ - width a hair below lower_, and std::clamp needs lo <= hi.
-    newMin = std::clamp(newMin, lower_, std::max(lower_, upper_ - width));
+    newMin = std::clamp(newMin, viewLo_, std::max(viewLo_, viewHi_ - width));
     const double lo = snap(newMin);
     // Both ends are on the step grid, so lo + width is too, up to rounding that snap removes.
     apply(lo, std::max(lo, snap(lo + width)), byUser);
@@ -106,17 +138,19 @@ double RangeSlider::fromTrack(double t) const {
 
 double RangeSlider::valuePerPixel() const {
     // In track units: values, or their logs on a logarithmic track.
-    return (toTrack(upper_) - toTrack(lower_)) / (trackRight() - trackLeft());
+    return (toTrack(viewHi_) - toTrack(viewLo_)) / (trackRight() - trackLeft());
 }
 
 int RangeSlider::positionForValue(double value) const {
-    if (!(upper_ > lower_)) return trackLeft();
-    const double t = (toTrack(std::clamp(value, lower_, upper_)) - toTrack(lower_)) / (toTrack(upper_) - toTrack(lower_));
+    if (!(viewHi_ > viewLo_)) return trackLeft();
+    const double t = (toTrack(std::clamp(value, viewLo_, viewHi_)) - toTrack(viewLo_)) /
+                     (toTrack(viewHi_) - toTrack(viewLo_));
     return trackLeft() + static_cast<int>(std::lround(t * (trackRight() - trackLeft())));
 }
 
 double RangeSlider::valueForPosition(int x) const {
-    return snap(std::clamp(fromTrack(toTrack(lower_) + (x - trackLeft()) * valuePerPixel()), lower_, upper_));
+    return snap(
+        std::clamp(fromTrack(toTrack(viewLo_) + (x - trackLeft()) * valuePerPixel()), viewLo_, viewHi_));
 }
 
 QRect RangeSlider::handleRect(int which) const {
@@ -156,14 +190,23 @@ void RangeSlider::paintEvent(QPaintEvent*) {
     p.setBrush(span);
     p.drawRect(QRectF(pMin, cy - kTrackHalf, pMax - pMin + 1, 2 * kTrackHalf));
 
-    // The active handle goes on top, so the one the keys move is the one the user sees.
+    // The active handle goes on top, so the one the keys move is the one the user sees. Handles
+    // that overlap are drawn as the halves of one disc (the min's left, the max's right), so
+    // neither hides the other.
+    const bool split = pMax - pMin < 2 * kRadius + 1;
     for (const int which : {1 - active_, active_}) {
         const bool ring = hasFocus() && which == active_;
         const qreal penWidth = ring ? 2.0 : 1.0;
         const qreal inset = penWidth / 2;
         p.setPen(QPen(pal.color(group, ring ? QPalette::Highlight : QPalette::Dark), penWidth));
         p.setBrush(pal.color(group, QPalette::Light));
-        p.drawEllipse(QRectF(handleRect(which)).adjusted(inset, inset, -inset, -inset));
+        const QRectF r = QRectF(handleRect(which)).adjusted(inset, inset, -inset, -inset);
+        if (split) {
+            // Qt's angles: 1/16 degree, counter-clockwise from 3 o'clock.
+            p.drawChord(r, which == 0 ? 90 * 16 : -90 * 16, 180 * 16);
+        } else {
+            p.drawEllipse(r);
+        }
     }
 }
 
@@ -180,14 +223,22 @@ void RangeSlider::mousePressEvent(QMouseEvent* event) {
     startMin_ = min_;
     startMax_ = max_;
     grabOffset_ = 0;
+    relative_ = false;
+    fine_ = (event->modifiers() & Qt::ShiftModifier) != 0;
+    if (fine_) {
+        relative_ = true;
+        anchorX_ = x;
+        anchorMin_ = min_;
+        anchorMax_ = max_;
+    }
     bool jump = false;
 
     if (dMin <= reach && dMax <= reach && std::abs(dMin - dMax) <= 1) {
         // Both handles are under the press. At a bound only one of them can move at all, so take
         // that one; elsewhere wait for the first move to tell which way the user means.
-        if (min_ == max_ && max_ <= lower_)
+        if (min_ == max_ && max_ <= viewLo_)
             grab_ = Grab::Max;
-        else if (min_ == max_ && min_ >= upper_)
+        else if (min_ == max_ && min_ >= viewHi_)
             grab_ = Grab::Min;
         else
             grab_ = Grab::Undecided;
@@ -223,6 +274,43 @@ void RangeSlider::mouseMoveEvent(QMouseEvent* event) {
         grabOffset_ = pressX_ - positionForValue(active_ == 0 ? min_ : max_);
         update();
     }
+    // Shift pressed or released: movement counts from here on, 10x finer while it is held.
+    const bool fine = (event->modifiers() & Qt::ShiftModifier) != 0;
+    if (fine != fine_) {
+        fine_ = fine;
+        relative_ = true;
+        anchorX_ = x;
+        anchorMin_ = min_;
+        anchorMax_ = max_;
+    }
+    if (relative_) {
+        const double delta = (x - anchorX_) * valuePerPixel() * (fine_ ? 0.1 : 1.0);  // in track units
+        const auto moved = [&](double v) {
+            return snap(std::clamp(fromTrack(toTrack(v) + delta), viewLo_, viewHi_));
+        };
+        switch (grab_) {
+            case Grab::Min:
+                apply(std::min(moved(anchorMin_), max_), max_, true);
+                break;
+            case Grab::Max:
+                apply(min_, std::max(moved(anchorMax_), min_), true);
+                break;
+            case Grab::Both:
+                if (log_) {
+                    const double ratio = anchorMax_ / anchorMin_;
+                    const double lo = snap(std::clamp(fromTrack(toTrack(anchorMin_) + delta), viewLo_,
+                                                      std::max(viewLo_, viewHi_ / ratio)));
+                    apply(lo, std::max(lo, snap(std::min(viewHi_, lo * ratio))), true);
+                } else {
+                    placeRange(anchorMin_ + delta, anchorMax_ - anchorMin_, true);
+                }
+                break;
+            case Grab::None:
+            case Grab::Undecided:
+                break;
+        }
+        return;
+    }
     switch (grab_) {
         case Grab::Min:
             apply(std::min(valueForPosition(x - grabOffset_), max_), max_, true);
@@ -235,10 +323,10 @@ void RangeSlider::mouseMoveEvent(QMouseEvent* event) {
             if (log_) {
                 // The ratio max / min is kept: the whole range slides in log space, stopped at the bounds.
                 const double ratio = startMax_ / startMin_;
-                const double lo = std::clamp(fromTrack(toTrack(startMin_) + (x - pressX_) * valuePerPixel()), lower_,
-                                             std::max(lower_, upper_ / ratio));
+                const double lo = std::clamp(fromTrack(toTrack(startMin_) + (x - pressX_) * valuePerPixel()),
+                                             viewLo_, std::max(viewLo_, viewHi_ / ratio));
                 const double snappedLo = snap(lo);
-                apply(snappedLo, std::max(snappedLo, snap(std::min(upper_, snappedLo * ratio))), true);
+                apply(snappedLo, std::max(snappedLo, snap(std::min(viewHi_, snappedLo * ratio))), true);
             } else {
                 placeRange(startMin_ + (x - pressX_) * valuePerPixel(), startMax_ - startMin_, true);
             }
@@ -275,7 +363,7 @@ void RangeSlider::keyPressEvent(QKeyEvent* event) {
         return;
     }
     const double stepSize = step();
-    const double page = std::max(stepSize, std::round((upper_ - lower_) * 0.1 / stepSize) * stepSize);
+    const double page = std::max(stepSize, std::round((viewHi_ - viewLo_) * 0.1 / stepSize) * stepSize);
     double delta = 0.0;
     int extreme = 0;  // -1 Home, +1 End
     switch (event->key()) {
@@ -305,20 +393,137 @@ void RangeSlider::keyPressEvent(QKeyEvent* event) {
     }
     if (event->modifiers() & Qt::ShiftModifier) {
         const double width = max_ - min_;
-        placeRange(extreme < 0 ? lower_ : extreme > 0 ? upper_ - width : min_ + delta, width, true);
+        placeRange(extreme < 0 ? viewLo_ : extreme > 0 ? viewHi_ - width : min_ + delta, width, true);
     } else {
         // Handles on one value: the direction picks the one that can move, as the mouse does.
         if (min_ == max_) active_ = (delta > 0 || extreme > 0) ? 1 : 0;
         if (active_ == 0) {
-            const double v = extreme < 0 ? lower_ : extreme > 0 ? max_ : snap(min_ + delta);
+            const double v = extreme < 0   ? viewLo_
+                             : extreme > 0 ? max_
+                                           : std::max(viewLo_, snap(min_ + delta));
             apply(std::min(v, max_), max_, true);
         } else {
-            const double v = extreme < 0 ? min_ : extreme > 0 ? upper_ : snap(max_ + delta);
+            const double v = extreme < 0   ? min_
+                             : extreme > 0 ? viewHi_
+                                           : std::min(viewHi_, snap(max_ + delta));
             apply(min_, std::max(v, min_), true);
         }
     }
     update();
     event->accept();
+}
+
+void RangeSlider::wheelEvent(QWheelEvent* event) {
+    // Only a focused slider takes the wheel: otherwise it scrolls the editor the slider sits in.
+    const QPoint d = event->angleDelta();
+    const int notches = (d.y() != 0 ? d.y() : d.x()) / 120;  // Shift turns the wheel sideways on some systems
+    if (!hasFocus() || grab_ != Grab::None || notches == 0) {
+        event->ignore();
+        return;
+    }
+    const bool fine = (event->modifiers() & Qt::ShiftModifier) != 0;
+    const double stepSize =
+        std::max(step(), snap((viewHi_ - viewLo_) * (fine ? 0.001 : 0.01) + viewLo_) - viewLo_);
+    if (min_ == max_) active_ = notches > 0 ? 1 : 0;
+    if (active_ == 0)
+        apply(std::min(std::max(viewLo_, snap(min_ + notches * stepSize)), max_), max_, true);
+    else
+        apply(min_, std::max(std::min(viewHi_, snap(max_ + notches * stepSize)), min_), true);
+    event->accept();
+}
+
+void RangeSlider::mouseDoubleClickEvent(QMouseEvent* event) {
+    const int x = qRound(event->position().x());
+    const int dMin = std::abs(x - positionForValue(min_)), dMax = std::abs(x - positionForValue(max_));
+    if (event->button() != Qt::LeftButton || std::min(dMin, dMax) > kRadius + kGrabSlack) {
+        QWidget::mouseDoubleClickEvent(event);
+        return;
+    }
+    // Handles on one value: the half under the pointer.
+    editHandle(dMin < dMax || (dMin == dMax && x < positionForValue(min_)) ? 0 : 1);
+}
+
+namespace {
+// The field of a handle: Enter commits, Escape cancels, leaving it commits what is valid.
+class HandleField : public QLineEdit {
+public:
+    HandleField(QWidget* parent, std::function<bool()> commit, std::function<void()> cancel)
+        : QLineEdit(parent), commit_(std::move(commit)), cancel_(std::move(cancel)) {}
+
+protected:
+    void keyPressEvent(QKeyEvent* e) override {
+        if (e->key() == Qt::Key_Return || e->key() == Qt::Key_Enter) {
+            commit_();
+        } else if (e->key() == Qt::Key_Escape) {
+            cancel_();
+        } else {
+            QLineEdit::keyPressEvent(e);
+        }
+        e->accept();
+    }
+    void focusOutEvent(QFocusEvent* e) override {
+        QLineEdit::focusOutEvent(e);
+        if (!commit_()) cancel_();
+    }
+
+private:
+    std::function<bool()> commit_;
+    std::function<void()> cancel_;
+};
+}  // namespace
+
+void RangeSlider::editHandle(int which) {
+    if (editor_) return;
+    editing_ = which;
+    active_ = which;
+    auto* field = new HandleField(
+        this, [this] { return commitEdit(); },
+        [this] {
+            if (!editor_) return;
+            QLineEdit* e = editor_;
+            editor_ = nullptr;
+            editing_ = -1;
+            e->hide();
+            e->deleteLater();
+            setFocus();
+        });
+    editor_ = field;
+    field->setObjectName("handleField");
+    field->setText(QString::number(which == 0 ? min_ : max_, 'g', 12));
+    field->selectAll();
+    const int w = 72,
+              x = std::clamp(positionForValue(which == 0 ? min_ : max_) - w / 2, 0, std::max(0, width() - w));
+    field->setGeometry(x, 0, w, height());
+    field->setToolTip(tr("Type a value from %1 to %2; Enter sets it, Escape cancels")
+                          .arg(QString::number(lower_, 'g', 10), QString::number(upper_, 'g', 10)));
+    field->show();
+    field->setFocus();
+}
+
+bool RangeSlider::commitEdit() {
+    if (!editor_) return true;
+    bool ok = false;
+    const double v = editor_->text().trimmed().toDouble(&ok);
+    if (!ok || !std::isfinite(v) || v < lower_ || v > upper_) {
+        // Refused, not cut: the field says what it takes and stays open.
+        editor_->setStyleSheet("QLineEdit { background: #ffd6d6; }");
+        editor_->setToolTip(
+            tr("Allowed: %1 to %2").arg(QString::number(lower_, 'g', 10), QString::number(upper_, 'g', 10)));
+        return false;
+    }
+    const int which = editing_;
+    QLineEdit* e = editor_;
+    editor_ = nullptr;
+    editing_ = -1;
+    e->hide();
+    e->deleteLater();
+    const double value = snap(v);
+    if (which == 0)
+        apply(value, std::max(value, max_), true);
+    else
+        apply(std::min(min_, value), value, true);
+    setFocus();
+    return true;
 }
 
 void RangeSlider::focusInEvent(QFocusEvent* event) {

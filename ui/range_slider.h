@@ -4,13 +4,17 @@
 
 #include <QWidget>
 
+class QLineEdit;
+
 namespace auglab {
 
 /// Edits a range [minimum(), maximum()] inside fixed bounds [lower(), upper()].
 ///
-/// Values map linearly from the track pixels to the bounds and are snapped to the step: 1 with
-/// setIntegers(true), else 10^-decimals. Bounds should lie on that grid; minimum() <= maximum()
-/// always holds.
+/// The track spans the view [viewLower(), viewUpper()] (setView: the values most users explore;
+/// the bounds by default), and values map linearly (or logarithmically) from its pixels and are
+/// snapped to the step: 1 with setIntegers(true), else 10^-decimals. A range set outside the view
+/// (a typed value) widens the view to include it. Bounds should lie on that grid; minimum() <=
+/// maximum() always holds.
 ///
 /// Mouse (left button): a press on or near a handle grabs it (the closer one); when both handles
 /// sit on top of each other the first horizontal move decides (right takes the max handle, left
@@ -28,6 +32,13 @@ namespace auglab {
 /// Signals: rangeEdited() for every change the user makes (each mouse move of a drag, not only the
 /// release), then rangeChanged() for every change whatever its cause. dragStarted() and
 /// dragFinished() bracket a mouse drag, so a document can fold the drag into one undo step.
+///
+/// Fine control: Shift while dragging moves 10x slower (from where Shift was pressed, so the
+/// handle never jumps); the wheel, when the slider has focus, steps the active handle by 1% of the
+/// view (0.1% with Shift); a double-click on a handle opens a field to type its value (anything
+/// within the bounds; the view widens to show it; a value outside the bounds is refused with the
+/// allowed range, in red, and the field stays open). Handles on one value are drawn as the two
+/// halves of one disc, so neither hides the other.
 class RangeSlider : public QWidget {
     Q_OBJECT
 
@@ -45,6 +56,10 @@ public:
     /// such as an aspect ratio where 0.5 and 2 are as far from 1. Dragging the whole range keeps its
     /// ratio max / min instead of its width.
     void setLogarithmic(bool on);
+    /// The span the track shows (clamped to the bounds, widened to hold the current range).
+    void setView(double lower, double upper);
+    double viewLower() const { return viewLo_; }
+    double viewUpper() const { return viewHi_; }
     bool logarithmic() const { return log_; }
     /// Snaps and clamps to the bounds; when min > max the max is raised to min (the min wins).
     /// Emits rangeChanged() only if the range changed, never rangeEdited().
@@ -83,6 +98,8 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void focusInEvent(QFocusEvent* event) override;
     void focusOutEvent(QFocusEvent* event) override;
@@ -102,12 +119,19 @@ private:
     // Puts the range at newMin keeping its width, stopped at the bounds.
     void placeRange(double newMin, double width, bool byUser);
     void finishDrag();
+    // Widens the view to hold [min, max].
+    void widenView(double min, double max);
+    // The field a double-click opens over handle `which`; commits on Enter, cancels on Escape.
+    void editHandle(int which);
+    bool commitEdit();
 
     // The track's coordinate of a value: the value, or its log on a logarithmic track.
     double toTrack(double v) const;
     double fromTrack(double t) const;
 
     double lower_ = 0.0, upper_ = 100.0;
+    double viewLo_ = 0.0, viewHi_ = 100.0;
+    bool viewSet_ = false;  // setView() was called: the view no longer follows the bounds
     double min_ = 0.0, max_ = 100.0;
     bool integers_ = false;
     bool log_ = false;
@@ -118,6 +142,13 @@ private:
     int pressX_ = 0;      // where the drag began
     int grabOffset_ = 0;  // press x minus the grabbed handle's centre, so it does not jump
     double startMin_ = 0.0, startMax_ = 0.0;  // the range when the drag began
+    // Once Shift is pressed or released during a drag, movement counts from an anchor: where the
+    // pointer and the range were then, scaled by 1/10 while Shift is held.
+    bool relative_ = false, fine_ = false;
+    int anchorX_ = 0;
+    double anchorMin_ = 0.0, anchorMax_ = 0.0;
+    QLineEdit* editor_ = nullptr;
+    int editing_ = -1;  // the handle the field edits
 };
 
 }  // namespace auglab

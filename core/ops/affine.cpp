@@ -160,6 +160,14 @@ public:
                 fill("fill", false, "Colour of the constant border."),
             });
         d.params[2].unusedWhenFlag = "keep_ratio";  // scale_y: the y zoom is the x draw then
+        // The sliders' span for tuning (the bounds above are for validation).
+        params::typical(d, "rotate_deg", -45, 45);
+        params::typical(d, "scale_x", 0.5, 2, true);
+        params::typical(d, "scale_y", 0.5, 2, true);
+        params::typical(d, "shear_x_deg", -30, 30);
+        params::typical(d, "shear_y_deg", -30, 30);
+        params::typical(d, "translate_x_frac", -0.3, 0.3);
+        params::typical(d, "translate_y_frac", -0.3, 0.3);
         return d;
     }
 

@@ -44,6 +44,9 @@ public:
                 boolean("brightness_by_max", "Brightness by max", true,
                         "Offset relative to 255 (on) or to the image mean (off)."),
             });
+        // The sliders' span for tuning (the bounds above are for validation).
+        params::typical(d, "brightness", -0.5, 0.5);
+        params::typical(d, "contrast", -0.5, 1);
         return d;
     }
 

@@ -215,6 +215,12 @@ public:
             {"hole_height_frac", "hole_width_frac"},
             "give both hole_height_px and hole_width_px, or neither (then the _frac sizes apply)",
             "give hole sizes as hole_*_frac or as hole_*_px, not both"});
+        // The sliders' span for tuning (the bounds above are for validation).
+        params::typical(d, "holes", 0, 32);
+        params::typical(d, "hole_height_frac", 0, 0.5);
+        params::typical(d, "hole_width_frac", 0, 0.5);
+        params::typicalOfImage(d, "hole_height_px", 1, 0.5);
+        params::typicalOfImage(d, "hole_width_px", 1, 0.5);
         return d;
     }
 

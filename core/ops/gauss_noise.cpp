@@ -65,6 +65,9 @@ public:
                               boolean("per_channel", "Per channel", true,
                                       "Independent noise per channel (off: the same for RGB)."),
                           });
+        // The sliders' span for tuning (the bounds above are for validation).
+        params::typical(d, "std_frac", 0, 0.3);
+        params::typical(d, "mean_frac", -0.2, 0.2);
         return d;
     }
 

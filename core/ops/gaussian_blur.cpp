@@ -68,6 +68,8 @@ public:
                               floatRange("sigma_px", "Sigma", "px", 0, 50, {0.5, 3.0},
                                          "Standard deviation of the Gaussian in pixels."),
                           });
+        // The sliders' span for tuning (the bounds above are for validation).
+        params::typical(d, "sigma_px", 0, 5);
         return d;
     }
 

@@ -190,6 +190,8 @@ public:
                      "[r, g, b], or \"random\" (noise per pixel) or \"random_uniform\" (one colour per "
                      "hole)."),
             });
+        // The sliders' span for tuning (the bounds above are for validation).
+        params::typicalOfImage(d, "unit_size_px", 2, 0.5);
         return d;
     }
 

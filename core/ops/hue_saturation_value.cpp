@@ -41,6 +41,10 @@ public:
                               floatRange("val_shift", "Value shift", "0-255 units", -255, 255, {-20, 20},
                                          "Added to value (0..255), truncated to an integer."),
                           });
+        // The sliders' span for tuning (the bounds above are for validation).
+        params::typical(d, "hue_shift_deg", -90, 90);
+        params::typical(d, "sat_shift", -100, 100);
+        params::typical(d, "val_shift", -100, 100);
         return d;
     }
 

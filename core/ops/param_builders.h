@@ -2,6 +2,7 @@
 // Shorthands the op modules describe their parameters with (OpModule::describe).
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -96,6 +97,26 @@ inline ParamDesc optionalParam(ParamDesc d) {
 }
 
 /// An op's description with no alternatives and no frame or stage rules (set those after).
+/// Sets the slider's span of parameter `key` of `d` for tuning (ParamDesc::typicalLower,
+/// typicalUpper), on a logarithmic axis when `log`.
+inline void typical(OpDesc& d, std::string_view key, double lower, double upper, bool log = false) {
+    for (ParamDesc& p : d.params)
+        if (p.key == key) {
+            p.typicalLower = lower;
+            p.typicalUpper = upper;
+            p.logScale = p.logScale || log;
+        }
+}
+
+/// A pixel size whose slider spans `lower` to `fraction` of the current image's longer side.
+inline void typicalOfImage(OpDesc& d, std::string_view key, double lower, double fraction) {
+    for (ParamDesc& p : d.params)
+        if (p.key == key) {
+            p.typicalLower = lower;
+            p.typicalImageFraction = fraction;
+        }
+}
+
 inline OpDesc makeOp(OpId id, std::string name, std::string label, OpCategory category, std::string help,
                      std::vector<ParamDesc> params) {
     OpDesc d;

@@ -383,7 +383,7 @@ std::string closedFormMissing(const OpConfig& op) {
 class PerspectiveModule final : public OpModule {
 public:
     OpDesc describe(OpId id) const override {
-        return makeOp(
+        OpDesc d = makeOp(
             id, "perspective", "Perspective", OpCategory::Geometric,
             "Albumentations 2.0 Perspective: each corner moves inward by abs(N(0, s)) mod 0.32 of the side "
             "(s drawn from `scale`), and the moved quad is stretched onto the image; with keep_size the "
@@ -404,6 +404,8 @@ public:
                        "What is shown outside the source image."),
                 fill("fill", false, "Colour of the constant border."),
             });
+        params::typical(d, "scale", 0, 0.3);  // the slider's span for tuning
+        return d;
     }
 
     OpParams sample(const OpConfig& op, const OpDraws& d, int width, int height) const override {

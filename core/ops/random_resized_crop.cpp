@@ -142,6 +142,9 @@ public:
                        "How the crop is resized."),
             });
         d.setsFrame = true;
+        // The sliders' span for tuning (the bounds above are for validation).
+        params::typical(d, "scale", 0.02, 1);
+        params::typical(d, "ratio", 0.25, 4);
         return d;
     }
 
