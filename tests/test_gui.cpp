@@ -6,6 +6,7 @@
 #include <QBuffer>
 #include <QCheckBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -13,6 +14,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -89,6 +91,9 @@ private slots:
     void everySliderTunesFinely();
     void numberFieldsRefuseRatherThanCut();
     void undoFromAFocusedField();
+    void viewMenuBringsBackEveryPanel();
+    void refusedEditStaysInTheStatusBar();
+    void inspectorNamesItsSourceAndConfirmsSaves();
     void distributionShowsDrawnValues();
     void distributionUsesTheCropsSize();
     void droppingFilesOpensThem();
@@ -328,12 +333,11 @@ void TestGui::mixTakesPartnersAndShowsLabelWeights() {
     mix.seed = 4;
     mix.pipeline = {OpConfig::withDefaults("cutmix")};
     w->document()->newDocument(mix);
-    QTRY_VERIFY_WITH_TIMEOUT(w->statusBar()->currentMessage().contains("its partner is itself"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(w->statusMessage().contains("its partner is itself"), 10000);
     w->openImages({sample("chelsea.png"), sample("coffee.png"), sample("astronaut.png")});
-    QVERIFY(waitForGrid(*w));
-    QVERIFY(w->shownTiles().size() > 1);
+    // The dataset grid (a grid of the single image may still arrive first).
+    QTRY_VERIFY_WITH_TIMEOUT(w->shownTiles().size() > 1 && w->shownTiles()[1].sourceIndex == 1, 10000);
     const SheetTile tile = w->shownTiles()[1];  // dataset mode: coffee.png
-    QCOMPARE(tile.sourceIndex, 1);
     QCOMPARE(tile.replay.ops.size(), std::size_t(1));
     const auto& m = std::get<MixParams>(tile.replay.ops[0].params);
     QCOMPARE(m.partners, std::uint64_t{3});
@@ -387,7 +391,10 @@ void TestGui::everySliderTunesFinely() {
         QVERIFY2(s->viewUpper() > s->viewLower(), qPrintable(name));
         const double span = s->viewUpper() - s->viewLower();
         const int track = s->positionForValue(s->viewUpper()) - s->positionForValue(s->viewLower());
-        QVERIFY2(track >= 100, qPrintable(name + ": a track of " + QString::number(track) + " px"));
+        QVERIFY2(track >= 100, qPrintable(name + ": a track of " + QString::number(track) + " px, slider " +
+                                          QString::number(s->width()) + ", editor " +
+                                          QString::number(w->editor()->width()) + ", window " +
+                                          QString::number(w->width())));
         if (!s->integers())
             QVERIFY2(span / s->step() >= 200,
                      qPrintable(name + ": " + QString::number(span / s->step()) + " steps"));
@@ -468,6 +475,78 @@ void TestGui::undoFromAFocusedField() {
     QTest::keyClick(field->findChild<QLineEdit*>(), Qt::Key_Z, Qt::ControlModifier);
     QCOMPARE(w->document()->preset().pipeline[0].range("rotate_deg").max, 15.0);
     QVERIFY(w->document()->undoStack()->canRedo());  // the document's redo is still there
+}
+
+void TestGui::viewMenuBringsBackEveryPanel() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    QMenu* view = nullptr;
+    for (QAction* a : w->menuBar()->actions())
+        if (a->text().remove('&') == "View") view = a->menu();
+    QVERIFY(view);
+    const auto action = [&](const QString& text) -> QAction* {
+        for (QAction* a : view->actions())
+            if (a->text().remove('&') == text) return a;
+        return nullptr;
+    };
+    for (const char* panel : {"Pipeline editor", "Distribution", "Cost meter", "Preview"})
+        QVERIFY2(action(panel), panel);
+    auto* dist = w->findChild<QDockWidget*>("distributionDock");
+    dist->close();
+    QVERIFY(!dist->isVisible());
+    action("Distribution")->trigger();
+    QTRY_VERIFY(dist->isVisible());
+    dist->close();
+    w->findChild<QDockWidget*>("costDock")->close();
+    QVERIFY(action("Reset Layout"));
+    action("Reset Layout")->trigger();
+    QTRY_VERIFY(dist->isVisible() && w->findChild<QDockWidget*>("costDock")->isVisible());
+    // At start the editor has the height, not the empty distribution view.
+    QVERIFY(w->findChild<QDockWidget*>("pipelineDock")->height() > 2 * dist->height());
+}
+
+void TestGui::refusedEditStaysInTheStatusBar() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("chelsea.png")});
+    Preset p;
+    p.pipeline = {OpConfig::withDefaults("random_resized_crop"),
+                  OpConfig::withDefaults("brightness_contrast")};
+    w->document()->newDocument(p);
+    w->document()->moveOp(0, 1);  // a crop after a pixel op: refused
+    QCOMPARE(w->document()->preset().pipeline[0].name(), std::string("random_resized_crop"));
+    const QString message = w->statusMessage();
+    QVERIFY2(message.contains("refused") && message.contains("random_resized_crop must come before"),
+             qPrintable(message));
+    QVERIFY2(!message.contains("pipeline["),
+             qPrintable(message));  // no index of an order that is not on screen
+    // Its own label, apart from the render time and the cost (no overlap), and it stays.
+    auto* label = w->statusBar()->findChild<QLabel*>("statusMessage");
+    auto* time = w->statusBar()->findChild<QLabel*>("renderTime");
+    QVERIFY(label && time && label != time);
+    QVERIFY(waitForGrid(*w));
+    QCOMPARE(w->statusMessage(), message);
+    QVERIFY(!label->geometry().intersects(time->geometry()));
+    QCOMPARE(label->toolTip(), message);
+}
+
+void TestGui::inspectorNamesItsSourceAndConfirmsSaves() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("chelsea.png"), sample("coffee.png")});
+    QVERIFY(w->setBackend("cpu"));
+    QVERIFY(waitForGrid(*w));
+    QTest::mouseClick(w->grid(), Qt::LeftButton, {}, w->grid()->tileCentre(1));
+    QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->isVisible(), 10000);
+    QVERIFY2(w->inspector()->windowTitle().contains("coffee.png"), qPrintable(w->inspector()->windowTitle()));
+    const QString base = dir_->filePath("saved-sample");
+    QVERIFY(w->inspector()->saveImageTo(base));  // no extension: PNG
+    QVERIFY(QFile::exists(base + ".png"));
+    QVERIFY2(w->inspector()->confirmationText().contains("Saved") &&
+                 w->inspector()->confirmationText().contains("saved-sample.png"),
+             qPrintable(w->inspector()->confirmationText()));
+    // The first save of a preset suggests its own name.
+    QCOMPARE(w->suggestedPresetName(), QString("default.auglab.json"));
 }
 
 void TestGui::distributionShowsDrawnValues() {
@@ -562,8 +641,7 @@ void TestGuiCuda::cudaBackendShowsTheSameGrid() {
     // A GL context on another GPU than the CUDA device cannot share: the grid then comes through
     // host memory, and the status bar says so.
     if (!w->grid()->showsExternalTexture())
-        QSKIP(qPrintable("CUDA-GL interop is not possible in this session: " +
-                         w->statusBar()->currentMessage()));
+        QSKIP(qPrintable("CUDA-GL interop is not possible in this session: " + w->statusMessage()));
 #endif
     QCOMPARE(seen(*w), cpu);  // the default pipeline (affine, flip, cutout, brightness) is exact
 }

@@ -36,7 +36,8 @@ void DistributionView::setData(const QString& title, std::vector<double> values,
         const int b = std::clamp(int(std::floor((v - lower_) / (upper_ - lower_) * kBins)), 0, kBins - 1);
         bins_[std::size_t(b)]++;
     }
-    caption_ = tr("%1 values; the op applied in %2 of %3 samples").arg(values.size()).arg(applied).arg(samples);
+    caption_ =
+        tr("%1 values; the op applied in %2 of %3 samples").arg(values.size()).arg(applied).arg(samples);
     update();
 }
 
@@ -60,7 +61,8 @@ void DistributionView::paintEvent(QPaintEvent*) {
     p.drawLine(plot.bottomLeft(), plot.bottomRight());
     const int y = plot.bottom() + 2;
     p.drawText(QRect(plot.left(), y, plot.width() / 2, fh), Qt::AlignLeft, QString::number(lower_, 'g', 4));
-    p.drawText(QRect(plot.center().x(), y, plot.width() / 2, fh), Qt::AlignRight, QString::number(upper_, 'g', 4));
+    p.drawText(QRect(plot.center().x(), y, plot.width() / 2, fh), Qt::AlignRight,
+               QString::number(upper_, 'g', 4));
     p.drawText(QRect(6, y + fh, width() - 12, fh), Qt::AlignLeft, caption_);
 }
 

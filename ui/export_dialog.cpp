@@ -2,8 +2,9 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QFontDatabase>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
@@ -24,7 +25,8 @@ ExportDialog::ExportDialog(const Preset& preset, QWidget* parent) : QDialog(pare
     target_ = new QComboBox(this);
     target_->setObjectName("target");
     for (const ExportTarget& t : exportTargets())
-        target_->addItem(QString::fromStdString(t.name + " — " + t.description), QString::fromStdString(t.name));
+        target_->addItem(QString::fromStdString(t.name + " — " + t.description),
+                         QString::fromStdString(t.name));
     layout->addWidget(target_);
     preview_ = new QPlainTextEdit(this);
     preview_->setObjectName("preview");
@@ -44,7 +46,9 @@ ExportDialog::ExportDialog(const Preset& preset, QWidget* parent) : QDialog(pare
         QString ext = ".json";
         for (const ExportTarget& t : exportTargets())
             if (QString::fromStdString(t.name) == name) ext = QString::fromStdString(t.extension);
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export as"), QString::fromStdString(preset_.name) + ext);
+        QString path =
+            QFileDialog::getSaveFileName(this, tr("Export as"), QString::fromStdString(preset_.name) + ext);
+        if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty()) path += ext;  // a name typed without one
         if (!path.isEmpty() && saveTo(path)) accept();
     });
     layout->addWidget(buttons);
@@ -65,7 +69,9 @@ void ExportDialog::regenerate() {
     }
 }
 
-QString ExportDialog::text() const { return preview_->toPlainText(); }
+QString ExportDialog::text() const {
+    return preview_->toPlainText();
+}
 
 QStringList ExportDialog::warnings() const {
     QStringList out;
@@ -83,6 +89,7 @@ bool ExportDialog::selectTarget(const QString& name) {
 bool ExportDialog::saveTo(const QString& path) {
     try {
         writeFileAtomically(path.toStdString(), text().toStdString());
+        emit exported(path, int(warnings().size()));
         return true;
     } catch (const std::exception& e) {
         QMessageBox::warning(this, tr("Export"), QString::fromUtf8(e.what()));

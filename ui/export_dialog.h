@@ -24,6 +24,10 @@ public:
     /// Writes the current text to `path` atomically; an error is shown and false returned.
     bool saveTo(const QString& path);
 
+signals:
+    /// A file was written: its path and the number of warnings it carries.
+    void exported(const QString& path, int warnings);
+
 private:
     void regenerate();
 

@@ -3,6 +3,7 @@
 #include <QClipboard>
 #include <QDialogButtonBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -52,10 +53,17 @@ InspectorDialog::InspectorDialog(QWidget* parent) : QDialog(parent) {
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto* copy = buttons->addButton(tr("Copy replay"), QDialogButtonBox::ActionRole);
     auto* save = buttons->addButton(tr("Save image…"), QDialogButtonBox::ActionRole);
-    connect(copy, &QPushButton::clicked, this,
-            [this] { QGuiApplication::clipboard()->setText(replayText()); });
+    connect(copy, &QPushButton::clicked, this, [this] {
+        QGuiApplication::clipboard()->setText(replayText());
+        confirmation_->setText(
+            tr("Replay copied to the clipboard (%1 characters).").arg(replayText().size()));
+    });
     connect(save, &QPushButton::clicked, this, &InspectorDialog::saveImage);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::close);
+    confirmation_ = new QLabel(this);
+    confirmation_->setObjectName("confirmation");
+    confirmation_->setWordWrap(true);
+    side->addWidget(confirmation_);
     side->addWidget(buttons);
     layout->addLayout(side, 2);
 }
@@ -63,6 +71,7 @@ InspectorDialog::InspectorDialog(QWidget* parent) : QDialog(parent) {
 void InspectorDialog::showSample(const QString& title, const QImage& image, const QString& replayJson,
                                  const QString& labelWeights) {
     setWindowTitle(title);
+    confirmation_->clear();
     labelWeights_->setText(labelWeights);
     labelWeights_->setVisible(!labelWeights.isEmpty());
     image_ = image;
@@ -81,9 +90,14 @@ QString InspectorDialog::labelWeightsText() const {
 }
 
 void InspectorDialog::saveImage() {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save image"), QString(), tr("Images (*.png *.jpg)"));
-    if (path.isEmpty()) return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save image"), suggestedName_.isEmpty() ? "sample.png" : suggestedName_,
+        tr("Images (*.png *.jpg *.jpeg)"));
+    if (!path.isEmpty()) saveImageTo(path);
+}
+
+bool InspectorDialog::saveImageTo(QString path) {
+    if (QFileInfo(path).suffix().isEmpty()) path += ".png";  // a name typed without an extension
     // Written by the engine, atomically, exactly as auglab-cli apply writes it.
     Image img(image_.width(), image_.height(), image_.hasAlphaChannel() ? 4 : 3);
     const QImage src =
@@ -93,8 +107,16 @@ void InspectorDialog::saveImage() {
     try {
         auglab::saveImage(path.toStdString(), img);
     } catch (const std::exception& e) {
+        confirmation_->setText(tr("Not saved: %1").arg(QString::fromUtf8(e.what())));
         QMessageBox::warning(this, tr("Save image"), QString::fromUtf8(e.what()));
+        return false;
     }
+    confirmation_->setText(tr("Saved %1 (%2 x %3)").arg(path).arg(img.width).arg(img.height));
+    return true;
+}
+
+QString InspectorDialog::confirmationText() const {
+    return confirmation_->text();
 }
 
 }  // namespace auglab

@@ -20,6 +20,13 @@ public:
                     const QString& labelWeights = {});
     QString replayText() const;
     QString labelWeightsText() const;
+    /// The file name Save image suggests (e.g. "chelsea_sample12.png").
+    void setSuggestedName(const QString& name) { suggestedName_ = name; }
+    /// What the last save or copy did ("Saved …", "Replay copied …"), shown in the dialog.
+    QString confirmationText() const;
+    /// Writes the image to `path` (".png" added when it has no extension); false with a message when
+    /// it cannot be written.
+    bool saveImageTo(QString path);
     const QImage& image() const { return image_; }
 
 private:
@@ -28,6 +35,8 @@ private:
     QLabel* picture_ = nullptr;
     QPlainTextEdit* replay_ = nullptr;
     QLabel* labelWeights_ = nullptr;
+    QLabel* confirmation_ = nullptr;
+    QString suggestedName_;
     QImage image_;
 };
 

@@ -19,6 +19,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QResizeEvent>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -76,7 +77,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
 
     editor_ = new PipelineEditor(&doc_, this);
     editor_->setObjectName("pipelineEditor");
-    auto* editorDock = new QDockWidget(tr("Pipeline"), this);
+    auto* editorDock = editorDock_ = new QDockWidget(tr("Pipeline"), this);
     editorDock->setObjectName("pipelineDock");
     editorDock->setWidget(editor_);
     editorDock->setMinimumWidth(380);
@@ -84,20 +85,30 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
 
     distribution_ = new DistributionView(this);
     distribution_->setObjectName("distribution");
-    auto* distDock = new QDockWidget(tr("Distribution"), this);
+    auto* distDock = distDock_ = new QDockWidget(tr("Distribution"), this);
     distDock->setObjectName("distributionDock");
     distDock->setWidget(distribution_);
     addDockWidget(Qt::LeftDockWidgetArea, distDock);
 
     costMeter_ = new CostMeter(this);
     costMeter_->setObjectName("costMeter");
-    auto* costDock = new QDockWidget(tr("Cost at training size"), this);
+    auto* costDock = costDock_ = new QDockWidget(tr("Cost at training size"), this);
     costDock->setObjectName("costDock");
     costDock->setWidget(costMeter_);
     addDockWidget(Qt::LeftDockWidgetArea, costDock);
 
     inspector_ = new InspectorDialog(this);
+    // Messages stay until the next one replaces them, in a label of their own (elided, the whole
+    // text in its tooltip), left of the permanent render-time and cost labels: never cut off by a
+    // timer, never drawn over another text.
+    messageLabel_ = new QLabel(this);
+    messageLabel_->setObjectName("statusMessage");
+    messageLabel_->setMinimumWidth(80);
+    messageLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    messageLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statusBar()->addWidget(messageLabel_, 1);
     renderLabel_ = new QLabel(this);
+    renderLabel_->setObjectName("renderTime");
     statusBar()->addPermanentWidget(renderLabel_);
     costLabel_ = new QLabel(this);
     costLabel_->setObjectName("costSummary");
@@ -111,7 +122,17 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     buildMenus();
     buildToolbar();
     editorDock->toggleViewAction()->setText(tr("Pipeline editor"));
+    distDock->toggleViewAction()->setText(tr("Distribution"));
     costDock->toggleViewAction()->setText(tr("Cost meter"));
+    // The editor gets the height: the distribution view is empty until a parameter is clicked.
+    resizeDocks({editorDock, distDock, costDock}, {640, 110, 170}, Qt::Vertical);
+    resizeDocks({editorDock}, {480}, Qt::Horizontal);  // room for the sliders' tracks
+    // Every panel and the toolbar can come back from the View menu, and the layout be reset.
+    viewMenu_->addSeparator();
+    for (QDockWidget* d : {editorDock, distDock, costDock}) viewMenu_->addAction(d->toggleViewAction());
+    viewMenu_->addAction(toolbar_->toggleViewAction());
+    QAction* reset = viewMenu_->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    reset->setObjectName("resetLayout");
 
     connect(&doc_, &PipelineDocument::changed, this, [this] {
         const QString seed = QString::number(doc_.preset().seed);
@@ -119,8 +140,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         costMeter_->setPipeline(doc_.preset().pipeline, doc_.preset().seed);
         requestRender();
     });
-    connect(&doc_, &PipelineDocument::editRefused, this,
-            [this](const QString& why) { statusBar()->showMessage(why, 10000); });
+    connect(&doc_, &PipelineDocument::editRefused, this, [this](const QString& why) { showStatus(why); });
     connect(&doc_, &PipelineDocument::dirtyChanged, this, &MainWindow::updateTitle);
     connect(&doc_, &PipelineDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(&service_, &RenderService::gridRendered, this, &MainWindow::showGrid, Qt::QueuedConnection);
@@ -137,6 +157,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         r.index = tile.sampleIndex;
         r.original = tile.original;
         r.file = tileFiles_.value(t);
+        inspectedFile_ = r.file;
         // The partners of mixing ops: the same pool as the grid's, the file at its place in it.
         r.partnerFiles = files_;
         r.self = std::uint64_t(std::max<qsizetype>(0, files_.indexOf(r.file)));
@@ -148,15 +169,23 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         try {
             doc_.recoverAutosave();
             recovered_ = true;
-            statusBar()->showMessage(tr("Recovered the unsaved pipeline of the last session"), 10000);
+            showStatus(tr("Recovered the unsaved pipeline of the last session"));
         } catch (const std::exception& e) {
             reportError(tr("Could not recover the autosaved pipeline: %1").arg(QString::fromUtf8(e.what())));
         }
     }
+    defaultState_ = saveState();  // what Reset Layout goes back to
     if (options.restoreLayout) {
         QSettings s;
         restoreGeometry(s.value("window/geometry").toByteArray());
         restoreState(s.value("window/state").toByteArray());
+        // The grid size and the backend chosen last time.
+        if (const int i = gridCombo_->findData(s.value("view/grid", 8).toInt()); i >= 0)
+            gridCombo_->setCurrentIndex(i);
+        if (const int i = backendCombo_->findData(s.value("view/backend", "auto").toString()); i >= 0) {
+            auto* model = qobject_cast<QStandardItemModel*>(backendCombo_->model());
+            if (!model || model->item(i)->isEnabled()) backendCombo_->setCurrentIndex(i);
+        }
     }
     seedEdit_->setText(QString::number(doc_.preset().seed));
     costMeter_->setPipeline(doc_.preset().pipeline, doc_.preset().seed);
@@ -187,7 +216,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     QAction* save = file->addAction(tr("&Save Preset"), this, [this] {
         if (doc_.filePath().isEmpty()) {
-            const QString p = QFileDialog::getSaveFileName(this, tr("Save preset"), "untitled.auglab.json",
+            const QString p = QFileDialog::getSaveFileName(this, tr("Save preset"), suggestedPresetName(),
                                                            tr("AugLab presets (*.json)"));
             if (!p.isEmpty()) savePresetAs(p);
         } else {
@@ -196,8 +225,9 @@ void MainWindow::buildMenus() {
     });
     save->setShortcut(QKeySequence::Save);
     QAction* saveAs = file->addAction(tr("Save Preset &As…"), this, [this] {
-        const QString p = QFileDialog::getSaveFileName(this, tr("Save preset as"), doc_.filePath(),
-                                                       tr("AugLab presets (*.json)"));
+        const QString p = QFileDialog::getSaveFileName(
+            this, tr("Save preset as"), doc_.filePath().isEmpty() ? suggestedPresetName() : doc_.filePath(),
+            tr("AugLab presets (*.json)"));
         if (!p.isEmpty()) savePresetAs(p);
     });
     saveAs->setShortcut(QKeySequence::SaveAs);
@@ -205,6 +235,11 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, [this] {
         auto* dialog = new ExportDialog(doc_.preset(), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &ExportDialog::exported, this, [this](const QString& path, int warnings) {
+            showStatus(warnings
+                           ? tr("Exported %1 (%2 warnings, written into the file)").arg(path).arg(warnings)
+                           : tr("Exported %1").arg(path));
+        });
         dialog->open();
     });
     file->addAction(tr("&Import Albumentations…"), this, [this] {
@@ -225,13 +260,13 @@ void MainWindow::buildMenus() {
     edit->addAction(undo);
     edit->addAction(redo);
 
-    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Next Page"), QKeySequence(Qt::Key_PageDown), this, [this] { setPage(page_ + 1); });
     view->addAction(tr("&Previous Page"), QKeySequence(Qt::Key_PageUp), this, [this] { setPage(page_ - 1); });
 }
 
 void MainWindow::buildToolbar() {
-    QToolBar* bar = addToolBar(tr("Preview"));
+    QToolBar* bar = toolbar_ = addToolBar(tr("Preview"));
     bar->setObjectName("previewToolbar");
     bar->addWidget(new QLabel(tr(" Seed "), bar));
     seedEdit_ = new QLineEdit(bar);
@@ -305,9 +340,26 @@ void MainWindow::updateTitle() {
     setWindowTitle(doc_.displayName() + QStringLiteral(" — AugLab"));  // the name carries the " *"
 }
 
+void MainWindow::showStatus(const QString& message) {
+    messageLabel_->setToolTip(message);
+    messageLabel_->setText(message);
+    statusMessage_ = message;
+    QFontMetrics fm(messageLabel_->font());
+    messageLabel_->setText(fm.elidedText(message, Qt::ElideRight, std::max(80, messageLabel_->width())));
+}
+
+QString MainWindow::statusMessage() const {
+    return statusMessage_;
+}
+
+void MainWindow::resizeEvent(QResizeEvent* e) {
+    QMainWindow::resizeEvent(e);
+    if (messageLabel_ && !statusMessage_.isEmpty()) showStatus(statusMessage_);  // elided for the new width
+}
+
 void MainWindow::reportError(const QString& message) {
     lastError_ = message;
-    statusBar()->showMessage(message, 15000);
+    showStatus(message);
     if (isVisible()) {
         // Non-blocking, so the app (and a test driving it) keeps running.
         auto* box = new QMessageBox(QMessageBox::Warning, tr("AugLab"), message, QMessageBox::Ok, this);
@@ -352,7 +404,7 @@ bool MainWindow::openFolder(const QString& dir) {
     files_ = images;
     page_ = 0;
     setMode(SheetMode::Dataset);
-    statusBar()->showMessage(tr("%1 images in %2").arg(images.size()).arg(dir), 5000);
+    showStatus(tr("%1 images in %2").arg(images.size()).arg(dir));
     requestRender();
     return true;
 }
@@ -380,7 +432,7 @@ bool MainWindow::importAlbumentationsFile(const QString& path) {
                             .arg(lines.size())
                             .arg(lines.join('\n')));
         } else {
-            statusBar()->showMessage(tr("Imported %1").arg(path), 5000);
+            showStatus(tr("Imported %1").arg(path));
         }
         return true;
     } catch (const std::exception& e) {
@@ -389,7 +441,9 @@ bool MainWindow::importAlbumentationsFile(const QString& path) {
     }
 }
 
-bool MainWindow::savePresetAs(const QString& path) {
+bool MainWindow::savePresetAs(const QString& chosen) {
+    // A name typed without an extension gets the preset's.
+    const QString path = QFileInfo(chosen).suffix().isEmpty() ? chosen + ".auglab.json" : chosen;
     try {
         doc_.save(path);
     } catch (const std::exception& e) {
@@ -397,7 +451,7 @@ bool MainWindow::savePresetAs(const QString& path) {
         return false;
     }
     addRecent(path);
-    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    showStatus(tr("Saved %1").arg(path));
     return true;
 }
 
@@ -501,7 +555,7 @@ void MainWindow::showGrid(const GridResult& r) {
     for (const QString& e : r.errors)
         if (!reportedErrors_.contains(e)) {
             reportedErrors_ << e;
-            statusBar()->showMessage(e, 15000);
+            showStatus(e);
             lastError_ = e;
         }
     if (r.image.isNull() && !r.glTexture) return;
@@ -566,8 +620,12 @@ void MainWindow::showSample(const SampleResult& r) {
         reportError(r.error);
         return;
     }
-    inspector_->showSample(tr("Sample %1 (seed %2)").arg(r.replay.index).arg(r.replay.seed), r.image,
-                           QString::fromStdString(serializeReplay(r.replay)), labelWeights(r.replay));
+    const QFileInfo source(inspectedFile_);
+    inspector_->setSuggestedName(
+        QString("%1_sample%2.png").arg(source.completeBaseName()).arg(r.replay.index));
+    inspector_->showSample(
+        tr("Sample %1 (seed %2) of %3").arg(r.replay.index).arg(r.replay.seed).arg(source.fileName()),
+        r.image, QString::fromStdString(serializeReplay(r.replay)), labelWeights(r.replay));
 }
 
 QString MainWindow::labelWeights(const Replay& replay) const {
@@ -592,10 +650,9 @@ void MainWindow::noteWeakMixes() {
     for (const OpConfig& op : doc_.preset().pipeline) mixes = mixes || (op.enabled && op.desc().usesPartner);
     const bool weak = mixes && files_.size() == 1;
     if (weak && !weakMixNoted_)
-        statusBar()->showMessage(
+        showStatus(
             tr("Mixing ops: one image is loaded, so its partner is itself and the effect is "
-               "invisible. Open more images or a folder to mix with other images."),
-            20000);
+               "invisible. Open more images or a folder to mix with other images."));
     weakMixNoted_ = weak;
 }
 
@@ -629,6 +686,21 @@ void MainWindow::updateDistribution() {
                            samples, lo, hi);
 }
 
+void MainWindow::resetLayout() {
+    restoreState(defaultState_);
+    for (QDockWidget* d : {editorDock_, distDock_, costDock_}) d->show();
+    toolbar_->show();
+    resizeDocks({editorDock_, distDock_, costDock_}, {640, 110, 170}, Qt::Vertical);
+    resizeDocks({editorDock_}, {480}, Qt::Horizontal);
+}
+
+QString MainWindow::suggestedPresetName() const {
+    // The preset's own name as a file name ("default" -> default.auglab.json).
+    QString name = QString::fromStdString(doc_.preset().name).trimmed();
+    name.replace(QRegularExpression(R"([^A-Za-z0-9._-]+)"), "-");
+    return (name.isEmpty() ? QString("untitled") : name) + ".auglab.json";
+}
+
 void MainWindow::addRecent(const QString& path) {
     QSettings s;
     QStringList recent = s.value("recentPresets").toStringList();
@@ -660,7 +732,7 @@ bool MainWindow::maybeSave() {
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Discard) return true;
     QString p = doc_.filePath();
-    if (p.isEmpty()) p = QFileDialog::getSaveFileName(this, tr("Save preset"), "untitled.auglab.json");
+    if (p.isEmpty()) p = QFileDialog::getSaveFileName(this, tr("Save preset"), suggestedPresetName());
     return !p.isEmpty() && savePresetAs(p);
 }
 
@@ -672,6 +744,8 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings s;
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState());
+    s.setValue("view/grid", gridCombo_->currentData().toInt());
+    s.setValue("view/backend", backendCombo_->currentData().toString());
     doc_.discardAutosave();  // a clean exit: nothing to recover next time
     e->accept();
 }

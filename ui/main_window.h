@@ -17,6 +17,8 @@ class QLabel;
 class QAction;
 class QMenu;
 class QCheckBox;
+class QDockWidget;
+class QToolBar;
 
 namespace auglab {
 
@@ -56,6 +58,10 @@ public:
     PipelineDocument* document() { return &doc_; }
     PreviewGrid* grid() const { return grid_; }
     PipelineEditor* editor() const { return editor_; }
+    /// The status bar's message (whole, as shown elided).
+    QString statusMessage() const;
+    /// The file name a first save suggests: the preset's name.
+    QString suggestedPresetName() const;
     DistributionView* distribution() const { return distribution_; }
     InspectorDialog* inspector() const { return inspector_; }
     CostMeter* costMeter() const { return costMeter_; }
@@ -77,6 +83,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
     /// Ctrl+Z (and redo) in a number field: the field's own undo while it holds an edit not yet
     /// committed, the document's once it has none (after Enter).
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -92,6 +99,10 @@ private:
     void updateTitle();
     void updateDistribution();
     void reportError(const QString& message);
+    /// Shows `message` in the status bar until the next one replaces it.
+    void showStatus(const QString& message);
+    /// Every panel and the toolbar back where they were at start (View > Reset Layout).
+    void resetLayout();
     /// The label weights of the sample's mixing ops, for the inspector.
     QString labelWeights(const Replay& replay) const;
     /// Tells the user once when a mixing op's partner can only be the image itself.
@@ -135,7 +146,15 @@ private:
     QStringList reportedErrors_;
     bool recovered_ = false;
     bool weakMixNoted_ = false;
-    QString sizedFor_;  // the image the editor's pixel sliders are spanned for
+    QLabel* messageLabel_ = nullptr;
+    QString statusMessage_;
+    QString sizedFor_;
+    QString inspectedFile_;
+    QDockWidget *editorDock_ = nullptr, *distDock_ = nullptr, *costDock_ = nullptr;
+    QToolBar* toolbar_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    QByteArray defaultState_;  // the image of the sample the inspector was asked for  // the image the
+                               // editor's pixel sliders are spanned for
 };
 
 }  // namespace auglab

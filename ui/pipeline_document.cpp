@@ -1,5 +1,7 @@
 #include "pipeline_document.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 
 #include <QFile>
@@ -16,7 +18,11 @@ namespace auglab {
 class PresetEdit : public QUndoCommand {
 public:
     PresetEdit(PipelineDocument* doc, Preset before, Preset after, const QString& text, int mergeKey)
-        : QUndoCommand(text), doc_(doc), before_(std::move(before)), after_(std::move(after)), key_(mergeKey) {}
+        : QUndoCommand(text),
+          doc_(doc),
+          before_(std::move(before)),
+          after_(std::move(after)),
+          key_(mergeKey) {}
 
     void redo() override { doc_->setPresetFromUndo(after_); }
     void undo() override { doc_->setPresetFromUndo(before_); }
@@ -59,7 +65,12 @@ void PipelineDocument::applyEdit(const Preset& after, const QString& text, int m
     if (after == preset_) return;
     std::string why;
     if (const int bad = pipelineOrderError(after.pipeline, why); bad >= 0) {
-        emit editRefused(tr("%1 refused: pipeline[%2]: %3").arg(text).arg(bad).arg(QString::fromStdString(why)));
+        // Said with names only: the indices of the refused order are not those on screen.
+        QString reason = QString::fromStdString(why);
+        reason.remove(QRegularExpression(R"(pipeline\[\d+\] )"));
+        reason.remove(QRegularExpression(R"(\s*\(it is already pipeline\[\d+\]\))"));
+        emit editRefused(tr("%1 refused: %2").arg(text, reason));
+        (void)bad;
         return;
     }
     undo_.push(new PresetEdit(this, preset_, after, text, mergeKey));
@@ -80,7 +91,8 @@ void PipelineDocument::setOptionalPresent(int op, const std::string& key, bool p
         if (present && !c.has(k)) c.set(k, c.desc().param(k)->defaultValue);
         if (!present && c.has(k)) c.unset(k);
     }
-    applyEdit(p, present ? tr("Use %1").arg(QString::fromStdString(key)) : tr("Stop using %1").arg(QString::fromStdString(key)));
+    applyEdit(p, present ? tr("Use %1").arg(QString::fromStdString(key))
+                         : tr("Stop using %1").arg(QString::fromStdString(key)));
 }
 
 void PipelineDocument::resetParam(int op, const std::string& key) {
@@ -171,7 +183,9 @@ void PipelineDocument::save(const QString& path) {
     emit dirtyChanged(isDirty());
 }
 
-void PipelineDocument::setAutosavePath(const QString& path) { autosavePath_ = path; }
+void PipelineDocument::setAutosavePath(const QString& path) {
+    autosavePath_ = path;
+}
 
 void PipelineDocument::autosaveNow() {
     if (autosavePath_.isEmpty()) return;

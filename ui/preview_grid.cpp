@@ -2,11 +2,11 @@
 
 #include <QCoreApplication>
 #include <QFile>
-#include <QSurfaceFormat>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QPainter>
+#include <QSurfaceFormat>
 #include <QToolTip>
 
 #include "contact_sheet.h"
@@ -58,8 +58,9 @@ void PreviewGrid::releaseGl() {
 
 bool PreviewGrid::compileProgram() {
     program_ = std::make_unique<QOpenGLShaderProgram>();
-    for (const auto& [type, name] : {std::pair{QOpenGLShader::Vertex, QStringLiteral("grid_display.vert")},
-                                     std::pair{QOpenGLShader::Fragment, QStringLiteral("grid_display.frag")}}) {
+    for (const auto& [type, name] :
+         {std::pair{QOpenGLShader::Vertex, QStringLiteral("grid_display.vert")},
+          std::pair{QOpenGLShader::Fragment, QStringLiteral("grid_display.frag")}}) {
         QString error;
         const QString src = shaderSource(name, error);
         if (!error.isEmpty() || !program_->addShaderFromSourceCode(type, src)) {
@@ -103,7 +104,8 @@ void PreviewGrid::setSheet(const QImage& sheet, std::vector<QRect> tiles, QStrin
     update();
 }
 
-void PreviewGrid::setSheetTexture(unsigned texture, QSize size, std::vector<QRect> tiles, QStringList labels) {
+void PreviewGrid::setSheetTexture(unsigned texture, QSize size, std::vector<QRect> tiles,
+                                  QStringList labels) {
     sheet_ = QImage();
     sheetSize_ = size;
     externalTexture_ = texture;
@@ -145,8 +147,8 @@ void PreviewGrid::paintGL() {
                              GL_UNSIGNED_BYTE, rgba.constBits());
                 textureSize_ = rgba.size();
             } else {
-                glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, rgba.width(), rgba.height(), GL_RGBA_INTEGER, GL_UNSIGNED_BYTE,
-                                rgba.constBits());
+                glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, rgba.width(), rgba.height(), GL_RGBA_INTEGER,
+                                GL_UNSIGNED_BYTE, rgba.constBits());
             }
             textureDirty_ = false;
         }
@@ -201,8 +203,10 @@ bool PreviewGrid::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         const int t = tileAt(help->pos());
-        if (t >= 0 && t < labels_.size()) QToolTip::showText(help->globalPos(), labels_[t], this);
-        else QToolTip::hideText();
+        if (t >= 0 && t < labels_.size())
+            QToolTip::showText(help->globalPos(), labels_[t], this);
+        else
+            QToolTip::hideText();
         return true;
     }
     return QOpenGLWidget::event(e);
