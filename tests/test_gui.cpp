@@ -92,6 +92,7 @@ private slots:
     void numberFieldsRefuseRatherThanCut();
     void undoFromAFocusedField();
     void viewMenuBringsBackEveryPanel();
+    void unreadableFileGetsAPlaceholder();
     void refusedEditStaysInTheStatusBar();
     void inspectorNamesItsSourceAndConfirmsSaves();
     void distributionShowsDrawnValues();
@@ -475,6 +476,36 @@ void TestGui::undoFromAFocusedField() {
     QTest::keyClick(field->findChild<QLineEdit*>(), Qt::Key_Z, Qt::ControlModifier);
     QCOMPARE(w->document()->preset().pipeline[0].range("rotate_deg").max, 15.0);
     QVERIFY(w->document()->undoStack()->canRedo());  // the document's redo is still there
+}
+
+void TestGui::unreadableFileGetsAPlaceholder() {
+    // A dataset with a file that cannot be decoded: its cell is a placeholder whose tooltip says
+    // why, and the status bar keeps "1 skipped" with the list.
+    QTemporaryDir folder;
+    QVERIFY(QFile::copy(sample("chelsea.png"), folder.filePath("a.png")));
+    QFile bad(folder.filePath("b.png"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    QFile good(sample("coffee.png"));
+    QVERIFY(good.open(QIODevice::ReadOnly));
+    bad.write(good.read(300));  // truncated
+    bad.close();
+    QVERIFY(QFile::copy(sample("coffee.png"), folder.filePath("c.png")));
+    auto w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(w->setBackend("cpu"));
+    QVERIFY(w->openFolder(folder.path()));
+    QTRY_VERIFY_WITH_TIMEOUT(!w->grid()->placeholders().empty(), 10000);
+    QCOMPARE(w->grid()->placeholders(), std::vector<int>{1});
+    QCOMPARE(w->skippedImages().size(), 1);
+    QVERIFY2(w->skippedImages()[0].startsWith("b.png") && w->skippedImages()[0].contains("b.png: "),
+             qPrintable(w->skippedImages()[0]));
+    auto* button = w->statusBar()->findChild<QToolButton*>("skipped");
+    QVERIFY(button && button->isVisible() && button->text() == "1 skipped");
+    // The placeholder is drawn: its dark red fills the cell, off its centred sign.
+    const QImage shot = w->grid()->grabFramebuffer();
+    const QPoint c = w->grid()->tileCentre(1) * shot.devicePixelRatio();
+    const QColor cell = shot.pixelColor(c + QPoint(int(shot.width() / 50), int(shot.height() / 30)));
+    QVERIFY2(cell.red() > cell.green() + 15 && cell.red() > 50, qPrintable(cell.name()));
 }
 
 void TestGui::viewMenuBringsBackEveryPanel() {

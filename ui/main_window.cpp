@@ -26,6 +26,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QValidator>
 
@@ -107,6 +108,14 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     messageLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     messageLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addWidget(messageLabel_, 1);
+    // Images of this page that could not be shown: a count that stays, the list on click.
+    skippedButton_ = new QToolButton(this);
+    skippedButton_->setObjectName("skipped");
+    skippedButton_->setAutoRaise(true);
+    skippedButton_->hide();
+    connect(skippedButton_, &QToolButton::clicked, this,
+            [this] { QMessageBox::information(this, tr("Images not shown"), skippedList_.join("\n\n")); });
+    statusBar()->addPermanentWidget(skippedButton_);
     renderLabel_ = new QLabel(this);
     renderLabel_->setObjectName("renderTime");
     statusBar()->addPermanentWidget(renderLabel_);
@@ -566,14 +575,29 @@ void MainWindow::showGrid(const GridResult& r) {
     lastBackend_ = r.backend;
     std::vector<QRect> rects;
     QStringList labels;
+    std::vector<int> placeholders;
+    QStringList skipped;
     for (std::size_t i = 0; i < tiles_.size(); ++i) {
         const SheetTile& t = tiles_[i];
         rects.emplace_back(t.x, t.y, t.width, t.height);
         const QString file = QFileInfo(tileFiles_.value(int(i))).fileName();
+        if (t.sourceIndex >= 0 && !t.error.empty()) {
+            // A placeholder that says why, instead of a silently empty cell.
+            placeholders.push_back(int(i));
+            labels << tr("%1: not shown: %2").arg(file, QString::fromStdString(t.error));
+            skipped << labels.back();
+            continue;
+        }
         labels << (t.sourceIndex < 0 ? QString()
                    : t.original      ? tr("original — %1").arg(file)
                                 : tr("sample %1 — %2 (click to inspect)").arg(t.sampleIndex).arg(file));
     }
+    grid_->setPlaceholders(std::move(placeholders));
+    skipped.removeDuplicates();
+    skippedButton_->setVisible(!skipped.isEmpty());
+    skippedButton_->setText(tr("%n skipped", "", int(skipped.size())));
+    skippedButton_->setToolTip(skipped.join('\n'));
+    skippedList_ = skipped;
     if (r.glTexture)
         grid_->setSheetTexture(r.glTexture, r.sheetSize, std::move(rects), labels);
     else

@@ -19,6 +19,7 @@ class QMenu;
 class QCheckBox;
 class QDockWidget;
 class QToolBar;
+class QToolButton;
 
 namespace auglab {
 
@@ -60,6 +61,8 @@ public:
     PipelineEditor* editor() const { return editor_; }
     /// The status bar's message (whole, as shown elided).
     QString statusMessage() const;
+    /// This page's images that could not be shown, each with its reason.
+    QStringList skippedImages() const { return skippedList_; }
     /// The file name a first save suggests: the preset's name.
     QString suggestedPresetName() const;
     DistributionView* distribution() const { return distribution_; }
@@ -147,6 +150,8 @@ private:
     bool recovered_ = false;
     bool weakMixNoted_ = false;
     QLabel* messageLabel_ = nullptr;
+    QToolButton* skippedButton_ = nullptr;
+    QStringList skippedList_;  // this page's images not shown, with the reason
     QString statusMessage_;
     QString sizedFor_;
     QString inspectedFile_;

@@ -127,6 +127,8 @@ void PreviewGrid::paintGL() {
         QPainter p(this);
         p.fillRect(rect(), bg);
         if (!sheet_.isNull()) p.drawImage(sheetRectInWidget(), sheet_);
+        p.end();
+        paintPlaceholders();
         return;
     }
     glClearColor(bg.redF(), bg.greenF(), bg.blueF(), 1.0f);
@@ -168,6 +170,28 @@ void PreviewGrid::paintGL() {
     vao_.release();
     glBindTexture(GL_TEXTURE_2D, 0);
     program_->release();
+    paintPlaceholders();
+}
+
+void PreviewGrid::paintPlaceholders() {
+    if (placeholders_.empty() || sheetSize_.isEmpty()) return;
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QRectF sheet = sheetRectInWidget();
+    const double s = sheet.width() / sheetSize_.width();
+    for (const int i : placeholders_) {
+        if (i < 0 || i >= int(tiles_.size())) continue;
+        const QRect& t = tiles_[std::size_t(i)];
+        const QRectF r(sheet.left() + t.x() * s, sheet.top() + t.y() * s, t.width() * s, t.height() * s);
+        p.fillRect(r, QColor(70, 40, 40));
+        p.setPen(QPen(QColor(200, 120, 100), 1, Qt::DashLine));
+        p.drawRect(r.adjusted(2, 2, -2, -2));
+        QFont f = p.font();
+        f.setPixelSize(std::max(10, int(r.height() / 4)));
+        p.setFont(f);
+        p.setPen(QColor(240, 190, 170));
+        p.drawText(r, Qt::AlignCenter, QStringLiteral("\u26a0"));
+    }
 }
 
 int PreviewGrid::tileAt(const QPoint& pos) const {

@@ -32,6 +32,13 @@ public:
     bool showsExternalTexture() const { return externalTexture_ != 0; }
     const QImage& sheet() const { return sheet_; }
     QSize sheetSize() const { return sheetSize_; }
+    /// Tiles that could not be rendered (an unreadable file, an image the pipeline does not fit): each
+    /// is drawn as a placeholder with a warning sign; its tooltip (the tile's label) says why.
+    void setPlaceholders(std::vector<int> tiles) {
+        placeholders_ = std::move(tiles);
+        update();
+    }
+    const std::vector<int>& placeholders() const { return placeholders_; }
     /// Tile under a point of the widget, or -1.
     int tileAt(const QPoint& pos) const;
     /// Centre of tile `i` in widget coordinates (for tests and keyboard focus).
@@ -67,6 +74,8 @@ private:
     bool textureDirty_ = false;
     std::vector<QRect> tiles_;
     QStringList labels_;
+    std::vector<int> placeholders_;
+    void paintPlaceholders();
     std::unique_ptr<QOpenGLShaderProgram> program_;
     GLuint texture_ = 0;  // the uploaded sheet (RGBA8UI, like the GL backend's)
     QSize textureSize_;
