@@ -116,6 +116,10 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     connect(skippedButton_, &QToolButton::clicked, this,
             [this] { QMessageBox::information(this, tr("Images not shown"), skippedList_.join("\n\n")); });
     statusBar()->addPermanentWidget(skippedButton_);
+    // One height whatever the bar shows (a message or none, the skipped button or not): a bar that
+    // grows would resize the grid, and every resize renders it again.
+    skippedButton_->setMaximumHeight(fontMetrics().height() + 6);
+    statusBar()->setFixedHeight(fontMetrics().height() + 12);
     renderLabel_ = new QLabel(this);
     renderLabel_->setObjectName("renderTime");
     statusBar()->addPermanentWidget(renderLabel_);
