@@ -17,7 +17,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
@@ -93,6 +96,8 @@ private slots:
     void undoFromAFocusedField();
     void viewMenuBringsBackEveryPanel();
     void unreadableFileGetsAPlaceholder();
+    void addedOpIsScrolledIntoViewAndHighlighted();
+    void probabilityHasAFieldAndDisabledOpsAreGreyed();
     void refusedEditStaysInTheStatusBar();
     void inspectorNamesItsSourceAndConfirmsSaves();
     void distributionShowsDrawnValues();
@@ -506,6 +511,62 @@ void TestGui::unreadableFileGetsAPlaceholder() {
     const QPoint c = w->grid()->tileCentre(1) * shot.devicePixelRatio();
     const QColor cell = shot.pixelColor(c + QPoint(int(shot.width() / 50), int(shot.height() / 30)));
     QVERIFY2(cell.red() > cell.green() + 15 && cell.red() > 50, qPrintable(cell.name()));
+}
+
+void TestGui::addedOpIsScrolledIntoViewAndHighlighted() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("chelsea.png")});
+    for (const char* op : {"gaussian_blur", "gauss_noise", "hue_saturation_value", "to_gray", "grid_dropout",
+                           "coarse_dropout", "hue_saturation_value", "gauss_noise", "gaussian_blur"})
+        w->document()->addOp(op);
+    auto* scroll = w->editor()->findChild<QScrollArea*>();
+    QTRY_VERIFY(scroll->verticalScrollBar()->maximum() > 0);  // (the list is long enough to need scrolling)
+    const int last = int(w->document()->preset().pipeline.size()) - 1;
+    QCOMPARE(w->editor()->highlightedOp(), last);
+    OpPanel* panel = w->editor()->panel(last);
+    QVERIFY(panel && panel->highlighted());
+    const auto inView = [&](OpPanel* p) {
+        const QRect r(p->mapTo(scroll->viewport(), QPoint(0, 0)), p->size());
+        return scroll->viewport()->rect().intersects(r);
+    };
+    QTRY_VERIFY(scroll->verticalScrollBar()->value() > 0);  // the list scrolled to it
+    QVERIFY(inView(panel));
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->highlighted(), 3000);  // the highlight is brief
+    // A move is shown the same way: the moved op, at its new place.
+    w->document()->moveOp(last, 0);
+    QCOMPARE(w->editor()->highlightedOp(), 0);
+    QTRY_VERIFY(inView(w->editor()->panel(0)));
+    QTRY_COMPARE(scroll->verticalScrollBar()->value(), 0);
+}
+
+void TestGui::probabilityHasAFieldAndDisabledOpsAreGreyed() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    Preset p;
+    p.pipeline = {OpConfig::withDefaults("affine")};
+    w->document()->newDocument(p);
+    QTRY_COMPARE(w->editor()->findChildren<OpPanel*>().size(), qsizetype(1));
+    OpPanel* panel = w->editor()->panel(0);
+    auto* field = panel->findChild<QDoubleSpinBox*>("probabilityValue");
+    QVERIFY(field);
+    field->findChild<QLineEdit*>()->selectAll();
+    QTest::keyClicks(field, "0.35");
+    QTest::keyClick(field, Qt::Key_Return);
+    QCOMPARE(w->document()->preset().pipeline[0].p, 0.35);
+    QCOMPARE(panel->findChild<QSlider*>("probability")->value(), 35);
+    panel->findChild<QToolButton*>("resetProbability")->click();
+    QCOMPARE(w->document()->preset().pipeline[0].p, 1.0);
+    QCOMPARE(field->value(), 1.0);
+    // A disabled op's rows are greyed out, its checkbox is not.
+    auto* rotation = panel->findChild<RangeSlider*>("rotate_deg");
+    QVERIFY(rotation->isEnabled());
+    w->document()->setEnabled(0, false);
+    QVERIFY(!rotation->isEnabled());
+    QVERIFY(!field->isEnabled());
+    QVERIFY(panel->findChild<QCheckBox*>()->isEnabled());
+    w->document()->setEnabled(0, true);
+    QVERIFY(rotation->isEnabled());
 }
 
 void TestGui::viewMenuBringsBackEveryPanel() {

@@ -31,26 +31,6 @@ QString sizeText(const QSize& s) {
     return QString("%1x%2").arg(s.width()).arg(s.height());
 }
 
-// One line of text, elided at the right when the dock is narrower than it: a reason such as CUDA's
-// can be long, and wrapped labels do not get their height in a dock. text() and the tooltip keep
-// the whole of it.
-class ElidedLabel : public QLabel {
-public:
-    using QLabel::QLabel;
-    QSize minimumSizeHint() const override {
-        return {fontMetrics().horizontalAdvance("…") * 4, QLabel::minimumSizeHint().height()};
-    }
-    QSize sizeHint() const override { return {minimumSizeHint().width(), QLabel::sizeHint().height()}; }
-
-protected:
-    void paintEvent(QPaintEvent*) override {
-        QPainter p(this);
-        const QRect r = contentsRect();
-        style()->drawItemText(&p, r, int(alignment()), palette(), isEnabled(),
-                              fontMetrics().elidedText(text(), Qt::ElideRight, r.width()), foregroundRole());
-    }
-};
-
 }  // namespace
 
 std::vector<QSize> CostMeter::commonSizes() {
@@ -163,7 +143,12 @@ CostMeter::CostMeter(QWidget* parent) : QWidget(parent) {
         table->addWidget(name, r, 0);
         row.rate = new QLabel(this);
         row.rate->setObjectName("cost_" + row.name);
-        row.ms = row.available ? new QLabel(this) : new ElidedLabel(this);
+        row.ms = new QLabel(this);
+        if (!row.available) {
+            // The whole reason, wrapped: it is the useful part.
+            row.ms->setWordWrap(true);
+            row.ms->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        }
         row.ms->setObjectName("cost_" + row.name + "_ms");
         if (row.available) {
             row.rate->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -391,7 +376,8 @@ void CostMeter::updateSummary() {
         text = hasPipeline_ ? tr("Augmentation: measuring…") : QString();
         tip = tr("The cost meter measures the pipeline's images/s at the training size");
     } else {
-        text = tr("Augmentation %1 img/s (%2, %3)")
+        // Says which backend the figure is of: the fastest measured, not necessarily the grid's.
+        text = tr("Augmentation %1 img/s at %3 (fastest: %2)")
                    .arg(formatRate(best->imagesPerSecond), best->backend.toUpper(),
                         sizeText(best->trainingSize));
         tip = describe(*best);

@@ -139,7 +139,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     costDock->toggleViewAction()->setText(tr("Cost meter"));
     // The editor gets the height: the distribution view is empty until a parameter is clicked.
     resizeDocks({editorDock, distDock, costDock}, {640, 110, 170}, Qt::Vertical);
-    resizeDocks({editorDock}, {480}, Qt::Horizontal);  // room for the sliders' tracks
+    resizeDocks({editorDock}, {520}, Qt::Horizontal);  // room for the sliders' tracks
     // Every panel and the toolbar can come back from the View menu, and the layout be reset.
     viewMenu_->addSeparator();
     for (QDockWidget* d : {editorDock, distDock, costDock}) viewMenu_->addAction(d->toggleViewAction());
@@ -719,7 +719,7 @@ void MainWindow::resetLayout() {
     for (QDockWidget* d : {editorDock_, distDock_, costDock_}) d->show();
     toolbar_->show();
     resizeDocks({editorDock_, distDock_, costDock_}, {640, 110, 170}, Qt::Vertical);
-    resizeDocks({editorDock_}, {480}, Qt::Horizontal);
+    resizeDocks({editorDock_}, {520}, Qt::Horizontal);
 }
 
 QString MainWindow::suggestedPresetName() const {

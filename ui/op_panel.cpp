@@ -134,27 +134,45 @@ OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent)
     for (auto* b : {up, down, reset, remove}) header->addWidget(b);
     layout->addLayout(header);
 
-    auto* grid = new QGridLayout;
+    // The rows, greyed out as a whole while the op is disabled.
+    body_ = new QWidget(this);
+    auto* grid = new QGridLayout(body_);
+    grid->setContentsMargins(0, 0, 0, 0);
     grid->setColumnStretch(1, 1);
     auto* pLabel = new QLabel(tr("Probability"), this);
     probability_ = new QSlider(Qt::Horizontal, this);
     probability_->setObjectName("probability");
     probability_->setRange(0, 100);
-    probabilityLabel_ = new QLabel(this);
-    probabilityLabel_->setMinimumWidth(40);
+    // The probability as a number too, with its own reset (to 1: the op always applies).
+    probabilityField_ = new RangeField(this);
+    probabilityField_->setObjectName("probabilityValue");
+    probabilityField_->setRange(0, 1);
+    probabilityField_->setDecimals(3);
+    probabilityField_->setSingleStep(0.05);
+    probabilityField_->setKeyboardTracking(false);
+    probabilityField_->setMaximumWidth(70);
+    connect(probabilityField_, &QDoubleSpinBox::valueChanged, this,
+            [this](double v) { doc_->setProbability(op_, v); });
+    auto* resetP = smallButton(QStringLiteral("↺"), tr("Probability back to 1 (always applies)"), this);
+    resetP->setObjectName("resetProbability");
+    connect(resetP, &QToolButton::clicked, this, [this] { doc_->setProbability(op_, 1.0); });
     connect(probability_, &QSlider::sliderPressed, this, [this] { probabilityKey_ = doc_->newMergeKey(); });
     connect(probability_, &QSlider::sliderReleased, this, [this] { probabilityKey_ = 0; });
     connect(probability_, &QSlider::valueChanged, this, [this](int v) {
         doc_->setProbability(op_, v / 100.0, probability_->isSliderDown() ? probabilityKey_ : 0);
     });
+    auto* pRow = new QHBoxLayout;
+    pRow->setContentsMargins(0, 0, 0, 0);
+    pRow->addWidget(probability_, 1);
+    pRow->addWidget(probabilityField_);
+    pRow->addWidget(resetP);
     grid->addWidget(pLabel, 0, 0);
-    grid->addWidget(probability_, 0, 1);
-    grid->addWidget(probabilityLabel_, 0, 2);
+    grid->addLayout(pRow, 0, 1, 1, 2);
     int row = 1;
     for (const ParamDesc& pd : c.desc().params) {
         auto* label = new ParamLabel(
             QString::fromStdString(pd.label),
-            [this, key = pd.key] { emit paramSelected(op_, QString::fromStdString(key)); }, this);
+            [this, key = pd.key] { emit paramSelected(op_, QString::fromStdString(key)); }, body_);
         label->setToolTip(
             QString::fromStdString(pd.key + ": " + pd.help + (pd.unit.empty() ? "" : " (" + pd.unit + ")")));
         rowLabels_.emplace_back(QString::fromStdString(pd.key), label);
@@ -162,7 +180,7 @@ OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent)
         grid->addWidget(buildRow(pd), row, 1, 1, 2);
         ++row;
     }
-    layout->addLayout(grid);
+    layout->addWidget(body_);
     refresh();
 }
 
@@ -379,6 +397,14 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
     return w;
 }
 
+void OpPanel::setHighlighted(bool on) {
+    highlighted_ = on;
+    // Only this frame: the object name keeps the rule from reaching the rows inside.
+    setStyleSheet(on ? QString("QFrame#%1 { border: 2px solid palette(highlight); border-radius: 3px; }")
+                           .arg(objectName())
+                     : QString());
+}
+
 void OpPanel::setImageSize(int width, int height) {
     for (const auto& span : imageSpans_) span(std::max(width, height));
 }
@@ -393,7 +419,11 @@ void OpPanel::refresh() {
         QSignalBlocker b(probability_);
         probability_->setValue(int(std::lround(c.p * 100)));
     }
-    probabilityLabel_->setText(QString::number(c.p, 'f', 2));
+    {
+        QSignalBlocker b(probabilityField_);
+        probabilityField_->setValue(c.p);
+    }
+    body_->setEnabled(c.enabled);
     for (auto& r : refreshers_) r();
 }
 

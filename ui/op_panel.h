@@ -12,6 +12,7 @@
 
 class QCheckBox;
 class QSlider;
+class QDoubleSpinBox;
 class QLabel;
 
 namespace auglab {
@@ -30,6 +31,9 @@ public:
     void refresh();
     /// The image the sliders of pixel sizes are spanned for (its longer side); 0: unknown.
     void setImageSize(int width, int height);
+    /// A highlight (a coloured frame) that shows where an added or moved op landed.
+    void setHighlighted(bool on);
+    bool highlighted() const { return highlighted_; }
     /// Highlights the row of `key` (the parameter shown in the distribution view), "" for none.
     void setSelectedKey(const QString& key);
 
@@ -44,11 +48,13 @@ private:
     int op_;
     QCheckBox* enabled_ = nullptr;
     QSlider* probability_ = nullptr;
-    QLabel* probabilityLabel_ = nullptr;
+    QDoubleSpinBox* probabilityField_ = nullptr;
+    QWidget* body_ = nullptr;  // the probability and parameter rows
     int probabilityKey_ = 0;
     std::vector<std::function<void()>> refreshers_;
-    std::vector<std::function<void(int)>> imageSpans_;  // sliders of pixel sizes: span for a longer side  //
-                                                        // one per row: pull values from the document
+    std::vector<std::function<void(int)>> imageSpans_;
+    bool highlighted_ = false;  // sliders of pixel sizes: span for a longer side  //
+                                // one per row: pull values from the document
     std::vector<std::pair<QString, QWidget*>> rowLabels_;
 };
 

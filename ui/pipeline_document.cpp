@@ -129,8 +129,11 @@ void PipelineDocument::addOp(const std::string& name) {
     if (setsFrame(op))  // it must come before the pixel ops
         at = std::find_if(p.pipeline.begin(), p.pipeline.end(),
                           [](const OpConfig& c) { return c.desc().category == OpCategory::Pixel; });
+    const int index = static_cast<int>(at - p.pipeline.begin());
     p.pipeline.insert(at, std::move(op));
+    const Preset before = preset_;
     applyEdit(p, tr("Add %1").arg(QString::fromStdString(name)));
+    if (!(preset_ == before)) emit opPlaced(index);
 }
 
 void PipelineDocument::removeOp(int op) {
@@ -146,7 +149,9 @@ void PipelineDocument::moveOp(int from, int to) {
     OpConfig moved = p.pipeline[static_cast<std::size_t>(from)];
     p.pipeline.erase(p.pipeline.begin() + from);
     p.pipeline.insert(p.pipeline.begin() + to, moved);
+    const Preset before = preset_;
     applyEdit(p, tr("Move op"));
+    if (!(preset_ == before)) emit opPlaced(to);
 }
 
 void PipelineDocument::setSeed(quint64 seed) {

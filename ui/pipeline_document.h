@@ -67,6 +67,8 @@ signals:
     void changed();
     /// An edit was not made because the pipeline would break an order rule (pipelineOrderError).
     void editRefused(const QString& why);
+    /// An op was added or moved, and now sits at `op` (after changed()): the editor shows it.
+    void opPlaced(int op);
     void dirtyChanged(bool dirty);
     void filePathChanged(const QString& path);
 

@@ -1,7 +1,10 @@
 #include "pipeline_editor.h"
 
+#include <algorithm>
+
 #include <QMenu>
 #include <QScrollArea>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -14,7 +17,7 @@ namespace auglab {
 PipelineEditor::PipelineEditor(PipelineDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    auto* scroll = new QScrollArea(this);
+    auto* scroll = scroll_ = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* inner = new QWidget(scroll);
@@ -39,7 +42,27 @@ PipelineEditor::PipelineEditor(PipelineDocument* doc, QWidget* parent) : QWidget
     add->setMenu(menu);
     outer->addWidget(add);
     connect(doc_, &PipelineDocument::changed, this, &PipelineEditor::sync);
+    connect(doc_, &PipelineDocument::opPlaced, this, &PipelineEditor::showPlaced);
     rebuild();
+}
+
+void PipelineEditor::showPlaced(int op) {
+    OpPanel* p = panel(op);
+    if (!p) return;
+    // After the layout has placed the new panels.
+    QTimer::singleShot(0, this, [this, p] {
+        if (std::find(panels_.begin(), panels_.end(), p) == panels_.end()) return;
+        column_->activate();  // the new panels' places, before they are first painted
+        scroll_->widget()->resize(scroll_->widget()->width(), scroll_->widget()->sizeHint().height());
+        scroll_->ensureWidgetVisible(p, 0, 8);
+    });
+    for (OpPanel* other : panels_) other->setHighlighted(false);
+    p->setHighlighted(true);
+    highlighted_ = op;
+    QTimer::singleShot(1500, p, [this, p, op] {
+        p->setHighlighted(false);
+        if (highlighted_ == op) highlighted_ = -1;
+    });
 }
 
 OpPanel* PipelineEditor::panel(int op) const {

@@ -10,6 +10,7 @@
 
 class QVBoxLayout;
 class QToolButton;
+class QScrollArea;
 
 namespace auglab {
 
@@ -28,12 +29,16 @@ public:
     void selectParam(int op, const QString& key);
     /// The current image's size: sliders of pixel sizes span a share of it.
     void setImageSize(int width, int height);
+    /// The op highlighted after it was added or moved (-1: none), for tests.
+    int highlightedOp() const { return highlighted_; }
 
 signals:
     void paramSelected(int op, const QString& key);
 
 private:
     void sync();
+    /// Scrolls op `op` into view and highlights it briefly.
+    void showPlaced(int op);
     void rebuild();
 
     PipelineDocument* doc_;
@@ -42,6 +47,8 @@ private:
     std::vector<OpConfig> shown_;  // the ops as the panels show them: only changed panels refresh
     int selectedOp_ = -1;
     int imageWidth_ = 0, imageHeight_ = 0;
+    QScrollArea* scroll_ = nullptr;
+    int highlighted_ = -1;
     QString selectedKey_;
 };
 

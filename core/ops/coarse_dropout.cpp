@@ -192,17 +192,18 @@ public:
             "(hole_*_px), not both. Holes lie inside the image and may overlap.",
             {
                 intRange("holes", "Holes", "count", 0, 1000, {1, 8}, "Number of holes, inclusive range."),
-                floatRange("hole_height_frac", "Hole height", "fraction of height", 0, 1, {0.05, 0.1},
+                floatRange("hole_height_frac", "Hole height (fraction)", "fraction of height", 0, 1,
+                           {0.05, 0.1},
                            "Hole height as a fraction of the image height (truncated to pixels)."),
-                floatRange("hole_width_frac", "Hole width", "fraction of width", 0, 1, {0.05, 0.1},
+                floatRange("hole_width_frac", "Hole width (fraction)", "fraction of width", 0, 1, {0.05, 0.1},
                            "Hole width as a fraction of the image width (truncated to pixels)."),
                 optionalParam(
-                    intRange("hole_height_px", "Hole height", "px", 1, 100000, {8, 16},
+                    intRange("hole_height_px", "Hole height (px)", "px", 1, 100000, {8, 16},
                              "Hole height in pixels, inclusive range; replaces hole_height_frac. On an image "
                              "lower than the maximum, drawn up to its height; lower than the minimum: an "
                              "error for that image (as in Albumentations).")),
                 optionalParam(intRange(
-                    "hole_width_px", "Hole width", "px", 1, 100000, {8, 16},
+                    "hole_width_px", "Hole width (px)", "px", 1, 100000, {8, 16},
                     "Hole width in pixels, inclusive range; replaces hole_width_frac. On an image "
                     "narrower than the maximum, drawn up to its width; narrower than the minimum: an "
                     "error for that image (as in Albumentations).")),

@@ -179,7 +179,7 @@ public:
                 number("ratio", "Ratio", "fraction of a unit", 0.01, 1, 0.5,
                        "Hole size as a fraction of its grid cell, both axes (truncated to pixels)."),
                 optionalParam(intRange(
-                    "unit_size_px", "Unit size", "px", 2, 100000, {10, 20},
+                    "unit_size_px", "Unit size (px)", "px", 2, 100000, {10, 20},
                     "Grid unit in pixels, inclusive range, one draw for both axes; without it the unit "
                     "is max(2, side // 10) per axis. The largest unit must be below the image's shorter "
                     "side: otherwise an error for that image (as in Albumentations).")),
