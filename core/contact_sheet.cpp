@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "error.h"
+#include "realism.h"
 #include "sampler.h"
 
 namespace auglab {
@@ -20,7 +21,8 @@ void blit(const Image& tile, Image& sheet, int x0, int y0) {
         for (int x = 0; x < tile.width; ++x, s += tile.channels, d += 3) {
             if (tile.channels == 4) {
                 const int a = s[3];
-                for (int c = 0; c < 3; ++c) d[c] = static_cast<std::uint8_t>((s[c] * a + kBackground * (255 - a) + 127) / 255);
+                for (int c = 0; c < 3; ++c)
+                    d[c] = static_cast<std::uint8_t>((s[c] * a + kBackground * (255 - a) + 127) / 255);
             } else {
                 d[0] = s[0];
                 d[1] = s[1];
@@ -79,7 +81,8 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
         } else if (static_cast<std::size_t>(i) < sources.size()) {
             t.sourceIndex = i;
         }
-        const int cellX = o.gap + (i % o.cols) * (o.tile + o.gap), cellY = o.gap + (i / o.cols) * (o.tile + o.gap);
+        const int cellX = o.gap + (i % o.cols) * (o.tile + o.gap),
+                  cellY = o.gap + (i / o.cols) * (o.tile + o.gap);
         if (t.sourceIndex >= 0) {
             const SheetSource& src = sources[static_cast<std::size_t>(t.sourceIndex)];
             if (!src.error.empty()) {
@@ -94,10 +97,11 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
                 // The pipeline may not fit this image (a hole or grid unit larger than it).
                 const PartnerPool pool =
                     o.partnerPool > 0
-                        ? PartnerPool{o.partnerPool, o.partnerFirst + static_cast<std::uint64_t>(t.sourceIndex)}
+                        ? PartnerPool{o.partnerPool,
+                                      o.partnerFirst + static_cast<std::uint64_t>(t.sourceIndex)}
                         : PartnerPool{sources.size(), static_cast<std::uint64_t>(t.sourceIndex)};
-                t.replay = samplePipeline(t.original ? std::vector<OpConfig>{} : pipeline, o.seed, t.sampleIndex,
-                                          src.width, src.height, pool);
+                t.replay = samplePipeline(t.original ? std::vector<OpConfig>{} : pipeline, o.seed,
+                                          t.sampleIndex, src.width, src.height, pool);
             } catch (const InputError& e) {
                 t.error = e.what();
                 t.width = t.height = o.tile;
@@ -114,7 +118,9 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
             t.y = cellY + (o.tile - t.height) / 2;
             try {
                 Plan plan = buildPlan(t.replay, src.width, src.height, t.width, t.height);
-                layout.jobs.push_back(RenderJob{nullptr, std::move(plan), &layout.outputs[layout.jobs.size()]});
+                t.invented = inventedShare(plan);
+                layout.jobs.push_back(
+                    RenderJob{nullptr, std::move(plan), &layout.outputs[layout.jobs.size()]});
                 layout.jobTiles.push_back(i);
             } catch (const InputError& e) {
                 t.error = e.what();  // this image cannot take the pipeline; the other tiles still render
@@ -136,7 +142,8 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
     bindSources(layout, sources);
     if (o.partnerPool == 0)  // the pool is the sources: partners are read from them
         bindSheetPartners(layout, [&sources](std::uint64_t i, int, int) {
-            return std::shared_ptr<SourceLevels>(sources.at(static_cast<std::size_t>(i)), [](SourceLevels*) {});
+            return std::shared_ptr<SourceLevels>(sources.at(static_cast<std::size_t>(i)),
+                                                 [](SourceLevels*) {});
         });
     return layout;
 }
@@ -170,20 +177,23 @@ std::vector<int> finestLevels(const SheetLayout& layout, std::size_t sourceCount
     std::vector<int> levels(sourceCount, -1);
     for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
         const int source = layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])].sourceIndex;
-        const int level = layout.jobs[k].plan.stages.front().warp.sourceLevel;  // the first stage reads the source
+        const int level =
+            layout.jobs[k].plan.stages.front().warp.sourceLevel;  // the first stage reads the source
         int& finest = levels[static_cast<std::size_t>(source)];
         finest = finest < 0 ? level : std::min(finest, level);
     }
     return levels;
 }
 
-void bindSources(SheetLayout& layout, const std::vector<SourceLevels*>& sources, const std::vector<std::string>& errors) {
+void bindSources(SheetLayout& layout, const std::vector<SourceLevels*>& sources,
+                 const std::vector<std::string>& errors) {
     std::size_t kept = 0;
     for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
         SheetTile& tile = layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])];
         const auto source = static_cast<std::size_t>(tile.sourceIndex);
         if (sources.at(source) == nullptr) {
-            tile.error = source < errors.size() && !errors[source].empty() ? errors[source] : "the image could not be read";
+            tile.error = source < errors.size() && !errors[source].empty() ? errors[source]
+                                                                           : "the image could not be read";
             continue;
         }
         layout.jobs[k].source = sources[source];

@@ -24,7 +24,7 @@ enum class SheetMode {
 
 struct SheetOptions {
     int rows = 8, cols = 8;
-    int tile = 256;   ///< cell size in pixels; the output keeps the image's aspect inside it
+    int tile = 256;  ///< cell size in pixels; the output keeps the image's aspect inside it
     int gap = 2;
     std::uint64_t seed = 0;
     std::uint64_t page = 0;
@@ -36,11 +36,13 @@ struct SheetOptions {
 };
 
 struct SheetTile {
-    int sourceIndex = -1;        ///< index into `sources`; -1: empty cell (past the end of a dataset)
-    bool original = false;       ///< compare mode: this cell shows the source as it is
+    int sourceIndex = -1;   ///< index into `sources`; -1: empty cell (past the end of a dataset)
+    bool original = false;  ///< compare mode: this cell shows the source as it is
     std::uint64_t sampleIndex = 0;
     Replay replay;
     int x = 0, y = 0, width = 0, height = 0;  ///< where the output sits in the sheet
+    /// The share of the tile's pixels that are invented (realism.h), from its plan; -1: not rendered.
+    double invented = -1;
     /// Why this cell is empty although it has an image (the pipeline cannot run on it, e.g.
     /// an op that needs a square image on another); empty when the tile rendered.
     std::string error;
@@ -112,10 +114,12 @@ struct Partners {
 
 /// Sample `index` of `seed` rendered at full resolution.
 Image renderSample(const std::vector<OpConfig>& pipeline, SourceLevels& source, std::uint64_t seed,
-                   std::uint64_t index, Backend& backend, Replay* replayOut = nullptr, const Partners& partners = {});
+                   std::uint64_t index, Backend& backend, Replay* replayOut = nullptr,
+                   const Partners& partners = {});
 /// Applies concrete parameters again (bit for bit the output `apply` wrote), with the partners
 /// `load` reads (empty: the source itself).
-Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend, const PartnerLoader& load = {});
+Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend,
+                   const PartnerLoader& load = {});
 
 /// A laid-out grid rendered as one batch and composed in memory.
 Sheet renderLayout(SheetLayout layout, Backend& backend);

@@ -24,15 +24,22 @@ BorderMode borderFromName(std::string_view name) {
     throw InputError("unknown border \"" + std::string(name) + "\"");
 }
 
-const char* interpolationName(Interpolation i) { return i == Interpolation::Nearest ? "nearest" : "linear"; }
+const char* interpolationName(Interpolation i) {
+    return i == Interpolation::Nearest ? "nearest" : "linear";
+}
 
 const char* borderName(BorderMode b) {
     switch (b) {
-        case BorderMode::Constant: return "constant";
-        case BorderMode::Replicate: return "replicate";
-        case BorderMode::Reflect: return "reflect";
-        case BorderMode::Reflect101: return "reflect_101";
-        case BorderMode::Wrap: return "wrap";
+        case BorderMode::Constant:
+            return "constant";
+        case BorderMode::Replicate:
+            return "replicate";
+        case BorderMode::Reflect:
+            return "reflect";
+        case BorderMode::Reflect101:
+            return "reflect_101";
+        case BorderMode::Wrap:
+            return "wrap";
     }
     return "constant";
 }
@@ -49,13 +56,14 @@ std::vector<double> drawnValues(const ConcreteOp& op, std::string_view key, int 
     return opModule(op.id).drawnValues(op.params, key, imageWidth, imageHeight);
 }
 
-Json replayToJson(const Replay& replay) {
+Json replayToJson(const Replay& replay, double realism) {
     Json j;
     j["format"] = "auglab-replay";
     j["version"] = Replay::kFormatVersion;
     j["seed"] = replay.seed;
     j["index"] = replay.index;
     j["image_size"] = Json::array({replay.imageWidth, replay.imageHeight});
+    if (realism >= 0) j["realism"] = realism;
     j["ops"] = Json::array();
     for (const ConcreteOp& op : replay.ops) {
         Json o;
@@ -67,14 +75,18 @@ Json replayToJson(const Replay& replay) {
     return j;
 }
 
-std::string serializeReplay(const Replay& replay) { return replayToJson(replay).dump(2) + "\n"; }
+std::string serializeReplay(const Replay& replay, double realism) {
+    return replayToJson(replay, realism).dump(2) + "\n";
+}
 
 Replay parseReplay(std::string_view text, const std::string& what) {
     const nlohmann::json doc = parseJsonStrict(text, what);
     const JsonReader root(doc, "");
-    root.requireObject({"format", "version", "seed", "index", "image_size", "ops"});
+    root.requireObject({"format", "version", "seed", "index", "image_size", "realism", "ops"});
+    if (root.has("realism")) (void)root.member("realism").numberIn(0, 1);  // informative: checked, not kept
     const std::string format = root.member("format").string();
-    if (format != "auglab-replay") root.member("format").fail("expected \"auglab-replay\", got \"" + format + "\"");
+    if (format != "auglab-replay")
+        root.member("format").fail("expected \"auglab-replay\", got \"" + format + "\"");
     const JsonReader version = root.member("version");
     const std::int64_t v = version.integer(1, INT64_MAX);
     if (v > Replay::kFormatVersion)
@@ -131,8 +143,8 @@ Replay loadReplay(const std::filesystem::path& path) {
     }
 }
 
-void saveReplay(const std::filesystem::path& path, const Replay& replay) {
-    writeFileAtomically(path, serializeReplay(replay));
+void saveReplay(const std::filesystem::path& path, const Replay& replay, double realism) {
+    writeFileAtomically(path, serializeReplay(replay, realism));
 }
 
 }  // namespace auglab

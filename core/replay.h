@@ -28,7 +28,7 @@ struct Replay {
     static constexpr int kFormatVersion = 1;
     std::uint64_t seed = 0;
     std::uint64_t index = 0;
-    int imageWidth = 0;   ///< size the sample was drawn for (translations and holes are in its pixels)
+    int imageWidth = 0;  ///< size the sample was drawn for (translations and holes are in its pixels)
     int imageHeight = 0;
     std::vector<ConcreteOp> ops;
     bool operator==(const Replay&) const = default;
@@ -44,11 +44,13 @@ void frameSize(const Replay& replay, std::size_t op, int& width, int& height);
 /// worked on (frameSize).
 std::vector<double> drawnValues(const ConcreteOp& op, std::string_view key, int imageWidth, int imageHeight);
 
-nlohmann::ordered_json replayToJson(const Replay& replay);
-std::string serializeReplay(const Replay& replay);
+/// `realism`, when known (0..1): the share of the full-resolution output's pixels that are invented
+/// (realism.h), written as "realism" for whoever reads the replay; parseReplay checks and skips it.
+nlohmann::ordered_json replayToJson(const Replay& replay, double realism = -1);
+std::string serializeReplay(const Replay& replay, double realism = -1);
 /// Strict, like presets: errors name the JSON path.
 Replay parseReplay(std::string_view text, const std::string& what = "replay");
 Replay loadReplay(const std::filesystem::path& path);
-void saveReplay(const std::filesystem::path& path, const Replay& replay);
+void saveReplay(const std::filesystem::path& path, const Replay& replay, double realism = -1);
 
 }  // namespace auglab

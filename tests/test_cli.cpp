@@ -42,6 +42,7 @@ private slots:
     void applyEqualsRenderTile();
     void replayReproducesApply();
     void mixTakesPartnersFromThePool();
+    void realismIsReported();
     void badImages_data();
     void badImages();
     void dirSkipsBrokenFiles();
@@ -270,6 +271,31 @@ void TestCli::mixTakesPartnersFromThePool() {
     for (int i = 0; i < 3; ++i)
         for (const auto& v : tiles[i].toObject()["ops"].toArray())
             QVERIFY(v.toObject()["partner"].toInt() != i);
+}
+
+void TestCli::realismIsReported() {
+    // A shift by exactly a quarter of the width: a quarter of every output is border fill.
+    const QString preset = dir_.filePath("shift.auglab.json");
+    QVERIFY(writeBytes(preset,
+                       R"({"format": "auglab-preset", "version": 1, "name": "shift", "seed": 3, "pipeline": [
+        {"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0.25, 0.25],
+         "translate_y_frac": [0, 0]}]})"));
+    const QString sheet = dir_.filePath("shift.png"), reps = dir_.filePath("shift.json");
+    const Run r = cli({"render", "--preset", preset, "--image", sample("astronaut.png"), "--grid", "2x1",
+                       "--tile", "64", "--out", sheet, "--realism", "--save-replays", reps});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("tile 0 (sample 0): 25.0% invented") &&
+                 r.out.contains("median: 25.0% invented over 2 tiles"),
+             qPrintable(r.out));
+    for (const auto& v : QJsonDocument::fromJson(readAll(reps)).array())
+        QCOMPARE(v.toObject()["realism"].toDouble(), 0.25);
+    // apply says it too, and its replay carries it (and reads back).
+    const QString out = dir_.filePath("shift-apply.png"), rep = dir_.filePath("shift-apply.json");
+    const Run apply = cli({"apply", "--preset", preset, "--image", sample("astronaut.png"), "--index", "0",
+                           "--out", out, "--save-replay", rep});
+    QVERIFY2(apply.code == 0 && apply.out.contains("25.0% invented"), qPrintable(apply.out + apply.err));
+    QCOMPARE(QJsonDocument::fromJson(readAll(rep)).object()["realism"].toDouble(), 0.25);
+    QCOMPARE(cli({"replay", "--replay", rep, "--image", sample("astronaut.png"), "--out", out}).code, 0);
 }
 
 void TestCli::badImages_data() {

@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -14,6 +15,7 @@
 #include "fallback_backend.h"
 #include "image_io.h"
 #include "preset.h"
+#include "realism.h"
 #include "sheet_sources.h"
 
 namespace auglab::cli {
@@ -80,11 +82,17 @@ std::pair<int, int> parseGrid(const std::string& s) {
 const Args::Spec kRenderSpec{
     {"preset", "dir", "grid", "tile", "seed", "page", "mode", "backend", "out", "threads", "save-replays"},
     {"image"},
-    {},
+    {"realism"},
     0};
 const Args::Spec kApplySpec{
     {"preset", "image", "index", "seed", "backend", "out", "save-replay", "threads"}, {"partner"}, {}, 0};
 const Args::Spec kReplaySpec{{"replay", "image", "backend", "out", "threads"}, {"partner"}, {}, 0};
+
+std::string formatPercent(double share) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * share);
+    return buf;
+}
 
 /// The pool `--image F --partner P...` gives mixing ops: F (number 0), then each P.
 std::vector<fs::path> partnerPool(const Args& a) {
@@ -131,7 +139,9 @@ std::string helpText(const std::string& command) {
                "first image with the original. Mixing ops draw partners from all the images\n"
                "given (--image F... or the folder). Without --preset the default preset is\n"
                "used; without --seed the preset's seed. --save-replays writes every tile's concrete\n"
-               "parameters as a JSON array.\n";
+               "parameters as a JSON array (each with its full-resolution \"realism\"). --realism prints\n"
+               "each tile's share of invented pixels (border fill or reflection, dropout holes) and the\n"
+               "page's median.\n";
     if (command == "apply")
         return "usage: auglab-cli apply [--preset P] --image F --index I --out OUT.png\n"
                "         [--seed N] [--backend ...] [--threads N] [--save-replay R.json]\n\n"
@@ -265,9 +275,30 @@ int runRender(const std::vector<std::string>& argv) {
     if (const auto r = a.value("save-replays")) {
         nlohmann::ordered_json all = nlohmann::ordered_json::array();
         for (const SheetTile& t : sheet.tiles)  // every tile that has an image, rendered or not
-            if (t.sourceIndex >= 0 && heads[static_cast<std::size_t>(t.sourceIndex)].error.empty())
-                all.push_back(replayToJson(t.replay));
+            if (t.sourceIndex >= 0 && heads[static_cast<std::size_t>(t.sourceIndex)].error.empty()) {
+                // The realism of the full-resolution output (what apply writes), when it rendered.
+                const SheetSource& h = heads[static_cast<std::size_t>(t.sourceIndex)];
+                const double realism =
+                    t.error.empty() ? inventedShare(buildFullPlan(t.replay, h.width, h.height)) : -1;
+                all.push_back(replayToJson(t.replay, realism));
+            }
         writeFileAtomically(*r, all.dump(2) + "\n");
+    }
+    if (a.flag("realism")) {
+        // Each tile's share of invented pixels (border fill or reflection, holes), and the page's median.
+        std::vector<double> shares;
+        for (std::size_t i = 0; i < sheet.tiles.size(); ++i)
+            if (sheet.tiles[i].invented >= 0) {
+                shares.push_back(sheet.tiles[i].invented);
+                std::cout << "tile " << i << " (sample " << sheet.tiles[i].sampleIndex
+                          << "): " << formatPercent(sheet.tiles[i].invented) << " invented\n";
+            }
+        if (!shares.empty()) {
+            std::sort(shares.begin(), shares.end());
+            const std::size_t n = shares.size();
+            const double median = n % 2 ? shares[n / 2] : 0.5 * (shares[n / 2 - 1] + shares[n / 2]);
+            std::cout << "median: " << formatPercent(median) << " invented over " << n << " tiles\n";
+        }
     }
     std::cout << "wrote " << out << " (" << o.cols << "x" << o.rows << " tiles of " << o.tile << " px, seed "
               << o.seed << ", page " << o.page << ", backend " << backend->name() << ")\n";
@@ -298,9 +329,10 @@ int runApply(const std::vector<std::string>& argv) {
     namePartners(replay, [&](std::uint64_t i) { return pool[static_cast<std::size_t>(i)].generic_string(); });
     reportFallbacks(*backend);
     saveImage(out, result);
-    if (const auto r = a.value("save-replay")) saveReplay(*r, replay);
+    const double realism = inventedShare(buildFullPlan(replay, source->width(), source->height()));
+    if (const auto r = a.value("save-replay")) saveReplay(*r, replay, realism);
     std::cout << "wrote " << out << " (sample " << index << ", seed " << seed << ", backend "
-              << backend->name() << ")\n";
+              << backend->name() << ", " << formatPercent(realism) << " invented)\n";
     return 0;
 }
 

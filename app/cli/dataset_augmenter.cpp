@@ -16,6 +16,7 @@
 #include "byte_budget.h"
 #include "error.h"
 #include "preset.h"
+#include "realism.h"
 #include "sampler.h"
 #include "sheet_sources.h"
 
@@ -177,8 +178,11 @@ private:
                     writeFileAtomically(folders_.output / fromUtf8(in.outputs[static_cast<std::size_t>(k)]),
                                         bytes, Durability::Batch);
                     Event e;
-                    e.entry = outputEntry(in.relative, in.outputs[static_cast<std::size_t>(k)], k, o_.seed,
-                                          index, bytes.size(), r.backend, replayToJson(replay));
+                    e.entry = outputEntry(
+                        in.relative, in.outputs[static_cast<std::size_t>(k)], k, o_.seed, index, bytes.size(),
+                        r.backend,
+                        replayToJson(replay,
+                                     inventedShare(buildFullPlan(replay, source.width(), source.height()))));
                     e.alphaDropped = o_.format == ImageFormat::Jpeg && r.image.hasAlpha();
                     e.reducedFrom16Bit = reduced;
                     post(std::move(e));
