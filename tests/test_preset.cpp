@@ -591,7 +591,8 @@ void TestPreset::fuzzReplay() {
     QCOMPARE(qs(serializeReplay(replay)), qs(original));
     for (const ConcreteOp& op : replay.ops) QVERIFY(op.applied);
     fuzz(
-        original, [](const std::string& t) { return parseReplay(t); }, serializeReplay);
+        original, [](const std::string& t) { return parseReplay(t); },
+        [](const Replay& r) { return serializeReplay(r); });
     // Whatever parses also plans and renders on the CPU (or is refused with an InputError): a replay
     // that passes the reader never crashes the renderer.
     SourceLevels image(Image(64, 48, 3, 100));
@@ -664,7 +665,8 @@ void TestPreset::replaySeedsSurviveOtherJsonReaders() {
     const std::uint64_t seed = std::get<NoiseParams>(original.ops[0].params).noiseSeed;
     QVERIFY(seed > (std::uint64_t{1} << 60));
     const std::string text = serializeReplay(original);
-    QVERIFY2(text.find("\"noise_seed\": \"" + std::to_string(seed) + "\"") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("\"noise_seed\": \"" + std::to_string(seed) + "\"") != std::string::npos,
+             text.c_str());
     // Through Qt's JSON and back.
     const QByteArray viaQt = QJsonDocument::fromJson(QByteArray::fromStdString(text)).toJson();
     QCOMPARE(serializeReplay(parseReplay(viaQt.toStdString())), text);
@@ -681,9 +683,12 @@ void TestPreset::replaySeedsSurviveOtherJsonReaders() {
     // number is what Qt's doubles would have corrupted.
     std::string old = text;
     const std::string quoted = "\"" + std::to_string(seed) + "\"";
-    for (std::size_t at; (at = old.find(quoted)) != std::string::npos;) old.replace(at, quoted.size(), std::to_string(seed));
+    for (std::size_t at; (at = old.find(quoted)) != std::string::npos;)
+        old.replace(at, quoted.size(), std::to_string(seed));
     QCOMPARE(std::get<NoiseParams>(parseReplay(old).ops[0].params).noiseSeed, seed);
-    const QJsonValue asDouble = QJsonDocument::fromJson(QByteArray::fromStdString(old)).object()["ops"].toArray()[0]
+    const QJsonValue asDouble = QJsonDocument::fromJson(QByteArray::fromStdString(old))
+                                    .object()["ops"]
+                                    .toArray()[0]
                                     .toObject()["noise_seed"];
     QVERIFY(static_cast<std::uint64_t>(asDouble.toDouble()) != seed);
     // A seed that is not digits is an error naming its place.
