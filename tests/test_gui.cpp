@@ -21,6 +21,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
@@ -98,6 +99,7 @@ private slots:
     void unreadableFileGetsAPlaceholder();
     void addedOpIsScrolledIntoViewAndHighlighted();
     void probabilityHasAFieldAndDisabledOpsAreGreyed();
+    void realismBadgesAndFindTheEdge();
     void refusedEditStaysInTheStatusBar();
     void inspectorNamesItsSourceAndConfirmsSaves();
     void distributionShowsDrawnValues();
@@ -567,6 +569,59 @@ void TestGui::probabilityHasAFieldAndDisabledOpsAreGreyed() {
     QVERIFY(panel->findChild<QCheckBox*>()->isEnabled());
     w->document()->setEnabled(0, true);
     QVERIFY(rotation->isEnabled());
+}
+
+void TestGui::realismBadgesAndFindTheEdge() {
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("astronaut.png")});
+    QVERIFY(w->setBackend("cpu"));
+    OpConfig shift = OpConfig::withDefaults("affine");
+    for (const char* k : {"rotate_deg", "translate_y_frac"}) shift.set(k, Range{0, 0});
+    shift.set("scale_x", Range{1, 1});
+    shift.set("translate_x_frac", Range{0.25, 0.25});  // a quarter of every tile is border fill
+    Preset p;
+    p.seed = 9;
+    p.pipeline = {shift};
+    w->document()->newDocument(p);
+    QTRY_VERIFY_WITH_TIMEOUT(!w->shownTiles().empty() && w->shownTiles()[0].replay.ops.size() == 1 &&
+                                 w->shownTiles()[0].invented >= 0,
+                             10000);
+    QVERIFY2(std::abs(w->shownTiles()[0].invented - 0.25) < 0.02,
+             qPrintable(QString::number(w->shownTiles()[0].invented)));
+    auto* threshold = w->findChild<QSpinBox*>("realismThreshold");
+    QVERIFY(threshold);
+    threshold->setValue(20);
+    QCOMPARE(w->grid()->badges().size(), w->shownTiles().size());  // every tile is past 20%
+    QVERIFY(w->grid()->badges()[0].second.endsWith("%"));
+    {
+        // Drawn: a red badge in the tile's top-right corner.
+        const QImage shot = w->grid()->grabFramebuffer();
+        bool red = false;
+        const QPoint c = w->grid()->tileCentre(0) * shot.devicePixelRatio();
+        for (int y = 0; y < shot.height() && !red; ++y)
+            for (int x = c.x(); x < std::min(shot.width(), c.x() + 200) && !red; ++x) {
+                const QColor q = shot.pixelColor(x, y);
+                red = q.red() > 150 && q.green() < 80 && q.blue() < 80;
+            }
+        QVERIFY(red);
+    }
+    auto* median = w->statusBar()->findChild<QLabel*>("realism");
+    QVERIFY2(median->text().contains("median 2"), qPrintable(median->text()));
+    threshold->setValue(30);
+    QVERIFY(w->grid()->badges().empty());
+    // Find the edge on a narrow shift: widened in one undoable edit, then undone.
+    shift.set("translate_x_frac", Range{-0.02, 0.02});
+    p.pipeline = {shift};
+    w->document()->newDocument(p);
+    const int steps = w->document()->undoStack()->count();
+    const Range edge = w->findTheEdge(0, "translate_x_frac");
+    QVERIFY2(edge.max > 0.1 && edge.max < 0.6, qPrintable(QString::number(edge.max)));
+    QCOMPARE(w->document()->preset().pipeline[0].range("translate_x_frac"), edge);
+    QCOMPARE(w->document()->undoStack()->count(), steps + 1);
+    QVERIFY2(w->statusMessage().contains("widened"), qPrintable(w->statusMessage()));
+    w->document()->undoStack()->undo();
+    QCOMPARE(w->document()->preset().pipeline[0].range("translate_x_frac").max, 0.02);
 }
 
 void TestGui::viewMenuBringsBackEveryPanel() {

@@ -41,6 +41,7 @@
 #include "pipeline_editor.h"
 #include "preset.h"
 #include "preview_grid.h"
+#include "realism.h"
 
 namespace auglab {
 
@@ -120,6 +121,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     // grows would resize the grid, and every resize renders it again.
     skippedButton_->setMaximumHeight(fontMetrics().height() + 6);
     statusBar()->setFixedHeight(fontMetrics().height() + 12);
+    realismLabel_ = new QLabel(this);
+    realismLabel_->setObjectName("realism");
+    statusBar()->addPermanentWidget(realismLabel_);
     renderLabel_ = new QLabel(this);
     renderLabel_->setObjectName("renderTime");
     statusBar()->addPermanentWidget(renderLabel_);
@@ -159,6 +163,8 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     connect(&service_, &RenderService::gridRendered, this, &MainWindow::showGrid, Qt::QueuedConnection);
     connect(&service_, &RenderService::sampleRendered, this, &MainWindow::showSample, Qt::QueuedConnection);
     connect(editor_, &PipelineEditor::paramSelected, this, &MainWindow::updateDistribution);
+    connect(editor_, &PipelineEditor::findEdgeRequested, this,
+            [this](int op, const QString& key) { findTheEdge(op, key); });
     connect(grid_, &PreviewGrid::resized, this, &MainWindow::requestRender);  // tiles follow their shown size
     connect(grid_, &PreviewGrid::tileClicked, this, [this](int t) {
         if (t < 0 || t >= int(tiles_.size()) || tiles_[std::size_t(t)].sourceIndex < 0) return;
@@ -347,6 +353,93 @@ void MainWindow::buildToolbar() {
         tr("Auto picks %1 here").arg(QString::fromStdString(autoBackendName()).toUpper()));
     connect(backendCombo_, &QComboBox::currentIndexChanged, this, [this](int) { requestRender(); });
     bar->addWidget(backendCombo_);
+    bar->addSeparator();
+
+    // The realism meter: tiles with more invented pixels than this get a badge; "find the edge"
+    // widens a range until more than the second share of samples pass it.
+    bar->addWidget(new QLabel(tr(" Flag ≥ "), bar));
+    realismThreshold_ = new QSpinBox(bar);
+    realismThreshold_->setObjectName("realismThreshold");
+    realismThreshold_->setRange(1, 100);
+    realismThreshold_->setValue(30);
+    realismThreshold_->setSuffix(tr("% invented"));
+    realismThreshold_->setToolTip(
+        tr("Tiles with more invented pixels (border fill or reflection, dropout holes) "
+           "than this show a badge"));
+    connect(realismThreshold_, &QSpinBox::valueChanged, this, [this] { updateRealism(); });
+    bar->addWidget(realismThreshold_);
+    bar->addWidget(new QLabel(tr(" edge at "), bar));
+    edgeShare_ = new QSpinBox(bar);
+    edgeShare_->setObjectName("edgeShare");
+    edgeShare_->setRange(1, 100);
+    edgeShare_->setValue(10);
+    edgeShare_->setSuffix(tr("% of samples"));
+    edgeShare_->setToolTip(
+        tr("Find the edge (right-click a range's name) widens it until more than this share of "
+           "samples is flagged"));
+    bar->addWidget(edgeShare_);
+}
+
+void MainWindow::updateRealism() {
+    // Badges on tiles past the threshold; the page's median in the status bar.
+    const double threshold = realismThreshold_->value() / 100.0;
+    std::vector<std::pair<int, QString>> badges;
+    std::vector<double> shares;
+    for (std::size_t i = 0; i < tiles_.size(); ++i) {
+        const SheetTile& t = tiles_[i];
+        if (t.invented < 0 || t.original) continue;
+        shares.push_back(t.invented);
+        if (t.invented > threshold)
+            badges.emplace_back(int(i), QString("%1%").arg(int(std::lround(100 * t.invented))));
+    }
+    realismLabel_->setToolTip(
+        tr("Share of each tile's pixels that are invented (border fill or reflection, dropout "
+           "holes), computed from its plan"));
+    if (shares.empty()) {
+        realismLabel_->clear();
+    } else {
+        std::sort(shares.begin(), shares.end());
+        const std::size_t n = shares.size();
+        const double median = n % 2 ? shares[n / 2] : 0.5 * (shares[n / 2 - 1] + shares[n / 2]);
+        realismLabel_->setText(tr("invented: median %1%, %2 of %3 tiles ≥ %4%")
+                                   .arg(100 * median, 0, 'f', 1)
+                                   .arg(badges.size())
+                                   .arg(n)
+                                   .arg(realismThreshold_->value()));
+    }
+    grid_->setBadges(std::move(badges));
+}
+
+Range MainWindow::findTheEdge(int op, const QString& key) {
+    const auto& pipeline = doc_.preset().pipeline;
+    if (files_.isEmpty() || op < 0 || op >= int(pipeline.size())) return {};
+    const Range before = pipeline[std::size_t(op)].range(key.toStdString());
+    Range edge = before;
+    try {
+        const ImageInfo info = probeImage(files_.first().toStdString());
+        edge =
+            auglab::findTheEdge(pipeline, std::size_t(op), key.toStdString(), doc_.preset().seed, info.width,
+                                info.height, realismThreshold_->value() / 100.0, edgeShare_->value() / 100.0);
+    } catch (const std::exception& e) {
+        reportError(tr("Find the edge: %1").arg(QString::fromUtf8(e.what())));
+        return before;
+    }
+    const QString name = QString::fromStdString(pipeline[std::size_t(op)].name()) + "." + key;
+    if (edge == before) {
+        showStatus(tr("%1 is already at the edge: more than %2% of samples have over %3% invented pixels")
+                       .arg(name)
+                       .arg(edgeShare_->value())
+                       .arg(realismThreshold_->value()));
+        return edge;
+    }
+    doc_.setParam(op, key.toStdString(), edge);  // one undoable edit
+    showStatus(tr("%1 widened to [%2, %3]: at most %4% of 64 samples over %5% invented (Ctrl+Z restores it)")
+                   .arg(name)
+                   .arg(edge.min)
+                   .arg(edge.max)
+                   .arg(edgeShare_->value())
+                   .arg(realismThreshold_->value()));
+    return edge;
 }
 
 void MainWindow::updateTitle() {
@@ -597,6 +690,7 @@ void MainWindow::showGrid(const GridResult& r) {
                                 : tr("sample %1 — %2 (click to inspect)").arg(t.sampleIndex).arg(file));
     }
     grid_->setPlaceholders(std::move(placeholders));
+    updateRealism();
     skipped.removeDuplicates();
     skippedButton_->setVisible(!skipped.isEmpty());
     skippedButton_->setText(tr("%n skipped", "", int(skipped.size())));

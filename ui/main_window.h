@@ -65,6 +65,9 @@ public:
     QStringList skippedImages() const { return skippedList_; }
     /// The file name a first save suggests: the preset's name.
     QString suggestedPresetName() const;
+    /// Widens range `key` of op `op` to the edge of realism (realism.h findTheEdge, on the image shown,
+    /// the toolbar's threshold and share) as one undoable edit; returns the range now in place.
+    Range findTheEdge(int op, const QString& key);
     DistributionView* distribution() const { return distribution_; }
     InspectorDialog* inspector() const { return inspector_; }
     CostMeter* costMeter() const { return costMeter_; }
@@ -102,6 +105,8 @@ private:
     void updateTitle();
     void updateDistribution();
     void reportError(const QString& message);
+    /// The realism badges and the page's median, for the tiles shown and the threshold set.
+    void updateRealism();
     /// Shows `message` in the status bar until the next one replaces it.
     void showStatus(const QString& message);
     /// Every panel and the toolbar back where they were at start (View > Reset Layout).
@@ -151,7 +156,10 @@ private:
     bool weakMixNoted_ = false;
     QLabel* messageLabel_ = nullptr;
     QToolButton* skippedButton_ = nullptr;
-    QStringList skippedList_;  // this page's images not shown, with the reason
+    QStringList skippedList_;
+    QSpinBox* realismThreshold_ = nullptr;
+    QSpinBox* edgeShare_ = nullptr;
+    QLabel* realismLabel_ = nullptr;  // this page's images not shown, with the reason
     QString statusMessage_;
     QString sizedFor_;
     QString inspectedFile_;

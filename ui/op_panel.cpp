@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -176,6 +177,18 @@ OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent)
         label->setToolTip(
             QString::fromStdString(pd.key + ": " + pd.help + (pd.unit.empty() ? "" : " (" + pd.unit + ")")));
         rowLabels_.emplace_back(QString::fromStdString(pd.key), label);
+        if (pd.kind == ParamKind::FloatRange || pd.kind == ParamKind::IntRange) {
+            // Right-click: widen this range to the edge of realism.
+            label->setContextMenuPolicy(Qt::CustomContextMenu);
+            connect(label, &QWidget::customContextMenuRequested, this,
+                    [this, label, key = pd.key](const QPoint& at) {
+                        QMenu menu(label);
+                        menu.addAction(
+                            tr("Find the edge (widen while samples stay realistic)"), this,
+                            [this, key] { emit findEdgeRequested(op_, QString::fromStdString(key)); });
+                        menu.exec(label->mapToGlobal(at));
+                    });
+        }
         grid->addWidget(label, row, 0);
         grid->addWidget(buildRow(pd), row, 1, 1, 2);
         ++row;

@@ -39,6 +39,8 @@ public:
 
 signals:
     void paramSelected(int op, const QString& key);
+    /// "Find the edge" was asked for range parameter `key` (its label's context menu).
+    void findEdgeRequested(int op, const QString& key);
 
 private:
     const OpConfig& config() const;

@@ -101,6 +101,7 @@ void PipelineEditor::rebuild() {
         auto* p = new OpPanel(doc_, int(i), this);
         p->setImageSize(imageWidth_, imageHeight_);
         connect(p, &OpPanel::paramSelected, this, &PipelineEditor::selectParam);
+        connect(p, &OpPanel::findEdgeRequested, this, &PipelineEditor::findEdgeRequested);
         column_->insertWidget(int(i), p);
         panels_.push_back(p);
     }

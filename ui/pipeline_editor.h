@@ -34,6 +34,7 @@ public:
 
 signals:
     void paramSelected(int op, const QString& key);
+    void findEdgeRequested(int op, const QString& key);
 
 private:
     void sync();

@@ -174,7 +174,7 @@ void PreviewGrid::paintGL() {
 }
 
 void PreviewGrid::paintPlaceholders() {
-    if (placeholders_.empty() || sheetSize_.isEmpty()) return;
+    if ((placeholders_.empty() && badges_.empty()) || sheetSize_.isEmpty()) return;
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const QRectF sheet = sheetRectInWidget();
@@ -191,6 +191,23 @@ void PreviewGrid::paintPlaceholders() {
         p.setFont(f);
         p.setPen(QColor(240, 190, 170));
         p.drawText(r, Qt::AlignCenter, QStringLiteral("\u26a0"));
+    }
+    QFont small = font();
+    small.setPixelSize(11);
+    small.setBold(true);
+    p.setFont(small);
+    const QFontMetrics fm(small);
+    for (const auto& [i, text] : badges_) {
+        if (i < 0 || i >= int(tiles_.size())) continue;
+        const QRect& t = tiles_[std::size_t(i)];
+        const QRectF tile(sheet.left() + t.x() * s, sheet.top() + t.y() * s, t.width() * s, t.height() * s);
+        const QRectF badge(tile.right() - fm.horizontalAdvance(text) - 10, tile.top() + 3,
+                           fm.horizontalAdvance(text) + 7, fm.height() + 2);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(198, 40, 40, 220));
+        p.drawRoundedRect(badge, 3, 3);
+        p.setPen(Qt::white);
+        p.drawText(badge, Qt::AlignCenter, text);
     }
 }
 

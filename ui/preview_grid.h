@@ -3,6 +3,7 @@
 // uploaded into it; a GPU backend can later render into the same texture without a readback.
 // Hover shows the sample under the mouse, a click asks for the inspector.
 
+#include <utility>
 #include <vector>
 
 #include <QOpenGLFunctions_3_3_Core>
@@ -39,6 +40,12 @@ public:
         update();
     }
     const std::vector<int>& placeholders() const { return placeholders_; }
+    /// Small labels in tiles' corners (the realism meter's "37%" on tiles past its threshold).
+    void setBadges(std::vector<std::pair<int, QString>> badges) {
+        badges_ = std::move(badges);
+        update();
+    }
+    const std::vector<std::pair<int, QString>>& badges() const { return badges_; }
     /// Tile under a point of the widget, or -1.
     int tileAt(const QPoint& pos) const;
     /// Centre of tile `i` in widget coordinates (for tests and keyboard focus).
@@ -75,6 +82,7 @@ private:
     std::vector<QRect> tiles_;
     QStringList labels_;
     std::vector<int> placeholders_;
+    std::vector<std::pair<int, QString>> badges_;
     void paintPlaceholders();
     std::unique_ptr<QOpenGLShaderProgram> program_;
     GLuint texture_ = 0;  // the uploaded sheet (RGBA8UI, like the GL backend's)
