@@ -13,9 +13,11 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QImageReader>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -25,9 +27,12 @@
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
+#include <QVBoxLayout>
 #include <QValidator>
 
 #include "atomic_file.h"
@@ -73,9 +78,30 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     setMinimumSize(900, 600);
     resize(1400, 900);
 
-    grid_ = new PreviewGrid(this);
+    // The grid, under a strip of the loaded images: a click picks the one the single-image modes show.
+    auto* centre = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    strip_ = new QListWidget(centre);
+    strip_->setObjectName("imageStrip");
+    strip_->setViewMode(QListView::IconMode);
+    strip_->setFlow(QListView::LeftToRight);
+    strip_->setWrapping(false);
+    strip_->setMovement(QListView::Static);
+    strip_->setIconSize(QSize(56, 42));
+    strip_->setFixedHeight(84);
+    strip_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    strip_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    strip_->setToolTip(tr("The loaded images: click one to show its samples"));
+    strip_->hide();
+    connect(strip_, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { setCurrentImage(strip_->row(item)); });
+    centreLayout->addWidget(strip_);
+    grid_ = new PreviewGrid(centre);
     grid_->setObjectName("previewGrid");
-    setCentralWidget(grid_);
+    centreLayout->addWidget(grid_, 1);
+    setCentralWidget(centre);
 
     editor_ = new PipelineEditor(&doc_, this);
     editor_->setObjectName("pipelineEditor");
@@ -416,7 +442,7 @@ Range MainWindow::findTheEdge(int op, const QString& key) {
     const Range before = pipeline[std::size_t(op)].range(key.toStdString());
     Range edge = before;
     try {
-        const ImageInfo info = probeImage(files_.first().toStdString());
+        const ImageInfo info = probeImage(files_.value(current_, files_.first()).toStdString());
         edge =
             auglab::findTheEdge(pipeline, std::size_t(op), key.toStdString(), doc_.preset().seed, info.width,
                                 info.height, realismThreshold_->value() / 100.0, edgeShare_->value() / 100.0);
@@ -488,7 +514,9 @@ bool MainWindow::openImages(const QStringList& files) {
     if (images.isEmpty()) return false;
     files_ = images;
     page_ = 0;
+    current_ = 0;
     setMode(images.size() > 1 ? SheetMode::Dataset : SheetMode::Samples);
+    fillStrip();  // after the mode: showing the strip resizes the grid, which renders again
     requestRender();
     return true;
 }
@@ -509,7 +537,9 @@ bool MainWindow::openFolder(const QString& dir) {
     }
     files_ = images;
     page_ = 0;
+    current_ = 0;
     setMode(SheetMode::Dataset);
+    fillStrip();  // after the mode: showing the strip resizes the grid, which renders again
     showStatus(tr("%1 images in %2").arg(images.size()).arg(dir));
     requestRender();
     return true;
@@ -591,6 +621,59 @@ void MainWindow::setGrid(int cols, int rows) {
     requestRender();
 }
 
+void MainWindow::fillStrip() {
+    strip_->clear();
+    thumbnailsLoaded_ = 0;
+    for (const QString& f : files_) {
+        auto* item = new QListWidgetItem(QFileInfo(f).fileName(), strip_);
+        item->setToolTip(f);
+        item->setSizeHint(QSize(76, 62));
+    }
+    strip_->setVisible(files_.size() > 1);
+    markCurrentImage();
+    loadThumbnails();
+}
+
+void MainWindow::loadThumbnails() {
+    // A few per turn of the event loop, so a large folder does not freeze the window; the
+    // decoders scale JPEGs down as they read them.
+    const int end = std::min<int>(int(files_.size()), std::min(thumbnailsLoaded_ + 8, 500));
+    for (; thumbnailsLoaded_ < end; ++thumbnailsLoaded_) {
+        QImageReader reader(files_[thumbnailsLoaded_]);
+        const QSize size = reader.size();
+        if (size.isValid()) reader.setScaledSize(size.scaled(strip_->iconSize(), Qt::KeepAspectRatio));
+        const QImage thumb = reader.read();
+        if (QListWidgetItem* item = strip_->item(thumbnailsLoaded_))
+            item->setIcon(thumb.isNull() ? style()->standardIcon(QStyle::SP_MessageBoxWarning)
+                                         : QIcon(QPixmap::fromImage(thumb)));
+    }
+    if (thumbnailsLoaded_ < std::min<int>(int(files_.size()), 500))
+        QTimer::singleShot(0, this, &MainWindow::loadThumbnails);
+}
+
+void MainWindow::markCurrentImage() {
+    for (int i = 0; i < strip_->count(); ++i) {
+        QFont f = strip_->item(i)->font();
+        f.setBold(i == current_);
+        strip_->item(i)->setFont(f);
+    }
+    if (QListWidgetItem* item = strip_->item(current_)) {
+        strip_->setCurrentItem(item);
+        strip_->scrollToItem(item);
+    }
+}
+
+void MainWindow::setCurrentImage(int index) {
+    if (index < 0 || index >= files_.size()) return;
+    current_ = index;
+    markCurrentImage();
+    // Choosing an image means looking at its samples: the dataset batch gives way to them.
+    if (mode_ == SheetMode::Dataset)
+        setMode(SheetMode::Samples);
+    else
+        requestRender();
+}
+
 void MainWindow::setMode(SheetMode mode) {
     mode_ = mode;
     const int i = modeCombo_->findData(int(mode));
@@ -619,10 +702,11 @@ int MainWindow::tilePixels() const {
 
 void MainWindow::requestRender() {
     if (files_.isEmpty() || !pageLabel_) return;
-    costMeter_->setSourceFile(files_.first());  // the image the cost meter resizes and augments
-    if (sizedFor_ != files_.first()) {
+    const QString shown = files_.value(current_, files_.first());  // the image of the single-image modes
+    costMeter_->setSourceFile(shown);  // the image the cost meter resizes and augments
+    if (sizedFor_ != shown) {
         // Sliders of pixel sizes span a share of the image shown (its header: no decoding).
-        sizedFor_ = files_.first();
+        sizedFor_ = shown;
         try {
             const ImageInfo info = probeImage(sizedFor_.toStdString());
             editor_->setImageSize(info.width, info.height);
@@ -645,7 +729,8 @@ void MainWindow::requestRender() {
         r.files = files_.mid(page_ * n, n);
         r.options.partnerFirst = std::uint64_t(page_ * n);
     } else {
-        r.files = QStringList{files_.first()};
+        r.files = QStringList{shown};
+        r.options.partnerFirst = std::uint64_t(current_);  // its place in the pool of partners
     }
     // Mixing ops take partners from every image loaded (the folder, in dataset mode).
     r.partnerFiles = files_;

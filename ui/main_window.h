@@ -18,6 +18,7 @@ class QAction;
 class QMenu;
 class QCheckBox;
 class QDockWidget;
+class QListWidget;
 class QToolBar;
 class QToolButton;
 
@@ -65,6 +66,9 @@ public:
     QStringList skippedImages() const { return skippedList_; }
     /// The file name a first save suggests: the preset's name.
     QString suggestedPresetName() const;
+    /// The image the single-image modes show (the image strip's choice; 0 after opening).
+    int currentImage() const { return current_; }
+    void setCurrentImage(int index);
     /// Widens range `key` of op `op` to the edge of realism (realism.h findTheEdge, on the image shown,
     /// the toolbar's threshold and share) as one undoable edit; returns the range now in place.
     Range findTheEdge(int op, const QString& key);
@@ -107,6 +111,10 @@ private:
     void reportError(const QString& message);
     /// The realism badges and the page's median, for the tiles shown and the threshold set.
     void updateRealism();
+    /// The image strip: one item per loaded image, thumbnails loaded a few at a time.
+    void fillStrip();
+    void loadThumbnails();
+    void markCurrentImage();
     /// Shows `message` in the status bar until the next one replaces it.
     void showStatus(const QString& message);
     /// Every panel and the toolbar back where they were at start (View > Reset Layout).
@@ -159,7 +167,10 @@ private:
     QStringList skippedList_;
     QSpinBox* realismThreshold_ = nullptr;
     QSpinBox* edgeShare_ = nullptr;
-    QLabel* realismLabel_ = nullptr;  // this page's images not shown, with the reason
+    QLabel* realismLabel_ = nullptr;
+    QListWidget* strip_ = nullptr;
+    int current_ = 0;
+    int thumbnailsLoaded_ = 0;  // this page's images not shown, with the reason
     QString statusMessage_;
     QString sizedFor_;
     QString inspectedFile_;
