@@ -32,6 +32,27 @@ void blit(const Image& tile, Image& sheet, int x0, int y0) {
     }
 }
 
+// Keeps the jobs for which keep(job, its tile) is true (it may set the tile's error when not) and
+// drops the others; throws InputError (the first tile's reason) when none is left. Jobs keep their
+// outputs (the Image they point to), so dropping one moves none.
+template <class Keep>
+void keepJobs(SheetLayout& layout, Keep keep) {
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
+        if (!keep(layout.jobs[k], layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])])) continue;
+        if (kept != k) {
+            layout.jobs[kept] = std::move(layout.jobs[k]);
+            layout.jobTiles[kept] = layout.jobTiles[k];
+        }
+        ++kept;
+    }
+    layout.jobs.resize(kept);
+    layout.jobTiles.resize(kept);
+    if (layout.jobs.empty())
+        for (const SheetTile& t : layout.tiles)
+            if (!t.error.empty()) throw InputError(t.error);
+}
+
 }  // namespace
 
 void tileSize(int width, int height, int tile, int& w, int& h) {
@@ -149,28 +170,16 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
 }
 
 void bindSheetPartners(SheetLayout& layout, const PartnerLoader& load) {
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
-        RenderJob& job = layout.jobs[k];
-        if (needsPartners(job.plan)) {
-            try {
-                bindPartners(job.plan, job.source->channels(), load, SourceSampling::Prefiltered);
-            } catch (const InputError& e) {
-                layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])].error = e.what();
-                continue;
-            }
+    keepJobs(layout, [&](RenderJob& job, SheetTile& tile) {
+        if (!needsPartners(job.plan)) return true;
+        try {
+            bindPartners(job.plan, job.source->channels(), load, SourceSampling::Prefiltered);
+        } catch (const InputError& e) {
+            tile.error = e.what();
+            return false;
         }
-        if (kept != k) {
-            layout.jobs[kept] = std::move(layout.jobs[k]);
-            layout.jobTiles[kept] = layout.jobTiles[k];
-        }
-        ++kept;
-    }
-    layout.jobs.resize(kept);
-    layout.jobTiles.resize(kept);
-    if (layout.jobs.empty())
-        for (const SheetTile& t : layout.tiles)
-            if (!t.error.empty()) throw InputError(t.error);
+        return true;
+    });
 }
 
 std::vector<int> finestLevels(const SheetLayout& layout, std::size_t sourceCount) {
@@ -187,28 +196,16 @@ std::vector<int> finestLevels(const SheetLayout& layout, std::size_t sourceCount
 
 void bindSources(SheetLayout& layout, const std::vector<SourceLevels*>& sources,
                  const std::vector<std::string>& errors) {
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < layout.jobs.size(); ++k) {
-        SheetTile& tile = layout.tiles[static_cast<std::size_t>(layout.jobTiles[k])];
+    keepJobs(layout, [&](RenderJob& job, SheetTile& tile) {
         const auto source = static_cast<std::size_t>(tile.sourceIndex);
         if (sources.at(source) == nullptr) {
             tile.error = source < errors.size() && !errors[source].empty() ? errors[source]
                                                                            : "the image could not be read";
-            continue;
+            return false;
         }
-        layout.jobs[k].source = sources[source];
-        // Jobs keep their outputs (the Image they point to), so dropping one moves none.
-        if (kept != k) {
-            layout.jobs[kept] = std::move(layout.jobs[k]);
-            layout.jobTiles[kept] = layout.jobTiles[k];
-        }
-        ++kept;
-    }
-    layout.jobs.resize(kept);
-    layout.jobTiles.resize(kept);
-    if (layout.jobs.empty())
-        for (const SheetTile& t : layout.tiles)
-            if (!t.error.empty()) throw InputError(t.error);
+        job.source = sources[source];
+        return true;
+    });
 }
 
 Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,8 +25,8 @@
 #include "cpu_backend.h"
 #include "exporter.h"
 #include "image_io.h"
-#include "pipeline.h"
 #include "op_registry.h"
+#include "pipeline.h"
 #include "preset.h"
 #include "replay.h"
 #include "sampler.h"
@@ -42,7 +43,8 @@ inline const fs::path kExportData = kSourceDir / "tests" / "data" / "export";
 inline std::vector<std::pair<std::string, Preset>> builtInPresets() {
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(kSourceDir / "presets"))
-        if (e.path().string().size() > 12 && e.path().string().ends_with(".auglab.json")) files.push_back(e.path());
+        if (e.path().string().size() > 12 && e.path().string().ends_with(".auglab.json"))
+            files.push_back(e.path());
     std::sort(files.begin(), files.end());
     std::vector<std::pair<std::string, Preset>> out;
     for (const fs::path& f : files) {
@@ -107,24 +109,35 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
         for (const ParamDesc& pd : d.params) {
             if (pd.optional) continue;
             switch (pd.kind) {
-                case ParamKind::FloatRange: op.set(pd.key, range(pd.lower, pd.upper)); break;
+                case ParamKind::FloatRange:
+                    op.set(pd.key, range(pd.lower, pd.upper));
+                    break;
                 case ParamKind::IntRange: {
                     const Range r = range(std::max(1.0, pd.lower), std::min(pd.upper, 50.0));
                     op.set(pd.key, Range{std::floor(r.min), std::floor(r.max)});
                     break;
                 }
-                case ParamKind::Bool: op.set(pd.key, rng.bounded(2) == 0); break;
-                case ParamKind::Choice: op.set(pd.key, pd.choices[rng.bounded(static_cast<int>(pd.choices.size()))]); break;
+                case ParamKind::Bool:
+                    op.set(pd.key, rng.bounded(2) == 0);
+                    break;
+                case ParamKind::Choice:
+                    op.set(pd.key, pd.choices[rng.bounded(static_cast<int>(pd.choices.size()))]);
+                    break;
                 case ParamKind::Fill: {
                     Fill f;
-                    f.mode = pd.allowsRandomFill ? static_cast<Fill::Mode>(rng.bounded(3)) : Fill::Mode::Constant;
+                    f.mode =
+                        pd.allowsRandomFill ? static_cast<Fill::Mode>(rng.bounded(3)) : Fill::Mode::Constant;
                     if (f.mode == Fill::Mode::Constant)
                         for (int& c : f.rgb) c = rng.bounded(256);
                     op.set(pd.key, f);
                     break;
                 }
-                case ParamKind::Float: op.set(pd.key, uniform(pd.lower, pd.upper)); break;
-                case ParamKind::Size: op.set(pd.key, Size2{1 + int(rng.bounded(600)), 1 + int(rng.bounded(600))}); break;
+                case ParamKind::Float:
+                    op.set(pd.key, uniform(pd.lower, pd.upper));
+                    break;
+                case ParamKind::Size:
+                    op.set(pd.key, Size2{1 + int(rng.bounded(600)), 1 + int(rng.bounded(600))});
+                    break;
             }
         }
         if (op.id() == OpId::Affine && op.flag("keep_ratio")) op.set("scale_y", op.range("scale_x"));
@@ -146,7 +159,8 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
     }
     // AugLab's order rule: one op that sets the frame (a crop) at most, before every pixel op (here: first).
     const auto isCrop = [](const OpConfig& c) { return setsFrame(c); };
-    if (const auto crop = std::find_if(p.pipeline.begin(), p.pipeline.end(), isCrop); crop != p.pipeline.end()) {
+    if (const auto crop = std::find_if(p.pipeline.begin(), p.pipeline.end(), isCrop);
+        crop != p.pipeline.end()) {
         const OpConfig keep = *crop;
         std::erase_if(p.pipeline, isCrop);
         p.pipeline.insert(p.pipeline.begin(), keep);
@@ -154,14 +168,14 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
     return p;
 }
 
-
 /// What every exporter's output is run on in its library: the built-in presets, one with every op,
 /// and `randomCount` random ones (a fixed generator: the same presets on every run).
 inline std::vector<std::pair<std::string, Preset>> presetsToRun(int randomCount = 8) {
     auto presets = builtInPresets();
     presets.emplace_back("every-op", everyOpPreset());
     QRandomGenerator rng(20261201);
-    for (int i = 0; i < randomCount; ++i) presets.emplace_back("random-" + std::to_string(i), randomPreset(rng, i));
+    for (int i = 0; i < randomCount; ++i)
+        presets.emplace_back("random-" + std::to_string(i), randomPreset(rng, i));
     return presets;
 }
 
@@ -186,12 +200,15 @@ inline PythonRun runProcess(const QString& program, const QStringList& args, int
     return r;
 }
 
-inline QString python3() { return QStandardPaths::findExecutable("python3"); }
+inline QString python3() {
+    return QStandardPaths::findExecutable("python3");
+}
 
 /// A virtual environment at `dir` in which the Python code `check` succeeds: made (again, when a
 /// half-made one is there) with pip installing `packages` when it does not. Empty when ready, else
 /// why not (no python3, no venv, pip could not install: the suites then skip with it).
-inline QString ensurePythonEnvironment(const QString& dir, const QStringList& packages, const QString& check) {
+inline QString ensurePythonEnvironment(const QString& dir, const QStringList& packages,
+                                       const QString& check) {
     const QString python = dir + "/bin/python";
     if (QFileInfo::exists(python) && runProcess(python, {"-c", check}).code == 0) return {};
     const QString py = python3();
@@ -199,8 +216,9 @@ inline QString ensurePythonEnvironment(const QString& dir, const QStringList& pa
     QDir(dir).removeRecursively();
     const PythonRun venv = runProcess(py, {"-m", "venv", dir});
     if (venv.code != 0) return "python3 -m venv failed: " + venv.err.right(400);
-    const PythonRun pip = runProcess(python, QStringList{"-m", "pip", "install", "--quiet", "--disable-pip-version-check"} + packages,
-                                     1200000);
+    const PythonRun pip = runProcess(
+        python, QStringList{"-m", "pip", "install", "--quiet", "--disable-pip-version-check"} + packages,
+        1200000);
     if (pip.code != 0) return "pip could not install " + packages.join(' ') + ": " + pip.err.right(600);
     return {};
 }
@@ -226,18 +244,25 @@ struct PinnedCase {
 
 /// A preset of one pipeline entry (seed 5).
 inline Preset presetOf(const char* op) {
-    return parsePreset(std::string(R"({"format": "auglab-preset", "version": 1, "seed": 5, "pipeline": [)") + op + "]}");
+    return parsePreset(std::string(R"({"format": "auglab-preset", "version": 1, "seed": 5, "pipeline": [)") +
+                       op + "]}");
 }
 
 /// Whether `d` is within `c`'s bound (every bound but ExactBeforeRowTail, which is Albumentations').
 inline bool withinBound(const PinnedCase& c, const Diff& d) {
     switch (c.bound) {
-        case Bound::Exact: return d.maxAbs == 0;
-        case Bound::Linear: return d.withinLinearBounds();
-        case Bound::Nearest: return d.pixelFractionDiffering() <= 0.005;
-        case Bound::Blur: return d.maxAbs <= 1;
-        case Bound::Stated: return d.meanAbs <= c.meanLimit && d.maxAbs <= c.maxLimit;
-        case Bound::ExactBeforeRowTail: return false;
+        case Bound::Exact:
+            return d.maxAbs == 0;
+        case Bound::Linear:
+            return d.withinLinearBounds();
+        case Bound::Nearest:
+            return d.pixelFractionDiffering() <= 0.005;
+        case Bound::Blur:
+            return d.maxAbs <= 1;
+        case Bound::Stated:
+            return d.meanAbs <= c.meanLimit && d.maxAbs <= c.maxLimit;
+        case Bound::ExactBeforeRowTail:
+            return false;
     }
     return false;
 }
@@ -246,9 +271,10 @@ inline bool withinBound(const PinnedCase& c, const Diff& d) {
 /// once for all of them, and compares each output with what `auglab-cli apply` renders (the engine's
 /// renderSample, index 0). Every case's line is logged; returns the lines outside their bounds, or
 /// the checker's error as the only line.
-inline QStringList pinnedCasesOutsideBounds(const std::vector<PinnedCase>& cases, ExportResult (*exporter)(const Preset&),
-                                            const QString& python, const QStringList& checkerAndOptions,
-                                            const QString& dir, const std::string& input) {
+inline QStringList pinnedCasesOutsideBounds(const std::vector<PinnedCase>& cases,
+                                            ExportResult (*exporter)(const Preset&), const QString& python,
+                                            const QStringList& checkerAndOptions, const QString& dir,
+                                            const std::string& input) {
     SourceLevels source(loadImage(input).image);
     CpuBackend cpu(2);
     QStringList args = checkerAndOptions;
@@ -276,17 +302,35 @@ inline QStringList pinnedCasesOutsideBounds(const std::vector<PinnedCase>& cases
 /// interpolations), flips, brightness/contrast and gray.
 inline const std::vector<PinnedCase>& commonPinnedCases() {
     static const std::vector<PinnedCase> cases{
-        {"rotate, constant", R"({"op": "affine", "rotate_deg": [17.3, 17.3], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})", Bound::Linear},
-        {"scale, reflect_101", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1.13, 1.13], "scale_y": [1.13, 1.13], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "reflect_101"})", Bound::Linear},
-        {"scale per axis, replicate", R"({"op": "affine", "rotate_deg": [0, 0], "keep_ratio": false, "scale_x": [0.85, 0.85], "scale_y": [1.2, 1.2], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "replicate"})", Bound::Linear},
-        {"shear, reflect", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "shear_x_deg": [8, 8], "shear_y_deg": [-4, -4], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "reflect"})", Bound::Linear},
-        {"translate, wrap", R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0.1037, 0.1037], "translate_y_frac": [-0.0711, -0.0711], "border": "wrap"})", Bound::Exact},
-        {"rotate, nearest, wrap", R"({"op": "affine", "rotate_deg": [-23, -23], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "interpolation": "nearest", "border": "wrap"})", Bound::Nearest},
-        {"everything, constant fill", R"({"op": "affine", "rotate_deg": [31, 31], "scale_x": [0.9, 0.9], "scale_y": [0.9, 0.9], "shear_x_deg": [5, 5], "translate_x_frac": [-0.05, -0.05], "translate_y_frac": [0.08, 0.08], "fill": [10, 200, 30]})", Bound::Linear},
+        {"rotate, constant",
+         R"({"op": "affine", "rotate_deg": [17.3, 17.3], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]})",
+         Bound::Linear},
+        {"scale, reflect_101",
+         R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1.13, 1.13], "scale_y": [1.13, 1.13], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "reflect_101"})",
+         Bound::Linear},
+        {"scale per axis, replicate",
+         R"({"op": "affine", "rotate_deg": [0, 0], "keep_ratio": false, "scale_x": [0.85, 0.85], "scale_y": [1.2, 1.2], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "replicate"})",
+         Bound::Linear},
+        {"shear, reflect",
+         R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "shear_x_deg": [8, 8], "shear_y_deg": [-4, -4], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "reflect"})",
+         Bound::Linear},
+        {"translate, wrap",
+         R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0.1037, 0.1037], "translate_y_frac": [-0.0711, -0.0711], "border": "wrap"})",
+         Bound::Exact},
+        {"rotate, nearest, wrap",
+         R"({"op": "affine", "rotate_deg": [-23, -23], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "interpolation": "nearest", "border": "wrap"})",
+         Bound::Nearest},
+        {"everything, constant fill",
+         R"({"op": "affine", "rotate_deg": [31, 31], "scale_x": [0.9, 0.9], "scale_y": [0.9, 0.9], "shear_x_deg": [5, 5], "translate_x_frac": [-0.05, -0.05], "translate_y_frac": [0.08, 0.08], "fill": [10, 200, 30]})",
+         Bound::Linear},
         {"horizontal flip", R"({"op": "horizontal_flip"})", Bound::Exact},
         {"vertical flip", R"({"op": "vertical_flip"})", Bound::Exact},
-        {"brightness/contrast by max", R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
-        {"brightness/contrast by mean", R"({"op": "brightness_contrast", "brightness": [-0.15, -0.15], "contrast": [0.3, 0.3], "brightness_by_max": false})", Bound::Exact},
+        {"brightness/contrast by max",
+         R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})",
+         Bound::Exact},
+        {"brightness/contrast by mean",
+         R"({"op": "brightness_contrast", "brightness": [-0.15, -0.15], "contrast": [0.3, 0.3], "brightness_by_max": false})",
+         Bound::Exact},
         {"to gray", R"({"op": "to_gray"})", Bound::Exact},
     };
     return cases;
@@ -310,14 +354,18 @@ inline double ksStatistic(std::vector<double> a, std::vector<double> b) {
 
 /// The KS statistic two samples of sizes n and m from one distribution exceed with probability
 /// 0.001 (c(0.001) = 1.949, the asymptotic Kolmogorov quantile; conservative for discrete values).
-inline double ksCritical(std::size_t n, std::size_t m) { return 1.949 * std::sqrt(double(n + m) / (double(n) * m)); }
+inline double ksCritical(std::size_t n, std::size_t m) {
+    return 1.949 * std::sqrt(double(n + m) / (double(n) * m));
+}
 
 /// AugLab's draws of every op of `preset` for `n` samples of a width x height image: per op, key ->
 /// the values drawnValues() reports (ops that did not apply add nothing).
-inline std::vector<std::map<std::string, std::vector<double>>> auglabDraws(const Preset& preset, int width, int height, int n) {
+inline std::vector<std::map<std::string, std::vector<double>>> auglabDraws(const Preset& preset, int width,
+                                                                           int height, int n) {
     std::vector<std::map<std::string, std::vector<double>>> out(preset.pipeline.size());
     for (int i = 0; i < n; ++i) {
-        const Replay r = samplePipeline(preset.pipeline, preset.seed, static_cast<std::uint64_t>(i), width, height);
+        const Replay r =
+            samplePipeline(preset.pipeline, preset.seed, static_cast<std::uint64_t>(i), width, height);
         for (std::size_t k = 0; k < preset.pipeline.size(); ++k)
             for (const ParamDesc& pd : preset.pipeline[k].desc().params)
                 for (double v : drawnValues(r.ops[k], pd.key, width, height)) out[k][pd.key].push_back(v);
@@ -333,7 +381,8 @@ inline int compareDraws(const Preset& preset, const nlohmann::json& theirs, int 
                         QStringList& failures) {
     const auto ours = auglabDraws(preset, width, height, n);
     if (theirs.size() != ours.size()) {
-        failures << QString("the library reported %1 transforms for %2 ops").arg(theirs.size()).arg(ours.size());
+        failures
+            << QString("the library reported %1 transforms for %2 ops").arg(theirs.size()).arg(ours.size());
         return 0;
     }
     int compared = 0;
@@ -378,11 +427,13 @@ inline QStringList perspectiveOutsideBounds(ExportResult (*exporter)(const Prese
             const Image ours = renderSample(preset.pipeline, source, preset.seed, index, cpu);
             saveReplay((base + ".replay.json").toStdString(),
                        samplePipeline(preset.pipeline, preset.seed, index, source.width(), source.height()));
-            const PythonRun r = runProcess(python, checkerAndMode + QStringList{base + ".py", QString::fromStdString(input),
-                                                                                base + ".replay.json", base + "-out.png"});
+            const PythonRun r =
+                runProcess(python, checkerAndMode + QStringList{base + ".py", QString::fromStdString(input),
+                                                                base + ".replay.json", base + "-out.png"});
             if (r.code != 0) return {"the checker failed: " + r.out + r.err.right(3000)};
             const Diff d = compare(ours, loadImage((base + "-out.png").toStdString()).image);
-            const QString line = QString("%1, sample %2: %3").arg(op).arg(index).arg(QString::fromUtf8(d.describe()));
+            const QString line =
+                QString("%1, sample %2: %3").arg(op).arg(index).arg(QString::fromUtf8(d.describe()));
             qInfo("%s", qPrintable(line));
             const bool nearest = std::string(op).find("nearest") != std::string::npos;
             if (!(nearest ? d.pixelFractionDiffering() <= 0.005 : d.withinLinearBounds())) failures << line;
@@ -414,9 +465,36 @@ inline QString everyPresetRuns(ExportResult (*exporter)(const Preset&), const QS
         const bool crops = std::any_of(preset.pipeline.begin(), preset.pipeline.end(),
                                        [](const OpConfig& op) { return op.enabled && setsFrame(op); });
         if (out.channels != 3 || out.width < 1 || (!crops && (out.width != 512 || out.height != 512)))
-            return QString("%1: %2 x %3 x %4").arg(name.c_str()).arg(out.width).arg(out.height).arg(out.channels);
+            return QString("%1: %2 x %3 x %4")
+                .arg(name.c_str())
+                .arg(out.width)
+                .arg(out.height)
+                .arg(out.channels);
     }
     return {};
+}
+
+/// Two photos of the same size written to `dir` (a batch for the mixing exports), their paths.
+inline std::pair<QString, QString> mixBatchImages(const QString& dir, int width, int height) {
+    const QString a = dir + "/mix-a.png", b = dir + "/mix-b.png";
+    saveImage(a.toStdString(), photoCrop("chelsea.png", width, height, 3));
+    saveImage(b.toStdString(), photoCrop("coffee.png", width, height, 3));
+    return {a, b};
+}
+
+/// AugLab's draws of the mixing op that is `preset`'s only op, for n samples of a width x height
+/// image with one partner: its lambda, or its effective lambda (the label weight after clipping).
+inline std::vector<double> mixWeights(const Preset& preset, std::uint64_t seed, int n, int width, int height,
+                                      bool effective) {
+    std::vector<double> w;
+    for (int i = 0; i < n; ++i) {
+        const auto& m = std::get<MixParams>(
+            samplePipeline(preset.pipeline, seed, std::uint64_t(i), width, height, PartnerPool{2, 0})
+                .ops[0]
+                .params);
+        w.push_back(effective ? m.effectiveLambda : m.lambda);
+    }
+    return w;
 }
 
 }  // namespace auglab::testing

@@ -237,9 +237,7 @@ private slots:
         // must follow the distribution of AugLab's (lambda, effective_lambda): two-sample KS at the
         // 0.001 level, 4000 of each, 120 x 90 images.
         const int width = 120, height = 90, n = 4000;
-        const QString a = dir_.filePath("mix-a.png"), b = dir_.filePath("mix-b.png");
-        saveImage(a.toStdString(), photoCrop("chelsea.png", width, height, 3));
-        saveImage(b.toStdString(), photoCrop("coffee.png", width, height, 3));
+        const auto [a, b] = mixBatchImages(dir_.path(), width, height);
         for (const char* op : {R"({"op": "mixup", "alpha": 0.4})", R"({"op": "cutmix", "alpha": 1.0})",
                                R"({"op": "cutmix", "alpha": 0.3})"}) {
             const Preset preset = presetOf(op);
@@ -252,14 +250,8 @@ private slots:
                 nlohmann::json::parse(r.out.toStdString()).get<std::vector<double>>();
             // torchvision's labels are float32: ours too, so that cutmix's discrete weights (box areas)
             // compare equal where they are the same.
-            std::vector<double> ours;
-            for (int i = 0; i < n; ++i)
-                ours.push_back(
-                    (float)std::get<MixParams>(samplePipeline(preset.pipeline, 17, std::uint64_t(i), width,
-                                                              height, PartnerPool{2, 0})
-                                                   .ops[0]
-                                                   .params)
-                        .effectiveLambda);
+            std::vector<double> ours = mixWeights(preset, 17, n, width, height, true);
+            for (double& v : ours) v = static_cast<float>(v);
             const double d = ksStatistic(ours, theirs), critical = ksCritical(ours.size(), theirs.size());
             qInfo("%s: label weights KS %.4f (critical %.4f)", op, d, critical);
             QVERIFY2(d < critical, qPrintable(QString("%1: KS %2 >= %3").arg(op).arg(d).arg(critical)));

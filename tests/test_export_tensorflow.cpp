@@ -165,9 +165,7 @@ private slots:
         // CutMix weight is lambda itself, where AugLab's (and torchvision's) effective lambda is
         // larger on average: the export's warning says so.
         const int width = 120, height = 90, n = 600;
-        const QString a = dir_.filePath("mix-a.png"), b = dir_.filePath("mix-b.png");
-        saveImage(a.toStdString(), photoCrop("chelsea.png", width, height, 3));
-        saveImage(b.toStdString(), photoCrop("coffee.png", width, height, 3));
+        const auto [a, b] = mixBatchImages(dir_.path(), width, height);
         for (const char* op : {R"({"op": "mixup", "alpha": 0.4})", R"({"op": "cutmix", "alpha": 1.0})"}) {
             const Preset preset = presetOf(op);
             const QString file = dir_.filePath("mix.py");
@@ -178,13 +176,7 @@ private slots:
             std::vector<double> theirs;
             for (const double w : nlohmann::json::parse(r.out.toStdString()).get<std::vector<double>>())
                 if (w < 1.0) theirs.push_back(w);  // 1: the image was paired with itself
-            std::vector<double> ours;
-            for (int i = 0; i < 2000; ++i)
-                ours.push_back(std::get<MixParams>(samplePipeline(preset.pipeline, 3, std::uint64_t(i), width,
-                                                                  height, PartnerPool{2, 0})
-                                                       .ops[0]
-                                                       .params)
-                                   .lambda);
+            const std::vector<double> ours = mixWeights(preset, 3, 2000, width, height, false);
             QVERIFY2(theirs.size() > std::size_t(n / 4), qPrintable(QString::number(theirs.size())));
             const double d = ksStatistic(ours, theirs), critical = ksCritical(ours.size(), theirs.size());
             qInfo("%s: %zu weights, KS %.4f (critical %.4f)", op, theirs.size(), d, critical);

@@ -434,15 +434,22 @@ void TestGui::everySliderTunesFinely() {
     QVERIFY2(checked >= 20, qPrintable(QString::number(checked)));
 }
 
+// The window on one image with an affine alone, once its panel is the only one; returns the
+// field of the rotation's upper end.
+QDoubleSpinBox* affineOnly(MainWindow& w) {
+    w.openImages({sample("astronaut.png")});
+    Preset p;
+    p.pipeline = {OpConfig::withDefaults("affine")};
+    w.document()->newDocument(p);
+    // The previous panels are deleted later: wait until they are gone.
+    if (!QTest::qWaitFor([&] { return w.editor()->findChildren<OpPanel*>().size() == 1; })) return nullptr;
+    return w.editor()->findChild<QDoubleSpinBox*>("rotate_deg_max");
+}
+
 void TestGui::numberFieldsRefuseRatherThanCut() {
     auto w = makeWindow();
     QVERIFY(w);
-    w->openImages({sample("astronaut.png")});
-    Preset p;
-    p.pipeline = {OpConfig::withDefaults("affine")};
-    w->document()->newDocument(p);
-    QTRY_COMPARE(w->editor()->findChildren<OpPanel*>().size(), qsizetype(1));  // the old panels are gone
-    auto* field = w->editor()->findChild<QDoubleSpinBox*>("rotate_deg_max");
+    QDoubleSpinBox* field = affineOnly(*w);
     QVERIFY(field);
     field->findChild<QLineEdit*>()->selectAll();
     QTest::keyClicks(field, "500");
@@ -463,12 +470,7 @@ void TestGui::undoFromAFocusedField() {
     // Ctrl+Z while the cursor is still in a number field after Enter undoes the document's edit.
     auto w = makeWindow();
     QVERIFY(w);
-    w->openImages({sample("astronaut.png")});
-    Preset p;
-    p.pipeline = {OpConfig::withDefaults("affine")};
-    w->document()->newDocument(p);
-    QTRY_COMPARE(w->editor()->findChildren<OpPanel*>().size(), qsizetype(1));  // the old panels are gone
-    auto* field = w->editor()->findChild<QDoubleSpinBox*>("rotate_deg_max");
+    QDoubleSpinBox* field = affineOnly(*w);
     QVERIFY(field);
     field->setFocus();
     QTRY_VERIFY(field->hasFocus());

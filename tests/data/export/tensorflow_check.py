@@ -44,6 +44,9 @@ def keras_mix(module_path, a_path, b_path, n):
     weight w (label 0) says, its partner the other image or itself (Keras shuffles the batch)."""
     import json
 
+    import keras
+
+    keras.utils.set_random_seed(5)  # before the layers' seed generators are made: the same draws every run
     spec = importlib.util.spec_from_file_location("export", module_path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
