@@ -37,6 +37,7 @@ private slots:
     void shiftDragIsTenTimesFiner();
     void wheelStepsWhenFocused();
     void doubleClickTypesAValue();
+    void handlesOnOneValueShowBothHalves();
 };
 
 namespace {
@@ -499,6 +500,23 @@ void TestRangeSlider::doubleClickTypesAValue() {
     QTest::keyClick(field, Qt::Key_Escape);
     QTRY_VERIFY(w.findChild<QLineEdit*>("handleField") == nullptr);
     QCOMPARE(w.minimum(), -15.0);
+}
+
+void TestRangeSlider::handlesOnOneValueShowBothHalves() {
+    // Shear [0, 0]: both handles on one value are the two halves of one disc, split by a line, so
+    // neither sits hidden under the other; apart, each is a whole disc.
+    RangeSlider w;
+    setUp(w, -30, 30, 0, 0, false);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QColor fill = w.palette().color(QPalette::Active, QPalette::Light);
+    const QPoint centre = at(w, 0) + QPoint(0, 3);  // below the track, inside the disc
+    const QImage together = w.grab().toImage();
+    QVERIFY2(pixel(together, centre) != fill, qPrintable(pixel(together, centre).name()));  // the split line
+    QCOMPARE(pixel(together, centre + QPoint(-3, 0)), fill);                                // the min half
+    QCOMPARE(pixel(together, centre + QPoint(3, 0)), fill);                                 // the max half
+    w.setRange(-20, 20);
+    const QImage apart = w.grab().toImage();
+    QCOMPARE(pixel(apart, at(w, 20) + QPoint(0, 3)), fill);  // a whole disc: no line through it
 }
 
 QTEST_MAIN(TestRangeSlider)
