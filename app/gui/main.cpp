@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QPainter>
 #include <QSurfaceFormat>
 #include <QTimer>
 
@@ -22,8 +23,8 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("paths", "Images, folders or *.auglab.json presets to open", "[paths...]");
-    QCommandLineOption screenshot("screenshot", "Save a picture of the window once the grid is shown, then quit.",
-                                  "file");
+    QCommandLineOption screenshot("screenshot",
+                                  "Save a picture of the window once the grid is shown, then quit.", "file");
     parser.addOption(screenshot);
     parser.process(app);
 
@@ -40,9 +41,10 @@ int main(int argc, char** argv) {
     QStringList presets, images;
     for (const QString& p : paths) (p.endsWith(".json", Qt::CaseInsensitive) ? presets : images) << p;
     for (const QString& p : presets) window.openPreset(p);
-    if (!images.isEmpty()) window.openImages(images.size() == 1 || QFileInfo(images.first()).isDir()
-                                                 ? images
-                                                 : QStringList{images.first()} + images.mid(1));
+    if (!images.isEmpty())
+        window.openImages(images.size() == 1 || QFileInfo(images.first()).isDir()
+                              ? images
+                              : QStringList{images.first()} + images.mid(1));
     if (!hasImages) window.setMode(auglab::SheetMode::Samples);
     window.show();
 
@@ -50,7 +52,15 @@ int main(int argc, char** argv) {
         const QString out = parser.value(screenshot);
         QObject::connect(&window, &auglab::MainWindow::gridShown, &window, [&window, out] {
             QTimer::singleShot(300, &window, [&window, out] {
-                window.grab().save(out);
+                // The grid as its framebuffer has it, overlays (realism badges, placeholders) included:
+                // QWidget::grab alone leaves them out.
+                QPixmap shot = window.grab();
+                QPainter painter(&shot);
+                auglab::PreviewGrid* grid = window.grid();
+                painter.drawImage(QRect(grid->mapTo(&window, QPoint(0, 0)), grid->size()),
+                                  grid->grabFramebuffer());
+                painter.end();
+                shot.save(out);
                 QApplication::quit();
             });
         });
