@@ -84,13 +84,23 @@ PartnerLoader filePartners(std::vector<std::filesystem::path> pool, bool display
     struct Held {
         std::mutex mutex;
         std::map<std::pair<std::uint64_t, int>, std::shared_ptr<SourceLevels>> images;
+        std::map<std::uint64_t, ImageInfo> headers;  // read once per file, not once per tile
     };
     auto held = std::make_shared<Held>();
     return [pool = std::move(pool), display, held](std::uint64_t index, int outW, int outH) {
         if (index >= pool.size())
             throw InputError("the pool has " + std::to_string(pool.size()) + " images, not " + std::to_string(index + 1));
         const std::filesystem::path& file = pool[static_cast<std::size_t>(index)];
-        const ImageInfo info = probeImage(file);
+        ImageInfo info;
+        {
+            const std::lock_guard<std::mutex> lock(held->mutex);
+            if (auto it = held->headers.find(index); it != held->headers.end()) info = it->second;
+        }
+        if (info.width == 0) {
+            info = probeImage(file);
+            const std::lock_guard<std::mutex> lock(held->mutex);
+            held->headers[index] = info;
+        }
         const int level = display ? partnerLevel(info.width, info.height, outW, outH, SourceSampling::Prefiltered) : 0;
         {
             const std::lock_guard<std::mutex> lock(held->mutex);
