@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "op_registry.h"
+#include "targets.h"
 
 namespace auglab {
 
@@ -69,6 +70,9 @@ struct Preset {
     std::string description;
     std::uint64_t seed = 0;
     std::vector<OpConfig> pipeline;
+    /// How boxes, keypoints and masks follow the pixels (the `targets` section); absent in a preset
+    /// made for images alone (annotated data then uses the defaults, Albumentations' own).
+    std::optional<TargetSettings> targets;
 
     bool operator==(const Preset&) const = default;
 };

@@ -15,6 +15,10 @@ namespace auglab {
 class PlanBuilder {
 public:
     PlanBuilder(int srcW, int srcH, int outW, int outH, SourceSampling sampling);
+    /// A builder for masks (targets.h moveMasks): nearest neighbour everywhere, `maskFill` outside
+    /// the image, pixel steps left out (pixel ops leave masks alone), resizes as cv2.resize's
+    /// INTER_NEAREST picks its pixels (floor(x * src / dst), not centre-aligned).
+    static PlanBuilder forMasks(int srcW, int srcH, int outW, int outH, int maskFill);
 
     int frameWidth() const { return frameW_; }
     int frameHeight() const { return frameH_; }
@@ -34,8 +38,9 @@ public:
     /// Replaces the frame by a newW x newH image: `forward` maps the current frame onto it, and it
     /// shows a regionW x regionH part of the current frame (the source level is chosen for that
     /// scale). Resized as cv2.resize does: edges repeat unless an earlier op set a border.
+    /// `resize` false: the new frame is a warp into a new size (no cv2.resize), not a resize.
     void newFrame(const Matrix3& forward, int newW, int newH, int regionW, int regionH,
-                  Interpolation interpolation);
+                  Interpolation interpolation, bool resize = true);
     /// A stage of its own that gathers its pixels as `gather` says (it does not fuse with a matrix).
     void gatherStage(std::shared_ptr<const GatherStep> gather);
     void pixel(PixelStep step);
@@ -54,6 +59,8 @@ private:
     BorderMode border_ = BorderMode::Constant;
     Rgb fill_{0, 0, 0};
     bool borderSet_ = false;
+    bool masks_ = false;
+    std::uint8_t maskFill_ = 0;
     Plan plan_;
 };
 

@@ -12,10 +12,14 @@ namespace {
 
 ParamValue readParam(const JsonReader& r, const ParamDesc& pd) {
     switch (pd.kind) {
-        case ParamKind::FloatRange: return r.range(pd.lower, pd.upper, false);
-        case ParamKind::IntRange: return r.range(pd.lower, pd.upper, true);
-        case ParamKind::Float: return r.numberIn(pd.lower, pd.upper);
-        case ParamKind::Bool: return r.boolean();
+        case ParamKind::FloatRange:
+            return r.range(pd.lower, pd.upper, false);
+        case ParamKind::IntRange:
+            return r.range(pd.lower, pd.upper, true);
+        case ParamKind::Float:
+            return r.numberIn(pd.lower, pd.upper);
+        case ParamKind::Bool:
+            return r.boolean();
         case ParamKind::Choice: {
             const std::string s = r.string();
             for (const std::string& c : pd.choices)
@@ -28,8 +32,10 @@ ParamValue readParam(const JsonReader& r, const ParamDesc& pd) {
             Fill f;
             if (r.json().is_string()) {
                 const std::string s = r.string();
-                if (pd.allowsRandomFill && s == "random") f.mode = Fill::Mode::Random;
-                else if (pd.allowsRandomFill && s == "random_uniform") f.mode = Fill::Mode::RandomUniform;
+                if (pd.allowsRandomFill && s == "random")
+                    f.mode = Fill::Mode::Random;
+                else if (pd.allowsRandomFill && s == "random_uniform")
+                    f.mode = Fill::Mode::RandomUniform;
                 else
                     r.fail("unknown fill \"" + s + "\" (expected [r, g, b]" +
                            (pd.allowsRandomFill ? std::string(", \"random\" or \"random_uniform\")") : ")"));
@@ -42,7 +48,8 @@ ParamValue readParam(const JsonReader& r, const ParamDesc& pd) {
         case ParamKind::Size: {
             if (r.arraySize() != 2) r.fail("expected [height, width] in pixels");
             const auto lo = static_cast<std::int64_t>(pd.lower), hi = static_cast<std::int64_t>(pd.upper);
-            return Size2{static_cast<int>(r.element(0).integer(lo, hi)), static_cast<int>(r.element(1).integer(lo, hi))};
+            return Size2{static_cast<int>(r.element(0).integer(lo, hi)),
+                         static_cast<int>(r.element(1).integer(lo, hi))};
         }
     }
     r.fail("internal: unknown parameter kind");
@@ -95,9 +102,12 @@ nlohmann::ordered_json paramToJson(const ParamDesc& pd, const ParamValue& v) {
             const Range r = std::get<Range>(v);
             return nlohmann::ordered_json::array({std::llround(r.min), std::llround(r.max)});
         }
-        case ParamKind::Float: return std::get<double>(v);
-        case ParamKind::Bool: return std::get<bool>(v);
-        case ParamKind::Choice: return std::get<std::string>(v);
+        case ParamKind::Float:
+            return std::get<double>(v);
+        case ParamKind::Bool:
+            return std::get<bool>(v);
+        case ParamKind::Choice:
+            return std::get<std::string>(v);
         case ParamKind::Fill: {
             const Fill& f = std::get<Fill>(v);
             if (f.mode == Fill::Mode::Random) return "random";
@@ -133,7 +143,7 @@ nlohmann::ordered_json opConfigToJson(const OpConfig& op) {
 Preset parsePreset(std::string_view text, const std::string& what) {
     const nlohmann::json doc = parseJsonStrict(text, what);
     const JsonReader root(doc, "");
-    root.requireObject({"format", "version", "name", "description", "seed", "pipeline"});
+    root.requireObject({"format", "version", "name", "description", "seed", "pipeline", "targets"});
     const std::string format = root.member("format").string();
     if (format != "auglab-preset")
         root.member("format").fail("expected \"auglab-preset\", got \"" + format + "\"");
@@ -149,6 +159,7 @@ Preset parsePreset(std::string_view text, const std::string& what) {
     const JsonReader pipeline = root.member("pipeline");
     const std::size_t n = pipeline.arraySize();
     for (std::size_t i = 0; i < n; ++i) preset.pipeline.push_back(readOp(pipeline.element(i)));
+    if (root.has("targets")) preset.targets = readTargetSettings(root.member("targets"));
     std::string why;
     if (const int bad = pipelineOrderError(preset.pipeline, why); bad >= 0)
         pipeline.element(static_cast<std::size_t>(bad)).member("op").fail(why);
@@ -175,10 +186,13 @@ nlohmann::ordered_json presetToJson(const Preset& preset) {
     j["seed"] = preset.seed;
     j["pipeline"] = nlohmann::ordered_json::array();
     for (const OpConfig& op : preset.pipeline) j["pipeline"].push_back(opConfigToJson(op));
+    if (preset.targets) j["targets"] = targetSettingsToJson(*preset.targets);
     return j;
 }
 
-std::string serializePreset(const Preset& preset) { return presetToJson(preset).dump(2) + "\n"; }
+std::string serializePreset(const Preset& preset) {
+    return presetToJson(preset).dump(2) + "\n";
+}
 
 void savePreset(const std::filesystem::path& path, const Preset& preset) {
     writeFileAtomically(path, serializePreset(preset));

@@ -30,8 +30,10 @@ Json rangeSchema(const ParamDesc& pd, bool integers) {
 
 Json paramSchema(const ParamDesc& pd) {
     switch (pd.kind) {
-        case ParamKind::FloatRange: return rangeSchema(pd, false);
-        case ParamKind::IntRange: return rangeSchema(pd, true);
+        case ParamKind::FloatRange:
+            return rangeSchema(pd, false);
+        case ParamKind::IntRange:
+            return rangeSchema(pd, true);
         case ParamKind::Float: {
             Json s;
             s["description"] = pd.help;
@@ -66,7 +68,8 @@ Json paramSchema(const ParamDesc& pd) {
             }
             return s;
         }
-        case ParamKind::Size: return pairSchema(pd, true, pd.help + " [height, width].");
+        case ParamKind::Size:
+            return pairSchema(pd, true, pd.help + " [height, width].");
     }
     return Json::object();
 }
@@ -133,17 +136,19 @@ nlohmann::ordered_json presetSchema() {
     for (const OpDesc& op : opRegistry()) refs.push_back(Json{{"$ref", "#/$defs/op_" + op.name}});
     items["oneOf"] = refs;
     props["pipeline"] = Json{{"type", "array"}, {"items", items}};
+    props["targets"] = targetSettingsSchema();
     s["properties"] = props;
     s["required"] = Json::array({"format", "version", "pipeline"});
     s["additionalProperties"] = false;
     Json defs;
-    defs["rgb"] = Json{{"type", "array"},
-                       {"prefixItems", Json::array({Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 255}},
-                                                    Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 255}},
-                                                    Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 255}}})},
-                       {"items", false},
-                       {"minItems", 3},
-                       {"maxItems", 3}};
+    defs["rgb"] =
+        Json{{"type", "array"},
+             {"prefixItems", Json::array({Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 255}},
+                                          Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 255}},
+                                          Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 255}}})},
+             {"items", false},
+             {"minItems", 3},
+             {"maxItems", 3}};
     for (const OpDesc& op : opRegistry()) defs["op_" + op.name] = opSchema(op);
     s["$defs"] = defs;
     return s;

@@ -22,11 +22,12 @@ if [ "${AUGLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DAUGLAB_SANITIZE=ON -DAUGLAB_TESTS=ON \
         -DAUGLAB_GUI=OFF -DAUGLAB_GL=OFF -DAUGLAB_CUDA=OFF >/dev/null
   # The engine's own suites: images, warp, colour ops, sampler, presets and replays, rendering.
+  # The label readers and the targets' own suite too (not the one that runs the Python library).
   suites=(test_image_io test_image_save test_image_resize test_warp test_colour_ops test_sampler test_preset
-          test_render test_sheet_sources test_import)
-  cmake --build build-asan -j"$(nproc)" --target "${suites[@]}"
+          test_render test_sheet_sources test_import test_annotations test_coco_masks)
+  cmake --build build-asan -j"$(nproc)" --target "${suites[@]}" test_targets
   # Any UBSan report fails the run.
-  regex="^($(IFS='|'; echo "${suites[*]}"))\$"
+  regex="^($(IFS='|'; echo "${suites[*]}")|test_targets\.TestTargets)\$"
   (cd build-asan && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
      ctest --output-on-failure -j"$(nproc)" --timeout 900 -R "$regex")
 fi

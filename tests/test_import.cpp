@@ -97,7 +97,8 @@ private slots:
         QFETCH(QString, file);
         const ImportResult r = importFile(file.toUtf8().constData());
         // ColorJitter has no AugLab op (yet): reported, skipped.
-        QVERIFY2(hasWarning(r, "transform.transforms[5]: ColorJitter has no AugLab op"), qPrintable(warningsOf(r)));
+        QVERIFY2(hasWarning(r, "transform.transforms[5]: ColorJitter has no AugLab op"),
+                 qPrintable(warningsOf(r)));
         QVERIFY(!hasWarning(r, "Perspective"));
         QVERIFY(!hasWarning(r, "GridDropout"));
         QCOMPARE(r.preset.pipeline.size(), std::size_t(10));
@@ -150,21 +151,24 @@ private slots:
                "noise_scale_factor": 0.5},
               {"__class_fullname__": "OneOf", "p": 1.0, "transforms": []},
               {"__class_fullname__": "VerticalFlip"}
-            ]}})", "old.json");
+            ]}})",
+                                                    "old.json");
         const QString w = warningsOf(r);
         QCOMPARE(r.preset.pipeline.size(), std::size_t(4));
         const OpConfig& a = r.preset.pipeline[0];
-        QCOMPARE(a.choice("border"), std::string("reflect_101"));  // old "mode"
+        QCOMPARE(a.choice("border"), std::string("reflect_101"));     // old "mode"
         QCOMPARE(a.fill("fill").rgb, (std::array<int, 3>{1, 2, 3}));  // old "cval"
-        QCOMPARE(a.range("shear_x_deg"), (Range{4, 4}));            // a number is a fixed shear
+        QCOMPARE(a.range("shear_x_deg"), (Range{4, 4}));              // a number is a fixed shear
         QCOMPARE(a.choice("interpolation"), std::string("linear"));
-        for (const char* part : {"transform.bbox_params", "transform.transforms[0].translate_px: shifts in pixels",
-                                 "transform.transforms[0].interpolation: OpenCV interpolation 2",
-                                 "transform.transforms[0].cval_mask: acts on masks", "transforms[0].rotate_method",
-                                 "transform.transforms[0].balanced_scale", "transform.transforms[0].frobnicate",
-                                 "transform.transforms[2].var_limit", "transform.transforms[2].noise_scale_factor",
-                                 "transform.transforms[3]: OneOf has no AugLab op",
-                                 "transform.transforms[4].p: absent"})
+        // bbox_params is read into the preset's targets section.
+        QVERIFY(r.preset.targets && r.preset.targets->boxes.format == BoxFormat::Coco);
+        for (const char* part :
+             {"transform.transforms[0].translate_px: shifts in pixels",
+              "transform.transforms[0].interpolation: OpenCV interpolation 2",
+              "transform.transforms[0].cval_mask: acts on masks", "transforms[0].rotate_method",
+              "transform.transforms[0].balanced_scale", "transform.transforms[0].frobnicate",
+              "transform.transforms[2].var_limit", "transform.transforms[2].noise_scale_factor",
+              "transform.transforms[3]: OneOf has no AugLab op", "transform.transforms[4].p: absent"})
             QVERIFY2(w.contains(part), qPrintable(QString(part) + " not in:\n" + w));
         const OpConfig& d = r.preset.pipeline[1];
         QCOMPARE(d.range("holes"), (Range{6, 6}));
@@ -185,7 +189,8 @@ private slots:
                "holes_number_xy": null, "random_offset": true, "shift_xy": [3, 4], "fill": "random", "fill_mask": null},
               {"__class_fullname__": "GridDropout", "p": 1.0, "ratio": 0.5, "unit_size_range": [16, 16],
                "holes_number_xy": [4, 5], "random_offset": false, "shift_xy": [2, 0], "fill": [1, 2, 3], "fill_mask": 7}
-            ]}})", "grid.json");
+            ]}})",
+                                                    "grid.json");
         const QString w = warningsOf(r);
         QCOMPARE(r.preset.pipeline.size(), std::size_t(2));
         const OpConfig& a = r.preset.pipeline[0];
@@ -199,14 +204,17 @@ private slots:
         QCOMPARE(b.range("unit_size_px"), (Range{16, 16}));
         QVERIFY(!b.flag("random_offset"));
         QCOMPARE(b.fill("fill").rgb, (std::array<int, 3>{1, 2, 3}));
-        for (const char* part : {"transform.transforms[1].unit_size_range: an empty range",
-                                 "transform.transforms[1].holes_number_xy: a fixed number of grid cells",
-                                 "transform.transforms[1].shift_xy: a shift", "transform.transforms[1].fill_mask"})
+        for (const char* part :
+             {"transform.transforms[1].unit_size_range: an empty range",
+              "transform.transforms[1].holes_number_xy: a fixed number of grid cells",
+              "transform.transforms[1].shift_xy: a shift", "transform.transforms[1].fill_mask"})
             QVERIFY2(w.contains(part), qPrintable(QString(part) + " not in:\n" + w));
         // A ratio Albumentations refuses is an error with its path.
-        const std::string error = importError(R"({"transform": {"__class_fullname__": "Compose", "transforms": [
+        const std::string error =
+            importError(R"({"transform": {"__class_fullname__": "Compose", "transforms": [
             {"__class_fullname__": "GridDropout", "p": 1, "ratio": 0}]}})");
-        QVERIFY2(error.find("transform.transforms[0].ratio: ratio must be in (0, 1]") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("transform.transforms[0].ratio: ratio must be in (0, 1]") != std::string::npos,
+                 error.c_str());
     }
 
     void randomResizedCrop() {
@@ -219,7 +227,8 @@ private slots:
               {"__class_fullname__": "RandomResizedCrop", "p": 1.0, "size": [160, 240], "scale": [0.25, 0.9],
                "ratio": [0.5, 1.5], "interpolation": 0, "mask_interpolation": 0, "area_for_downscale": "image"},
               {"__class_fullname__": "RandomResizedCrop", "p": 1.0, "size": [10, 10]}
-            ]}})", "crop.json");
+            ]}})",
+                                                    "crop.json");
         const QString w = warningsOf(r);
         QCOMPARE(r.preset.pipeline.size(), std::size_t(3));
         QCOMPARE(r.preset.pipeline[0].name(), std::string("horizontal_flip"));
@@ -239,7 +248,8 @@ private slots:
         const ImportResult old = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
             "__class_fullname__": "Compose", "transforms": [
               {"__class_fullname__": "RandomResizedCrop", "height": 64, "width": 32, "scale": [0.08, 1.0],
-               "ratio": [0.75, 1.3333333333333333], "interpolation": 1, "p": 1.0}]}})", "old.json");
+               "ratio": [0.75, 1.3333333333333333], "interpolation": 1, "p": 1.0}]}})",
+                                                      "old.json");
         QCOMPARE(old.preset.pipeline.at(0).size("size"), (Size2{64, 32}));
         QVERIFY2(old.warnings.empty(), qPrintable(warningsOf(old)));
     }
@@ -247,8 +257,10 @@ private slots:
     void strictErrors_data() {
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("message");
-        QTest::newRow("syntax") << "{" << "t.json";
-        QTest::newRow("no transform") << R"({"__version__": "2.0.8"})" << "transform";
+        QTest::newRow("syntax") << "{"
+                                << "t.json";
+        QTest::newRow("no transform") << R"({"__version__": "2.0.8"})"
+                                      << "transform";
         QTest::newRow("range order") << R"({"transform": {"__class_fullname__": "Compose", "transforms": [
             {"__class_fullname__": "Affine", "p": 1, "rotate": [10, -10]}]}})"
                                      << "transform.transforms[0].rotate: min 10 > max -10";
@@ -258,8 +270,9 @@ private slots:
         QTest::newRow("p out of range") << R"({"transform": {"__class_fullname__": "Compose", "transforms": [
             {"__class_fullname__": "HorizontalFlip", "p": 1.5}]}})"
                                         << "transform.transforms[0].p: p must be in [0, 1]";
-        QTest::newRow("transforms not a list") << R"({"transform": {"__class_fullname__": "Compose", "transforms": 3}})"
-                                               << "transform.transforms";
+        QTest::newRow("transforms not a list")
+            << R"({"transform": {"__class_fullname__": "Compose", "transforms": 3}})"
+            << "transform.transforms";
     }
 
     void strictErrors() {
@@ -278,6 +291,41 @@ private slots:
             }
     }
 
+    void roundTripTargets() {
+        // The targets section goes out as bbox_params / keypoint_params and comes back the same.
+        Preset preset = defaultPreset();
+        TargetSettings t;
+        t.boxes.format = BoxFormat::Coco;
+        t.boxes.labelFields = {"category_ids", "iscrowd"};
+        t.boxes.minArea = 12;
+        t.boxes.minVisibility = 0.35;
+        t.boxes.minWidth = 2;
+        t.boxes.minHeight = 3;
+        t.boxes.maxAcceptRatio = 6;
+        t.boxes.clip = true;
+        t.boxes.checkEachTransform = false;
+        t.keypoints.format = "xyas";
+        t.keypoints.labelFields = {"keypoint_labels"};
+        t.keypoints.removeInvisible = false;
+        t.keypoints.angleInDegrees = false;
+        preset.targets = t;
+        const ImportResult r = importAlbumentations(exportAlbumentations(preset).text, "targets");
+        QVERIFY2(r.warnings.empty(), qPrintable(warningsOf(r)));
+        QVERIFY(r.preset.targets.has_value());
+        QVERIFY(*r.preset.targets == t);
+        // A file's BboxParams with a value out of range is an error naming its path.
+        std::string text = exportAlbumentations(preset).text;
+        const std::string was = "\"min_visibility\": 0.35";
+        QVERIFY(text.find(was) != std::string::npos);
+        text.replace(text.find(was), was.size(), "\"min_visibility\": 1.35");
+        try {
+            importAlbumentations(text, "bad");
+            QFAIL("min_visibility 1.35 was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("transform.bbox_params.min_visibility"), e.what());
+        }
+    }
+
     void roundTripGenerated() {
         QRandomGenerator rng(20240531);
         for (int i = 0; i < 300; ++i) {
@@ -286,8 +334,9 @@ private slots:
             const ImportResult r = importAlbumentations(e.text, "generated");
             QVERIFY2(r.warnings.empty(), qPrintable(warningsOf(r)));
             if (!(r.preset == preset))
-                QFAIL(("round trip changed preset " + std::to_string(i) + ":\n" + serializePreset(preset) + "\nbecame\n" +
-                       serializePreset(r.preset)).c_str());
+                QFAIL(("round trip changed preset " + std::to_string(i) + ":\n" + serializePreset(preset) +
+                       "\nbecame\n" + serializePreset(r.preset))
+                          .c_str());
         }
     }
 

@@ -373,8 +373,15 @@ void TestPreset::roundTrip() {
     // Every key explicit: each op lists op, enabled, p and all its parameters that have a value,
     // except that pixel hole sizes replace the fractional ones.
     const nlohmann::json doc = nlohmann::json::parse(text);
-    QCOMPARE(static_cast<int>(doc.size()), 6);
+    // format, version, name, description, seed, pipeline, and targets when the preset has labels.
+    QCOMPARE(static_cast<int>(doc.size()), p.targets ? 7 : 6);
     QCOMPARE(doc["seed"].get<std::uint64_t>(), p.seed);
+    if (p.targets) {
+        // Every targets setting explicit too.
+        QCOMPARE(doc["targets"]["boxes"].size(), std::size_t(10));
+        QCOMPARE(doc["targets"]["keypoints"].size(), std::size_t(5));
+        QVERIFY(doc["targets"].contains("mask_fill"));
+    }
     for (std::size_t i = 0; i < p.pipeline.size(); ++i) {
         const OpConfig& op = p.pipeline[i];
         const bool pxHoles = op.has("hole_height_px");

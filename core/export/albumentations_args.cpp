@@ -75,7 +75,12 @@ void TransformArgs::maskOnly(const char* key, std::initializer_list<const char*>
     if (!r) return;
     const json& v = r->json();
     const bool atDefault = v.is_null() || (v.is_number() && v.get<double>() == 0) || v == json("largest_box");
-    if (!atDefault) warn(*r, "acts on masks or boxes only; AugLab augments images: ignored.");
+    if (!atDefault)
+        warn(
+            *r,
+            "acts on masks or boxes only; AugLab moves them as Albumentations' defaults do (masks by nearest "
+            "neighbour with the preset's targets.mask_fill outside, rotated boxes by their largest box): "
+            "ignored.");
 }
 
 void TransformArgs::warn(const JsonReader& where, const std::string& message) {

@@ -87,6 +87,40 @@ nlohmann::ordered_json albumentationsDocument(const Preset& preset, Albumentatio
     }
     compose["bbox_params"] = nullptr;
     compose["keypoint_params"] = nullptr;
+    if (preset.targets) {
+        // BboxParams and KeypointParams as A.save writes them (to_dict_private's members, in order).
+        const TargetSettings& s = *preset.targets;
+        const BoxRules& b = s.boxes;
+        json bp;
+        bp["format"] = boxFormatName(b.format);
+        bp["label_fields"] = b.labelFields.empty() ? json(nullptr) : json(b.labelFields);
+        bp["min_area"] = b.minArea;
+        bp["min_visibility"] = b.minVisibility;
+        bp["min_width"] = b.minWidth;
+        bp["min_height"] = b.minHeight;
+        bp["check_each_transform"] = b.checkEachTransform;
+        bp["clip"] = b.clip;
+        bp["max_accept_ratio"] = b.maxAcceptRatio ? json(*b.maxAcceptRatio) : json(nullptr);
+        if (b.filterInvalid) {
+            // A.load passes it to BboxParams, but A.save never writes it back.
+            bp["filter_invalid_bboxes"] = true;
+            warnings.push_back(
+                "targets.boxes.filter_invalid_bboxes is written for A.load, but A.save drops it: "
+                "set BboxParams(filter_invalid_bboxes=True) again if you save the pipeline.");
+        }
+        compose["bbox_params"] = bp;
+        const KeypointRules& k = s.keypoints;
+        json kp;
+        kp["format"] = k.format;
+        kp["label_fields"] = k.labelFields.empty() ? json(nullptr) : json(k.labelFields);
+        kp["remove_invisible"] = k.removeInvisible;
+        kp["angle_in_degrees"] = k.angleInDegrees;
+        kp["check_each_transform"] = k.checkEachTransform;
+        compose["keypoint_params"] = kp;
+        // The mask's fill outside the image, wherever a transform has one.
+        for (json& t : compose["transforms"])
+            if (t.contains("fill_mask") && !t["fill_mask"].is_null()) t["fill_mask"] = double(s.maskFill);
+    }
     compose["additional_targets"] = json::object();
     compose["is_check_shapes"] = true;
     if (ax) compose["seed"] = nullptr;

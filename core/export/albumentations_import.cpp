@@ -72,6 +72,47 @@ void readMetadata(const JsonReader& m, Preset& preset) {
     }
 }
 
+/// BboxParams or KeypointParams (`boxes`) into the preset's targets section: each member the section
+/// has is read strictly (its JSON path in errors), any other is reported and ignored.
+void readTargetParams(const JsonReader& v, bool boxes, ImportResult& result) {
+    v.requireObject();
+    static const std::vector<std::string> boxKeys{
+        "format",     "label_fields",         "min_area", "min_visibility",   "min_width",
+        "min_height", "check_each_transform", "clip",     "max_accept_ratio", "filter_invalid_bboxes"};
+    static const std::vector<std::string> keypointKeys{"format", "label_fields", "remove_invisible",
+                                                       "angle_in_degrees", "check_each_transform"};
+    const auto& known = boxes ? boxKeys : keypointKeys;
+    json section = json::object();
+    for (const auto& item : v.json().items()) {
+        if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
+            result.warnings.push_back(v.path() + "." + item.key() + ": not a " +
+                                      (boxes ? "BboxParams" : "KeypointParams") +
+                                      " setting AugLab knows: ignored.");
+            continue;
+        }
+        if (item.key() == "label_fields" && item.value().is_null())
+            section[item.key()] = json::array();
+        else
+            section[item.key()] = item.value();
+    }
+    if (!boxes && section.contains("format") && section["format"] == "xyz") {
+        result.warnings.push_back(v.path() + ".format: 3D keypoints (xyz) are not supported: xy is used.");
+        section["format"] = "xy";
+    }
+    json whole = json::object();
+    if (result.preset.targets) whole = targetSettingsToJson(*result.preset.targets);
+    whole[boxes ? "boxes" : "keypoints"] = section;
+    // Paths in errors: the file's own (v.path()) for the member that is wrong.
+    try {
+        result.preset.targets = readTargetSettings(JsonReader(whole, ""));
+    } catch (const InputError& e) {
+        std::string msg = e.what();
+        const std::string prefix = boxes ? "boxes" : "keypoints";
+        if (msg.rfind(prefix, 0) == 0) msg = v.path() + msg.substr(prefix.size());
+        throw InputError(msg);
+    }
+}
+
 void readCompose(const JsonReader& t, const exporting::LibraryVersion& version, ImportResult& result) {
     t.requireObject();
     for (const auto& item : t.json().items()) {
@@ -86,7 +127,7 @@ void readCompose(const JsonReader& t, const exporting::LibraryVersion& version, 
                                           "; AugLab has no such setting: ignored "
                                           "(every op keeps its own p).");
         } else if (key == "bbox_params" || key == "keypoint_params") {
-            if (!j.is_null()) result.warnings.push_back(v.path() + ": AugLab augments images only: ignored.");
+            if (!j.is_null()) readTargetParams(v, key == "bbox_params", result);
         } else if (key == "additional_targets") {
             if (!(j.is_object() && j.empty()))
                 result.warnings.push_back(v.path() + ": AugLab augments one image at a time: ignored.");

@@ -20,6 +20,7 @@
 #include "ops/replay_fields.h"
 #include "plan_builder.h"
 #include "sampler.h"
+#include "targets.h"
 
 namespace auglab {
 
@@ -227,6 +228,13 @@ public:
         if (key == "translate_x_frac") return {double(a.translate_x_px) / width};
         if (key == "translate_y_frac") return {double(a.translate_y_px) / height};
         return {};
+    }
+
+    bool moveTargets(const OpParams& params, TargetFrame& f) const override {
+        const auto& a = std::get<AffineParams>(params);
+        // keypoints_affine multiplies scales by the larger drawn zoom (shear ignored).
+        affineTargets(f, affineMatrix(a, f.width, f.height), a.border, std::max(a.scale_x, a.scale_y));
+        return true;
     }
 
     void lower(const OpParams& params, PlanBuilder& b) const override {

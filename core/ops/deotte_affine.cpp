@@ -19,6 +19,7 @@
 #include "ops/replay_fields.h"
 #include "plan_builder.h"
 #include "sampler.h"
+#include "targets.h"
 
 namespace auglab {
 
@@ -107,6 +108,16 @@ GatherStep deotteGather(const DeotteParams& d, int dim, int outW, int outH) {
     return g;
 }
 
+/// The gather's map as a continuous affine map of pixel centres, destination (c, r) -> source: the
+/// indices before their truncation (row dim/2 - s0, column dim/2 - 1 + s1).
+Matrix3 deotteSourceMap(const DeotteParams& d, int dim) {
+    const std::array<float, 9> m = deotteMatrix(d);
+    const double h = dim / 2, fd = floorDiv(-dim, 2);
+    return Matrix3{{m[4], -double(m[3]), h - 1 + m[3] * h + m[4] * fd + m[5],  //
+                    -double(m[1]), m[0], h - m[0] * h - m[1] * fd - m[2],      //
+                    0, 0, 1}};
+}
+
 class DeotteAffineModule final : public OpModule {
 public:
     OpDesc describe(OpId id) const override {
@@ -163,6 +174,22 @@ public:
         if (key == "zoom_std") return {g.height_zoom, g.width_zoom};
         if (key == "shift_std_px") return {g.height_shift_px, g.width_shift_px};
         return {};
+    }
+
+    /// Albumentations has no such transform: boxes and keypoints follow the continuous map the
+    /// gather truncates (within a pixel of it), as Affine's would with an edge-repeating border.
+    bool moveTargets(const OpParams& params, TargetFrame& f) const override {
+        if (f.width != f.height || f.width < 2) return true;
+        const auto& d = std::get<DeotteParams>(params);
+        Matrix3 forward;
+        try {
+            forward = deotteSourceMap(d, f.width).inverse();
+        } catch (const std::domain_error&) {
+            return true;  // a zoom of 0 maps everything onto one pixel: nothing to follow
+        }
+        affineTargets(f, forward, BorderMode::Replicate,
+                      std::max(std::abs(d.width_zoom), std::abs(d.height_zoom)));
+        return true;
     }
 
     /// A stage of its own (its nearest, truncated indices do not fuse with a matrix).

@@ -8,6 +8,7 @@
 #include "export_common.h"
 #include "ops/replay_fields.h"
 #include "plan_builder.h"
+#include "targets.h"
 
 namespace auglab::dropout {
 
@@ -159,6 +160,11 @@ void DropoutModule::checkReplay(const OpParams& params, const JsonReader& o, int
 std::vector<double> DropoutModule::drawnValues(const OpParams& params, std::string_view key, int width,
                                                int height) const {
     return dropout::drawnValues(std::get<DropoutParams>(params), key, width, height);
+}
+
+bool DropoutModule::moveTargets(const OpParams& params, TargetFrame& f) const {
+    f.holes = std::get<DropoutParams>(params).holes;
+    return true;
 }
 
 void DropoutModule::lower(const OpParams& params, PlanBuilder& b) const {

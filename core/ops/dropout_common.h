@@ -47,6 +47,8 @@ public:
     std::vector<double> drawnValues(const OpParams& params, std::string_view key, int width,
                                     int height) const override;
     void lower(const OpParams& params, PlanBuilder& b) const override;
+    /// Gives the holes: boxes and keypoints under them go as Albumentations' BaseDropout says.
+    bool moveTargets(const OpParams& params, TargetFrame& f) const override;
 
 private:
     bool grid_;

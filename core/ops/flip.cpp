@@ -3,6 +3,7 @@
 
 #include "ops/flip.h"
 
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "ops/op_module.h"
 #include "ops/param_builders.h"
 #include "plan_builder.h"
+#include "targets.h"
 
 namespace auglab {
 
@@ -37,6 +39,28 @@ public:
     OpParams readReplay(const JsonReader& r) const override {
         r.requireObject({"op", "applied"});
         return FlipParams{};
+    }
+
+    /// Albumentations' flips: boxes about the edges (x -> W - x), keypoints about the pixel centres
+    /// (x -> W - 1 - x) with the angle mirrored (pi - a horizontally, -a vertically).
+    bool moveTargets(const OpParams&, TargetFrame& f) const override {
+        const double W = f.width, H = f.height;
+        for (Box& b : f.boxes) {
+            if (horizontal_)
+                b = {W - b.x1, b.y0, W - b.x0, b.y1, b.label, b.id, b.visibility};
+            else
+                b = {b.x0, H - b.y1, b.x1, H - b.y0, b.label, b.id, b.visibility};
+        }
+        for (Keypoint& k : f.keypoints) {
+            if (horizontal_) {
+                k.x = W - 1 - k.x;
+                k.angle = wrapAngle(std::numbers::pi - k.angle);
+            } else {
+                k.y = H - 1 - k.y;
+                k.angle = wrapAngle(-k.angle);
+            }
+        }
+        return true;
     }
 
     void lower(const OpParams&, PlanBuilder& b) const override {

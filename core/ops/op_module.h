@@ -21,6 +21,7 @@ namespace auglab {
 
 class OpDraws;
 class PlanBuilder;
+struct TargetFrame;
 
 namespace exporting {
 struct ExportedOp;
@@ -72,6 +73,11 @@ public:
 
     /// Adds the op's plan steps.
     virtual void lower(const OpParams& params, PlanBuilder& b) const = 0;
+
+    /// Moves the sample's boxes and keypoints as the op moves its pixels, as Albumentations 2.0.8's
+    /// transform does (targets.h), and sets the frame to the op's output; a dropout op gives its holes.
+    /// False when the op leaves them where they are (pixel ops, the default): no filter runs then.
+    virtual bool moveTargets(const OpParams&, TargetFrame&) const { return false; }
 
     /// The Albumentations classes `readAlbumentations` maps (short names, without "albumentations.").
     virtual std::vector<std::string> albumentationsClasses() const { return {}; }

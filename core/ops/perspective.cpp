@@ -28,6 +28,7 @@
 #include "pipeline.h"
 #include "plan_builder.h"
 #include "sampler.h"
+#include "targets.h"
 
 namespace auglab {
 
@@ -477,6 +478,33 @@ public:
                 1 - c[2][0] / w, 1 - c[2][1] / h, c[3][0] / w,     1 - c[3][1] / h};
     }
 
+    /// perspective_bboxes and perspective_keypoints: boxes' corners (as edge coordinates) and keypoints
+    /// through the map, keep_size's stretch included; keypoint angles turn by atan2(m10, m00) of the
+    /// quad's map (the other sign than Affine's), scales grow by its larger signed axis length and the
+    /// stretch. No mirrored copies: the border does not matter to targets here.
+    bool moveTargets(const OpParams& params, TargetFrame& f) const override {
+        const auto& p = std::get<PerspectiveParams>(params);
+        int mw = 0, mh = 0;
+        const Matrix3 m = quadMap(p, f.width, f.height, mw, mh);
+        const Matrix3 forward = forwardMap(p, f.width, f.height);
+        mapBoxCorners(f.boxes, forward);
+        mapKeypoints(f.keypoints, forward);
+        const double turn = std::atan2(m(1, 0), m(0, 0));
+        const double sx = std::copysign(std::hypot(m(0, 0), m(0, 1)), m(0, 0));
+        const double sy = std::copysign(std::hypot(m(1, 0), m(1, 1)), m(1, 1));
+        double grow = std::max(sx, sy);
+        if (p.keepSize) grow *= std::max(double(f.width) / p.maxWidth, double(f.height) / p.maxHeight);
+        for (Keypoint& k : f.keypoints) {
+            k.angle = wrapAngle(k.angle + turn);
+            k.scale *= grow;
+        }
+        if (!p.keepSize) {
+            f.width = p.maxWidth;
+            f.height = p.maxHeight;
+        }
+        return true;
+    }
+
     void lower(const OpParams& params, PlanBuilder& b) const override {
         const auto& p = std::get<PerspectiveParams>(params);
         const Matrix3 m = forwardMap(p, b.frameWidth(), b.frameHeight());
@@ -486,7 +514,7 @@ public:
             if (b.hasStages())
                 throw InputError("perspective without keep_size must come before " + opsAfterFrame() +
                                  " (it sets the size the later ops work at)");
-            b.newFrame(m, p.maxWidth, p.maxHeight, b.frameWidth(), b.frameHeight(), p.interpolation);
+            b.newFrame(m, p.maxWidth, p.maxHeight, b.frameWidth(), b.frameHeight(), p.interpolation, false);
         }
         b.resampling(p.interpolation, p.border, p.fill);
     }

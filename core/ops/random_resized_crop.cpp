@@ -19,6 +19,7 @@
 #include "ops/replay_fields.h"
 #include "plan_builder.h"
 #include "sampler.h"
+#include "targets.h"
 
 namespace auglab {
 
@@ -201,6 +202,28 @@ public:
         if (key == "scale") return {double(c.width) * c.height / (double(width) * height)};
         if (key == "ratio") return {double(c.width) / c.height};
         return {};
+    }
+
+    /// crop_bboxes_by_coords then the resize (normalised boxes do not change in it); keypoints shifted
+    /// then scaled by the output / crop size with no half-pixel correction (keypoints_scale), their
+    /// scales by the larger factor.
+    bool moveTargets(const OpParams& params, TargetFrame& f) const override {
+        const auto& c = std::get<CropParams>(params);
+        const double sx = double(c.outWidth) / c.width, sy = double(c.outHeight) / c.height;
+        for (Box& b : f.boxes) {
+            b.x0 = (b.x0 - c.x) * sx;
+            b.x1 = (b.x1 - c.x) * sx;
+            b.y0 = (b.y0 - c.y) * sy;
+            b.y1 = (b.y1 - c.y) * sy;
+        }
+        for (Keypoint& k : f.keypoints) {
+            k.x = (k.x - c.x) * sx;
+            k.y = (k.y - c.y) * sy;
+            k.scale *= std::max(sx, sy);
+        }
+        f.width = c.outWidth;
+        f.height = c.outHeight;
+        return true;
     }
 
     /// The crop, resized: the frame becomes the crop at its output size. Only before pixel ops.

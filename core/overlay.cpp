@@ -1,0 +1,147 @@
+#include "overlay.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "cpu_backend.h"
+#include "ops/op_module.h"
+#include "plan_builder.h"
+
+namespace auglab {
+
+std::vector<Mask> moveMasksPreview(const Replay& replay, const std::vector<Mask>& masks, int outWidth,
+                                   int outHeight, int maskFill) {
+    std::vector<Mask> out;
+    if (masks.empty()) return out;
+    const int w = replay.imageWidth, h = replay.imageHeight;
+    PlanBuilder b = PlanBuilder::forMasks(w, h, outWidth, outHeight, maskFill);
+    for (const ConcreteOp& op : replay.ops)
+        if (op.applied && opDesc(op.id).category == OpCategory::Geometric)
+            opModule(op.id).lower(op.params, b);
+    const Plan plan = b.finish();
+    for (const Mask& m : masks)
+        if (m.width != w || m.height != h) return out;  // labels of another image: nothing to draw
+    return movePackedMasks(masks, [&](Image packed) {
+        SourceLevels source(std::move(packed));
+        return executePlanCpu(source, plan, RowLoop{});
+    });
+}
+
+TileOverlay tileOverlay(const SheetTile& tile, const Targets& targets, const TargetSettings& rules,
+                        bool withMasks) {
+    TileOverlay o;
+    o.tile = -1;
+    o.boxesIn = targets.boxes.size();
+    o.keypointsIn = targets.keypoints.size();
+    const MovedTargets m = moveTargets(tile.replay, rules, targets);
+    const double sx = double(tile.width) / m.width, sy = double(tile.height) / m.height;
+    for (Box b : m.boxes) {
+        b.x0 *= sx;
+        b.x1 *= sx;
+        b.y0 *= sy;
+        b.y1 *= sy;
+        o.boxes.push_back(b);
+    }
+    for (DroppedBox d : m.droppedBoxes) {
+        const double dx = double(tile.width) / std::max(1, d.frameWidth),
+                     dy = double(tile.height) / std::max(1, d.frameHeight);
+        d.box.x0 *= dx;
+        d.box.x1 *= dx;
+        d.box.y0 *= dy;
+        d.box.y1 *= dy;
+        o.dropped.push_back(d);
+    }
+    for (Keypoint k : m.keypoints) {
+        k.x = (k.x + 0.5) * sx - 0.5;
+        k.y = (k.y + 0.5) * sy - 0.5;
+        o.keypoints.push_back(k);
+    }
+    if (withMasks && !targets.masks.empty())
+        o.masks = moveMasksPreview(tile.replay, targets.masks, tile.width, tile.height, rules.maskFill);
+    return o;
+}
+
+Rgb classColour(int label) {
+    // Well separated hues, bright enough on photos (Tableau's 10, then a second turn).
+    static const Rgb palette[] = {{31, 119, 180},  {255, 127, 14}, {44, 160, 44},   {214, 39, 40},
+                                  {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127},
+                                  {188, 189, 34},  {23, 190, 207}};
+    const int n = static_cast<int>(std::size(palette));
+    const Rgb c = palette[((label % n) + n) % n];
+    if (((label / n) % 2) == 0) return c;
+    return {static_cast<std::uint8_t>(255 - (255 - c[0]) / 2),
+            static_cast<std::uint8_t>(255 - (255 - c[1]) / 2),
+            static_cast<std::uint8_t>(255 - (255 - c[2]) / 2)};
+}
+
+namespace {
+
+void blend(Image& img, int x, int y, const Rgb& c, double a) {
+    if (x < 0 || y < 0 || x >= img.width || y >= img.height) return;
+    std::uint8_t* p = img.at(x, y);
+    for (int k = 0; k < 3; ++k) p[k] = static_cast<std::uint8_t>(std::lround(p[k] * (1 - a) + c[k] * a));
+}
+
+}  // namespace
+
+void drawOverlay(Image& sheet, const SheetTile& tile, const TileOverlay& o, double opacity) {
+    const int ox = tile.x, oy = tile.y;
+    auto labelOf = [&](int owner) {
+        for (const Box& b : o.boxes)
+            if (b.id == owner) return b.label;
+        return owner;
+    };
+    for (const Mask& m : o.masks)
+        for (int y = 0; y < m.height && y < tile.height; ++y)
+            for (int x = 0; x < m.width && x < tile.width; ++x) {
+                const int v = m.at(x, y);
+                if (v != 0)
+                    blend(sheet, ox + x, oy + y, classColour(m.owner >= 0 ? labelOf(m.owner) : v), opacity);
+            }
+    // Inside the tile only: a box that leaves it is cut at its edge.
+    auto put = [&](int x, int y, const Rgb& c) {
+        if (x >= 0 && y >= 0 && x < tile.width && y < tile.height) blend(sheet, ox + x, oy + y, c, 1.0);
+    };
+    for (const Box& b : o.boxes) {
+        const Rgb c = classColour(b.label);
+        const int x0 = static_cast<int>(std::floor(b.x0)), x1 = static_cast<int>(std::ceil(b.x1)) - 1;
+        const int y0 = static_cast<int>(std::floor(b.y0)), y1 = static_cast<int>(std::ceil(b.y1)) - 1;
+        for (int t = 0; t < 2; ++t) {
+            for (int x = x0; x <= x1; ++x) {
+                put(x, y0 + t, c);
+                put(x, y1 - t, c);
+            }
+            for (int y = y0; y <= y1; ++y) {
+                put(x0 + t, y, c);
+                put(x1 - t, y, c);
+            }
+        }
+    }
+    for (const Keypoint& k : o.keypoints) {
+        const Rgb c = classColour(k.owner >= 0 ? labelOf(k.owner) : k.label);
+        const int cx = static_cast<int>(std::lround(k.x)), cy = static_cast<int>(std::lround(k.y));
+        for (int dy = -3; dy <= 3; ++dy)
+            for (int dx = -3; dx <= 3; ++dx) {
+                const int r2 = dx * dx + dy * dy;
+                if (r2 <= 9) put(cx + dx, cy + dy, r2 >= 5 ? Rgb{255, 255, 255} : c);
+            }
+    }
+}
+
+BoxStats boxStats(const std::vector<TileOverlay>& overlays) {
+    BoxStats s;
+    std::vector<double> v;
+    for (const TileOverlay& o : overlays) {
+        s.in += o.boxesIn;
+        s.kept += o.boxes.size();
+        for (const Box& b : o.boxes) v.push_back(b.visibility);
+    }
+    if (!v.empty()) {
+        std::sort(v.begin(), v.end());
+        const std::size_t n = v.size();
+        s.medianVisibility = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+    return s;
+}
+
+}  // namespace auglab

@@ -1,0 +1,91 @@
+"""Runs boxes, keypoints and a mask through the real Albumentations (used by tests/test_targets.cpp).
+
+  targets_check.py CASES.json OUTDIR
+
+CASES.json: a list of cases, each {"pipeline": an AugLab Albumentations export (A.load reads it, with its bbox_params and
+keypoint_params), "replay": the AugLab replay of the sample, "width", "height", "bboxes" (in the
+export's bbox format) with "labels", "keypoints" ([x, y, angle, scale], format xyas) with
+"keypoint_labels", "mask": a PNG path}. Every transform whose parameters are random is fed the
+replay's concrete parameters through its own get_params_dependent_on_data (the random crop's
+corners, the perspective's corners, the dropout's holes), so the library's Compose, processors and
+filters run exactly as in training. OUTDIR/<i>.json gets case i's boxes, labels, keypoints and
+keypoint labels as the library returns them, OUTDIR/<i>.png its mask.
+"""
+
+import json
+import sys
+
+import cv2
+import numpy as np
+
+
+def inject(transform, op):
+    """Makes `transform` draw the concrete parameters of replay entry `op`."""
+    from albumentations.augmentations.geometric import functional as fgeometric
+
+    original = transform.get_params_dependent_on_data
+    name = type(transform).__name__
+
+    def fixed(params, data):
+        out = original(params, data)
+        shape = params["shape"][:2]
+        if name == "RandomResizedCrop":
+            x, y, w, h = op["crop"]
+            out["crop_coords"] = (x, y, x + w, y + h)
+        elif name == "Perspective":
+            points = np.array(op["corners_px"], dtype=np.float32)
+            matrix, max_width, max_height = fgeometric.compute_perspective_params(points, shape)
+            if op["fit_output"]:
+                matrix, max_width, max_height = fgeometric.expand_transform(matrix, shape)
+            out.update(matrix=matrix, max_width=max_width, max_height=max_height, matrix_bbox=matrix)
+        elif name in ("CoarseDropout", "GridDropout"):
+            holes = [[h[0], h[1], h[0] + h[2], h[1] + h[3]] for h in op["holes"]]
+            out["holes"] = np.array(holes, dtype=np.int64).reshape(-1, 4)
+        return out
+
+    transform.get_params_dependent_on_data = fixed
+
+
+def run(case, out_json, out_png):
+    import albumentations as A
+
+    pipeline = A.from_dict(case["pipeline"])
+    applied = [o for o in case["replay"]["ops"] if o["applied"]]
+    if len(applied) != len(pipeline.transforms):
+        raise SystemExit(f"{len(pipeline.transforms)} transforms, {len(applied)} applied ops in the replay")
+    for t, op in zip(pipeline.transforms, applied):
+        inject(t, op)
+    image = np.zeros((case["height"], case["width"], 3), np.uint8)
+    mask = cv2.imread(case["mask"], cv2.IMREAD_UNCHANGED)
+    bbox_fields = pipeline.processors["bboxes"].params.label_fields or []
+    kp_fields = pipeline.processors["keypoints"].params.label_fields or []
+    data = {"image": image, "mask": mask, "bboxes": case["bboxes"], "keypoints": case["keypoints"]}
+    if bbox_fields:
+        data[bbox_fields[0]] = case["labels"]
+    if kp_fields:
+        data[kp_fields[0]] = case["keypoint_labels"]
+    r = pipeline(**data)
+    out = {
+        "width": int(r["image"].shape[1]),
+        "height": int(r["image"].shape[0]),
+        "bboxes": [[float(v) for v in b] for b in r["bboxes"]],
+        "labels": [int(v) for v in r[bbox_fields[0]]] if bbox_fields else [],
+        "keypoints": [[float(v) for v in k] for k in r["keypoints"]],
+        "keypoint_labels": [int(v) for v in r[kp_fields[0]]] if kp_fields else [],
+    }
+    with open(out_json, "w") as f:
+        json.dump(out, f)
+    if not cv2.imwrite(out_png, r["mask"]):
+        raise SystemExit(f"cannot write {out_png}")
+
+
+def main(argv):
+    with open(argv[0]) as f:
+        cases = json.load(f)
+    for i, case in enumerate(cases):
+        run(case, f"{argv[1]}/{i}.json", f"{argv[1]}/{i}.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,584 @@
+// Boxes, keypoints and masks through the ops (core/targets.h).
+//
+// TestTargets: cases whose answers are known without AugLab: the values the real Albumentations
+// 2.0.8 printed for the same inputs (quoted where used), hand arithmetic, and OpenCV's own nearest
+// resize and warp for masks.
+// TestTargetsLibrary: the real Albumentations 2.0.8 (build/pyenv, installed by the test suite where
+// PyPI is reachable, shared with test_export_library) runs the exported pipeline, with its bbox_params
+// and keypoint_params, on many boxes (leaving the frame, tiny, at the min_visibility and min_area
+// edges), keypoints and a mask, fed the concrete parameters of AugLab's replay: the same boxes kept,
+// within 0.5 px, keypoints within 0.01 px, masks within SPEC's nearest bound.
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <numbers>
+
+#include "error.h"
+#include "export_test_support.h"
+#include "exporter.h"
+#include "preset.h"
+#include "sampler.h"
+#include "suite_main.h"
+#include "targets.h"
+#include "test_support.h"
+
+using namespace auglab;
+using namespace auglab::testing;
+
+namespace {
+
+constexpr double kDeg = std::numbers::pi / 180;
+
+Preset targetPreset(const std::string& pipeline, const std::string& targets = "{}") {
+    return parsePreset(R"({"format": "auglab-preset", "version": 1, "seed": 3, "pipeline": )" + pipeline +
+                       R"(, "targets": )" + targets + "}");
+}
+
+Replay replayOf(const Preset& p, int w, int h, std::uint64_t index = 0) {
+    return samplePipeline(p.pipeline, p.seed, index, w, h);
+}
+
+Box box(double x0, double y0, double x1, double y1, int id = 0) {
+    return {x0, y0, x1, y1, id, id, 1};
+}
+
+void expectBox(const Box& b, double x0, double y0, double x1, double y1, double tol = 1e-3) {
+    if (std::abs(b.x0 - x0) > tol || std::abs(b.y0 - y0) > tol || std::abs(b.x1 - x1) > tol ||
+        std::abs(b.y1 - y1) > tol)
+        QFAIL(qPrintable(QString("box [%1, %2, %3, %4], expected [%5, %6, %7, %8]")
+                             .arg(b.x0)
+                             .arg(b.y0)
+                             .arg(b.x1)
+                             .arg(b.y1)
+                             .arg(x0)
+                             .arg(y0)
+                             .arg(x1)
+                             .arg(y1)));
+}
+
+Mask patternMask(int w, int h) {
+    Mask m;
+    m.width = w;
+    m.height = h;
+    m.values.resize(static_cast<std::size_t>(w) * h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            m.values[static_cast<std::size_t>(y) * w + x] =
+                static_cast<std::uint8_t>(((x / 7) * 3 + (y / 5) * 5 + ((x + 2 * y) / 11)) % 6 + 1);
+    return m;
+}
+
+cv::Mat matOf(const Mask& m) {
+    cv::Mat out(m.height, m.width, CV_8UC1);
+    for (int y = 0; y < m.height; ++y)
+        for (int x = 0; x < m.width; ++x) out.at<std::uint8_t>(y, x) = m.at(x, y);
+    return out;
+}
+
+double differingShare(const Mask& a, const cv::Mat& b) {
+    if (a.width != b.cols || a.height != b.rows) return 1.0;
+    long n = 0;
+    for (int y = 0; y < a.height; ++y)
+        for (int x = 0; x < a.width; ++x) n += a.at(x, y) != b.at<std::uint8_t>(y, x);
+    return double(n) / (double(a.width) * a.height);
+}
+
+}  // namespace
+
+class TestTargets : public QObject {
+    Q_OBJECT
+
+private slots:
+    void horizontalFlip() {
+        // Albumentations 2.0.8 printed box [140, 30, 180, 70] and keypoint (159, 50, 170 deg) for these.
+        const Preset p = targetPreset(R"([{"op": "horizontal_flip", "p": 1}])");
+        Targets t;
+        t.boxes = {box(20, 30, 60, 70)};
+        t.keypoints = {{40, 50, 10 * kDeg, 2, 7, 0, -1}};
+        const MovedTargets m = moveTargets(replayOf(p, 200, 100), *p.targets, t);
+        QCOMPARE(m.boxes.size(), std::size_t(1));
+        expectBox(m.boxes[0], 140, 30, 180, 70);
+        QCOMPARE(m.keypoints.size(), std::size_t(1));
+        QCOMPARE(m.keypoints[0].x, 159.0);
+        QCOMPARE(m.keypoints[0].y, 50.0);
+        QVERIFY(std::abs(m.keypoints[0].angle - 170 * kDeg) < 1e-9);
+    }
+
+    void verticalFlip() {
+        // Albumentations: box [20, 30, 60, 70] (symmetric in y here), keypoint (40, 49, 350 deg).
+        const Preset p = targetPreset(R"([{"op": "vertical_flip", "p": 1}])");
+        Targets t;
+        t.boxes = {box(20, 30, 60, 70)};
+        t.keypoints = {{40, 50, 10 * kDeg, 2, 7, 0, -1}};
+        const MovedTargets m = moveTargets(replayOf(p, 200, 100), *p.targets, t);
+        expectBox(m.boxes[0], 20, 30, 60, 70);
+        QCOMPARE(m.keypoints[0].y, 49.0);
+        QVERIFY(std::abs(m.keypoints[0].angle - 350 * kDeg) < 1e-9);
+    }
+
+    void rotationAndItsMirroredCopies() {
+        // Albumentations 2.0.8, Affine(rotate=30) on a 200x100 image, box [20, 30, 60, 70]:
+        // constant border [[20.718, 52.6795, 75.359, 100]], keypoint (40, 50, 10 deg, 2) -> (48.2215,
+        // 79.683, 40 deg, 2); reflect_101: [[0, 0, 25.359, 20.718], [0, 92.6795, 6.077, 100], [20.718,
+        // 52.6795, 75.359, 100]] (the mirrored copies first, in grid order).
+        const std::string affine =
+            R"([{"op": "affine", "p": 1, "rotate_deg": [30, 30], "scale_x": [1, 1], "scale_y": [1, 1],
+                "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "%1"}])";
+        Targets t;
+        t.boxes = {box(20, 30, 60, 70)};
+        t.keypoints = {{40, 50, 10 * kDeg, 2, 7, 0, -1}};
+        {
+            const Preset p = targetPreset(QString::fromStdString(affine).arg("constant").toStdString());
+            const MovedTargets m = moveTargets(replayOf(p, 200, 100), *p.targets, t);
+            QCOMPARE(m.boxes.size(), std::size_t(1));
+            expectBox(m.boxes[0], 20.718, 52.6795, 75.359, 100);
+            QVERIFY(std::abs(m.keypoints[0].x - 48.2215) < 1e-3 &&
+                    std::abs(m.keypoints[0].y - 79.683) < 1e-3);
+            QVERIFY(std::abs(m.keypoints[0].angle - 40 * kDeg) < 1e-6);
+            QCOMPARE(m.keypoints[0].scale, 2.0);
+            // The cut: 55 of its 57.3 rotated height stays, as the visibility says.
+            QVERIFY(std::abs(m.boxes[0].visibility - (100 - 52.6795) / (107.3205 - 52.6795)) < 1e-4);
+        }
+        {
+            const Preset p = targetPreset(QString::fromStdString(affine).arg("reflect_101").toStdString());
+            const MovedTargets m = moveTargets(replayOf(p, 200, 100), *p.targets, t);
+            QCOMPARE(m.boxes.size(), std::size_t(3));
+            expectBox(m.boxes[0], 0, 0, 25.359, 20.718);
+            expectBox(m.boxes[1], 0, 92.6795, 6.077, 100);
+            expectBox(m.boxes[2], 20.718, 52.6795, 75.359, 100);
+            for (const Box& b : m.boxes) QCOMPARE(b.id, 0);
+        }
+    }
+
+    void minVisibilityIsPerTransform() {
+        // Shifted 40 px left, the box [20, 30, 60, 70] keeps 20 of its 40 px: visibility 0.5.
+        // Albumentations: min_visibility 0.4 keeps [0, 30, 20, 70], 0.6 drops it.
+        const std::string shift = R"([{"op": "affine", "p": 1, "rotate_deg": [0, 0], "scale_x": [1, 1],
+            "scale_y": [1, 1], "translate_x_frac": [-0.2, -0.2], "translate_y_frac": [0, 0]}])";
+        Targets t;
+        t.boxes = {box(20, 30, 60, 70)};
+        {
+            const Preset p = targetPreset(shift, R"({"boxes": {"min_visibility": 0.4}})");
+            const MovedTargets m = moveTargets(replayOf(p, 200, 100), *p.targets, t);
+            QCOMPARE(m.boxes.size(), std::size_t(1));
+            expectBox(m.boxes[0], 0, 30, 20, 70);
+        }
+        {
+            const Preset p = targetPreset(shift, R"({"boxes": {"min_visibility": 0.6}})");
+            const MovedTargets m = moveTargets(replayOf(p, 200, 100), *p.targets, t);
+            QCOMPARE(m.boxes.size(), std::size_t(0));
+            QCOMPARE(m.droppedBoxes.size(), std::size_t(1));
+            QCOMPARE(m.droppedBoxes[0].rule, DropRule::MinVisibility);
+            QCOMPARE(m.droppedBoxes[0].op, std::size_t(0));
+            // 20 x 40 = 800 px left: min_area 800 keeps it, 801 drops it.
+        }
+        for (const auto& [minArea, kept] : {std::pair{800.0, true}, std::pair{801.0, false}}) {
+            const Preset p =
+                targetPreset(shift, R"({"boxes": {"min_area": )" + std::to_string(minArea) + "}}");
+            const MovedTargets m = moveTargets(replayOf(p, 200, 100), *p.targets, t);
+            QCOMPARE(m.boxes.size(), std::size_t(kept ? 1 : 0));
+        }
+    }
+
+    void holesSnapBoxesToWholePixels() {
+        // Albumentations: any hole snaps the surviving boxes to their truncated pixels: a box
+        // [20.6, 30.4, 60.7, 70.2] with a hole elsewhere becomes [20, 30, 60, 70]; a hole over its
+        // left half shrinks it to the uncovered part.
+        Targets t;
+        t.boxes = {box(20.6, 30.4, 60.7, 70.2, 0), box(100, 10, 140, 50, 1)};
+        t.keypoints = {{110, 20, 0, 1, 0, 0, -1}, {130, 20, 0, 1, 1, 1, -1}};
+        const Preset p = targetPreset(
+            R"([{"op": "coarse_dropout", "p": 1, "holes": [1, 1], "hole_height_px": [40, 40],
+                 "hole_width_px": [20, 20]}])");
+        Replay r = replayOf(p, 200, 100);
+        auto& d = std::get<DropoutParams>(r.ops[0].params);
+        d.holes = {{100, 0, 20, 40}};
+        const MovedTargets m = moveTargets(r, *p.targets, t);
+        QCOMPARE(m.boxes.size(), std::size_t(2));
+        expectBox(m.boxes[0], 20, 30, 60, 70);
+        // Columns 100..119 of rows 10..39 are covered; rows 40..49 are not: the box keeps its extent,
+        // but its right edge, held as float32(140 / 200) * 200 = 139.99999, truncates to 139. The real
+        // library printed [[20, 30, 60, 70], [100, 10, 139, 50]] for this case.
+        expectBox(m.boxes[1], 100, 10, 139, 50);
+        QCOMPARE(m.keypoints.size(), std::size_t(1));
+        QCOMPARE(m.keypoints[0].id, 1);
+        QCOMPARE(m.droppedKeypoints.size(), std::size_t(1));
+        QCOMPARE(m.droppedKeypoints[0].rule, DropRule::Hole);
+        // A hole over the whole of a box's top rows shrinks it to the rest.
+        d.holes = {{90, 0, 60, 30}};
+        const MovedTargets m2 = moveTargets(r, *p.targets, t);
+        expectBox(m2.boxes[1], 100, 30, 139, 50);
+    }
+
+    void invalidInputIsAnError() {
+        const Preset p = targetPreset(R"([{"op": "horizontal_flip", "p": 1}])");
+        Targets t;
+        t.boxes = {box(20, 30, 10, 70, 4)};
+        try {
+            moveTargets(replayOf(p, 200, 100), *p.targets, t);
+            QFAIL("a box with x_max < x_min was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("box 4"), e.what());
+        }
+        t.boxes = {box(150, 30, 230, 70, 2)};
+        QVERIFY_THROWS_EXCEPTION(InputError, moveTargets(replayOf(p, 200, 100), *p.targets, t));
+        // clip accepts it, cut to the image.
+        const Preset clip =
+            targetPreset(R"([{"op": "horizontal_flip", "p": 1}])", R"({"boxes": {"clip": true}})");
+        const MovedTargets m = moveTargets(replayOf(clip, 200, 100), *clip.targets, t);
+        QCOMPARE(m.boxes.size(), std::size_t(1));
+        expectBox(m.boxes[0], 0, 30, 50, 70);
+    }
+
+    void randomResizedCropMovesEverything() {
+        // Crop (x 40, y 20, 100 x 50) resized to 50 x 25: a factor of 1/2. Box [60, 30, 100, 50] ->
+        // [10, 5, 30, 15]; keypoint (90, 40) -> (25, 10) (no half-pixel correction), scale x 0.5.
+        const Preset p = targetPreset(R"([{"op": "random_resized_crop", "p": 1, "size": [25, 50]}])");
+        Replay r = replayOf(p, 200, 100);
+        auto& c = std::get<CropParams>(r.ops[0].params);
+        c.x = 40;
+        c.y = 20;
+        c.width = 100;
+        c.height = 50;
+        Targets t;
+        t.boxes = {box(60, 30, 100, 50)};
+        t.keypoints = {{90, 40, 0, 2, 0, 0, -1}};
+        const MovedTargets m = moveTargets(r, *p.targets, t);
+        QCOMPARE(m.width, 50);
+        QCOMPARE(m.height, 25);
+        expectBox(m.boxes[0], 10, 5, 30, 15);
+        QCOMPARE(m.keypoints[0].x, 25.0);
+        QCOMPARE(m.keypoints[0].y, 10.0);
+        QCOMPARE(m.keypoints[0].scale, 1.0);
+        // The mask: cv2.resize's INTER_NEAREST of the crop, exactly.
+        const Mask mask = patternMask(200, 100);
+        const std::vector<Mask> moved = moveMasks(r, {mask}, 50, 25);
+        cv::Mat expected;
+        cv::resize(matOf(mask)(cv::Rect(40, 20, 100, 50)), expected, cv::Size(50, 25), 0, 0,
+                   cv::INTER_NEAREST);
+        QCOMPARE(differingShare(moved[0], expected), 0.0);
+        // An enlarging crop too (factors 1.7 and 2.3).
+        c.x = 13;
+        c.y = 7;
+        c.width = 30;
+        c.height = 20;
+        c.outWidth = 51;
+        c.outHeight = 46;
+        const std::vector<Mask> up = moveMasks(r, {mask}, 51, 46);
+        cv::resize(matOf(mask)(cv::Rect(13, 7, 30, 20)), expected, cv::Size(51, 46), 0, 0, cv::INTER_NEAREST);
+        QCOMPARE(differingShare(up[0], expected), 0.0);
+    }
+
+    void masksFollowTheWarp() {
+        // cv2.warpAffine with INTER_NEAREST and the op's matrix, border constant 0: SPEC's nearest bound.
+        const Preset p =
+            targetPreset(R"([{"op": "affine", "p": 1, "rotate_deg": [23, 23], "scale_x": [1.3, 1.3],
+            "scale_y": [1.3, 1.3], "translate_x_frac": [0.05, 0.05], "translate_y_frac": [-0.1, -0.1]},
+            {"op": "horizontal_flip", "p": 1}])");
+        const Replay r = replayOf(p, 160, 120);
+        const Mask mask = patternMask(160, 120);
+        std::vector<Mask> masks{mask, mask, mask, mask};  // more than three travel in two images
+        const std::vector<Mask> moved = moveMasks(r, masks, 160, 120);
+        const AffineParams& a = std::get<AffineParams>(r.ops[0].params);
+        const Matrix3 m = horizontalFlipMatrix(160) * affineMatrix(a, 160, 120);
+        cv::Mat expected;
+        const cv::Mat affine =
+            (cv::Mat_<double>(2, 3) << m(0, 0), m(0, 1), m(0, 2), m(1, 0), m(1, 1), m(1, 2));
+        cv::warpAffine(matOf(mask), expected, affine, cv::Size(160, 120), cv::INTER_NEAREST,
+                       cv::BORDER_CONSTANT, 0);
+        for (const Mask& mm : moved) QVERIFY2(differingShare(mm, expected) <= 0.005, "more than 0.5% differ");
+        // Pixel ops leave masks alone.
+        const Preset pixel = targetPreset(R"([{"op": "gaussian_blur", "p": 1}, {"op": "to_gray", "p": 1}])");
+        QVERIFY(moveMasks(replayOf(pixel, 160, 120), {mask}, 160, 120)[0] == mask);
+    }
+
+    void presetSectionIsStrict() {
+        const Preset p = targetPreset("[]", R"({"boxes": {"format": "yolo", "min_visibility": 0.25,
+            "max_accept_ratio": 4}, "keypoints": {"format": "xyas", "remove_invisible": false}, "mask_fill": 3})");
+        QCOMPARE(p.targets->boxes.format, BoxFormat::Yolo);
+        QCOMPARE(p.targets->boxes.minVisibility, 0.25);
+        QCOMPARE(*p.targets->boxes.maxAcceptRatio, 4.0);
+        QCOMPARE(p.targets->keypoints.format, std::string("xyas"));
+        QCOMPARE(p.targets->maskFill, 3);
+        QCOMPARE(parsePreset(serializePreset(p)), p);  // every key written, read back the same
+        auto fails = [](const std::string& targets, const char* path) {
+            try {
+                targetPreset("[]", targets);
+            } catch (const InputError& e) {
+                return QString(e.what()).contains(path);
+            }
+            return false;
+        };
+        QVERIFY(fails(R"({"boxes": {"format": "xyxy"}})", "targets.boxes.format"));
+        QVERIFY(fails(R"({"boxes": {"min_visibility": 1.5}})", "targets.boxes.min_visibility"));
+        QVERIFY(fails(R"({"boxes": {"min_areas": 3}})", "targets.boxes"));
+        QVERIFY(fails(R"({"keypoints": {"format": "xyz"}})", "targets.keypoints.format"));
+        QVERIFY(fails(R"({"boxes": {"max_accept_ratio": 0.5}})", "targets.boxes.max_accept_ratio"));
+        QVERIFY(fails(R"({"masks": {}})", "targets"));
+    }
+};
+
+class TestTargetsLibrary : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    struct Case {
+        const char* name;
+        int width, height;
+        std::string pipeline;
+        std::string targets;
+    };
+
+    static QString python() { return QStringLiteral(AUGLAB_PYENV "/bin/python"); }
+
+    /// Boxes of every kind over a w x h image: a grid of sizes, boxes touching and near the edges, tiny
+    /// ones, long thin ones.
+    static std::vector<Box> manyBoxes(int w, int h) {
+        std::vector<Box> out;
+        int id = 0;
+        for (int gy = 0; gy < 4; ++gy)
+            for (int gx = 0; gx < 5; ++gx) {
+                const double x0 = 2 + gx * (w - 4) / 5.0 + (gx * 7 % 5),
+                             y0 = 1 + gy * (h - 2) / 4.0 + (gy * 3 % 4);
+                const double bw = 3 + (gx * 13 + gy * 7) % 37 * (w / 200.0),
+                             bh = 2 + (gx * 5 + gy * 11) % 29 * (h / 150.0);
+                out.push_back(box(x0, y0, std::min<double>(w, x0 + bw), std::min<double>(h, y0 + bh), id++));
+            }
+        out.push_back(box(0, 0, w, h, id++));                      // the whole image
+        out.push_back(box(0, 0, 6, 5, id++));                      // a corner
+        out.push_back(box(w - 9, h - 7, w, h, id++));              // the other corner
+        out.push_back(box(w / 2.0, 3, w / 2.0 + 1.5, 4.5, id++));  // tiny
+        out.push_back(box(5, h / 2.0, w - 5, h / 2.0 + 2, id++));  // long and thin
+        out.push_back(box(10.25, 20.75, 70.5, 33.125, id++));      // fractional edges
+        for (Box& b : out) b.label = b.id;
+        return out;
+    }
+
+    static std::vector<Keypoint> manyKeypoints(int w, int h) {
+        std::vector<Keypoint> out;
+        int id = 0;
+        for (int gy = 0; gy < 5; ++gy)
+            for (int gx = 0; gx < 6; ++gx) {
+                const double x = std::min(w - 0.25, 0.5 + gx * (w - 1) / 5.0),
+                             y = std::min(h - 0.25, gy * (h - 1) / 4.0);
+                out.push_back({x, y, wrapAngle((gx * 37 + gy * 53) * kDeg), 1 + 0.25 * gy, id, id, -1});
+                ++id;
+            }
+        return out;
+    }
+
+    static nlohmann::json boxesIn(const std::vector<Box>& boxes, BoxFormat f, int w, int h) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const Box& b : boxes) {
+            switch (f) {
+                case BoxFormat::PascalVoc:
+                    out.push_back({b.x0, b.y0, b.x1, b.y1});
+                    break;
+                case BoxFormat::Coco:
+                    out.push_back({b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0});
+                    break;
+                case BoxFormat::Yolo:
+                    out.push_back(
+                        {(b.x0 + b.x1) / 2 / w, (b.y0 + b.y1) / 2 / h, (b.x1 - b.x0) / w, (b.y1 - b.y0) / h});
+                    break;
+                case BoxFormat::Albumentations:
+                    out.push_back({b.x0 / w, b.y0 / h, b.x1 / w, b.y1 / h});
+                    break;
+            }
+        }
+        return out;
+    }
+
+    static Box boxOut(const nlohmann::json& v, BoxFormat f, int w, int h) {
+        const double a = v[0], b = v[1], c = v[2], d = v[3];
+        switch (f) {
+            case BoxFormat::PascalVoc:
+                return box(a, b, c, d);
+            case BoxFormat::Coco:
+                return box(a, b, a + c, b + d);
+            case BoxFormat::Yolo:
+                return box((a - c / 2) * w, (b - d / 2) * h, (a + c / 2) * w, (b + d / 2) * h);
+            case BoxFormat::Albumentations:
+                return box(a * w, b * h, c * w, d * h);
+        }
+        return {};
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        const QString why = ensurePythonEnvironment(
+            AUGLAB_PYENV, {"albumentations==2.0.8", "opencv-python-headless==4.11.0.86"},
+            "import albumentations as A, cv2; assert A.__version__ == '2.0.8' and cv2.__version__ == "
+            "'4.11.0'");
+        if (!why.isEmpty()) QSKIP(qPrintable(why));
+    }
+
+    void sameTargetsAsAlbumentations() {
+        const std::string kp = R"("keypoints": {"format": "xyas", "label_fields": ["keypoint_labels"])";
+        const std::vector<Case> cases{
+            {"affine, constant border, min_visibility 0.3, min_area 20", 200, 150,
+             R"([{"op": "affine", "p": 1, "rotate_deg": [30, 30], "scale_x": [1.2, 1.2], "scale_y": [1.2, 1.2],
+                 "shear_x_deg": [10, 10], "translate_x_frac": [0.1, 0.1], "translate_y_frac": [-0.05, -0.05]}])",
+             R"({"boxes": {"min_visibility": 0.3, "min_area": 20}, )" + kp + "}}"},
+            {"affine, reflect_101 (mirrored copies), anisotropic", 200, 150,
+             R"([{"op": "affine", "p": 1, "rotate_deg": [-50, -50], "scale_x": [0.7, 0.7], "scale_y": [0.9, 0.9],
+                 "keep_ratio": false, "shear_y_deg": [-8, -8], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0],
+                 "border": "reflect_101"}])",
+             R"({"boxes": {}, )" + kp + "}}"},
+            {"affine, reflect, keypoints kept outside", 180, 180,
+             R"([{"op": "affine", "p": 1, "rotate_deg": [15, 15], "scale_x": [0.8, 0.8], "scale_y": [0.8, 0.8],
+                 "translate_x_frac": [0.2, 0.2], "translate_y_frac": [0, 0], "border": "reflect"}])",
+             R"({"boxes": {"format": "coco"}, "keypoints": {"format": "xyas", "label_fields": ["keypoint_labels"],
+                 "remove_invisible": false}})"},
+            {"flips then rotation, coco, min_width and min_height", 200, 150,
+             R"([{"op": "horizontal_flip", "p": 1}, {"op": "vertical_flip", "p": 1},
+                 {"op": "affine", "p": 1, "rotate_deg": [90, 90], "scale_x": [1, 1], "scale_y": [1, 1],
+                  "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]}])",
+             R"({"boxes": {"format": "coco", "min_width": 4, "min_height": 3}, )" + kp + "}}"},
+            {"random_resized_crop, yolo, max_accept_ratio", 200, 150,
+             R"([{"op": "random_resized_crop", "p": 1, "size": [96, 128], "scale": [0.2, 0.5]},
+                 {"op": "affine", "p": 1, "rotate_deg": [10, 10], "scale_x": [1, 1], "scale_y": [1, 1],
+                  "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]}])",
+             R"({"boxes": {"format": "yolo", "max_accept_ratio": 6}, )" + kp + "}}"},
+            {"perspective keep_size", 200, 150, R"([{"op": "perspective", "p": 1, "scale": [0.08, 0.1]}])",
+             R"({"boxes": {"min_visibility": 0.2}, )" + kp + "}}"},
+            {"perspective fit_output, not keep_size", 200, 150,
+             R"([{"op": "perspective", "p": 1, "scale": [0.1, 0.1], "keep_size": false, "fit_output": true}])",
+             R"({"boxes": {}, )" + kp + "}}"},
+            {"coarse_dropout after affine, min_area 30", 200, 150,
+             R"([{"op": "affine", "p": 1, "rotate_deg": [5, 5], "scale_x": [1, 1], "scale_y": [1, 1],
+                  "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]},
+                 {"op": "coarse_dropout", "p": 1, "holes": [4, 4], "hole_height_px": [20, 30], "hole_width_px": [25, 40]}])",
+             R"({"boxes": {"min_area": 30, "min_visibility": 0.5}, )" + kp + "}}"},
+            // pascal_voc: Albumentations converts yolo boxes in float32, so an edge on a whole pixel may
+            // come out a hair below it and truncate to the pixel before when a hole snaps the boxes.
+            {"grid_dropout", 200, 150, R"([{"op": "grid_dropout", "p": 1, "ratio": 0.4}])",
+             R"({"boxes": {"format": "pascal_voc", "min_visibility": 0.7}, )" + kp + "}}"},
+            {"clip, check only at the end", 200, 150,
+             R"([{"op": "affine", "p": 1, "rotate_deg": [40, 40], "scale_x": [1.5, 1.5], "scale_y": [1.5, 1.5],
+                  "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]}, {"op": "horizontal_flip", "p": 1}])",
+             R"({"boxes": {"clip": true, "check_each_transform": false, "min_visibility": 0.4}, )" + kp +
+                 R"(, "check_each_transform": false}})"},
+        };
+        nlohmann::json input = nlohmann::json::array();
+        std::vector<Preset> presets;
+        std::vector<Replay> replays;
+        std::vector<Targets> targets;
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            const Case& c = cases[i];
+            Preset p = targetPreset(c.pipeline, c.targets);
+            p.targets->boxes.labelFields = {"class_labels"};
+            const Replay r = replayOf(p, c.width, c.height, i);
+            Targets t;
+            t.boxes = manyBoxes(c.width, c.height);
+            t.keypoints = manyKeypoints(c.width, c.height);
+            t.masks = {patternMask(c.width, c.height)};
+            const QString mask = dir_.filePath(QString("in%1.png").arg(i));
+            QVERIFY(cv::imwrite(mask.toStdString(), matOf(t.masks[0])));
+            nlohmann::json labels = nlohmann::json::array(), kpLabels = nlohmann::json::array(),
+                           kps = nlohmann::json::array();
+            for (const Box& b : t.boxes) labels.push_back(b.label);
+            for (const Keypoint& k : t.keypoints) {
+                kps.push_back({k.x, k.y, k.angle / kDeg, k.scale});
+                kpLabels.push_back(k.label);
+            }
+            input.push_back({{"pipeline", nlohmann::json::parse(exportAlbumentations(p).text)},
+                             {"replay", nlohmann::json::parse(serializeReplay(r))},
+                             {"width", c.width},
+                             {"height", c.height},
+                             {"bboxes", boxesIn(t.boxes, p.targets->boxes.format, c.width, c.height)},
+                             {"labels", labels},
+                             {"keypoints", kps},
+                             {"keypoint_labels", kpLabels},
+                             {"mask", mask.toStdString()}});
+            presets.push_back(p);
+            replays.push_back(r);
+            targets.push_back(t);
+        }
+        const QString casesFile = dir_.filePath("cases.json");
+        std::ofstream(casesFile.toStdString()) << input.dump();
+        const QString script = QStringLiteral(AUGLAB_SOURCE_DIR "/tests/data/targets/targets_check.py");
+        const PythonRun run = runProcess(python(), {script, casesFile, dir_.path()});
+        QVERIFY2(run.code == 0, qPrintable(run.err.right(3000)));
+
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            const Case& c = cases[i];
+            const QByteArray name = QByteArray("case ") + c.name;
+            nlohmann::json lib;
+            std::ifstream(dir_.filePath(QString("%1.json").arg(i)).toStdString()) >> lib;
+            const MovedTargets ours = moveTargets(replays[i], *presets[i].targets, targets[i]);
+            QVERIFY2(ours.width == lib["width"] && ours.height == lib["height"], name);
+            // The same boxes, in the same order, within 0.5 px.
+            std::vector<int> libLabels = lib["labels"].get<std::vector<int>>(), ourLabels;
+            for (const Box& b : ours.boxes) ourLabels.push_back(b.label);
+            if (ourLabels != libLabels) {
+                QString msg = name + ": kept boxes differ\n ours: ";
+                for (int l : ourLabels) msg += QString::number(l) + " ";
+                msg += "\n  lib: ";
+                for (int l : libLabels) msg += QString::number(l) + " ";
+                QFAIL(qPrintable(msg));
+            }
+            QVERIFY2(!ours.boxes.empty(), name + ": no box survived: the case tests nothing");
+            double worstBox = 0;
+            for (std::size_t k = 0; k < ours.boxes.size(); ++k) {
+                const Box lb =
+                    boxOut(lib["bboxes"][k], presets[i].targets->boxes.format, ours.width, ours.height);
+                const Box& ob = ours.boxes[k];
+                if (std::max({std::abs(lb.x0 - ob.x0), std::abs(lb.y0 - ob.y0), std::abs(lb.x1 - ob.x1),
+                              std::abs(lb.y1 - ob.y1)}) > 0.5)
+                    qWarning(
+                        "%s: box %d: ours [%.9g, %.9g, %.9g, %.9g], the library's [%.9g, %.9g, %.9g, %.9g]",
+                        c.name, ob.label, ob.x0, ob.y0, ob.x1, ob.y1, lb.x0, lb.y0, lb.x1, lb.y1);
+                worstBox = std::max({worstBox, std::abs(lb.x0 - ob.x0), std::abs(lb.y0 - ob.y0),
+                                     std::abs(lb.x1 - ob.x1), std::abs(lb.y1 - ob.y1)});
+            }
+            QVERIFY2(worstBox <= 0.5, qPrintable(name + QString(": a box is %1 px away").arg(worstBox)));
+            // Keypoints: the same ones, within 0.01 px, angles within 0.01 degree, scales 1e-4.
+            std::vector<int> libKp = lib["keypoint_labels"].get<std::vector<int>>(), ourKp;
+            for (const Keypoint& k : ours.keypoints) ourKp.push_back(k.label);
+            QVERIFY2(ourKp == libKp, name + ": kept keypoints differ");
+            for (std::size_t k = 0; k < ours.keypoints.size(); ++k) {
+                const auto& l = lib["keypoints"][k];
+                const Keypoint& o = ours.keypoints[k];
+                double dAngle = std::abs(double(l[2]) - o.angle / kDeg);
+                dAngle = std::min(dAngle, 360 - dAngle);
+                QVERIFY2(std::abs(double(l[0]) - o.x) <= 0.01 && std::abs(double(l[1]) - o.y) <= 0.01,
+                         qPrintable(name + QString(": keypoint %1 at (%2, %3), the library's (%4, %5)")
+                                               .arg(o.label)
+                                               .arg(o.x)
+                                               .arg(o.y)
+                                               .arg(double(l[0]))
+                                               .arg(double(l[1]))));
+                QVERIFY2(dAngle <= 0.01, qPrintable(name + QString(": keypoint %1 angle").arg(o.label)));
+                QVERIFY2(
+                    std::abs(double(l[3]) - o.scale) <= 1e-4 * std::max(1.0, o.scale),
+                    qPrintable(
+                        name +
+                        QString(": keypoint %1 scale %2 vs %3").arg(o.label).arg(o.scale).arg(double(l[3]))));
+            }
+            // The mask within SPEC's nearest bound.
+            const std::vector<Mask> masks = moveMasks(replays[i], targets[i].masks, ours.width, ours.height);
+            const cv::Mat libMask =
+                cv::imread(dir_.filePath(QString("%1.png").arg(i)).toStdString(), cv::IMREAD_UNCHANGED);
+            const double share = differingShare(masks[0], libMask);
+            QVERIFY2(share <= 0.005,
+                     qPrintable(name + QString(": %1% of the mask differs").arg(100 * share)));
+            qInfo("%s: %zu boxes kept (worst %.4f px), %zu keypoints, mask %.3f%% differ", c.name,
+                  ours.boxes.size(), worstBox, ours.keypoints.size(), 100 * share);
+        }
+    }
+};
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    return auglab::testing::runSuites<TestTargets, TestTargetsLibrary>(argc, argv);
+}
+
+#include "test_targets.moc"
