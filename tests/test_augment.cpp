@@ -149,6 +149,9 @@ private slots:
     void memoryBoundKeepsOutputs();
     void interruptedRunLeavesWholeFilesAndResumes();
     void jpegDropsAlphaWithNote();
+    void yoloLabelsFollowEveryOutput();
+    void cocoLabelsInOneFile();
+    void maskFolderIsLabelsNotInputs();
     void usageErrors_data();
     void usageErrors();
 
@@ -413,7 +416,8 @@ void TestAugment::pipelineTooLargeForAnImageFailsThatImage() {
     const QString in = d.filePath("in"), out = d.filePath("out"), preset = d.filePath("holes.auglab.json");
     writePhoto(in + "/big.png", "chelsea.png", 120, 80);
     writePhoto(in + "/small.png", "coffee.png", 40, 40);
-    QVERIFY(writeBytes(preset, R"({"format": "auglab-preset", "version": 1, "pipeline": [{"op": "coarse_dropout",
+    QVERIFY(
+        writeBytes(preset, R"({"format": "auglab-preset", "version": 1, "pipeline": [{"op": "coarse_dropout",
         "holes": [1, 2], "hole_height_px": [50, 60], "hole_width_px": [10, 20]}]})"));
     const Run r = cli({"augment", "--preset", preset, "--input", in, "--output", out, "--backend", "cpu"});
     QCOMPARE(r.code, 1);
@@ -566,6 +570,156 @@ void TestAugment::jpegDropsAlphaWithNote() {
     QCOMPARE(loadImage(native(d.filePath("png/a_aug0.png"))).image.channels, 4);  // PNG keeps it
 }
 
+// A labelled dataset of two photos: YOLO (images/ and labels/, data.yaml), a preset that moves boxes.
+static void makeYoloDataset(const QString& root) {
+    writePhoto(root + "/images/train/chelsea.png", "chelsea.png", 120, 80);
+    writePhoto(root + "/images/train/coffee.jpg", "coffee.png", 100, 70);
+    QVERIFY(writeBytes(root + "/data.yaml", "path: .\ntrain: images/train\nnames: [cat, cup]\n"));
+    QVERIFY(writeBytes(root + "/labels/train/chelsea.txt", "0 0.5 0.5 0.4 0.5\n1 0.1 0.1 0.1 0.1\n"));
+    // coffee.jpg has no label file: an image without objects.
+}
+
+static const char* const kLabelPreset = R"({"format": "auglab-preset", "version": 1, "seed": 5, "pipeline": [
+    {"op": "affine", "rotate_deg": [-30, 30], "scale_x": [0.8, 1.2], "scale_y": [0.8, 1.2], "p": 1},
+    {"op": "horizontal_flip", "p": 0.5}], "targets": {"boxes": {"format": "yolo", "min_visibility": 0.3}}})";
+
+void TestAugment::yoloLabelsFollowEveryOutput() {
+    QTemporaryDir d;
+    const QString in = d.filePath("ds"), out = d.filePath("out"), preset = d.filePath("labels.auglab.json");
+    makeYoloDataset(in);
+    QVERIFY(writeBytes(preset, kLabelPreset));
+    const QStringList args{"augment",   "--preset", preset,     "--input", in,       "--output", out,
+                           "--backend", "cpu",      "--copies", "3",       "--seed", "9"};
+    const Run r = cli(args);
+    QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains("labels: yolo"), qPrintable(r.out));
+    const Manifest m = readManifest(out);
+    QCOMPARE(m.ok.size(), 6);
+    QCOMPARE(m.header["labels"].toString(), QString("yolo"));
+    for (const QJsonObject& o : m.ok) {
+        const QString output = o["output"].toString();
+        const QString label = o["labels"].toObject()["file"].toString();
+        // The label file sits where the input's does, named after the output.
+        QCOMPARE(label, "labels/train/" + QFileInfo(output).completeBaseName() + ".txt");
+        QVERIFY(QFileInfo::exists(out + "/" + label));
+        // The same labels as apply writes for that sample.
+        const QString input = o["input"].toString();
+        const QString applyOut = d.filePath("apply.png"), applyLabels = d.filePath("apply.txt");
+        const QString source = in + "/" + input;
+        const QString labelsIn = input.contains("chelsea") ? in + "/labels/train/chelsea.txt" : QString();
+        QStringList applyArgs{"apply",
+                              "--preset",
+                              preset,
+                              "--image",
+                              source,
+                              "--index",
+                              QString::number(o["index"].toInteger()),
+                              "--seed",
+                              "9",
+                              "--out",
+                              applyOut,
+                              "--backend",
+                              "cpu"};
+        if (!labelsIn.isEmpty()) {
+            applyArgs << "--annotations" << labelsIn << "--out-annotations" << applyLabels;
+            const Run a = cli(applyArgs);
+            QVERIFY2(a.code == 0, qPrintable(a.err));
+            QCOMPARE(readAll(out + "/" + label), readAll(applyLabels));
+            QVERIFY(!readAll(applyLabels).isEmpty());
+        } else {
+            QCOMPARE(readAll(out + "/" + label), QByteArray());  // no objects in, none out
+        }
+    }
+    // A label file lost since: its output is done again, labels first.
+    const QString lost = out + "/" + m.ok[0]["labels"].toObject()["file"].toString();
+    const QByteArray lostBytes = readAll(lost);
+    QVERIFY(QFile::remove(lost));
+    const Run again = cli(args);
+    QVERIFY2(again.code == 0 && again.out.contains("1 outputs written, 5 already done"),
+             qPrintable(again.out));
+    QCOMPARE(readAll(lost), lostBytes);
+    // --overwrite removes the old run's label files with its images.
+    QVERIFY(writeBytes(preset, QByteArray(kLabelPreset).replace("\"seed\": 5", "\"seed\": 6")));
+    const QString oldLabel = lost;
+    QVERIFY(cli(args + QStringList{"--overwrite"}).code == 0);
+    QVERIFY(QFileInfo::exists(oldLabel));  // same names, written again by the new run
+    // Another targets section is another run.
+    QVERIFY(writeBytes(preset, QByteArray(kLabelPreset).replace("0.3", "0.5")));
+    const Run refused = cli(args);
+    QCOMPARE(refused.code, 2);
+    QVERIFY2(refused.err.contains("a different targets section"), qPrintable(refused.err));
+}
+
+void TestAugment::cocoLabelsInOneFile() {
+    QTemporaryDir d;
+    const QString in = d.filePath("coco"), out = d.filePath("out"), preset = d.filePath("labels.auglab.json");
+    writePhoto(in + "/images/chelsea.png", "chelsea.png", 120, 80);
+    writePhoto(in + "/images/coffee.png", "coffee.png", 100, 70);
+    QVERIFY(writeBytes(in + "/annotations/instances_train.json", R"({"images": [
+        {"id": 1, "file_name": "chelsea.png", "width": 120, "height": 80},
+        {"id": 2, "file_name": "coffee.png", "width": 100, "height": 70}],
+      "annotations": [
+        {"id": 10, "image_id": 1, "category_id": 3, "iscrowd": 0, "bbox": [30, 20, 60, 40], "area": 2400,
+         "segmentation": [[30, 20, 90, 20, 90, 60, 30, 60]]},
+        {"id": 11, "image_id": 2, "category_id": 5, "iscrowd": 0, "bbox": [10, 10, 20, 20], "area": 400}],
+      "categories": [{"id": 3, "name": "cat"}, {"id": 5, "name": "cup"}]})"));
+    QVERIFY(writeBytes(preset, QByteArray(kLabelPreset).replace("\"yolo\"", "\"coco\"")));
+    const QStringList args{"augment", "--preset",  preset, "--input",  in, "--output",
+                           out,       "--backend", "cpu",  "--copies", "2"};
+    const Run r = cli(args);
+    QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+    const QJsonObject doc =
+        QJsonDocument::fromJson(readAll(out + "/annotations/instances_train.json")).object();
+    const QJsonArray images = doc["images"].toArray();
+    QCOMPARE(images.size(), 4);
+    QSet<QString> names;
+    for (const auto& v : images) {
+        names.insert(v.toObject()["file_name"].toString());
+        QVERIFY(QFileInfo::exists(out + "/" + v.toObject()["file_name"].toString()));
+    }
+    QCOMPARE(names.size(), 4);
+    QCOMPARE(doc["categories"].toArray().size(), 2);
+    // Every annotation belongs to one of the images, with the category it had.
+    for (const auto& v : doc["annotations"].toArray()) {
+        const QJsonObject a = v.toObject();
+        QVERIFY(a["image_id"].toInt() >= 1 && a["image_id"].toInt() <= 4);
+        const QString file = images[a["image_id"].toInt() - 1].toObject()["file_name"].toString();
+        QCOMPARE(a["category_id"].toInt(), file.contains("chelsea") ? 3 : 5);
+        QCOMPARE(a["bbox"].toArray().size(), 4);
+    }
+}
+
+void TestAugment::maskFolderIsLabelsNotInputs() {
+    QTemporaryDir d;
+    const QString in = d.filePath("seg"), out = d.filePath("out"), preset = d.filePath("labels.auglab.json");
+    writePhoto(in + "/images/chelsea.png", "chelsea.png", 120, 80);
+    Image mask(120, 80, 3, 0);
+    for (int y = 20; y < 60; ++y)
+        for (int x = 30; x < 90; ++x) mask.at(x, y)[0] = mask.at(x, y)[1] = mask.at(x, y)[2] = 2;
+    QDir().mkpath(in + "/masks");
+    saveImage(native(in + "/masks/chelsea.png"), mask);
+    QVERIFY(writeBytes(preset, kLabelPreset));
+    const Run r = cli(
+        {"augment", "--preset", preset, "--input", in, "--output", out, "--backend", "cpu", "--copies", "2"});
+    QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains("1 files, 2 outputs written"), qPrintable(r.out));  // the mask is not an input
+    for (int k = 0; k < 2; ++k) {
+        const QString file = out + "/masks/chelsea_aug" + QString::number(k) + ".png";
+        const Image m = loadImage(native(file)).image;
+        QCOMPARE(m.width, 120);
+        QCOMPARE(m.height, 80);
+        int twos = 0, other = 0;
+        for (int y = 0; y < m.height; ++y)
+            for (int x = 0; x < m.width; ++x) {
+                const int v = m.at(x, y)[0];
+                twos += v == 2;
+                other += v != 0 && v != 2;
+            }
+        QVERIFY(twos > 1000);  // the 60x40 region, rotated and zoomed by at most 30 degrees and 0.8x
+        QCOMPARE(other, 0);    // nearest neighbour: no value the mask did not have
+    }
+}
+
 void TestAugment::usageErrors_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -642,8 +796,15 @@ void TestAugmentGl::initTestCase() {
 void TestAugmentGl::glBackendIsDeterministic() {
     // The GL backend renders on the main thread for every worker: still the same bytes for any --jobs.
     QTemporaryDir d;
-    QStringList args{"augment", "--preset", dir_.filePath("p.auglab.json"), "--input", dir_.filePath("input"),
-                     "--output", d.filePath("one"), "--backend", "gl"};
+    QStringList args{"augment",
+                     "--preset",
+                     dir_.filePath("p.auglab.json"),
+                     "--input",
+                     dir_.filePath("input"),
+                     "--output",
+                     d.filePath("one"),
+                     "--backend",
+                     "gl"};
     QCOMPARE(cli(args + QStringList{"--copies", "2", "--jobs", "1"}).code, 0);
     args[args.indexOf(d.filePath("one"))] = d.filePath("two");
     QCOMPARE(cli(args + QStringList{"--copies", "2", "--jobs", "3"}).code, 0);

@@ -43,6 +43,8 @@ private slots:
     void replayReproducesApply();
     void mixTakesPartnersFromThePool();
     void realismIsReported();
+    void labelsFollowTheSample();
+    void badLabelsAreErrors();
     void badImages_data();
     void badImages();
     void dirSkipsBrokenFiles();
@@ -296,6 +298,108 @@ void TestCli::realismIsReported() {
     QVERIFY2(apply.code == 0 && apply.out.contains("25.0% invented"), qPrintable(apply.out + apply.err));
     QCOMPARE(QJsonDocument::fromJson(readAll(rep)).object()["realism"].toDouble(), 0.25);
     QCOMPARE(cli({"replay", "--replay", rep, "--image", sample("astronaut.png"), "--out", out}).code, 0);
+}
+
+// A shift right by exactly a quarter of the 512-px width (128 px), nothing else: every label's new
+// place is known by hand.
+static const char* const kShiftPreset = R"({"format": "auglab-preset", "version": 1, "seed": 3, "pipeline": [
+    {"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_frac": [0.25, 0.25],
+     "translate_y_frac": [0, 0], "p": 1}], "targets": {"boxes": {"format": "yolo", "min_visibility": 0.8}}})";
+
+void TestCli::labelsFollowTheSample() {
+    const QString preset = dir_.filePath("shift-labels.auglab.json");
+    QVERIFY(writeBytes(preset, kShiftPreset));
+    const QString image = sample("astronaut.png"), out = dir_.filePath("labels-out.png");
+    // YOLO: box 0 moves 128 px (cx 0.3 -> 0.55); box 1 ends wholly outside; box 2 keeps 0.75 of its
+    // width (307.2..409.6 -> 435.2..512 of 537.6), under min_visibility 0.8: dropped.
+    const QString yolo = dir_.filePath("a.txt"), yoloOut = dir_.filePath("a-out.txt");
+    QVERIFY(writeBytes(yolo, "0 0.3 0.5 0.2 0.2\n1 0.9 0.5 0.1 0.1\n2 0.7 0.2 0.2 0.1\n"));
+    Run r = cli({"apply", "--preset", preset, "--image", image, "--index", "0", "--out", out, "--annotations",
+                 yolo, "--out-annotations", yoloOut});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("1 of 3 boxes kept (1 min_visibility, 1 outside the image)"), qPrintable(r.out));
+    QCOMPARE(readAll(yoloOut), QByteArray("0 0.550000 0.500000 0.200000 0.200000\n"));
+    // Pascal VOC: the same shift on whole pixels.
+    const QString voc = dir_.filePath("a.xml"), vocOut = dir_.filePath("a-out.xml");
+    QVERIFY(writeBytes(voc, R"(<annotation><size><width>512</width><height>512</height><depth>3</depth></size>
+        <object><name>person</name><difficult>0</difficult><bndbox><xmin>100</xmin><ymin>200</ymin>
+        <xmax>200</xmax><ymax>300</ymax></bndbox></object></annotation>)"));
+    r = cli({"apply", "--preset", preset, "--image", image, "--index", "0", "--out", out, "--annotations",
+             voc, "--out-annotations", vocOut});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QByteArray xml = readAll(vocOut);
+    QVERIFY2(xml.contains("<xmin>228</xmin>") && xml.contains("<xmax>328</xmax>") &&
+                 xml.contains("<ymin>200</ymin>") && xml.contains("<name>person</name>") &&
+                 xml.contains("<filename>labels-out.png</filename>"),
+             xml.constData());
+    // COCO: the output file names the output image; its box moved; its polygon became the moved mask's RLE.
+    const QString coco = dir_.filePath("instances.json"), cocoOut = dir_.filePath("instances-out.json");
+    QVERIFY(
+        writeBytes(coco, R"({"images": [{"id": 7, "file_name": "astronaut.png", "width": 512, "height": 512}],
+        "annotations": [{"id": 3, "image_id": 7, "category_id": 1, "iscrowd": 0, "bbox": [100, 200, 100, 100],
+                         "area": 10000, "segmentation": [[100, 200, 200, 200, 200, 300, 100, 300]]}],
+        "categories": [{"id": 1, "name": "person"}]})"));
+    r = cli({"apply", "--preset", preset, "--image", image, "--index", "0", "--out", out, "--annotations",
+             coco, "--out-annotations", cocoOut});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QJsonObject doc = QJsonDocument::fromJson(readAll(cocoOut)).object();
+    QCOMPARE(doc["images"].toArray()[0].toObject()["file_name"].toString(), QString("labels-out.png"));
+    const QJsonObject a = doc["annotations"].toArray()[0].toObject();
+    const QJsonArray bbox = a["bbox"].toArray();
+    QCOMPARE(bbox[0].toDouble(), 228.0);
+    QCOMPARE(bbox[1].toDouble(), 200.0);
+    QCOMPARE(bbox[2].toDouble(), 100.0);
+    QCOMPARE(doc["categories"].toArray()[0].toObject()["name"].toString(), QString("person"));
+    QVERIFY(a["segmentation"].toObject().contains("counts"));
+    // A mask: the rectangle of 3s at x 100..199 lands at 228..327 (a whole-pixel shift moves it exactly).
+    Image mask(512, 512, 3, 0);
+    for (int y = 50; y < 60; ++y)
+        for (int x = 100; x < 200; ++x) mask.at(x, y)[0] = mask.at(x, y)[1] = mask.at(x, y)[2] = 3;
+    const QString maskIn = dir_.filePath("mask.png"), maskOut = dir_.filePath("mask-out.png");
+    saveImage(maskIn.toStdString(), mask);
+    r = cli({"apply", "--preset", preset, "--image", image, "--index", "0", "--out", out, "--mask", maskIn,
+             "--out-mask", maskOut});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const Image moved = loadImage(maskOut.toStdString()).image;
+    QCOMPARE(moved.width, 512);
+    int threes = 0, misplaced = 0;
+    for (int y = 0; y < 512; ++y)
+        for (int x = 0; x < 512; ++x) {
+            const bool inside = y >= 50 && y < 60 && x >= 228 && x < 328;
+            const int v = moved.at(x, y)[0];
+            threes += v == 3;
+            misplaced += inside != (v == 3);
+        }
+    QCOMPARE(threes, 1000);
+    QCOMPARE(misplaced, 0);
+}
+
+void TestCli::badLabelsAreErrors() {
+    const QString preset = dir_.filePath("shift-labels.auglab.json");
+    QVERIFY(writeBytes(preset, kShiftPreset));
+    const QString bad = dir_.filePath("bad.txt"), out = dir_.filePath("bad-out.png"),
+                  labelsOut = dir_.filePath("bad-out.txt");
+    QVERIFY(writeBytes(bad, "0 0.3 0.5 0.2 0.2\n0 0.5 0.5 -0.2 0.1\n"));
+    const Run r = cli({"apply", "--preset", preset, "--image", sample("astronaut.png"), "--index", "0",
+                       "--out", out, "--annotations", bad, "--out-annotations", labelsOut});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("bad.txt:2") && r.err.contains("negative"), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(out) && !QFileInfo::exists(labelsOut));  // nothing written
+    // Half the options, or a format that cannot be told, are usage errors.
+    QCOMPARE(cli({"apply", "--preset", preset, "--image", sample("astronaut.png"), "--index", "0", "--out",
+                  out, "--annotations", bad})
+                 .code,
+             2);
+    const QString odd = dir_.filePath("labels.dat");
+    QVERIFY(writeBytes(odd, "0 0.3 0.5 0.2 0.2\n"));
+    const Run unknown = cli({"apply", "--preset", preset, "--image", sample("astronaut.png"), "--index", "0",
+                             "--out", out, "--annotations", odd, "--out-annotations", labelsOut});
+    QCOMPARE(unknown.code, 2);
+    QVERIFY2(unknown.err.contains("--annotations-format"), qPrintable(unknown.err));
+    const Run given =
+        cli({"apply", "--preset", preset, "--image", sample("astronaut.png"), "--index", "0", "--out", out,
+             "--annotations", odd, "--annotations-format", "yolo", "--out-annotations", labelsOut});
+    QVERIFY2(given.code == 0, qPrintable(given.err));
 }
 
 void TestCli::badImages_data() {

@@ -4,11 +4,14 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "image_io.h"
+
+#include "annotations.h"
 
 namespace auglab::cli {
 
@@ -28,6 +31,8 @@ std::string augmentOutputPath(const std::string& relativePath, int copy, ImageFo
 struct AugmentFolders {
     std::filesystem::path input;   ///< canonical
     std::filesystem::path output;  ///< symbolic links of its existing part resolved
+    /// The input folder's labels (annotations.h detectLabels), when it is a labelled dataset.
+    std::shared_ptr<const LabelledDataset> labels;
 };
 
 /// Checks --input (an existing folder) and --output (neither the input folder, nor inside it,

@@ -74,6 +74,8 @@ std::optional<ManifestEntry> entryFromLine(const std::string& line) {
         e.index = j.at("index").get<std::uint64_t>();
         e.seed = j.at("seed").get<std::uint64_t>();
         e.bytes = j.at("bytes").get<std::uint64_t>();
+        if (j.contains("labels") && j["labels"].is_object() && j["labels"].contains("file"))
+            e.labels = j["labels"]["file"].get<std::string>();
     } else if (j.at("status") != "failed") {
         return std::nullopt;
     }
@@ -85,7 +87,7 @@ std::optional<ManifestEntry> entryFromLine(const std::string& line) {
 
 ManifestEntry outputEntry(const std::string& input, const std::string& output, int copy, std::uint64_t seed,
                           std::uint64_t index, std::uint64_t bytes, const std::string& backend,
-                          const Json& replay) {
+                          const Json& replay, const Json& labels) {
     Json j;
     j["status"] = "ok";
     j["input"] = input;
@@ -96,7 +98,12 @@ ManifestEntry outputEntry(const std::string& input, const std::string& output, i
     j["bytes"] = bytes;
     j["backend"] = backend;
     j["replay"] = replay;
-    return {true, input, output, copy, index, seed, bytes, oneLine(j)};
+    std::string labelFile;
+    if (!labels.is_null()) {
+        j["labels"] = labels;
+        if (labels.contains("file")) labelFile = labels["file"].get<std::string>();
+    }
+    return {true, input, output, copy, index, seed, bytes, labelFile, oneLine(j)};
 }
 
 ManifestEntry failedEntry(const std::string& input, const std::string& error) {
@@ -164,6 +171,11 @@ std::vector<std::string> headerDifferences(const Json& existing, const Json& wan
         return h.contains("preset") && h["preset"].contains("pipeline") ? h["preset"]["pipeline"] : Json();
     };
     if (pipeline(existing) != pipeline(wanted)) out.push_back("a different preset pipeline");
+    const auto targets = [](const Json& h) {
+        return h.contains("preset") && h["preset"].contains("targets") ? h["preset"]["targets"] : Json();
+    };
+    if (targets(existing) != targets(wanted)) out.push_back("a different targets section");
+    scalar("labels", "labels");
     scalar("seed", "seed");
     scalar("copies", "copies");
     scalar("image_format", "format");
@@ -246,7 +258,11 @@ std::vector<ManifestEntry> prepareOutputFolder(const fs::path& folder, const Jso
         if (overwrite) {
             std::size_t removed = 0;
             for (const ManifestEntry& e : m.entries)
-                if (e.ok && insideFolder(e.output) && fs::remove(folder / fromUtf8(e.output), ec)) ++removed;
+                if (e.ok && insideFolder(e.output) && fs::remove(folder / fromUtf8(e.output), ec)) {
+                    ++removed;
+                    if (!e.labels.empty() && insideFolder(e.labels))
+                        fs::remove(folder / fromUtf8(e.labels), ec);
+                }
             say(messages, "--overwrite: removed " + std::to_string(removed) + " outputs of the previous run");
         } else {
             if (m.skippedLines > 0)
@@ -259,7 +275,10 @@ std::vector<ManifestEntry> prepareOutputFolder(const fs::path& folder, const Jso
                 if (e.ok && insideFolder(e.output)) latest[e.output] = std::move(e);
             for (auto& [output, e] : latest) {
                 const std::uintmax_t size = fs::file_size(folder / fromUtf8(output), ec);
-                if (!ec && size == e.bytes) kept.push_back(std::move(e));
+                // Labels are written before their image: an image without them was not done.
+                const bool labelled = e.labels.empty() ||
+                                      (insideFolder(e.labels) && fs::exists(folder / fromUtf8(e.labels), ec));
+                if (!ec && size == e.bytes && labelled) kept.push_back(std::move(e));
             }
         }
     } else if (!overwrite && !fs::is_empty(folder, ec)) {

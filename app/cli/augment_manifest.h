@@ -31,13 +31,17 @@ struct ManifestEntry {
     std::uint64_t index = 0;  ///< sample index
     std::uint64_t seed = 0;
     std::uint64_t bytes = 0;  ///< size of the output file
+    std::string labels;       ///< relative path of the output's label file ("" when none, or COCO)
     std::string line;         ///< the line as written, without its newline
 };
 
-/// An output line: every field above plus the backend that rendered it and the replay.
+/// An output line: every field above plus the backend that rendered it and the replay, and, for a
+/// labelled dataset, "labels": {"file": its label file} or {"coco": a COCO document of the output
+/// alone}, with "summary", what survived.
 ManifestEntry outputEntry(const std::string& input, const std::string& output, int copy, std::uint64_t seed,
                           std::uint64_t index, std::uint64_t bytes, const std::string& backend,
-                          const nlohmann::ordered_json& replay);
+                          const nlohmann::ordered_json& replay,
+                          const nlohmann::ordered_json& labels = nullptr);
 ManifestEntry failedEntry(const std::string& input, const std::string& error);
 
 struct Manifest {

@@ -14,6 +14,8 @@
 #include "error.h"
 #include "fallback_backend.h"
 #include "image_io.h"
+#include "label_files.h"
+#include "overlay.h"
 #include "preset.h"
 #include "realism.h"
 #include "sheet_sources.h"
@@ -82,11 +84,84 @@ std::pair<int, int> parseGrid(const std::string& s) {
 const Args::Spec kRenderSpec{
     {"preset", "dir", "grid", "tile", "seed", "page", "mode", "backend", "out", "threads", "save-replays"},
     {"image"},
-    {"realism"},
+    {"realism", "overlays"},
     0};
-const Args::Spec kApplySpec{
-    {"preset", "image", "index", "seed", "backend", "out", "save-replay", "threads"}, {"partner"}, {}, 0};
-const Args::Spec kReplaySpec{{"replay", "image", "backend", "out", "threads"}, {"partner"}, {}, 0};
+const Args::Spec kApplySpec{{"preset", "image", "index", "seed", "backend", "out", "save-replay", "threads",
+                             "annotations", "annotations-format", "out-annotations", "mask", "out-mask"},
+                            {"partner"},
+                            {},
+                            0};
+const Args::Spec kReplaySpec{{"replay", "image", "backend", "out", "threads", "preset", "annotations",
+                              "annotations-format", "out-annotations", "mask", "out-mask"},
+                             {"partner"},
+                             {},
+                             0};
+
+/// The labels --annotations and --mask give, moved through the sample's ops (apply, replay), ready
+/// to be written next to the output image.
+struct MovedLabels {
+    ImageLabels labels;
+    Targets kept;
+    MovedTargets moved;
+    std::string summary;
+};
+
+std::optional<MovedLabels> moveLabels(const Args& a, const std::optional<TargetSettings>& settings,
+                                      const Replay& replay, const fs::path& image) {
+    const auto ann = a.value("annotations"), mask = a.value("mask");
+    if (ann.has_value() != a.value("out-annotations").has_value())
+        throw UsageError{ann ? "--annotations needs --out-annotations"
+                             : "--out-annotations needs --annotations"};
+    if (mask.has_value() != a.value("out-mask").has_value())
+        throw UsageError{mask ? "--mask needs --out-mask" : "--out-mask needs --mask"};
+    if (a.value("annotations-format") && !ann) throw UsageError{"--annotations-format needs --annotations"};
+    if (!ann && !mask) return std::nullopt;
+    const int w = replay.imageWidth, h = replay.imageHeight;
+    MovedLabels m;
+    if (ann) {
+        std::optional<LabelFormat> format;
+        if (const auto f = a.value("annotations-format")) {
+            format = labelFormatFromName(*f);
+            if (!format || *format == LabelFormat::MaskPng)
+                throw UsageError{"--annotations-format: expected yolo, coco or pascal_voc, got '" + *f + "'"};
+        } else {
+            format = labelFormatOfFile(*ann);
+            if (!format || *format == LabelFormat::MaskPng)
+                throw UsageError{"--annotations: cannot tell the format of '" + *ann +
+                                 "' from its extension (.txt yolo, .json coco, .xml pascal_voc): give "
+                                 "--annotations-format"};
+        }
+        m.labels = readImageLabels(*ann, *format, image, w, h);
+        if (!m.labels.report.skipped.empty()) {
+            std::string list;
+            for (const std::string& s : m.labels.report.skipped) list += "\n  " + s;
+            throw InputError(std::to_string(m.labels.report.skipped.size()) + " label(s) of " + *ann +
+                             " cannot be used:" + list);
+        }
+    }
+    if (mask) m.labels.targets.masks.push_back(readMaskPng(*mask, w, h));
+    const TargetSettings rules = settings.value_or(TargetSettings{});
+    m.moved = moveTargets(replay, rules, m.labels.targets);
+    const std::vector<Mask> masks =
+        moveMasks(replay, m.labels.targets.masks, m.moved.width, m.moved.height, rules.maskFill);
+    m.kept = survivingTargets(m.labels.targets, m.moved, masks);
+    m.summary = targetSummary(m.labels.targets, m.moved);
+    return m;
+}
+
+/// Writes what moveLabels made, for output image `outImage` of `channels` channels.
+void writeLabels(const Args& a, const MovedLabels& m, const fs::path& outImage, int channels) {
+    if (const auto out = a.value("out-annotations"))
+        writeFileAtomically(
+            *out, labelFileText(m.labels, m.kept, outImage, m.moved.width, m.moved.height, channels));
+    if (const auto out = a.value("out-mask")) {
+        // The --mask image: the semantic mask, after the instance masks of a COCO file.
+        const auto it = std::find_if(m.kept.masks.rbegin(), m.kept.masks.rend(),
+                                     [](const Mask& k) { return k.owner < 0; });
+        writeMaskPng(*out, *it);
+    }
+    std::cout << "labels: " << m.summary << "\n";
+}
 
 std::string formatPercent(double share) {
     char buf[32];
@@ -133,7 +208,8 @@ std::string helpText(const std::string& command) {
     if (command == "render")
         return "usage: auglab-cli render [--preset P] (--image F... | --dir D) --out SHEET.png\n"
                "         [--grid 8x8] [--tile 256] [--seed N] [--page K] [--mode samples|dataset|compare]\n"
-               "         [--backend auto|cpu|gl|cuda] [--threads N] [--save-replays R.json]\n\n"
+               "         [--backend auto|cpu|gl|cuda] [--threads N] [--save-replays R.json]\n"
+               "         [--realism] [--overlays]\n\n"
                "Renders COLSxROWS tiles. Tile i shows sample page*COLS*ROWS+i: in samples mode of the first\n"
                "image, in dataset mode of image page*COLS*ROWS+i; compare mode pairs each sample of the\n"
                "first image with the original. Mixing ops draw partners from all the images\n"
@@ -141,18 +217,26 @@ std::string helpText(const std::string& command) {
                "used; without --seed the preset's seed. --save-replays writes every tile's concrete\n"
                "parameters as a JSON array (each with its full-resolution \"realism\"). --realism prints\n"
                "each tile's share of invented pixels (border fill or reflection, dropout holes) and the\n"
-               "page's median.\n";
+               "page's median. --overlays (with --dir of a labelled dataset: YOLO, COCO, Pascal VOC,\n"
+               "masks/) draws each tile's boxes, keypoints and masks as its sample moved them, and\n"
+               "prints how many boxes survive and their median visibility.\n";
     if (command == "apply")
         return "usage: auglab-cli apply [--preset P] --image F --index I --out OUT.png\n"
-               "         [--seed N] [--backend ...] [--threads N] [--save-replay R.json]\n\n"
-               "         [--partner P...]\n\n"
+               "         [--seed N] [--backend ...] [--threads N] [--save-replay R.json]\n"
+               "         [--partner P...] [--annotations FILE [--annotations-format F]\n"
+               "         --out-annotations FILE] [--mask PNG --out-mask PNG]\n\n"
                "Writes sample I at full resolution: exactly tile I of render with the same seed.\n"
                "Mixing ops take their partner from F and the --partner images (never F itself\n"
                "when there are others); without --partner the partner is F, and they change nothing.\n"
-               "The replay names the partner's file (partner_path).\n";
+               "The replay names the partner's file (partner_path).\n\n"
+               "Labels: --annotations FILE (.txt yolo, .json coco, .xml pascal_voc, or\n"
+               "--annotations-format) --out-annotations FILE writes the image's labels after the\n"
+               "sample's ops in the same format (coco: a file with that one image); --mask PNG\n"
+               "--out-mask PNG moves a label mask. The preset's targets section says which boxes\n"
+               "and keypoints survive (Albumentations' BboxParams and KeypointParams).\n";
     if (command == "replay")
         return "usage: auglab-cli replay --replay R.json --image F --out OUT.png [--backend ...]\n"
-               "         [--partner P...]\n\n"
+               "         [--partner P...] [--preset P --annotations ... --mask ... as apply]\n\n"
                "The partners of mixing ops are read from the replay's partner_path, or, with\n"
                "--partner, from the pool F, P... as apply numbered it.\n";
     return "";
@@ -229,6 +313,20 @@ int runRender(const std::vector<std::string>& argv) {
     if (images.empty() == !dir) throw UsageError{"give either --image F... or --dir D"};
     std::vector<fs::path> files(images.begin(), images.end());
     if (dir) files = listFolder(*dir);
+    // --overlays: the folder is a labelled dataset; its images are every image under it.
+    std::optional<LabelledDataset> labels;
+    LabelReport labelReport;
+    if (a.flag("overlays")) {
+        if (!dir)
+            throw UsageError{"--overlays needs --dir D, a labelled dataset folder (YOLO, COCO, VOC, masks/)"};
+        labels = detectLabels(*dir, labelReport);
+        if (!labels)
+            throw InputError("no labels found in '" + *dir +
+                             "' (YOLO labels/, a COCO instances*.json, VOC Annotations/ or XML beside the "
+                             "images, masks/)");
+        files = labelledImages(*dir, *labels);
+        if (files.empty()) throw InputError("no image files under '" + *dir + "'");
+    }
     // Mixing ops draw partners from every image given, not only those of the page.
     const std::vector<fs::path> pool = files;
     o.partnerPool = pool.size();
@@ -263,8 +361,32 @@ int runRender(const std::vector<std::string>& argv) {
     for (const std::string& e : errors)
         if (!e.empty()) std::cerr << "skipped: " << e << "\n";
     if (reducedFrom16Bit) std::cerr << "note: 16-bit images were reduced to 8 bits per channel\n";
-    const Sheet sheet = renderLayout(std::move(layout), *backend);
+    Sheet sheet = renderLayout(std::move(layout), *backend);
     reportFallbacks(*backend);
+    if (labels) {
+        // Each tile's labels, moved by its sample, drawn over it.
+        const TargetSettings rules = preset.targets.value_or(TargetSettings{});
+        std::vector<TileOverlay> overlays;
+        for (const SheetTile& t : sheet.tiles) {
+            if (t.sourceIndex < 0 || t.original || !t.error.empty()) continue;
+            const SheetSource& h = heads[static_cast<std::size_t>(t.sourceIndex)];
+            try {
+                const Targets targets = labels->labelsFor(files[static_cast<std::size_t>(t.sourceIndex)],
+                                                          h.width, h.height, labelReport);
+                overlays.push_back(tileOverlay(t, targets, rules, true));
+                drawOverlay(sheet.image, t, overlays.back(), 0.45);
+            } catch (const InputError& e) {
+                std::cerr << "labels of " << files[static_cast<std::size_t>(t.sourceIndex)].string()
+                          << " not drawn: " << e.what() << "\n";
+            }
+        }
+        for (const std::string& s : labelReport.skipped) std::cerr << "label skipped: " << s << "\n";
+        const BoxStats st = boxStats(overlays);
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "labels (%s): %zu of %zu boxes kept, median visibility %.2f\n",
+                      labelFormatName(labels->format()), st.kept, st.in, st.medianVisibility);
+        std::cout << buf;
+    }
     for (std::size_t i = 0; i < sheet.tiles.size(); ++i) {
         const SheetTile& t = sheet.tiles[i];
         if (!t.error.empty() && heads[static_cast<std::size_t>(t.sourceIndex)].error.empty() &&
@@ -328,7 +450,10 @@ int runApply(const std::vector<std::string>& argv) {
     const Image result = renderSample(preset.pipeline, *source, seed, index, *backend, &replay, partners);
     namePartners(replay, [&](std::uint64_t i) { return pool[static_cast<std::size_t>(i)].generic_string(); });
     reportFallbacks(*backend);
+    // Labels are read and moved before anything is written: a bad label file leaves no output.
+    const std::optional<MovedLabels> labels = moveLabels(a, preset.targets, replay, a.required("image"));
     saveImage(out, result);
+    if (labels) writeLabels(a, *labels, out, result.channels);
     const double realism = inventedShare(buildFullPlan(replay, source->width(), source->height()));
     if (const auto r = a.value("save-replay")) saveReplay(*r, replay, realism);
     std::cout << "wrote " << out << " (sample " << index << ", seed " << seed << ", backend "
@@ -374,7 +499,12 @@ int runReplay(const std::vector<std::string>& argv) {
     }
     const Image result = renderReplay(replay, *source, *backend, partners);
     reportFallbacks(*backend);
+    // The targets section (the rules boxes follow) comes from --preset; without it, the defaults.
+    std::optional<TargetSettings> rules;
+    if (const auto p = a.value("preset")) rules = loadPreset(*p).targets;
+    const std::optional<MovedLabels> labels = moveLabels(a, rules, replay, a.required("image"));
     saveImage(out, result);
+    if (labels) writeLabels(a, *labels, out, result.channels);
     std::cout << "wrote " << out << " (replay of sample " << replay.index << ", seed " << replay.seed
               << ")\n";
     return 0;

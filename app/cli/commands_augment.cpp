@@ -89,7 +89,12 @@ std::string augmentHelpText() {
            "outputs the manifest lists and starts again). Unreadable inputs are reported and skipped.\n"
            "Defaults: 1 copy, png, quality 95 (jpg), one job per hardware thread, the preset's seed.\n"
            "Jobs decode, augment and encode different files at once; the images they hold are bounded by\n"
-           "--memory-mb (a job waits before decoding a file that would pass it; a larger file runs alone).\n\n"
+           "--memory-mb (a job waits before decoding a file that would pass it; a larger file runs "
+           "alone).\n\n"
+           "Labelled datasets (YOLO images/ + labels/, COCO instances*.json, Pascal VOC, masks/ PNGs) are\n"
+           "recognised: every output gets its labels as its sample moved them, in the dataset's own format\n"
+           "and layout (labels/a/b_aug<k>.txt beside images/a/b_aug<k>.png; one COCO file listing every\n"
+           "output), written before the image; the preset's targets section says which boxes survive.\n\n"
            "exit codes: 0 all done, 1 some inputs failed (the others are done) or an output could not be\n"
            "written, 2 bad usage or bad input, 130/143 interrupted by Ctrl-C/SIGTERM (rerun to resume)\n";
 }
@@ -136,6 +141,12 @@ int runAugment(const std::vector<std::string>& argv) {
               << " already done, " << s.failedFiles << " failed, " << std::fixed << std::setprecision(1)
               << s.seconds << " s, " << rate(s.written, s.seconds) << " images/s (backend " << s.backend
               << ", " << s.jobs << " jobs)\nmanifest: " << s.manifest.string() << "\n";
+    if (!s.labels.empty())
+        std::cout << "labels: " << s.labels << ", written beside every output (" << s.boxesKept << " of "
+                  << s.boxesIn << " boxes kept over the outputs written)"
+                  << (s.labelsSkipped ? ", " + std::to_string(s.labelsSkipped) + " unusable label(s) skipped"
+                                      : "")
+                  << "\n";
     if (s.interruptedBy != 0) {
         const std::size_t lost = s.failedFiles * static_cast<std::size_t>(o.copies);
         const std::size_t done = s.written + s.skipped + lost;

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <system_error>
 #include <thread>
 
@@ -15,6 +16,7 @@
 #include "augment_renderer.h"
 #include "byte_budget.h"
 #include "error.h"
+#include "label_files.h"
 #include "preset.h"
 #include "realism.h"
 #include "sampler.h"
@@ -58,6 +60,7 @@ Json manifestHeader(const AugmentOptions& o, const AugmentFolders& f) {
     h["image_format"] = o.format == ImageFormat::Png ? "png" : "jpg";
     h["jpeg_quality"] = o.format == ImageFormat::Jpeg ? Json(o.jpegQuality) : Json();
     h["sample_index"] = "(fnv1a64(input path relative to the input folder) >> 27) * 65536 + copy";
+    h["labels"] = f.labels ? Json(labelFormatName(f.labels->format())) : Json();
     return h;
 }
 
@@ -65,6 +68,39 @@ std::vector<std::filesystem::path> sourcesOf(const std::vector<PlannedInput>& pl
     std::vector<std::filesystem::path> out;
     for (const PlannedInput& p : planned) out.push_back(p.source);
     return out;
+}
+
+/// `p` relative to `root` when it lies inside it, else nothing.
+std::optional<fs::path> inside(const fs::path& p, const fs::path& root) {
+    const fs::path rel = p.lexically_normal().lexically_relative(root.lexically_normal());
+    if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+    return rel;
+}
+
+/// One COCO file of every output from the one-image documents of the manifest's lines.
+Json mergeCoco(const std::vector<ManifestEntry>& entries, const nlohmann::json& categories) {
+    Json doc;
+    doc["images"] = Json::array();
+    doc["annotations"] = Json::array();
+    std::int64_t imageId = 0, annotationId = 0;
+    for (const ManifestEntry& e : entries) {
+        if (!e.ok) continue;
+        const Json line = Json::parse(e.line);
+        if (!line.contains("labels") || !line["labels"].contains("coco")) continue;
+        const Json& one = line["labels"]["coco"];
+        for (Json image : one["images"]) {
+            image["id"] = ++imageId;
+            image["file_name"] = e.output;
+            doc["images"].push_back(image);
+        }
+        for (Json a : one["annotations"]) {
+            a["id"] = ++annotationId;
+            a["image_id"] = imageId;
+            doc["annotations"].push_back(a);
+        }
+    }
+    doc["categories"] = categories;
+    return doc;
 }
 
 struct Pending {
@@ -78,6 +114,8 @@ struct Event {
     std::string failure;        // the reason, for a failed input
     bool alphaDropped = false;  // an RGBA input written as JPEG
     bool reducedFrom16Bit = false;
+    std::vector<std::string> skippedLabels;  // labels of the input that could not be used
+    std::size_t boxesIn = 0, boxesKept = 0;
 };
 
 // The workers (decode, sample, render, encode, write) and the main thread (manifest, progress,
@@ -126,6 +164,59 @@ private:
         wake_.notify_all();
     }
 
+    /// Where the labels of copy k of `in` go, relative to the output folder: the input's label file's
+    /// place relative to the input folder, named after the output image.
+    std::string outputLabelPath(const PlannedInput& in, int k) const {
+        const fs::path image = fromUtf8(in.outputs[static_cast<std::size_t>(k)]);
+        const fs::path label = folders_.labels->labelPath(in.source);
+        const std::optional<fs::path> rel = inside(label, folders_.input);
+        const fs::path folder = rel ? rel->parent_path() : image.parent_path();
+        return utf8(folder / (image.stem().string() + label.extension().string()));
+    }
+
+    /// The labels of one output: written (label file formats) before the image, or kept for the
+    /// manifest (COCO). Returns the manifest's "labels" member.
+    Json writeLabels(const PlannedInput& in, int k, const Replay& replay, const Targets& targets,
+                     const Image& out, Event& e) {
+        const LabelledDataset& d = *folders_.labels;
+        const TargetSettings rules = o_.preset.targets.value_or(TargetSettings{});
+        const MovedTargets moved = moveTargets(replay, rules, targets);
+        const std::vector<Mask> masks =
+            moveMasks(replay, targets.masks, moved.width, moved.height, rules.maskFill);
+        const Targets kept = survivingTargets(targets, moved, masks);
+        e.boxesIn = targets.boxes.size();
+        e.boxesKept = kept.boxes.size();
+        Json labels;
+        labels["summary"] = targetSummary(targets, moved);
+        const fs::path image = fromUtf8(in.outputs[static_cast<std::size_t>(k)]);
+        if (d.format() == LabelFormat::Coco) {
+            ImageLabels l;
+            l.format = LabelFormat::Coco;
+            l.cocoCategories = d.coco()->categories();
+            labels["coco"] = Json::parse(labelFileText(l, kept, image, out.width, out.height, out.channels));
+            return labels;
+        }
+        const std::string file = outputLabelPath(in, k);
+        const fs::path path = folders_.output / fromUtf8(file);
+        std::error_code ec;
+        fs::create_directories(path.parent_path(), ec);
+        if (d.format() == LabelFormat::MaskPng) {
+            const auto semantic = std::find_if(kept.masks.rbegin(), kept.masks.rend(),
+                                               [](const Mask& m) { return m.owner < 0; });
+            if (semantic == kept.masks.rend()) return nullptr;  // the image had no mask: none written
+            writeMaskPng(path, *semantic);
+        } else {
+            ImageLabels l;
+            l.format = d.format();
+            for (const Keypoint& kp : targets.keypoints)
+                if (kp.owner >= 0) l.keypointsPerBox = std::max(l.keypointsPerBox, kp.label + 1);
+            writeFileAtomically(path, labelFileText(l, kept, image, out.width, out.height, out.channels),
+                                Durability::Batch);
+        }
+        labels["file"] = file;
+        return labels;
+    }
+
     void workerLoop(int worker) {
         try {
             for (std::size_t i = 0; !stop_ && (i = next_++) < work_.size();) {
@@ -152,11 +243,32 @@ private:
                 }
                 const bool reduced = loaded.reducedFrom16Bit;
                 SourceLevels source(std::move(loaded.image));
+                Targets targets;
+                if (folders_.labels) {
+                    LabelReport report;
+                    try {
+                        targets =
+                            folders_.labels->labelsFor(in.source, source.width(), source.height(), report);
+                    } catch (const InputError& e) {  // a label file that cannot be parsed: the input fails
+                        Event failure;
+                        failure.failure = "'" + utf8(in.source) + "': labels: " + e.what();
+                        failure.entry = failedEntry(in.relative, failure.failure);
+                        post(std::move(failure));
+                        continue;
+                    }
+                    if (!report.skipped.empty()) {
+                        Event note;
+                        note.skippedLabels = std::move(report.skipped);
+                        post(std::move(note));
+                    }
+                }
                 for (const int k : work_[i].copies) {
                     if (stop_) break;  // interrupted: the copies left stay to do
                     const std::uint64_t index = augmentSampleIndex(in.relative, k);
                     Replay replay;
                     SampleRenderer::Result r;
+                    Event e;
+                    Json labels;
                     try {
                         const PartnerPool pool{planned_.size(),
                                                static_cast<std::uint64_t>(&in - planned_.data())};
@@ -164,11 +276,14 @@ private:
                                                 source.height(), pool);
                         namePartners(replay, [this](std::uint64_t p) { return utf8(planned_[p].source); });
                         r = renderer_.render(worker, replay, source, partners_);
-                    } catch (const InputError& e) {
+                        // Labels first: an image on disk always has its labels (a resumed run checks).
+                        if (folders_.labels) labels = writeLabels(in, k, replay, targets, r.image, e);
+                    } catch (const InputError& err) {
                         // The pipeline does not fit this image (a hole or grid unit larger than it,
-                        // an op that needs a square image on another): this input fails, the run goes on.
+                        // an op that needs a square image on another), or a label does not fit the
+                        // rules (a box outside the image without clip): this input fails, the run goes on.
                         Event failure;
-                        failure.failure = "'" + utf8(in.source) + "': " + e.what();
+                        failure.failure = "'" + utf8(in.source) + "': " + err.what();
                         failure.entry = failedEntry(in.relative, failure.failure);
                         post(std::move(failure));
                         break;
@@ -177,12 +292,11 @@ private:
                     // Synced once for the whole run (augmentFolder), not file by file.
                     writeFileAtomically(folders_.output / fromUtf8(in.outputs[static_cast<std::size_t>(k)]),
                                         bytes, Durability::Batch);
-                    Event e;
-                    e.entry = outputEntry(
-                        in.relative, in.outputs[static_cast<std::size_t>(k)], k, o_.seed, index, bytes.size(),
-                        r.backend,
-                        replayToJson(replay,
-                                     inventedShare(buildFullPlan(replay, source.width(), source.height()))));
+                    e.entry = outputEntry(in.relative, in.outputs[static_cast<std::size_t>(k)], k, o_.seed,
+                                          index, bytes.size(), r.backend,
+                                          replayToJson(replay, inventedShare(buildFullPlan(
+                                                                   replay, source.width(), source.height()))),
+                                          labels);
                     e.alphaDropped = o_.format == ImageFormat::Jpeg && r.image.hasAlpha();
                     e.reducedFrom16Bit = reduced;
                     post(std::move(e));
@@ -233,6 +347,14 @@ private:
 
     void handle(Event& e, AugmentSummary& s, ManifestAppender& appender, std::vector<ManifestEntry>& done,
                 std::vector<ManifestEntry>& failed) {
+        if (!e.skippedLabels.empty() && e.entry.input.empty() &&
+            e.failure.empty()) {  // a note, not an output
+            s.labelsSkipped += e.skippedLabels.size();
+            for (const std::string& line : e.skippedLabels) say(o_, "label skipped: " + line);
+            return;
+        }
+        s.boxesIn += e.boxesIn;
+        s.boxesKept += e.boxesKept;
         if (e.entry.ok) {
             ++s.written;
             if (e.alphaDropped && !toldAlpha_) {
@@ -285,10 +407,28 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
                          std::to_string(o.copies));
     if (o.jpegQuality < 1 || o.jpegQuality > 100)
         throw InputError("JPEG quality must be 1..100, not " + std::to_string(o.jpegQuality));
-    const AugmentFolders folders = checkFolders(o.input, o.output);
-    const std::vector<PlannedInput> planned = planInputs(folders.input, o.copies, o.format);
+    AugmentFolders folders = checkFolders(o.input, o.output);
+    std::vector<PlannedInput> planned = planInputs(folders.input, o.copies, o.format);
+    // A labelled dataset: its labels follow every output. An unreadable data.yaml or COCO file stops
+    // the run here, before anything is written.
+    LabelReport labelReport;
+    if (std::optional<LabelledDataset> d = detectLabels(folders.input, labelReport))
+        folders.labels = std::make_shared<const LabelledDataset>(std::move(*d));
+    if (folders.labels && folders.labels->format() == LabelFormat::MaskPng) {
+        // The mask PNGs are labels, not inputs.
+        std::set<fs::path> masks;
+        for (const PlannedInput& p : planned)
+            masks.insert(folders.labels->labelPath(p.source).lexically_normal());
+        std::erase_if(planned,
+                      [&](const PlannedInput& p) { return masks.count(p.source.lexically_normal()) > 0; });
+    }
 
     AugmentSummary s;
+    if (folders.labels) {
+        s.labels = labelFormatName(folders.labels->format());
+        s.labelsSkipped = labelReport.skipped.size();
+        for (const std::string& line : labelReport.skipped) say(o, "label skipped: " + line);
+    }
     s.jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     s.manifest = folders.output / kManifestName;
     std::vector<ManifestEntry> failed;
@@ -358,6 +498,20 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
     for (ManifestEntry& e : done) outputs[e.output] = std::move(e);
     std::vector<ManifestEntry> all = std::move(failed);
     for (auto& [name, e] : outputs) all.push_back(std::move(e));
+    // COCO: one file listing every output, rebuilt from the manifest's lines (this run's and the
+    // kept ones), at the input's COCO file's place.
+    if (folders.labels && folders.labels->format() == LabelFormat::Coco && !run.fatal()) {
+        // Outputs are grouped by the COCO file of their input (train and val files stay apart).
+        std::map<fs::path, std::vector<ManifestEntry>> byFile;
+        for (const ManifestEntry& e : all)
+            if (e.ok) byFile[folders.labels->labelPath(folders.input / fromUtf8(e.input))].push_back(e);
+        for (const auto& [cocoFile, entries] : byFile) {
+            const fs::path rel = inside(cocoFile, folders.input).value_or(cocoFile.filename());
+            fs::create_directories((folders.output / rel).parent_path(), ec);
+            writeFileAtomically(folders.output / rel,
+                                mergeCoco(entries, folders.labels->coco()->categories()).dump(1) + "\n");
+        }
+    }
     try {
         writeManifest(s.manifest, header, std::move(all));
     } catch (...) {

@@ -27,8 +27,8 @@ struct AugmentOptions {
     std::uint64_t seed = 0;
     int copies = 1;  ///< 1..kMaxCopies
     ImageFormat format = ImageFormat::Png;
-    int jpegQuality = 95;          ///< 1..100, used for JPEG only
-    int jobs = 0;                  ///< files decoded, augmented and encoded at once; <= 0: hardware threads
+    int jpegQuality = 95;  ///< 1..100, used for JPEG only
+    int jobs = 0;          ///< files decoded, augmented and encoded at once; <= 0: hardware threads
     /// Bound on the images in flight across the jobs (decodes and outputs, 4 bytes a pixel each): a
     /// job waits before decoding a file that would pass it (ByteBudget).
     std::size_t memoryBudgetBytes = std::size_t{2} << 30;
@@ -54,13 +54,23 @@ struct AugmentSummary {
     int interruptedBy = 0;  ///< the signal that stopped the run early, 0 when it ran to the end
     std::string backend;    ///< the backend that rendered last
     std::filesystem::path manifest;
+    /// A labelled dataset (annotations.h detectLabels): its format ("" when the folder has no labels),
+    /// the labels skipped as unusable (each named in the messages), and the boxes in and kept over
+    /// the outputs written.
+    std::string labels;
+    std::size_t labelsSkipped = 0;
+    std::size_t boxesIn = 0, boxesKept = 0;
 };
 
-/// Runs the whole job. Throws InputError before any output is written when the arguments are
-/// wrong (input not a folder or without images, output inside the input or the other way round,
-/// an output folder holding another run or foreign files without `overwrite`, another run writing
-/// there now, an unavailable backend); RuntimeError, after writing the manifest, when an output
-/// cannot be written or rendered. A file that cannot be read is a failure counted in the summary.
+/// Runs the whole job. A folder with labels (YOLO, COCO, Pascal VOC, mask PNGs) gets each output's
+/// labels in the same format and layout: the label file beside the output as the input's is beside
+/// the input (labels/x_0003.txt for images/x_0003.png), written atomically before the image, listed
+/// in the manifest; for COCO, one file at the input's COCO file's place listing every output. Throws
+/// InputError before any output is written when the arguments are wrong (input not a folder or without
+/// images, output inside the input or the other way round, an output folder holding another run or foreign
+/// files without `overwrite`, another run writing there now, an unavailable backend); RuntimeError, after
+/// writing the manifest, when an output cannot be written or rendered. A file that cannot be read is a
+/// failure counted in the summary.
 AugmentSummary augmentFolder(const AugmentOptions& options);
 
 }  // namespace auglab::cli
