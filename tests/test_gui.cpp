@@ -26,6 +26,7 @@
 #include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
+#include <QToolBar>
 #include <QToolButton>
 #include <QtTest>
 
@@ -46,6 +47,8 @@
 #include "render_service.h"
 #include "replay.h"
 #include "suite_main.h"
+#include "target_rules_dialog.h"
+#include "targets.h"
 
 using namespace auglab;
 
@@ -110,6 +113,7 @@ private slots:
     void exportDialogShowsTargetText();
     void hugeFolderOpensAtOnce();
     void importAlbumentationsIsOneUndoStep();
+    void labelledFolderDrawsLabelsThatFollowTheSamples();
 };
 
 // Needs the GL backend (a display with OpenGL 3.3: Xvfb's software renderer will do).
@@ -898,3 +902,126 @@ int main(int argc, char** argv) {
 }
 
 #include "test_gui.moc"
+
+void TestGui::labelledFolderDrawsLabelsThatFollowTheSamples() {
+    // A YOLO dataset: four photos in images/, one box each in labels/, names in data.yaml.
+    QTemporaryDir root;
+    QVERIFY(QDir().mkpath(root.filePath("images")) && QDir().mkpath(root.filePath("labels")));
+    const QStringList photos{"astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg"};
+    for (const QString& f : photos) QVERIFY(QFile::copy(sample(f.toUtf8()), root.filePath("images/" + f)));
+    auto write = [](const QString& path, const QByteArray& text) {
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+    };
+    QVERIFY(write(root.filePath("data.yaml"), "names: [cat, cup, person, rocket]\n"));
+    for (const QString& f : photos)
+        QVERIFY(write(root.filePath("labels/" + QFileInfo(f).completeBaseName() + ".txt"),
+                      "0 0.3 0.5 0.2 0.4\n"));
+    // A flip alone: every box's place is known by hand.
+    const QString preset = dir_->filePath("flip.auglab.json");
+    QVERIFY(write(preset, R"({"format": "auglab-preset", "version": 1, "seed": 2, "pipeline": [
+        {"op": "horizontal_flip", "p": 1}], "targets": {"boxes": {"format": "yolo"}}})"));
+    auto w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(w->openPreset(preset));
+    QVERIFY(w->setBackend("cpu"));
+    QVERIFY(w->openFolder(root.path()));
+    QVERIFY(w->labels());
+    QCOMPARE(w->files().size(), 4);  // the images under images/, not the label files
+    QVERIFY(w->findChild<QToolBar*>("labelsToolbar")->isVisible());
+    QTRY_COMPARE_WITH_TIMEOUT(w->grid()->overlays().size(), std::size_t(4), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(w->labelStatistic().contains("1 of 1") || w->labelStatistic().contains("4 of 4"),
+                             5000);
+    // The box x 0.2..0.4 of the width, y 0.3..0.7 of the height, mirrored: x 0.6..0.8 of each tile.
+    const QImage shown = seen(*w);
+    for (const TileOverlay& o : w->grid()->overlays()) {
+        const SheetTile& t = w->shownTiles()[std::size_t(o.tile)];
+        QCOMPARE(o.boxes.size(), std::size_t(1));
+        const Box& b = o.boxes[0];
+        QVERIFY2(
+            std::abs(b.x0 - 0.6 * t.width) < 1e-3 && std::abs(b.x1 - 0.8 * t.width) < 1e-3 &&
+                std::abs(b.y0 - 0.3 * t.height) < 1e-3 && std::abs(b.y1 - 0.7 * t.height) < 1e-3,
+            qPrintable(
+                QString("tile %1: [%2, %3, %4, %5]").arg(o.tile).arg(b.x0).arg(b.y0).arg(b.x1).arg(b.y1)));
+        // Drawn in class 0's colour on the box's left edge.
+        const QPointF edge = w->grid()->sheetToWidget(QPointF(t.x + b.x0, t.y + (b.y0 + b.y1) / 2));
+        const Rgb c = classColour(0);
+        bool found = false;
+        for (int dx = -2; dx <= 2 && !found; ++dx) {
+            const QColor px = shown.pixelColor(int(edge.x()) + dx, int(edge.y()));
+            found = std::abs(px.red() - c[0]) < 30 && std::abs(px.green() - c[1]) < 30 &&
+                    std::abs(px.blue() - c[2]) < 30;
+        }
+        QVERIFY2(
+            found,
+            qPrintable(
+                QString("tile %1: no box edge drawn at (%2, %3)").arg(o.tile).arg(edge.x()).arg(edge.y())));
+    }
+    QVERIFY2(w->labelStatistic().contains("4 of 4 kept"), qPrintable(w->labelStatistic()));
+
+    // A rotation added and dragged wider: the boxes follow each tile's new sample.
+    const std::vector<TileOverlay> flipped = w->grid()->overlays();
+    w->document()->addOp("affine");
+    QTRY_VERIFY_WITH_TIMEOUT(w->editor()->panel(1) != nullptr, 5000);
+    auto* slider = w->editor()->panel(1)->findChild<RangeSlider*>("rotate_deg");
+    QVERIFY(slider);
+    QVERIFY(waitForGrid(*w));
+    const QPoint start = slider->handleRect(1).center();
+    QTest::mousePress(slider, Qt::LeftButton, {}, start);
+    QTest::mouseMove(slider, start + QPoint(40, 0));
+    QTest::mouseRelease(slider, Qt::LeftButton, {}, start + QPoint(40, 0));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w->document()->preset().pipeline.size() == 2 && w->shownTiles().size() > 0 &&
+            w->shownTiles()[0].replay.ops.size() == 2 && w->grid()->overlays().size() == 4 &&
+            w->grid()->overlays()[0].boxes.size() + w->grid()->overlays()[0].dropped.size() > 0,
+        20000);
+    QTRY_VERIFY_WITH_TIMEOUT(w->shownTiles()[0].replay.ops[1].applied, 20000);
+    const TargetSettings rules = *w->document()->preset().targets;
+    int moved = 0;
+    for (const TileOverlay& o : w->grid()->overlays()) {
+        const SheetTile& t = w->shownTiles()[std::size_t(o.tile)];
+        // What the engine gives for this tile's sample, from the label file read here.
+        LabelReport report;
+        const Targets targets = readYoloLabels(
+            (root.filePath("labels/") + QFileInfo(w->files()[t.sourceIndex]).completeBaseName() + ".txt")
+                .toStdString(),
+            t.replay.imageWidth, t.replay.imageHeight, {}, report);
+        const TileOverlay expected = tileOverlay(t, targets, rules, false);
+        QCOMPARE(o.boxes.size(), expected.boxes.size());
+        for (std::size_t k = 0; k < o.boxes.size(); ++k) QCOMPARE(o.boxes[k].x0, expected.boxes[k].x0);
+        const auto before = std::find_if(flipped.begin(), flipped.end(),
+                                         [&](const TileOverlay& f) { return f.tile == o.tile; });
+        if (before != flipped.end() && !o.boxes.empty() &&
+            std::abs(before->boxes[0].x0 - o.boxes[0].x0) > 0.5)
+            ++moved;
+    }
+    QVERIFY2(moved >= 3,
+             qPrintable(QString::number(moved)));  // rotated boxes are not where the flip left them
+
+    // The rules: a minimum area no box reaches drops them all, in the statistic too; undo restores.
+    const QString statistic = w->labelStatistic();
+    w->findChild<QAction*>("labelRules")->trigger();
+    QTRY_VERIFY(w->labelRules() && w->labelRules()->isVisible());
+    auto* minArea = w->labelRules()->findChild<QDoubleSpinBox*>("minArea");
+    QVERIFY(minArea);
+    minArea->setValue(1e8);
+    QCOMPARE(w->document()->preset().targets->boxes.minArea, 1e8);
+    QTRY_VERIFY_WITH_TIMEOUT(w->labelStatistic().contains("0 of 4 kept"), 20000);
+    w->document()->undoStack()->undo();
+    QCOMPARE(w->document()->preset().targets->boxes.minArea, 0.0);
+    QTRY_COMPARE_WITH_TIMEOUT(w->labelStatistic(), statistic, 20000);
+
+    // Boxes hidden: not drawn, the overlays kept.
+    const QImage with = seen(*w);
+    w->findChild<QAction*>("showBoxes")->trigger();
+    QVERIFY(!w->grid()->overlayStyle().boxes);
+    QVERIFY(seen(*w) != with);
+
+    // The inspector lists the sample's labels.
+    QTest::mouseClick(w->grid(), Qt::LeftButton, {}, w->grid()->tileCentre(1));
+    QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->isVisible() && !w->inspector()->annotationsText().isEmpty(),
+                             20000);
+    QVERIFY2(w->inspector()->annotationsText().contains("Boxes"),
+             qPrintable(w->inspector()->annotationsText()));
+    QVERIFY(!w->inspector()->annotationsOverlay().isNull());
+}

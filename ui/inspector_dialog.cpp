@@ -1,5 +1,7 @@
 #include "inspector_dialog.h"
 
+#include <QPainter>
+
 #include <QClipboard>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -48,6 +50,12 @@ InspectorDialog::InspectorDialog(QWidget* parent) : QDialog(parent) {
     labelWeights_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     labelWeights_->hide();
     side->addWidget(labelWeights_);
+    annotations_ = new QLabel(this);
+    annotations_->setObjectName("annotations");
+    annotations_->setWordWrap(true);
+    annotations_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    annotations_->hide();
+    side->addWidget(annotations_);
     side->addWidget(new QLabel(tr("Concrete parameters (replay JSON):"), this));
     side->addWidget(replay_, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
@@ -75,10 +83,28 @@ void InspectorDialog::showSample(const QString& title, const QImage& image, cons
     labelWeights_->setText(labelWeights);
     labelWeights_->setVisible(!labelWeights.isEmpty());
     image_ = image;
+    overlay_ = QImage();
+    annotations_->hide();
     picture_->setPixmap(QPixmap::fromImage(image));
     replay_->setPlainText(replayJson);
     show();
     raise();
+}
+
+void InspectorDialog::setAnnotations(const QImage& overlay, const QString& listing) {
+    overlay_ = overlay;
+    annotations_->setText(listing);
+    annotations_->setVisible(!listing.isEmpty());
+    QImage shown = image_.convertToFormat(QImage::Format_ARGB32_Premultiplied);
+    if (!overlay.isNull()) {
+        QPainter p(&shown);
+        p.drawImage(0, 0, overlay);
+    }
+    picture_->setPixmap(QPixmap::fromImage(shown));
+}
+
+QString InspectorDialog::annotationsText() const {
+    return annotations_->text();
 }
 
 QString InspectorDialog::replayText() const {

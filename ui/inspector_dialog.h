@@ -19,6 +19,13 @@ public:
     void showSample(const QString& title, const QImage& image, const QString& replayJson,
                     const QString& labelWeights = {});
     QString replayText() const;
+    /// The sample's labels as its ops moved them: `overlay` (transparent, the image's size) is drawn
+    /// over the picture on screen only (Save image writes the sample alone), `listing` (HTML) lists
+    /// them, the dropped ones with the rule that dropped them. Call after showSample; an empty
+    /// overlay removes them.
+    void setAnnotations(const QImage& overlay, const QString& listing);
+    QString annotationsText() const;
+    const QImage& annotationsOverlay() const { return overlay_; }
     QString labelWeightsText() const;
     /// The file name Save image suggests (e.g. "chelsea_sample12.png").
     void setSuggestedName(const QString& name) { suggestedName_ = name; }
@@ -35,6 +42,8 @@ private:
     QLabel* picture_ = nullptr;
     QPlainTextEdit* replay_ = nullptr;
     QLabel* labelWeights_ = nullptr;
+    QLabel* annotations_ = nullptr;
+    QImage overlay_;
     QLabel* confirmation_ = nullptr;
     QString suggestedName_;
     QImage image_;

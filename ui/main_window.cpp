@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include <cmath>
 #include <random>
 
 #include <QAction>
@@ -21,8 +22,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QResizeEvent>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -43,10 +46,13 @@
 #include "exporter.h"
 #include "image_io.h"
 #include "inspector_dialog.h"
+#include "label_files.h"
+#include "overlay.h"
 #include "pipeline_editor.h"
 #include "preset.h"
 #include "preview_grid.h"
 #include "realism.h"
+#include "target_rules_dialog.h"
 
 namespace auglab {
 
@@ -150,6 +156,9 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     realismLabel_ = new QLabel(this);
     realismLabel_->setObjectName("realism");
     statusBar()->addPermanentWidget(realismLabel_);
+    labelsLabel_ = new QLabel(this);
+    labelsLabel_->setObjectName("labelStatistic");
+    statusBar()->addPermanentWidget(labelsLabel_);
     renderLabel_ = new QLabel(this);
     renderLabel_->setObjectName("renderTime");
     statusBar()->addPermanentWidget(renderLabel_);
@@ -174,6 +183,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
     viewMenu_->addSeparator();
     for (QDockWidget* d : {editorDock, distDock, costDock}) viewMenu_->addAction(d->toggleViewAction());
     viewMenu_->addAction(toolbar_->toggleViewAction());
+    viewMenu_->addAction(labelsBar_->toggleViewAction());
     QAction* reset = viewMenu_->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
     reset->setObjectName("resetLayout");
 
@@ -404,6 +414,130 @@ void MainWindow::buildToolbar() {
         tr("Find the edge (right-click a range's name) widens it until more than this share of "
            "samples is flagged"));
     bar->addWidget(edgeShare_);
+
+    // Labels of a labelled dataset: what is drawn over the tiles (shown once a folder has labels).
+    addToolBarBreak();  // a row of its own: the preview toolbar already fills the width
+    labelsBar_ = addToolBar(tr("Labels"));
+    labelsBar_->setObjectName("labelsToolbar");
+    labelsBar_->addWidget(new QLabel(tr(" Labels: "), labelsBar_));
+    auto toggle = [this](const QString& text, const char* name, const QString& tip) {
+        QAction* a = labelsBar_->addAction(text);
+        a->setObjectName(name);
+        a->setCheckable(true);
+        a->setChecked(true);
+        a->setToolTip(tip);
+        connect(a, &QAction::toggled, this, [this] {
+            setOverlayStyle({showBoxes_->isChecked(), showKeypoints_->isChecked(), showMasks_->isChecked(),
+                             maskOpacity_->value() / 100.0});
+        });
+        return a;
+    };
+    showBoxes_ = toggle(tr("Boxes"), "showBoxes", tr("Draw each sample's boxes where its ops moved them"));
+    showKeypoints_ = toggle(tr("Keypoints"), "showKeypoints", tr("Draw each sample's keypoints"));
+    showMasks_ = toggle(tr("Masks"), "showMasks", tr("Draw each sample's masks over it"));
+    labelsBar_->addWidget(new QLabel(tr(" opacity "), labelsBar_));
+    maskOpacity_ = new QSpinBox(labelsBar_);
+    maskOpacity_->setObjectName("maskOpacity");
+    maskOpacity_->setRange(0, 100);
+    maskOpacity_->setValue(45);
+    maskOpacity_->setSuffix(tr("%"));
+    maskOpacity_->setToolTip(tr("How strongly the masks cover the pixels"));
+    connect(maskOpacity_, &QSpinBox::valueChanged, this, [this](int v) {
+        OverlayStyle s = grid_->overlayStyle();
+        s.opacity = v / 100.0;
+        setOverlayStyle(s);
+    });
+    labelsBar_->addWidget(maskOpacity_);
+    labelsBar_->addSeparator();
+    QAction* rules = labelsBar_->addAction(tr("Rules…"), this, [this] {
+        if (!rulesDialog_) rulesDialog_ = new TargetRulesDialog(doc_, this);
+        rulesDialog_->load();
+        rulesDialog_->show();
+        rulesDialog_->raise();
+    });
+    rules->setObjectName("labelRules");
+    rules->setToolTip(
+        tr("Which boxes and keypoints survive (min visibility, min area, ...): the preset's "
+           "targets section"));
+    labelsBar_->hide();
+}
+
+void MainWindow::setOverlayStyle(const OverlayStyle& style) {
+    const QSignalBlocker b1(showBoxes_), b2(showKeypoints_), b3(showMasks_), b4(maskOpacity_);
+    showBoxes_->setChecked(style.boxes);
+    showKeypoints_->setChecked(style.keypoints);
+    showMasks_->setChecked(style.masks);
+    maskOpacity_->setValue(int(std::lround(style.opacity * 100)));
+    const bool masksBefore = grid_->overlayStyle().masks;
+    grid_->setOverlayStyle(style);
+    if (style.masks && !masksBefore) updateOverlays();  // masks are moved only while shown
+}
+
+QString MainWindow::labelStatistic() const {
+    return labelsLabel_->text();
+}
+
+std::shared_ptr<const Targets> MainWindow::targetsOf(const QString& file, int width, int height) {
+    if (!labels_) return nullptr;
+    if (const auto it = targetsCache_.constFind(file); it != targetsCache_.constEnd()) return *it;
+    std::shared_ptr<const Targets> t;
+    try {
+        LabelReport report;
+        t = std::make_shared<const Targets>(labels_->labelsFor(file.toStdString(), width, height, report));
+        for (const std::string& s : report.skipped) labelProblems_ << QString::fromStdString(s);
+    } catch (const std::exception& e) {
+        labelProblems_
+            << tr("%1: labels not read: %2").arg(QFileInfo(file).fileName(), QString::fromUtf8(e.what()));
+    }
+    targetsCache_.insert(file, t);
+    return t;
+}
+
+void MainWindow::updateOverlays() {
+    std::vector<TileOverlay> overlays;
+    if (labels_) {
+        const TargetSettings rules = doc_.preset().targets.value_or(TargetSettings{});
+        const bool masks = grid_->overlayStyle().masks;
+        const int problemsBefore = int(labelProblems_.size());
+        for (std::size_t i = 0; i < tiles_.size(); ++i) {
+            const SheetTile& t = tiles_[i];
+            if (t.sourceIndex < 0 || !t.error.empty()) continue;
+            const auto targets =
+                targetsOf(tileFiles_.value(int(i)), t.replay.imageWidth, t.replay.imageHeight);
+            if (!targets) continue;
+            try {
+                // The original of compare mode has no ops: its labels as they are.
+                TileOverlay o = tileOverlay(t, *targets, rules, masks);
+                o.tile = int(i);
+                overlays.push_back(std::move(o));
+            } catch (const std::exception& e) {
+                labelProblems_ << tr("%1: %2").arg(QFileInfo(tileFiles_.value(int(i))).fileName(),
+                                                   QString::fromUtf8(e.what()));
+            }
+        }
+        labelProblems_.removeDuplicates();
+        if (labelProblems_.size() > problemsBefore)
+            showStatus(tr("%n label(s) could not be used (the first: %1)", "", int(labelProblems_.size()))
+                           .arg(labelProblems_.first()));
+        const BoxStats st = boxStats(overlays);
+        if (st.in > 0)
+            labelsLabel_->setText(tr("boxes: %1 of %2 kept (%3%), median visibility %4")
+                                      .arg(st.kept)
+                                      .arg(st.in)
+                                      .arg(100.0 * double(st.kept) / double(st.in), 0, 'f', 0)
+                                      .arg(st.medianVisibility, 0, 'f', 2));
+        else
+            labelsLabel_->clear();
+        labelsLabel_->setToolTip(
+            tr("Over this page's samples: the boxes the preset's targets rules keep, and "
+               "the share of each kept object still in the image (median)"));
+    } else {
+        labelsLabel_->clear();
+    }
+    QStringList names;
+    if (labels_)
+        for (const std::string& n : labels_->classNames()) names << QString::fromStdString(n);
+    grid_->setOverlays(std::move(overlays), names);
 }
 
 void MainWindow::updateRealism() {
@@ -512,6 +646,9 @@ bool MainWindow::openImages(const QStringList& files) {
         images << QFileInfo(f).absoluteFilePath();
     }
     if (images.isEmpty()) return false;
+    labels_.reset();  // loose images: no dataset labels
+    targetsCache_.clear();
+    labelsBar_->setVisible(false);
     files_ = images;
     page_ = 0;
     current_ = 0;
@@ -529,8 +666,26 @@ bool MainWindow::openFolder(const QString& dir) {
     }
     // Only names are listed here; images are decoded page by page on the render thread.
     QStringList images;
-    for (const QString& f : d.entryList(kImageFilters, QDir::Files, QDir::Name | QDir::IgnoreCase))
-        images << d.absoluteFilePath(f);
+    // A labelled dataset (YOLO, COCO, Pascal VOC, masks/): every image under it, its labels drawn.
+    labels_.reset();
+    targetsCache_.clear();
+    labelProblems_.clear();
+    try {
+        LabelReport report;
+        if (std::optional<LabelledDataset> found = detectLabels(dir.toStdString(), report)) {
+            labels_ = std::make_shared<const LabelledDataset>(std::move(*found));
+            for (const auto& f : labelledImages(dir.toStdString(), *labels_))
+                images << QString::fromStdString(f.string());
+            for (const std::string& s : report.skipped) labelProblems_ << QString::fromStdString(s);
+        }
+    } catch (const std::exception& e) {
+        reportError(tr("The labels of '%1' cannot be read: %2").arg(dir, QString::fromUtf8(e.what())));
+        labels_.reset();
+    }
+    if (!labels_)
+        for (const QString& f : d.entryList(kImageFilters, QDir::Files, QDir::Name | QDir::IgnoreCase))
+            images << d.absoluteFilePath(f);
+    labelsBar_->setVisible(labels_ != nullptr);
     if (images.isEmpty()) {
         reportError(tr("No images in '%1'").arg(dir));
         return false;
@@ -540,7 +695,13 @@ bool MainWindow::openFolder(const QString& dir) {
     current_ = 0;
     setMode(SheetMode::Dataset);
     fillStrip();  // after the mode: showing the strip resizes the grid, which renders again
-    showStatus(tr("%1 images in %2").arg(images.size()).arg(dir));
+    if (labels_)
+        showStatus(tr("%1 images in %2, labels: %3 (%n classes)", "", int(labels_->classNames().size()))
+                       .arg(images.size())
+                       .arg(dir)
+                       .arg(labelFormatName(labels_->format())));
+    else
+        showStatus(tr("%1 images in %2").arg(images.size()).arg(dir));
     requestRender();
     return true;
 }
@@ -786,6 +947,7 @@ void MainWindow::showGrid(const GridResult& r) {
     else
         grid_->setSheet(r.image, std::move(rects), labels);
     renderLabel_->setText(tr("%1 ms on %2").arg(r.milliseconds, 0, 'f', 1).arg(r.backend.toUpper()));
+    updateOverlays();
     updateDistribution();
     emit gridShown(r.generation);
 }
@@ -833,6 +995,75 @@ void MainWindow::showSample(const SampleResult& r) {
     inspector_->showSample(
         tr("Sample %1 (seed %2) of %3").arg(r.replay.index).arg(r.replay.seed).arg(source.fileName()),
         r.image, QString::fromStdString(serializeReplay(r.replay)), labelWeights(r.replay));
+    // The sample's labels: kept ones solid, dropped ones dashed with the rule that dropped them.
+    const auto targets = targetsOf(inspectedFile_, r.replay.imageWidth, r.replay.imageHeight);
+    if (!targets || targets->empty()) return;
+    MovedTargets moved;
+    try {
+        moved = moveTargets(r.replay, doc_.preset().targets.value_or(TargetSettings{}), *targets);
+    } catch (const std::exception& e) {
+        inspector_->setAnnotations(
+            {}, tr("Labels not moved: %1").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
+        return;
+    }
+    QImage overlay(r.image.size(), QImage::Format_ARGB32_Premultiplied);
+    overlay.fill(Qt::transparent);
+    QPainter p(&overlay);
+    p.setRenderHint(QPainter::Antialiasing);
+    const double sx = double(r.image.width()) / std::max(1, moved.width);
+    const double sy = double(r.image.height()) / std::max(1, moved.height);
+    auto name = [&](int label) {
+        return label >= 0 && std::size_t(label) < targets->classNames.size()
+                   ? QString::fromStdString(targets->classNames[std::size_t(label)])
+                   : QString::number(label);
+    };
+    auto colour = [](int label) {
+        const Rgb c = classColour(label);
+        return QColor(c[0], c[1], c[2]);
+    };
+    QStringList lines;
+    lines << tr("<b>Boxes</b>: %1 of %2 kept").arg(moved.boxes.size()).arg(targets->boxes.size());
+    for (const Box& b : moved.boxes) {
+        const QRectF rect(b.x0 * sx, b.y0 * sy, (b.x1 - b.x0) * sx, (b.y1 - b.y0) * sy);
+        p.setPen(QPen(colour(b.label), 3));
+        p.drawRect(rect);
+        p.drawText(rect.topLeft() + QPointF(4, 14), name(b.label));
+        lines << tr("%1 [%2, %3, %4, %5], visible %6%")
+                     .arg(name(b.label).toHtmlEscaped())
+                     .arg(b.x0, 0, 'f', 1)
+                     .arg(b.y0, 0, 'f', 1)
+                     .arg(b.x1, 0, 'f', 1)
+                     .arg(b.y1, 0, 'f', 1)
+                     .arg(100 * b.visibility, 0, 'f', 0);
+    }
+    for (const DroppedBox& d : moved.droppedBoxes) {
+        const double dx = double(r.image.width()) / std::max(1, d.frameWidth);
+        const double dy = double(r.image.height()) / std::max(1, d.frameHeight);
+        const QRectF rect(d.box.x0 * dx, d.box.y0 * dy, (d.box.x1 - d.box.x0) * dx,
+                          (d.box.y1 - d.box.y0) * dy);
+        p.setPen(QPen(colour(d.box.label), 2, Qt::DashLine));
+        p.drawRect(rect);
+        const QString rule = QString::fromUtf8(dropRuleName(d.rule));
+        p.drawText(rect.topLeft() + QPointF(4, 14), name(d.box.label) + ": " + rule);
+        const QString where =
+            d.op < r.replay.ops.size()
+                ? tr(" after %1").arg(QString::fromStdString(opDesc(r.replay.ops[d.op].id).name))
+                : QString();
+        lines << tr("<i>dropped</i>: %1 (%2%3)")
+                     .arg(name(d.box.label).toHtmlEscaped(), rule.toHtmlEscaped(), where);
+    }
+    if (!targets->keypoints.empty()) {
+        lines << tr("<b>Keypoints</b>: %1 of %2 kept")
+                     .arg(moved.keypoints.size())
+                     .arg(targets->keypoints.size());
+        for (const Keypoint& k : moved.keypoints) {
+            p.setPen(QPen(Qt::white, 1));
+            p.setBrush(colour(k.label));
+            p.drawEllipse(QPointF((k.x + 0.5) * sx, (k.y + 0.5) * sy), 4, 4);
+        }
+    }
+    p.end();
+    inspector_->setAnnotations(overlay, lines.join("<br>"));
 }
 
 QString MainWindow::labelWeights(const Replay& replay) const {

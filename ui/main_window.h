@@ -3,11 +3,14 @@
 // and the cost meter in docks, seed and paging in the toolbar, render time and augmentation cost in
 // the status bar.
 
+#include <QHash>
 #include <QMainWindow>
 #include <QStringList>
 
+#include "annotations.h"
 #include "contact_sheet.h"
 #include "pipeline_document.h"
+#include "preview_grid.h"
 #include "render_service.h"
 
 class QComboBox;
@@ -29,6 +32,7 @@ class PreviewGrid;
 class PipelineEditor;
 class DistributionView;
 class InspectorDialog;
+class TargetRulesDialog;
 
 struct MainWindowOptions {
     QString autosavePath;  ///< where the working pipeline is autosaved ("" = the default location)
@@ -86,6 +90,14 @@ public:
     bool setBackend(const QString& name);
     const std::vector<SheetTile>& shownTiles() const { return tiles_; }
     bool recoveredAutosave() const { return recovered_; }
+    /// The labels of the folder opened (a YOLO, COCO, Pascal VOC or masks/ dataset), or null.
+    const LabelledDataset* labels() const { return labels_.get(); }
+    /// What the labels toolbar shows: which targets are drawn, the masks' opacity.
+    void setOverlayStyle(const OverlayStyle& style);
+    /// The label rules dialog (the preset's targets section), once opened.
+    TargetRulesDialog* labelRules() const { return rulesDialog_; }
+    /// The page's label statistic as the status bar shows it ("boxes: 41 of 48 kept, …").
+    QString labelStatistic() const;
 
 signals:
     /// A rendered grid is on screen (after the texture update was requested).
@@ -119,6 +131,12 @@ private:
     void showStatus(const QString& message);
     /// Every panel and the toolbar back where they were at start (View > Reset Layout).
     void resetLayout();
+    /// Each tile's labels moved by its sample (labelled datasets), drawn by the grid; the page's
+    /// statistic in the status bar.
+    void updateOverlays();
+    /// The labels of an image of the folder (read once, kept), or null when it has none or they
+    /// cannot be read (said in the status bar).
+    std::shared_ptr<const Targets> targetsOf(const QString& file, int width, int height);
     /// The label weights of the sample's mixing ops, for the inspector.
     QString labelWeights(const Replay& replay) const;
     /// Tells the user once when a mixing op's partner can only be the image itself.
@@ -168,6 +186,14 @@ private:
     QSpinBox* realismThreshold_ = nullptr;
     QSpinBox* edgeShare_ = nullptr;
     QLabel* realismLabel_ = nullptr;
+    QLabel* labelsLabel_ = nullptr;
+    QToolBar* labelsBar_ = nullptr;
+    QAction *showBoxes_ = nullptr, *showKeypoints_ = nullptr, *showMasks_ = nullptr;
+    QSpinBox* maskOpacity_ = nullptr;
+    TargetRulesDialog* rulesDialog_ = nullptr;
+    std::shared_ptr<const LabelledDataset> labels_;
+    QHash<QString, std::shared_ptr<const Targets>> targetsCache_;
+    QStringList labelProblems_;
     QListWidget* strip_ = nullptr;
     int current_ = 0;
     int thumbnailsLoaded_ = 0;  // this page's images not shown, with the reason

@@ -173,12 +173,92 @@ void PreviewGrid::paintGL() {
     paintPlaceholders();
 }
 
+void PreviewGrid::setOverlays(std::vector<TileOverlay> overlays, QStringList classNames) {
+    overlays_ = std::move(overlays);
+    classNames_ = std::move(classNames);
+    maskImages_.clear();
+    for (const TileOverlay& o : overlays_) {
+        QImage img;
+        for (const Mask& m : o.masks) {
+            if (img.isNull()) {
+                img = QImage(m.width, m.height, QImage::Format_ARGB32);
+                img.fill(Qt::transparent);
+            }
+            int ownerLabel = -1;
+            for (const Box& b : o.boxes)
+                if (b.id == m.owner) ownerLabel = b.label;
+            for (int y = 0; y < m.height && y < img.height(); ++y) {
+                auto* row = reinterpret_cast<QRgb*>(img.scanLine(y));
+                for (int x = 0; x < m.width && x < img.width(); ++x) {
+                    const int v = m.at(x, y);
+                    if (v == 0) continue;
+                    const Rgb c = classColour(m.owner >= 0 ? ownerLabel : v);
+                    row[x] = qRgba(c[0], c[1], c[2], 255);
+                }
+            }
+        }
+        maskImages_.push_back(std::move(img));
+    }
+    update();
+}
+
+void PreviewGrid::paintOverlays(QPainter& p, const QRectF& sheet, double s) {
+    QFont small = font();
+    small.setPixelSize(10);
+    p.setFont(small);
+    const QFontMetrics fm(small);
+    for (std::size_t k = 0; k < overlays_.size(); ++k) {
+        const TileOverlay& o = overlays_[k];
+        if (o.tile < 0 || o.tile >= int(tiles_.size())) continue;
+        const QRect& t = tiles_[std::size_t(o.tile)];
+        const QRectF tile(sheet.left() + t.x() * s, sheet.top() + t.y() * s, t.width() * s, t.height() * s);
+        p.save();
+        p.setClipRect(tile);
+        const double ts = tile.width() / std::max(1, t.width());
+        if (style_.masks && k < maskImages_.size() && !maskImages_[k].isNull()) {
+            p.setOpacity(style_.opacity);
+            p.drawImage(tile, maskImages_[k]);
+            p.setOpacity(1.0);
+        }
+        if (style_.boxes)
+            for (const Box& b : o.boxes) {
+                const Rgb c = classColour(b.label);
+                const QColor colour(c[0], c[1], c[2]);
+                const QRectF r(tile.left() + b.x0 * ts, tile.top() + b.y0 * ts, (b.x1 - b.x0) * ts,
+                               (b.y1 - b.y0) * ts);
+                p.setPen(QPen(colour, 2));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(r);
+                const QString name = b.label >= 0 && b.label < classNames_.size() ? classNames_[b.label]
+                                                                                  : QString::number(b.label);
+                const QRectF tag(r.left(), r.top(), fm.horizontalAdvance(name) + 4, fm.height());
+                p.fillRect(tag, colour);
+                p.setPen(Qt::white);
+                p.drawText(tag, Qt::AlignCenter, name);
+            }
+        if (style_.keypoints)
+            for (const Keypoint& kp : o.keypoints) {
+                int label = kp.label;
+                if (kp.owner >= 0)
+                    for (const Box& b : o.boxes)
+                        if (b.id == kp.owner) label = b.label;
+                const Rgb c = classColour(label);
+                p.setPen(QPen(Qt::white, 1));
+                p.setBrush(QColor(c[0], c[1], c[2]));
+                p.drawEllipse(QPointF(tile.left() + (kp.x + 0.5) * ts, tile.top() + (kp.y + 0.5) * ts), 3, 3);
+            }
+        p.restore();
+    }
+}
+
 void PreviewGrid::paintPlaceholders() {
-    if ((placeholders_.empty() && badges_.empty()) || sheetSize_.isEmpty()) return;
+    const bool labels = !overlays_.empty() && (style_.boxes || style_.keypoints || style_.masks);
+    if ((placeholders_.empty() && badges_.empty() && !labels) || sheetSize_.isEmpty()) return;
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const QRectF sheet = sheetRectInWidget();
     const double s = sheet.width() / sheetSize_.width();
+    if (labels) paintOverlays(p, sheet, s);
     for (const int i : placeholders_) {
         if (i < 0 || i >= int(tiles_.size())) continue;
         const QRect& t = tiles_[std::size_t(i)];
@@ -219,6 +299,13 @@ int PreviewGrid::tileAt(const QPoint& pos) const {
     for (std::size_t i = 0; i < tiles_.size(); ++i)
         if (QRectF(tiles_[i]).contains(p)) return int(i);
     return -1;
+}
+
+QPointF PreviewGrid::sheetToWidget(const QPointF& p) const {
+    const QRectF r = sheetRectInWidget();
+    if (r.isEmpty() || sheetSize_.isEmpty()) return {};
+    const double s = r.width() / sheetSize_.width();
+    return {r.left() + p.x() * s, r.top() + p.y() * s};
 }
 
 QPoint PreviewGrid::tileCentre(int i) const {

@@ -12,7 +12,16 @@
 #include <QOpenGLWidget>
 #include <memory>
 
+#include "overlay.h"
+
 namespace auglab {
+
+/// What of the labels the grid draws, and how strongly the masks cover the pixels.
+struct OverlayStyle {
+    bool boxes = true, keypoints = true, masks = true;
+    double opacity = 0.45;  ///< of the masks; boxes and keypoints are drawn opaque
+    bool operator==(const OverlayStyle&) const = default;
+};
 
 class PreviewGrid : public QOpenGLWidget, protected QOpenGLFunctions_3_3_Core {
     Q_OBJECT
@@ -46,8 +55,19 @@ public:
         update();
     }
     const std::vector<std::pair<int, QString>>& badges() const { return badges_; }
+    /// The labels of the tiles (a labelled dataset), each as its sample moved it, in tile pixels;
+    /// `classNames` name the labels (empty: numbers). Empty: none drawn.
+    void setOverlays(std::vector<TileOverlay> overlays, QStringList classNames);
+    const std::vector<TileOverlay>& overlays() const { return overlays_; }
+    void setOverlayStyle(const OverlayStyle& style) {
+        style_ = style;
+        update();
+    }
+    const OverlayStyle& overlayStyle() const { return style_; }
     /// Tile under a point of the widget, or -1.
     int tileAt(const QPoint& pos) const;
+    /// A point of the sheet (sheet pixels) in widget coordinates.
+    QPointF sheetToWidget(const QPointF& p) const;
     /// Centre of tile `i` in widget coordinates (for tests and keyboard focus).
     QPoint tileCentre(int i) const;
     /// Empty when GL works; otherwise why, and the grid is drawn with QPainter instead.
@@ -83,7 +103,12 @@ private:
     QStringList labels_;
     std::vector<int> placeholders_;
     std::vector<std::pair<int, QString>> badges_;
+    std::vector<TileOverlay> overlays_;
+    std::vector<QImage> maskImages_;  // per overlay: its masks in their classes' colours
+    QStringList classNames_;
+    OverlayStyle style_;
     void paintPlaceholders();
+    void paintOverlays(QPainter& p, const QRectF& sheet, double s);
     std::unique_ptr<QOpenGLShaderProgram> program_;
     GLuint texture_ = 0;  // the uploaded sheet (RGBA8UI, like the GL backend's)
     QSize textureSize_;
