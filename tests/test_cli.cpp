@@ -45,6 +45,7 @@ private slots:
     void realismIsReported();
     void labelsFollowTheSample();
     void badLabelsAreErrors();
+    void renderDrawsOverlays();
     void badImages_data();
     void badImages();
     void dirSkipsBrokenFiles();
@@ -400,6 +401,43 @@ void TestCli::badLabelsAreErrors() {
         cli({"apply", "--preset", preset, "--image", sample("astronaut.png"), "--index", "0", "--out", out,
              "--annotations", odd, "--annotations-format", "yolo", "--out-annotations", labelsOut});
     QVERIFY2(given.code == 0, qPrintable(given.err));
+}
+
+void TestCli::renderDrawsOverlays() {
+    // A YOLO dataset of one photo under images/, its box at x 0.2..0.4, y 0.3..0.7; a flip alone puts it
+    // at x 0.6..0.8 of the tile.
+    const QString root = dir_.filePath("overlay-ds");
+    QVERIFY(QDir().mkpath(root + "/images") && QDir().mkpath(root + "/labels"));
+    QVERIFY(QFile::copy(sample("chelsea.png"), root + "/images/chelsea.png"));
+    QVERIFY(writeBytes(root + "/labels/chelsea.txt", "1 0.3 0.5 0.2 0.4\n"));
+    QVERIFY(writeBytes(root + "/data.yaml", "names: [dog, cat]\n"));
+    const QString preset = dir_.filePath("flip-labels.auglab.json");
+    QVERIFY(writeBytes(preset, R"({"format": "auglab-preset", "version": 1, "pipeline": [
+        {"op": "horizontal_flip", "p": 1}]})"));
+    const QString sheet = dir_.filePath("overlays.png");
+    const Run r = cli({"render", "--preset", preset, "--dir", root, "--mode", "dataset", "--grid", "1x1",
+                       "--tile", "400", "--overlays", "--out", sheet});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("labels (yolo): 1 of 1 boxes kept, median visibility 1.00"), qPrintable(r.out));
+    const Image img = loadImage(sheet.toStdString()).image;
+    // The tile: chelsea (451x300) fitted to 400 px wide, 266 high, centred in its 400x400 cell (67 px
+    // down) after the sheet's 2-px margin; the box's 2-px outline in class 1's colour (the palette's
+    // second: 255, 127, 14) spans x 240..320 and y 0.3..0.7 of 266 (79.8..186.2) within the tile.
+    int x0 = img.width, y0 = img.height, x1 = -1, y1 = -1;
+    for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x) {
+            const std::uint8_t* p = img.at(x, y);
+            if (p[0] != 255 || p[1] != 127 || p[2] != 14) continue;
+            x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+        }
+    QVERIFY2(std::abs(x0 - 242) <= 1 && std::abs(x1 - 321) <= 1 && std::abs(y0 - 148) <= 1 &&
+                 std::abs(y1 - 255) <= 1,
+             qPrintable(QString("box drawn at x %1..%2, y %3..%4").arg(x0).arg(x1).arg(y0).arg(y1)));
+    // --overlays needs a labelled folder.
+    QCOMPARE(
+        cli({"render", "--preset", preset, "--image", sample("chelsea.png"), "--overlays", "--out", sheet})
+            .code,
+        2);
 }
 
 void TestCli::badImages_data() {

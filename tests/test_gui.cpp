@@ -69,6 +69,23 @@ QImage seen(MainWindow& w) {
     return w.grid()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
 }
 
+// A YOLO dataset in `root`: four photos in images/, one box each (class 0, x 0.2..0.4, y 0.3..0.7)
+// in labels/, class names in data.yaml.
+bool makeYoloFolder(const QString& root) {
+    const QDir d(root);
+    if (!d.mkpath("images") || !d.mkpath("labels")) return false;
+    auto write = [](const QString& path, const QByteArray& text) {
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+    };
+    for (const char* f : {"astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg"}) {
+        if (!QFile::copy(sample(f), d.filePath(QString("images/") + f))) return false;
+        if (!write(d.filePath("labels/" + QFileInfo(f).completeBaseName() + ".txt"), "0 0.3 0.5 0.2 0.4\n"))
+            return false;
+    }
+    return write(d.filePath("data.yaml"), "names: [cat, cup, person, rocket]\n");
+}
+
 }  // namespace
 
 // What every GUI suite shares: a fresh folder for autosaves per test, and a real window.
@@ -123,6 +140,7 @@ class TestGuiGl : public GuiSuite {
 private slots:
     void initTestCase();
     void glBackendShowsTheSameGrid();
+    void labelsAreTheSameOnEveryBackend();
 };
 
 // Needs a CUDA device.
@@ -802,6 +820,29 @@ void TestGuiGl::glBackendShowsTheSameGrid() {
     QCOMPARE(seen(*w), cpu);                     // the GL backend reproduces the CPU's integers
 }
 
+void TestGuiGl::labelsAreTheSameOnEveryBackend() {
+    // Labels are moved once per sample, from its replay: the GL grid shows the CPU's, drawn the same.
+    QTemporaryDir root;
+    QVERIFY(makeYoloFolder(root.path()));
+    auto w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(w->setBackend("cpu"));
+    QVERIFY(w->openFolder(root.path()));
+    QTRY_COMPARE_WITH_TIMEOUT(w->grid()->overlays().size(), std::size_t(4), 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(w->lastBackend(), QString("cpu"), 20000);
+    const std::vector<TileOverlay> cpu = w->grid()->overlays();
+    const QImage cpuSeen = seen(*w);
+    QVERIFY(w->setBackend("gl"));
+    QTRY_COMPARE_WITH_TIMEOUT(w->lastBackend(), QString("gl"), 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(w->grid()->overlays().size(), std::size_t(4), 20000);
+    const std::vector<TileOverlay> gl = w->grid()->overlays();
+    for (std::size_t i = 0; i < cpu.size(); ++i) {
+        QCOMPARE(gl[i].tile, cpu[i].tile);
+        QVERIFY(gl[i].boxes == cpu[i].boxes);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(seen(*w), cpuSeen, 10000);
+}
+
 void TestGuiCuda::cudaBackendShowsTheSameGrid() {
     // On a CUDA device the grid is rendered and composed by the kernels straight into a GL texture
     // the widget shares (CUDA-GL interop): no download, no upload, and the CPU's integers.
@@ -906,17 +947,11 @@ int main(int argc, char** argv) {
 void TestGui::labelledFolderDrawsLabelsThatFollowTheSamples() {
     // A YOLO dataset: four photos in images/, one box each in labels/, names in data.yaml.
     QTemporaryDir root;
-    QVERIFY(QDir().mkpath(root.filePath("images")) && QDir().mkpath(root.filePath("labels")));
-    const QStringList photos{"astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg"};
-    for (const QString& f : photos) QVERIFY(QFile::copy(sample(f.toUtf8()), root.filePath("images/" + f)));
+    QVERIFY(makeYoloFolder(root.path()));
     auto write = [](const QString& path, const QByteArray& text) {
         QFile f(path);
         return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
     };
-    QVERIFY(write(root.filePath("data.yaml"), "names: [cat, cup, person, rocket]\n"));
-    for (const QString& f : photos)
-        QVERIFY(write(root.filePath("labels/" + QFileInfo(f).completeBaseName() + ".txt"),
-                      "0 0.3 0.5 0.2 0.4\n"));
     // A flip alone: every box's place is known by hand.
     const QString preset = dir_->filePath("flip.auglab.json");
     QVERIFY(write(preset, R"({"format": "auglab-preset", "version": 1, "seed": 2, "pipeline": [

@@ -312,7 +312,7 @@ int runRender(const std::vector<std::string>& argv) {
     const auto dir = a.value("dir");
     if (images.empty() == !dir) throw UsageError{"give either --image F... or --dir D"};
     std::vector<fs::path> files(images.begin(), images.end());
-    if (dir) files = listFolder(*dir);
+    if (dir && !a.flag("overlays")) files = listFolder(*dir);
     // --overlays: the folder is a labelled dataset; its images are every image under it.
     std::optional<LabelledDataset> labels;
     LabelReport labelReport;
