@@ -6,15 +6,44 @@
 #include "cpu_backend.h"
 #include "ops/op_module.h"
 #include "plan_builder.h"
+#include "source_levels.h"
 
 namespace auglab {
 
+std::vector<Mask> reduceMasks(const std::vector<Mask>& masks, int k) {
+    if (k <= 0) return masks;
+    std::vector<Mask> out;
+    for (const Mask& m : masks) {
+        Mask r;
+        r.owner = m.owner;
+        SourceLevels::levelSize(m.width, m.height, k, r.width, r.height);
+        r.values.resize(static_cast<std::size_t>(r.width) * r.height);
+        const int half = (1 << k) >> 1;
+        for (int y = 0; y < r.height; ++y) {
+            const int sy = std::min(m.height - 1, (y << k) + half);
+            for (int x = 0; x < r.width; ++x)
+                r.values[static_cast<std::size_t>(y) * r.width + x] =
+                    m.at(std::min(m.width - 1, (x << k) + half), sy);
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+int maskLevelFor(int width, int height, int longestSide) {
+    int k = 0;
+    while (k < 16 && (std::max(width, height) >> (k + 1)) >= 2 * std::max(1, longestSide)) ++k;
+    return k;
+}
+
 std::vector<Mask> moveMasksPreview(const Replay& replay, const std::vector<Mask>& masks, int outWidth,
-                                   int outHeight, int maskFill) {
+                                   int outHeight, int maskFill, int level) {
     std::vector<Mask> out;
     if (masks.empty()) return out;
-    const int w = replay.imageWidth, h = replay.imageHeight;
-    PlanBuilder b = PlanBuilder::forMasks(w, h, outWidth, outHeight, maskFill);
+    const int W = replay.imageWidth, H = replay.imageHeight;
+    int w = W, h = H;
+    SourceLevels::levelSize(W, H, level, w, h);
+    PlanBuilder b = PlanBuilder::forMasks(W, H, outWidth, outHeight, maskFill, level);
     for (const ConcreteOp& op : replay.ops)
         if (op.applied && opDesc(op.id).category == OpCategory::Geometric)
             opModule(op.id).lower(op.params, b);
@@ -22,13 +51,13 @@ std::vector<Mask> moveMasksPreview(const Replay& replay, const std::vector<Mask>
     for (const Mask& m : masks)
         if (m.width != w || m.height != h) return out;  // labels of another image: nothing to draw
     return movePackedMasks(masks, [&](Image packed) {
-        SourceLevels source(std::move(packed));
+        SourceLevels source(std::move(packed), level, W, H);
         return executePlanCpu(source, plan, RowLoop{});
     });
 }
 
 TileOverlay tileOverlay(const SheetTile& tile, const Targets& targets, const TargetSettings& rules,
-                        bool withMasks) {
+                        bool withMasks, const std::vector<Mask>* levelMasks, int level) {
     TileOverlay o;
     o.tile = -1;
     o.boxesIn = targets.boxes.size();
@@ -56,8 +85,13 @@ TileOverlay tileOverlay(const SheetTile& tile, const Targets& targets, const Tar
         k.y = (k.y + 0.5) * sy - 0.5;
         o.keypoints.push_back(k);
     }
-    if (withMasks && !targets.masks.empty())
-        o.masks = moveMasksPreview(tile.replay, targets.masks, tile.width, tile.height, rules.maskFill);
+    if (withMasks) {
+        if (levelMasks && !levelMasks->empty())
+            o.masks =
+                moveMasksPreview(tile.replay, *levelMasks, tile.width, tile.height, rules.maskFill, level);
+        else if (!levelMasks && !targets.masks.empty())
+            o.masks = moveMasksPreview(tile.replay, targets.masks, tile.width, tile.height, rules.maskFill);
+    }
     return o;
 }
 

@@ -23,15 +23,25 @@ struct TileOverlay {
 
 /// The overlay of `tile` (a rendered sample: its replay drawn for the source the targets belong to)
 /// under `rules`. Masks, when `withMasks`, are moved in one nearest-neighbour pass at the tile's size
-/// (moveMasksPreview). Throws InputError when the targets break the rules (a box outside the image).
+/// (moveMasksPreview) from `levelMasks` (the targets' masks reduced to level `level`, reduceMasks)
+/// or, when null, from the targets' own. Throws InputError when the targets break the rules (a box
+/// outside the image).
 TileOverlay tileOverlay(const SheetTile& tile, const Targets& targets, const TargetSettings& rules,
-                        bool withMasks);
+                        bool withMasks, const std::vector<Mask>* levelMasks = nullptr, int level = 0);
 
-/// The masks of `masks` through `replay`'s ops in one pass at outWidth x outHeight (the ops' maps
-/// composed, nearest neighbour): for display, where moveMasks' op-by-op passes at full resolution
-/// would cost too much; within a pixel of it.
+/// The masks of `masks` (level `level` of the image's masks: full resolution at 0) through `replay`'s
+/// ops in one pass at outWidth x outHeight (the ops' maps composed, nearest neighbour): for display,
+/// where moveMasks' op-by-op passes at full resolution would cost too much; within a pixel of it
+/// at level 0.
 std::vector<Mask> moveMasksPreview(const Replay& replay, const std::vector<Mask>& masks, int outWidth,
-                                   int outHeight, int maskFill = 0);
+                                   int outHeight, int maskFill = 0, int level = 0);
+
+/// `masks` reduced by 2^k by nearest neighbour (each pixel the full-resolution one nearest its block's
+/// centre), to SourceLevels::levelSize: label values are picked, never averaged.
+std::vector<Mask> reduceMasks(const std::vector<Mask>& masks, int k);
+/// The level whose masks a display of at most `longestSide` pixels needs: the coarsest whose longer
+/// side is still at least twice that.
+int maskLevelFor(int width, int height, int longestSide);
 
 /// A distinct colour per class (a fixed palette, the same in the window and in the CLI's sheets).
 Rgb classColour(int label);

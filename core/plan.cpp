@@ -32,9 +32,10 @@ PlanBuilder::PlanBuilder(int srcW, int srcH, int outW, int outH, SourceSampling 
     plan_.height = outH;
 }
 
-PlanBuilder PlanBuilder::forMasks(int srcW, int srcH, int outW, int outH, int maskFill) {
+PlanBuilder PlanBuilder::forMasks(int srcW, int srcH, int outW, int outH, int maskFill, int level) {
     PlanBuilder b(srcW, srcH, outW, outH, SourceSampling::Source);
     b.masks_ = true;
+    b.maskLevel_ = level;
     b.maskFill_ = static_cast<std::uint8_t>(maskFill);
     b.interpolation_ = Interpolation::Nearest;
     b.fill_ = {b.maskFill_, b.maskFill_, b.maskFill_};
@@ -74,7 +75,9 @@ void PlanBuilder::gatherStage(std::shared_ptr<const GatherStep> gather) {
     w.gather = std::move(gather);
     if (plan_.stages.empty()) {
         // Tiles read a pre-filtered level of the source, as a fused warp does.
-        const int k = prefiltered_ ? SourceLevels::levelForScale(levelScale_, srcW_, srcH_) : 0;
+        const int k = masks_         ? maskLevel_
+                      : prefiltered_ ? SourceLevels::levelForScale(levelScale_, srcW_, srcH_)
+                                     : 0;
         SourceLevels::levelSize(srcW_, srcH_, k, w.inputWidth, w.inputHeight);
         w.sourceLevel = k;
     } else {
@@ -107,7 +110,9 @@ void PlanBuilder::flushWarp() {
     Matrix3 inverse;
     if (plan_.stages.empty()) {
         // Output pixel -> frame -> source full resolution -> pre-filtered level.
-        const int k = prefiltered_ ? SourceLevels::levelForScale(levelScale_, srcW_, srcH_) : 0;
+        const int k = masks_         ? maskLevel_
+                      : prefiltered_ ? SourceLevels::levelForScale(levelScale_, srcW_, srcH_)
+                                     : 0;
         int lw = 0, lh = 0;
         SourceLevels::levelSize(srcW_, srcH_, k, lw, lh);
         w.sourceLevel = k;

@@ -18,7 +18,9 @@ public:
     /// A builder for masks (targets.h moveMasks): nearest neighbour everywhere, `maskFill` outside
     /// the image, pixel steps left out (pixel ops leave masks alone), resizes as cv2.resize's
     /// INTER_NEAREST picks its pixels (floor(x * src / dst), not centre-aligned).
-    static PlanBuilder forMasks(int srcW, int srcH, int outW, int outH, int maskFill);
+    /// `level` > 0: the masks are read from level `level` of the source (reduced by 2^level by
+    /// nearest neighbour, reduceMasks in overlay.h), for display.
+    static PlanBuilder forMasks(int srcW, int srcH, int outW, int outH, int maskFill, int level = 0);
 
     int frameWidth() const { return frameW_; }
     int frameHeight() const { return frameH_; }
@@ -60,6 +62,7 @@ private:
     Rgb fill_{0, 0, 0};
     bool borderSet_ = false;
     bool masks_ = false;
+    int maskLevel_ = 0;
     std::uint8_t maskFill_ = 0;
     Plan plan_;
 };

@@ -21,6 +21,7 @@
 #include "error.h"
 #include "export_test_support.h"
 #include "exporter.h"
+#include "overlay.h"
 #include "preset.h"
 #include "sampler.h"
 #include "suite_main.h"
@@ -295,6 +296,36 @@ private slots:
         // Pixel ops leave masks alone.
         const Preset pixel = targetPreset(R"([{"op": "gaussian_blur", "p": 1}, {"op": "to_gray", "p": 1}])");
         QVERIFY(moveMasks(replayOf(pixel, 160, 120), {mask}, 160, 120)[0] == mask);
+    }
+
+    void displayMasksFromAReducedLevel() {
+        // Level 2 keeps the pixel nearest each 4x4 block's centre: values picked, never averaged.
+        Mask big;
+        big.width = 400;
+        big.height = 300;
+        big.values.resize(400 * 300);
+        for (int y = 0; y < 300; ++y)
+            for (int x = 0; x < 400; ++x)
+                big.values[std::size_t(y) * 400 + std::size_t(x)] = std::uint8_t(1 + (x / 40 + y / 40) % 5);
+        const std::vector<Mask> reduced = reduceMasks({big}, 2);
+        QCOMPARE(reduced[0].width, 100);
+        QCOMPARE(reduced[0].height, 75);
+        for (int y = 0; y < 75; ++y)
+            for (int x = 0; x < 100; ++x) QCOMPARE(reduced[0].at(x, y), big.at(4 * x + 2, 4 * y + 2));
+        QCOMPARE(maskLevelFor(4000, 3000, 100), 4);  // 250 px: the coarsest still twice the tile
+        QCOMPARE(maskLevelFor(400, 300, 400), 0);
+        // A tile from level 2 against one from the full mask: the same regions, their edges within a
+        // block (40-px regions: edge pixels are a few percent of a 100x75 tile).
+        const Preset p =
+            targetPreset(R"([{"op": "affine", "p": 1, "rotate_deg": [20, 20], "scale_x": [1.1, 1.1],
+            "scale_y": [1.1, 1.1]}])");
+        const Replay r = replayOf(p, 400, 300);
+        const Mask fromLevel = moveMasksPreview(r, reduced, 100, 75, 0, 2)[0];
+        const Mask fromFull = moveMasksPreview(r, {big}, 100, 75, 0, 0)[0];
+        long differ = 0;
+        for (std::size_t i = 0; i < fromLevel.values.size(); ++i)
+            differ += fromLevel.values[i] != fromFull.values[i];
+        QVERIFY2(differ < long(fromLevel.values.size() / 10), qPrintable(QString::number(differ)));
     }
 
     void presetSectionIsStrict() {

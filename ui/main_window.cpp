@@ -477,20 +477,35 @@ QString MainWindow::labelStatistic() const {
     return labelsLabel_->text();
 }
 
-std::shared_ptr<const Targets> MainWindow::targetsOf(const QString& file, int width, int height) {
+std::shared_ptr<const MainWindow::CachedLabels> MainWindow::labelsOf(const QString& file, int width,
+                                                                     int height, int level) {
     if (!labels_) return nullptr;
-    if (const auto it = targetsCache_.constFind(file); it != targetsCache_.constEnd()) return *it;
-    std::shared_ptr<const Targets> t;
+    if (const auto it = targetsCache_.constFind(file);
+        it != targetsCache_.constEnd() && (!*it || (*it)->level == level))
+        return *it;
+    std::shared_ptr<CachedLabels> c;
     try {
         LabelReport report;
-        t = std::make_shared<const Targets>(labels_->labelsFor(file.toStdString(), width, height, report));
+        Targets t = labels_->labelsFor(file.toStdString(), width, height, report);
         for (const std::string& s : report.skipped) labelProblems_ << QString::fromStdString(s);
+        // Only the level the tiles need is kept: a page of camera-size masks at full resolution would
+        // not fit in memory (a COCO image's instances are a mask each).
+        c = std::make_shared<CachedLabels>();
+        c->level = level;
+        c->masks = reduceMasks(t.masks, level);
+        t.masks.clear();
+        c->targets = std::move(t);
     } catch (const std::exception& e) {
         labelProblems_
             << tr("%1: labels not read: %2").arg(QFileInfo(file).fileName(), QString::fromUtf8(e.what()));
     }
-    targetsCache_.insert(file, t);
-    return t;
+    targetsCache_.insert(file, c);
+    return c;
+}
+
+std::shared_ptr<const Targets> MainWindow::targetsOf(const QString& file, int width, int height) {
+    const auto c = labelsOf(file, width, height, maskLevelFor(width, height, tilePixels()));
+    return c ? std::shared_ptr<const Targets>(c, &c->targets) : nullptr;
 }
 
 void MainWindow::updateOverlays() {
@@ -502,12 +517,14 @@ void MainWindow::updateOverlays() {
         for (std::size_t i = 0; i < tiles_.size(); ++i) {
             const SheetTile& t = tiles_[i];
             if (t.sourceIndex < 0 || !t.error.empty()) continue;
-            const auto targets =
-                targetsOf(tileFiles_.value(int(i)), t.replay.imageWidth, t.replay.imageHeight);
-            if (!targets) continue;
+            const int level =
+                maskLevelFor(t.replay.imageWidth, t.replay.imageHeight, std::max(t.width, t.height));
+            const auto cached =
+                labelsOf(tileFiles_.value(int(i)), t.replay.imageWidth, t.replay.imageHeight, level);
+            if (!cached) continue;
             try {
                 // The original of compare mode has no ops: its labels as they are.
-                TileOverlay o = tileOverlay(t, *targets, rules, masks);
+                TileOverlay o = tileOverlay(t, cached->targets, rules, masks, &cached->masks, level);
                 o.tile = int(i);
                 overlays.push_back(std::move(o));
             } catch (const std::exception& e) {
@@ -515,6 +532,10 @@ void MainWindow::updateOverlays() {
                                                    QString::fromUtf8(e.what()));
             }
         }
+        // The cache holds this page's images only.
+        for (auto it = targetsCache_.begin(); it != targetsCache_.end();)
+            it = tileFiles_.contains(it.key()) || it.key() == inspectedFile_ ? std::next(it)
+                                                                             : targetsCache_.erase(it);
         labelProblems_.removeDuplicates();
         if (labelProblems_.size() > problemsBefore)
             showStatus(tr("%n label(s) could not be used (the first: %1)", "", int(labelProblems_.size()))
@@ -1128,6 +1149,7 @@ void MainWindow::resetLayout() {
     restoreState(defaultState_);
     for (QDockWidget* d : {editorDock_, distDock_, costDock_}) d->show();
     toolbar_->show();
+    labelsBar_->setVisible(labels_ != nullptr);  // on its own row, when the folder has labels
     resizeDocks({editorDock_, distDock_, costDock_}, {640, 110, 170}, Qt::Vertical);
     resizeDocks({editorDock_}, {520}, Qt::Horizontal);
 }

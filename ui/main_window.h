@@ -137,6 +137,13 @@ private:
     /// The labels of an image of the folder (read once, kept), or null when it has none or they
     /// cannot be read (said in the status bar).
     std::shared_ptr<const Targets> targetsOf(const QString& file, int width, int height);
+    /// An image's labels as the grid keeps them: its boxes and keypoints, its masks at one level.
+    struct CachedLabels {
+        Targets targets;  ///< without masks
+        std::vector<Mask> masks;
+        int level = 0;
+    };
+    std::shared_ptr<const CachedLabels> labelsOf(const QString& file, int width, int height, int level);
     /// The label weights of the sample's mixing ops, for the inspector.
     QString labelWeights(const Replay& replay) const;
     /// Tells the user once when a mixing op's partner can only be the image itself.
@@ -192,7 +199,7 @@ private:
     QSpinBox* maskOpacity_ = nullptr;
     TargetRulesDialog* rulesDialog_ = nullptr;
     std::shared_ptr<const LabelledDataset> labels_;
-    QHash<QString, std::shared_ptr<const Targets>> targetsCache_;
+    QHash<QString, std::shared_ptr<const CachedLabels>> targetsCache_;
     QStringList labelProblems_;
     QListWidget* strip_ = nullptr;
     int current_ = 0;

@@ -373,7 +373,10 @@ int runRender(const std::vector<std::string>& argv) {
             try {
                 const Targets targets = labels->labelsFor(files[static_cast<std::size_t>(t.sourceIndex)],
                                                           h.width, h.height, labelReport);
-                overlays.push_back(tileOverlay(t, targets, rules, true));
+                // Masks from the level the tile needs (a camera-size mask is never moved whole for a tile).
+                const int level = maskLevelFor(h.width, h.height, std::max(t.width, t.height));
+                const std::vector<Mask> reduced = reduceMasks(targets.masks, level);
+                overlays.push_back(tileOverlay(t, targets, rules, true, &reduced, level));
                 drawOverlay(sheet.image, t, overlays.back(), 0.45);
             } catch (const InputError& e) {
                 std::cerr << "labels of " << files[static_cast<std::size_t>(t.sourceIndex)].string()
@@ -383,8 +386,12 @@ int runRender(const std::vector<std::string>& argv) {
         for (const std::string& s : labelReport.skipped) std::cerr << "label skipped: " << s << "\n";
         const BoxStats st = boxStats(overlays);
         char buf[160];
-        std::snprintf(buf, sizeof buf, "labels (%s): %zu of %zu boxes kept, median visibility %.2f\n",
-                      labelFormatName(labels->format()), st.kept, st.in, st.medianVisibility);
+        if (st.in > 0)
+            std::snprintf(buf, sizeof buf, "labels (%s): %zu of %zu boxes kept, median visibility %.2f\n",
+                          labelFormatName(labels->format()), st.kept, st.in, st.medianVisibility);
+        else
+            std::snprintf(buf, sizeof buf, "labels (%s): drawn on %zu tiles, no boxes\n",
+                          labelFormatName(labels->format()), overlays.size());
         std::cout << buf;
     }
     for (std::size_t i = 0; i < sheet.tiles.size(); ++i) {
