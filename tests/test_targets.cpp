@@ -451,6 +451,33 @@ private slots:
         if (!why.isEmpty()) QSKIP(qPrintable(why));
     }
 
+    void pythonExportBuildsTheSameParams() {
+        // The albumentations-py file, run by the library, has the JSON export's BboxParams and
+        // KeypointParams (A.to_dict of what it built).
+        const Preset p =
+            targetPreset(R"([{"op": "horizontal_flip", "p": 0.5}])",
+                         R"({"boxes": {"format": "coco", "label_fields": ["class_labels", "scores"],
+                                         "min_visibility": 0.25, "min_area": 9, "max_accept_ratio": 5, "clip": true},
+                                         "keypoints": {"format": "xyas", "label_fields": ["kp"], "remove_invisible": false}})");
+        const QString file = dir_.filePath("targets_export.py");
+        std::ofstream(file.toStdString()) << exportAlbumentationsPython(p).text;
+        const PythonRun run =
+            runProcess(python(), {"-c",
+                                  "import json, albumentations as A\n"
+                                  "exec(open(" +
+                                      QString("'%1'").arg(file) +
+                                      ").read())\n"
+                                      "d = A.to_dict(transform)['transform']\n"
+                                      "print(json.dumps([d['bbox_params'], d['keypoint_params']]))"});
+        QVERIFY2(run.code == 0, qPrintable(run.err.right(2000)));
+        const nlohmann::json built = nlohmann::json::parse(run.out.toStdString());
+        const nlohmann::json exported = nlohmann::json::parse(exportAlbumentations(p).text)["transform"];
+        QCOMPARE(QString::fromStdString(built[0].dump()),
+                 QString::fromStdString(exported["bbox_params"].dump()));
+        QCOMPARE(QString::fromStdString(built[1].dump()),
+                 QString::fromStdString(exported["keypoint_params"].dump()));
+    }
+
     void sameTargetsAsAlbumentations() {
         const std::string kp = R"("keypoints": {"format": "xyas", "label_fields": ["keypoint_labels"])";
         const std::vector<Case> cases{

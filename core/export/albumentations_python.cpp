@@ -1,6 +1,8 @@
 // Python code that builds the same A.Compose as the JSON export: the arguments are those of the
 // JSON document, written as Python literals (tuples for ranges, cv2 constants for OpenCV enums).
 
+#include <utility>
+
 #include "albumentations_common.h"
 #include "export_common.h"
 
@@ -69,7 +71,25 @@ ExportResult exportAlbumentationsPython(const Preset& preset) {
         }
         body += "            p=" + pyFloat(t["p"].get<double>()) + ",\n        ),\n";
     }
-    body += "    ],\n    p=1.0,\n)\n";
+    body += "    ],\n";
+    // The targets section: BboxParams and KeypointParams with every argument.
+    for (const auto& [key, cls] :
+         {std::pair{"bbox_params", "BboxParams"}, std::pair{"keypoint_params", "KeypointParams"}}) {
+        const json& params = compose[key];
+        if (params.is_null()) continue;
+        body += std::string("    ") + key + "=A." + cls + "(\n";
+        for (const auto& item : params.items()) {
+            const json& v = item.value();
+            // label_fields: a list, as Albumentations' examples write it.
+            const std::string value =
+                item.key() == "label_fields" && v.is_array()
+                    ? "[" + pyValue(v).substr(1, pyValue(v).size() - 2 - (v.size() == 1)) + "]"
+                    : pyValue(v);
+            body += "        " + item.key() + "=" + value + ",\n";
+        }
+        body += "    ),\n";
+    }
+    body += "    p=1.0,\n)\n";
     r.text = pythonHeader(preset, "albumentations-py", r.warnings) + body;
     return r;
 }
