@@ -328,6 +328,27 @@ private slots:
         QVERIFY2(differ < long(fromLevel.values.size() / 10), qPrintable(QString::number(differ)));
     }
 
+    void imageOnlyExportsSaySo() {
+        // The exports that move images only say that the labels' rules are not in them; the
+        // Albumentations ones carry them and say nothing.
+        const Preset with =
+            targetPreset(R"([{"op": "horizontal_flip", "p": 0.5}])", R"({"boxes": {"min_area": 4}})");
+        Preset without = with;
+        without.targets.reset();
+        for (const char* target : {"torchvision", "keras", "tf-deotte", "dali"}) {
+            auto says = [&](const Preset& p) {
+                for (const std::string& w : exportPreset(p, target).warnings)
+                    if (w.find("targets section") != std::string::npos) return true;
+                return false;
+            };
+            QVERIFY2(says(with), target);
+            QVERIFY2(!says(without), target);
+        }
+        for (const char* target : {"albumentations", "albumentationsx", "albumentations-py"})
+            for (const std::string& w : exportPreset(with, target).warnings)
+                QVERIFY2(w.find("targets section") == std::string::npos, target);
+    }
+
     void presetSectionIsStrict() {
         const Preset p = targetPreset("[]", R"({"boxes": {"format": "yolo", "min_visibility": 0.25,
             "max_accept_ratio": 4}, "keypoints": {"format": "xyas", "remove_invisible": false}, "mask_fill": 3})");

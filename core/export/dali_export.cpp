@@ -73,6 +73,7 @@ def auglab_pipeline(file_root, device="gpu"):
     images = fn.decoders.image(jpegs, device="mixed" if device == "gpu" else "cpu", output_type=types.RGB)
     return augment(images), labels
 )";
+    noteImagesOnly(preset, "dali", r.warnings);
     r.text = pythonHeader(preset, "dali", r.warnings) + body;
     return r;
 }

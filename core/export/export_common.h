@@ -20,20 +20,25 @@ struct ExportedOp {
 
 /// The enabled ops, in order. Each disabled op adds a warning (`target` names the library): a
 /// disabled op never runs, so leaving it out keeps the meaning.
-std::vector<ExportedOp> enabledOps(const Preset& preset, const std::string& target, std::vector<std::string>& warnings);
+std::vector<ExportedOp> enabledOps(const Preset& preset, const std::string& target,
+                                   std::vector<std::string>& warnings);
 
 // Python literals. Floats use the shortest text that reads back as the same double ("0.1",
 // "-15.0"), so generated code carries the preset's numbers exactly.
 std::string pyFloat(double v);
 std::string pyInt(double v);  ///< a whole number written without a decimal point
 std::string pyString(const std::string& s);
-std::string pyRange(const Range& r);      ///< "(min, max)" as floats
-std::string pyIntRange(const Range& r);   ///< "(min, max)" as ints
-std::string pyRgb(const Fill& f);         ///< "(r, g, b)" as ints (constant fills only)
+std::string pyRange(const Range& r);     ///< "(min, max)" as floats
+std::string pyIntRange(const Range& r);  ///< "(min, max)" as ints
+std::string pyRgb(const Fill& f);        ///< "(r, g, b)" as ints (constant fills only)
+
+/// Warns, when the preset has a targets section, that `target`'s file moves images only.
+void noteImagesOnly(const Preset& preset, const std::string& target, std::vector<std::string>& warnings);
 
 /// The comment block that opens a generated Python file: where it came from, and every warning as
 /// a bullet, so the file itself says what the target cannot express.
-std::string pythonHeader(const Preset& preset, const std::string& target, const std::vector<std::string>& warnings);
+std::string pythonHeader(const Preset& preset, const std::string& target,
+                         const std::vector<std::string>& warnings);
 
 /// True when every channel of a constant fill has the same value (targets with a scalar fill).
 bool isGray(const Fill& f);
@@ -53,12 +58,17 @@ inline std::string kerasWithP(const std::string& layer, double p) {
 /// image's draw never affects another's).
 inline std::string tfGated(double p, const std::string& expr) {
     if (p >= 1.0) return "    image = " + expr + "\n";
-    return "    image = tf.cond(tf.random.uniform([]) < " + pyFloat(p) + ", lambda: " + expr + ", lambda: image)\n";
+    return "    image = tf.cond(tf.random.uniform([]) < " + pyFloat(p) + ", lambda: " + expr +
+           ", lambda: image)\n";
 }
 /// DALI: one draw per sample from the range (a DataNode even for a fixed value).
-inline std::string daliUniform(const Range& r) { return "_uniform(" + pyFloat(r.min) + ", " + pyFloat(r.max) + ")"; }
+inline std::string daliUniform(const Range& r) {
+    return "_uniform(" + pyFloat(r.min) + ", " + pyFloat(r.max) + ")";
+}
 /// DALI: 1.0 when the op runs, else 0.0, per sample.
-inline std::string daliCoin(double p) { return p >= 1.0 ? "_uniform(1.0, 1.0)" : "_coin(" + pyFloat(p) + ")"; }
+inline std::string daliCoin(double p) {
+    return p >= 1.0 ? "_uniform(1.0, 1.0)" : "_coin(" + pyFloat(p) + ")";
+}
 
 /// The op is left out of a generated Python file: `warning` joins the warnings (and the file's
 /// header), and a comment marks the op's place in the pipeline.

@@ -77,6 +77,7 @@ def mix_batch(images, labels):
     return images, labels
 )";
     }
+    noteImagesOnly(preset, "keras", w);
     r.text = pythonHeader(preset, "keras", w) + body;
     return r;
 }

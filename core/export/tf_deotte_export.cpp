@@ -38,6 +38,7 @@ ExportResult exportTfDeotte(const Preset& preset) {
             "ds.map(augment)).\"\"\"\n";
     body += "    image = tf.cast(image, tf.float32)\n" + ops.lines +
             "    return tf.cast(tf.clip_by_value(image, 0.0, 255.0), tf.uint8)\n";
+    noteImagesOnly(preset, "tf-deotte", r.warnings);
     r.text = pythonHeader(preset, "tf-deotte", r.warnings) + body;
     return r;
 }

@@ -40,6 +40,7 @@ def collate_fn(batch):
     return torch.floor(images + 0.5).clamp(0, 255).to(torch.uint8), labels
 )";
     }
+    noteImagesOnly(preset, "torchvision", r.warnings);
     r.text = pythonHeader(preset, "torchvision", r.warnings) + body;
     return r;
 }
