@@ -2,9 +2,10 @@
 
 #include <charconv>
 
+#include <algorithm>
 #include <cmath>
-#include <set>
 #include <sstream>
+#include <unordered_set>
 #include <vector>
 
 #include "error.h"
@@ -14,19 +15,43 @@ namespace auglab {
 namespace {
 
 // Tracks where the parser is, so a duplicate key can be reported with its path.
+// Frames are reused as the parser goes in and out (a large COCO file has millions of objects): the
+// keys seen are a short vector searched in order, a hash set once an object has many.
 struct PathFrame {
     bool isArray = false;
     std::size_t index = 0;
     std::string key;
-    std::set<std::string> keys;
+    std::vector<std::string> keys;
+    std::unordered_set<std::string> manyKeys;
+
+    void reset(bool array) {
+        isArray = array;
+        index = 0;
+        key.clear();
+        keys.clear();
+        manyKeys.clear();
+    }
+    /// False when `k` was seen before in this object.
+    bool insert(const std::string& k) {
+        if (!manyKeys.empty()) return manyKeys.insert(k).second;
+        if (std::find(keys.begin(), keys.end(), k) != keys.end()) return false;
+        keys.push_back(k);
+        if (keys.size() > 16) {
+            manyKeys.insert(keys.begin(), keys.end());
+            keys.clear();
+        }
+        return true;
+    }
 };
 
-std::string framePath(const std::vector<PathFrame>& frames) {
+std::string framePath(const std::vector<PathFrame>& frames, std::size_t depth) {
     std::string path;
-    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
+    for (std::size_t i = 0; i + 1 < depth; ++i) {
         const PathFrame& f = frames[i];
-        if (f.isArray) path += "[" + std::to_string(f.index) + "]";
-        else path += (path.empty() ? "" : ".") + f.key;
+        if (f.isArray)
+            path += "[" + std::to_string(f.index) + "]";
+        else
+            path += (path.empty() ? "" : ".") + f.key;
     }
     return path;
 }
@@ -46,39 +71,106 @@ std::pair<int, int> lineAndColumn(std::string_view text, std::size_t byte) {
 
 }  // namespace
 
+/// A SAX pass that only looks for duplicate keys (no values are built): a large COCO file takes
+/// a fraction of what the DOM parser's callbacks cost, and the plain parse that follows is fast.
+class DuplicateKeys final : public nlohmann::json_sax<nlohmann::json> {
+public:
+    explicit DuplicateKeys(const std::string& what) : what_(what) {}
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override { return enter(false); }
+    bool start_array(std::size_t) override { return enter(true); }
+    bool end_object() override { return leave(); }
+    bool end_array() override { return leave(); }
+    bool key(string_t& k) override {
+        PathFrame& f = frames_[depth_ - 1];
+        if (!f.insert(k)) {
+            f.key = k;
+            enter(false);
+            throw InputError(what_ + ": " + framePath(frames_, depth_) + ": duplicate key \"" + k + "\"");
+        }
+        f.key = k;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;
+    }
+
+private:
+    bool value() {
+        if (depth_ > 0 && frames_[depth_ - 1].isArray) ++frames_[depth_ - 1].index;
+        return true;
+    }
+    bool enter(bool array) {
+        if (frames_.size() <= depth_) frames_.emplace_back();
+        frames_[depth_++].reset(array);
+        return true;
+    }
+    bool leave() {
+        --depth_;
+        return value();
+    }
+    const std::string& what_;
+    std::vector<PathFrame> frames_;
+    std::size_t depth_ = 0;
+};
+
 nlohmann::json parseJsonStrict(std::string_view text, const std::string& what) {
+    {
+        // Well-formed text without duplicate keys (nearly every file): two fast passes. Anything else
+        // goes through the callback parser below, which says where it broke.
+        DuplicateKeys check(what);
+        bool wellFormed = false;
+        try {
+            wellFormed = nlohmann::json::sax_parse(text.begin(), text.end(), &check);
+        } catch (const nlohmann::json::exception&) {
+            wellFormed = false;
+        }
+        if (wellFormed) return nlohmann::json::parse(text.begin(), text.end());
+    }
     std::vector<PathFrame> frames;
-    auto elementDone = [&frames] {
-        if (!frames.empty() && frames.back().isArray) ++frames.back().index;
+    std::size_t depth = 0;
+    auto enter = [&](bool array) {
+        if (frames.size() <= depth) frames.emplace_back();
+        frames[depth++].reset(array);
+    };
+    auto elementDone = [&] {
+        if (depth > 0 && frames[depth - 1].isArray) ++frames[depth - 1].index;
     };
     auto callback = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
         using E = nlohmann::json::parse_event_t;
         switch (event) {
-            case E::object_start: frames.push_back(PathFrame{}); break;
-            case E::array_start: {
-                PathFrame f;
-                f.isArray = true;
-                frames.push_back(std::move(f));
+            case E::object_start:
+                enter(false);
                 break;
-            }
+            case E::array_start:
+                enter(true);
+                break;
             case E::object_end:
             case E::array_end:
-                frames.pop_back();
+                --depth;
                 elementDone();
                 break;
             case E::key: {
-                const std::string key = parsed.get<std::string>();
-                PathFrame& f = frames.back();
-                if (!f.keys.insert(key).second) {
+                const std::string& key = parsed.get_ref<const std::string&>();
+                PathFrame& f = frames[depth - 1];
+                if (!f.insert(key)) {
                     f.key = key;
-                    frames.push_back(PathFrame{});
-                    const std::string path = framePath(frames);
+                    enter(false);
+                    const std::string path = framePath(frames, depth);
                     throw InputError(what + ": " + path + ": duplicate key \"" + key + "\"");
                 }
                 f.key = key;
                 break;
             }
-            case E::value: elementDone(); break;
+            case E::value:
+                elementDone();
+                break;
         }
         return true;
     };
@@ -109,8 +201,7 @@ nlohmann::json parseJsonStrict(std::string_view text, const std::string& what) {
                 where = " at line " + std::to_string(line) + ", column " + std::to_string(col);
             }
         }
-        throw InputError(what + ": invalid JSON" + where + ": " + reason +
-                         " (beyond the range of a double)");
+        throw InputError(what + ": invalid JSON" + where + ": " + reason + " (beyond the range of a double)");
     }
 }
 
@@ -127,15 +218,23 @@ void JsonReader::fail(const std::string& message) const {
 
 std::string JsonReader::describeType() const {
     switch (v_->type()) {
-        case nlohmann::json::value_t::null: return "null";
-        case nlohmann::json::value_t::boolean: return "a boolean";
-        case nlohmann::json::value_t::string: return "a string";
-        case nlohmann::json::value_t::array: return "an array";
-        case nlohmann::json::value_t::object: return "an object";
-        case nlohmann::json::value_t::number_float: return "a number";
+        case nlohmann::json::value_t::null:
+            return "null";
+        case nlohmann::json::value_t::boolean:
+            return "a boolean";
+        case nlohmann::json::value_t::string:
+            return "a string";
+        case nlohmann::json::value_t::array:
+            return "an array";
+        case nlohmann::json::value_t::object:
+            return "an object";
+        case nlohmann::json::value_t::number_float:
+            return "a number";
         case nlohmann::json::value_t::number_integer:
-        case nlohmann::json::value_t::number_unsigned: return "an integer";
-        default: return "an unsupported value";
+        case nlohmann::json::value_t::number_unsigned:
+            return "an integer";
+        default:
+            return "an unsupported value";
     }
 }
 
@@ -150,7 +249,9 @@ JsonReader JsonReader::element(std::size_t index) const {
     return JsonReader((*v_)[index], path_ + "[" + std::to_string(index) + "]");
 }
 
-bool JsonReader::has(std::string_view key) const { return v_->is_object() && v_->contains(key); }
+bool JsonReader::has(std::string_view key) const {
+    return v_->is_object() && v_->contains(key);
+}
 
 void JsonReader::requireObject() const {
     if (!v_->is_object()) fail("expected an object, got " + describeType());
@@ -229,9 +330,10 @@ double JsonReader::numberIn(double lower, double upper) const {
 
 Range JsonReader::range(double lower, double upper, bool integers) const {
     if (!v_->is_array() || v_->size() != 2) {
-        if (v_->is_number()) fail("expected a [min, max] pair, got a single number (ranges are always explicit)");
-        fail("expected a [min, max] pair, got " + (v_->is_array() ? "an array of " + std::to_string(v_->size())
-                                                                  : describeType()));
+        if (v_->is_number())
+            fail("expected a [min, max] pair, got a single number (ranges are always explicit)");
+        fail("expected a [min, max] pair, got " +
+             (v_->is_array() ? "an array of " + std::to_string(v_->size()) : describeType()));
     }
     Range r;
     for (std::size_t i = 0; i < 2; ++i) {
@@ -240,8 +342,10 @@ Range JsonReader::range(double lower, double upper, bool integers) const {
         (i == 0 ? r.min : r.max) = v;
     }
     if (r.min > r.max) fail("min " + formatNumber(r.min) + " > max " + formatNumber(r.max));
-    if (r.min < lower) fail("min " + formatNumber(r.min) + " is below the lower bound " + formatNumber(lower));
-    if (r.max > upper) fail("max " + formatNumber(r.max) + " is above the upper bound " + formatNumber(upper));
+    if (r.min < lower)
+        fail("min " + formatNumber(r.min) + " is below the lower bound " + formatNumber(lower));
+    if (r.max > upper)
+        fail("max " + formatNumber(r.max) + " is above the upper bound " + formatNumber(upper));
     return r;
 }
 

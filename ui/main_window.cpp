@@ -693,7 +693,17 @@ bool MainWindow::openFolder(const QString& dir) {
     labelProblems_.clear();
     try {
         LabelReport report;
-        if (std::optional<LabelledDataset> found = detectLabels(dir.toStdString(), report)) {
+        // A COCO file of a large dataset takes seconds to read (about 1 s per 30 MB here).
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        std::optional<LabelledDataset> found;
+        try {
+            found = detectLabels(dir.toStdString(), report);
+        } catch (...) {
+            QApplication::restoreOverrideCursor();
+            throw;
+        }
+        QApplication::restoreOverrideCursor();
+        if (found) {
             labels_ = std::make_shared<const LabelledDataset>(std::move(*found));
             for (const auto& f : labelledImages(dir.toStdString(), *labels_))
                 images << QString::fromStdString(f.string());
@@ -720,7 +730,11 @@ bool MainWindow::openFolder(const QString& dir) {
         showStatus(tr("%1 images in %2, labels: %3 (%n classes)", "", int(labels_->classNames().size()))
                        .arg(images.size())
                        .arg(dir)
-                       .arg(labelFormatName(labels_->format())));
+                       .arg(labelFormatName(labels_->format())) +
+                   (labelProblems_.isEmpty()
+                        ? QString()
+                        : tr("; %n label(s) skipped (the first: %1)", "", int(labelProblems_.size()))
+                              .arg(labelProblems_.first())));
     else
         showStatus(tr("%1 images in %2").arg(images.size()).arg(dir));
     requestRender();
