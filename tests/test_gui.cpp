@@ -1059,4 +1059,13 @@ void TestGui::labelledFolderDrawsLabelsThatFollowTheSamples() {
     QVERIFY2(w->inspector()->annotationsText().contains("Boxes"),
              qPrintable(w->inspector()->annotationsText()));
     QVERIFY(!w->inspector()->annotationsOverlay().isNull());
+
+    // A COCO folder with keypoints: the category's skeleton ([[1, 2], [1, 3]], 1-based) joins them.
+    QVERIFY(w->openFolder(QString(AUGLAB_SOURCE_DIR) + "/tests/data/annotations/coco"));
+    QTRY_COMPARE_WITH_TIMEOUT(w->grid()->skeleton(), (std::vector<std::pair<int, int>>{{0, 1}, {0, 2}}),
+                              20000);
+    bool keypoints = false;
+    for (const TileOverlay& o : w->grid()->overlays())
+        for (const Keypoint& k : o.keypoints) keypoints = keypoints || k.owner >= 0;
+    QVERIFY(keypoints);
 }

@@ -556,9 +556,21 @@ void MainWindow::updateOverlays() {
         labelsLabel_->clear();
     }
     QStringList names;
-    if (labels_)
+    std::vector<std::pair<int, int>> skeleton;
+    if (labels_) {
         for (const std::string& n : labels_->classNames()) names << QString::fromStdString(n);
-    grid_->setOverlays(std::move(overlays), names);
+        // COCO's skeleton (1-based keypoint numbers) of the first category that has one.
+        if (const CocoLabels* coco = labels_->coco())
+            for (const auto& c : coco->categories())
+                if (c.is_object() && c.contains("skeleton") && c["skeleton"].is_array()) {
+                    for (const auto& bone : c["skeleton"])
+                        if (bone.is_array() && bone.size() == 2 && bone[0].is_number_integer() &&
+                            bone[1].is_number_integer())
+                            skeleton.emplace_back(bone[0].get<int>() - 1, bone[1].get<int>() - 1);
+                    if (!skeleton.empty()) break;
+                }
+    }
+    grid_->setOverlays(std::move(overlays), names, std::move(skeleton));
 }
 
 void MainWindow::updateRealism() {

@@ -173,9 +173,11 @@ void PreviewGrid::paintGL() {
     paintPlaceholders();
 }
 
-void PreviewGrid::setOverlays(std::vector<TileOverlay> overlays, QStringList classNames) {
+void PreviewGrid::setOverlays(std::vector<TileOverlay> overlays, QStringList classNames,
+                              std::vector<std::pair<int, int>> skeleton) {
     overlays_ = std::move(overlays);
     classNames_ = std::move(classNames);
+    skeleton_ = std::move(skeleton);
     maskImages_.clear();
     for (const TileOverlay& o : overlays_) {
         QImage img;
@@ -232,10 +234,31 @@ void PreviewGrid::paintOverlays(QPainter& p, const QRectF& sheet, double s) {
                 const QString name = b.label >= 0 && b.label < classNames_.size() ? classNames_[b.label]
                                                                                   : QString::number(b.label);
                 const QRectF tag(r.left(), r.top(), fm.horizontalAdvance(name) + 4, fm.height());
-                p.fillRect(tag, colour);
-                p.setPen(Qt::white);
-                p.drawText(tag, Qt::AlignCenter, name);
+                // The name only where it fits in the box: on small tiles the outlines say enough.
+                if (tag.width() <= r.width() && 2 * tag.height() <= r.height()) {
+                    p.fillRect(tag, colour);
+                    p.setPen(Qt::white);
+                    p.drawText(tag, Qt::AlignCenter, name);
+                }
             }
+        if (style_.keypoints && !skeleton_.empty()) {
+            // The skeleton's bones between an object's keypoints that are still there.
+            auto at = [&](int owner, int label) -> const Keypoint* {
+                for (const Keypoint& k : o.keypoints)
+                    if (k.owner == owner && k.label == label) return &k;
+                return nullptr;
+            };
+            for (const Box& b : o.boxes) {
+                const Rgb c = classColour(b.label);
+                p.setPen(QPen(QColor(c[0], c[1], c[2]), 2));
+                for (const auto& [first, second] : skeleton_) {
+                    const Keypoint *a = at(b.id, first), *z = at(b.id, second);
+                    if (!a || !z) continue;
+                    p.drawLine(QPointF(tile.left() + (a->x + 0.5) * ts, tile.top() + (a->y + 0.5) * ts),
+                               QPointF(tile.left() + (z->x + 0.5) * ts, tile.top() + (z->y + 0.5) * ts));
+                }
+            }
+        }
         if (style_.keypoints)
             for (const Keypoint& kp : o.keypoints) {
                 int label = kp.label;

@@ -57,8 +57,12 @@ public:
     const std::vector<std::pair<int, QString>>& badges() const { return badges_; }
     /// The labels of the tiles (a labelled dataset), each as its sample moved it, in tile pixels;
     /// `classNames` name the labels (empty: numbers). Empty: none drawn.
-    void setOverlays(std::vector<TileOverlay> overlays, QStringList classNames);
+    /// `skeleton`: pairs of keypoint positions (0-based, COCO's skeleton) joined by a line within
+    /// each object.
+    void setOverlays(std::vector<TileOverlay> overlays, QStringList classNames,
+                     std::vector<std::pair<int, int>> skeleton = {});
     const std::vector<TileOverlay>& overlays() const { return overlays_; }
+    const std::vector<std::pair<int, int>>& skeleton() const { return skeleton_; }
     void setOverlayStyle(const OverlayStyle& style) {
         style_ = style;
         update();
@@ -106,6 +110,7 @@ private:
     std::vector<TileOverlay> overlays_;
     std::vector<QImage> maskImages_;  // per overlay: its masks in their classes' colours
     QStringList classNames_;
+    std::vector<std::pair<int, int>> skeleton_;
     OverlayStyle style_;
     void paintPlaceholders();
     void paintOverlays(QPainter& p, const QRectF& sheet, double s);
