@@ -143,6 +143,12 @@ public:
                     w.push_back(L + ": torchvision's kernel size is fixed (" + std::to_string(k) +
                                 ", from the largest "
                                 "sigma); AugLab's grows with each sigma as int(sigma*3.5)*2+1.");
+                if (k / 2 >= 16)
+                    w.push_back(L +
+                                ": torchvision pads by reflection and raises on an image whose height or "
+                                "width is " +
+                                std::to_string(k / 2) +
+                                " px or less (AugLab reflects again as OpenCV does).");
                 lines += "    " +
                          torchvisionWithP("v2.GaussianBlur(kernel_size=" + std::to_string(k) + ", sigma=" +
                                               pyRange({std::max(1e-6, s.min), std::max(1e-6, s.max)}) + ")",
