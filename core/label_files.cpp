@@ -123,11 +123,11 @@ std::string targetSummary(const Targets& in, const MovedTargets& moved) {
     };
     std::string s;
     if (!in.boxes.empty() || !moved.boxes.empty())
-        s += std::to_string(moved.boxes.size()) + " of " + std::to_string(in.boxes.size()) + " boxes kept" +
+        s += std::to_string(moved.boxes.size()) + " of " + std::to_string(moved.boxesIn) + " boxes kept" +
              reasons(moved.droppedBoxes);
     if (!in.keypoints.empty()) {
         if (!s.empty()) s += "; ";
-        s += std::to_string(moved.keypoints.size()) + " of " + std::to_string(in.keypoints.size()) +
+        s += std::to_string(moved.keypoints.size()) + " of " + std::to_string(moved.keypointsIn) +
              " keypoints kept" + reasons(moved.droppedKeypoints);
     }
     if (!in.masks.empty()) {

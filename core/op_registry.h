@@ -78,6 +78,8 @@ struct OpDesc {
     /// The op mixes in a partner image (PartnerPool): with one image loaded the partner is the
     /// image itself, and the GUI says why the effect is invisible.
     bool usesPartner = false;
+    /// The op must be the pipeline's first: it composes whole images (nothing may move them before).
+    bool mustBeFirst = false;
 
     const ParamDesc* param(std::string_view key) const;
     int paramIndex(std::string_view key) const;  ///< -1 when unknown

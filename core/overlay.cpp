@@ -5,6 +5,7 @@
 
 #include "cpu_backend.h"
 #include "ops/op_module.h"
+#include "partners.h"
 #include "plan_builder.h"
 #include "source_levels.h"
 
@@ -43,26 +44,43 @@ std::vector<Mask> moveMasksPreview(const Replay& replay, const std::vector<Mask>
     const int W = replay.imageWidth, H = replay.imageHeight;
     int w = W, h = H;
     SourceLevels::levelSize(W, H, level, w, h);
-    PlanBuilder b = PlanBuilder::forMasks(W, H, outWidth, outHeight, maskFill, level);
-    for (const ConcreteOp& op : replay.ops)
-        if (op.applied && opDesc(op.id).category == OpCategory::Geometric)
-            opModule(op.id).lower(op.params, b);
-    const Plan plan = b.finish();
     for (const Mask& m : masks)
         if (m.width != w || m.height != h) return out;  // labels of another image: nothing to draw
-    return movePackedMasks(masks, [&](Image packed) {
+    // The 4-image grid comes first when present: its canvas is composed (this image's cell; the
+    // partners' masks are not at hand here and their cells stay at the fill), the rest fused after it.
+    const MosaicParams* grid = nullptr;
+    for (const ConcreteOp& op : replay.ops)
+        if (op.applied)
+            if (const auto* g = std::get_if<MosaicParams>(&op.params)) grid = g;
+    const int frameW = grid ? grid->targetW : W, frameH = grid ? grid->targetH : H;
+    PlanBuilder b = PlanBuilder::forMasks(frameW, frameH, outWidth, outHeight, maskFill, grid ? 0 : level);
+    for (const ConcreteOp& op : replay.ops)
+        if (op.applied && opDesc(op.id).category == OpCategory::Geometric &&
+            !std::holds_alternative<MosaicParams>(op.params))
+            opModule(op.id).lower(op.params, b);
+    const Plan plan = b.finish();
+    return movePackedMasks(masks, [&](Image packed, std::size_t) {
+        if (grid) {
+            const Rgb fill{std::uint8_t(maskFill), std::uint8_t(maskFill), std::uint8_t(maskFill)};
+            packed = composeGrid(*grid, frameW, frameH, 3, true, fill, [&](const MosaicCell& c) {
+                return c.primary ? GridSource{&packed, level, W, H} : GridSource{};
+            });
+            SourceLevels source(std::move(packed));
+            return executePlanCpu(source, plan, RowLoop{});
+        }
         SourceLevels source(std::move(packed), level, W, H);
         return executePlanCpu(source, plan, RowLoop{});
     });
 }
 
 TileOverlay tileOverlay(const SheetTile& tile, const Targets& targets, const TargetSettings& rules,
-                        bool withMasks, const std::vector<Mask>* levelMasks, int level) {
+                        bool withMasks, const std::vector<Mask>* levelMasks, int level,
+                        const PartnerLabelsFn& partners) {
     TileOverlay o;
     o.tile = -1;
-    o.boxesIn = targets.boxes.size();
-    o.keypointsIn = targets.keypoints.size();
-    const MovedTargets m = moveTargets(tile.replay, rules, targets);
+    const MovedTargets m = moveTargets(tile.replay, rules, targets, partners);
+    o.boxesIn = m.boxesIn;
+    o.keypointsIn = m.keypointsIn;
     const double sx = double(tile.width) / m.width, sy = double(tile.height) / m.height;
     for (Box b : m.boxes) {
         b.x0 *= sx;

@@ -27,7 +27,8 @@ struct TileOverlay {
 /// or, when null, from the targets' own. Throws InputError when the targets break the rules (a box
 /// outside the image).
 TileOverlay tileOverlay(const SheetTile& tile, const Targets& targets, const TargetSettings& rules,
-                        bool withMasks, const std::vector<Mask>* levelMasks = nullptr, int level = 0);
+                        bool withMasks, const std::vector<Mask>* levelMasks = nullptr, int level = 0,
+                        const PartnerLabelsFn& partners = {});
 
 /// The masks of `masks` (level `level` of the image's masks: full resolution at 0) through `replay`'s
 /// ops in one pass at outWidth x outHeight (the ops' maps composed, nearest neighbour): for display,

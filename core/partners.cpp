@@ -36,12 +36,89 @@ Image resizePartner(SourceLevels& source, int outW, int outH, int channels, Sour
     return out;
 }
 
+Image composeGrid(const MosaicParams& m, int outW, int outH, int channels, bool labels, const Rgb& fill,
+                  const std::function<GridSource(const MosaicCell&)>& source) {
+    Image canvas(outW, outH, channels);
+    for (int y = 0; y < outH; ++y)
+        for (int x = 0; x < outW; ++x) {
+            std::uint8_t* p = canvas.at(x, y);
+            for (int c = 0; c < channels; ++c) p[c] = c < 3 ? fill[static_cast<std::size_t>(c)] : 255;
+        }
+    const double sx = double(outW) / m.targetW, sy = double(outH) / m.targetH;
+    const Matrix3 toOut = resizeMatrix(m.targetW, m.targetH, outW, outH);
+    for (const MosaicCell& cell : m.cells) {
+        const GridSource s = source(cell);
+        if (!s.image) continue;
+        const MosaicPlacement place = mosaicPlacement(m, cell, s.fullWidth, s.fullHeight);
+        // The cell, and within it the resized image's extent (contain pads around it), in output pixels.
+        const int cx0 = static_cast<int>(std::lround(cell.rect.x * sx)),
+                  cy0 = static_cast<int>(std::lround(cell.rect.y * sy));
+        const int cx1 = static_cast<int>(std::lround((cell.rect.x + cell.rect.w) * sx));
+        const int cy1 = static_cast<int>(std::lround((cell.rect.y + cell.rect.h) * sy));
+        const int ix0 = std::max(cx0, static_cast<int>(std::lround(place.offsetX * sx)));
+        const int iy0 = std::max(cy0, static_cast<int>(std::lround(place.offsetY * sy)));
+        const int ix1 = std::min(cx1, static_cast<int>(std::lround((place.offsetX + place.resizedW) * sx)));
+        const int iy1 = std::min(cy1, static_cast<int>(std::lround((place.offsetY + place.resizedH) * sy)));
+        if (ix1 <= ix0 || iy1 <= iy0) continue;
+        // Image pixels to canvas pixels: cv2.resize's centre-aligned map, or for labels and nearest
+        // images INTER_NEAREST's floor(x * w / w') (the map moved by half a resized pixel, which the
+        // warp's rounding makes a floor).
+        const bool floorMap = labels || m.interpolation == Interpolation::Nearest;
+        const Matrix3 forward = floorMap ? Matrix3::translation(place.offsetX, place.offsetY) *
+                                               Matrix3::scaling(double(place.resizedW) / s.fullWidth,
+                                                                double(place.resizedH) / s.fullHeight) *
+                                               Matrix3::translation(0.5, 0.5)
+                                         : place.forward;
+        const Matrix3 inverse =
+            levelMatrix(s.level) * forward.inverse() * toOut.inverse() * Matrix3::translation(ix0, iy0);
+        WarpStep w;
+        w.inverse = {inverse(0, 0), inverse(0, 1), inverse(0, 2),
+                     inverse(1, 0), inverse(1, 1), inverse(1, 2)};
+        w.inputWidth = s.image->width;
+        w.inputHeight = s.image->height;
+        w.interpolation = floorMap ? Interpolation::Nearest : m.interpolation;
+        w.border = BorderMode::Replicate;  // cv2.resize repeats the edge
+        Image piece(ix1 - ix0, iy1 - iy0, s.image->channels, Image::Uninitialised{});
+        warpRows(*s.image, piece, w, 0, piece.height);
+        const int common = std::min(channels, piece.channels);
+        for (int y = 0; y < piece.height; ++y)
+            for (int x = 0; x < piece.width; ++x) {
+                std::uint8_t* d = canvas.at(ix0 + x, iy0 + y);
+                const std::uint8_t* p = piece.at(x, y);
+                for (int c = 0; c < common; ++c) d[c] = p[c];
+            }
+    }
+    return canvas;
+}
+
 void bindPartners(Plan& plan, int channels, const PartnerLoader& load, SourceSampling sampling) {
     std::map<std::uint64_t, std::shared_ptr<const Image>> resized;
     for (PlanStage& stage : plan.stages)
         for (PixelStep& step : stage.ops) {
             auto* mix = std::get_if<MixStep>(&step);
             if (!mix || mix->partner) continue;
+            if (mix->grid) {
+                // The grid's canvas: every cell's image (the sample's own too) loaded and composed here.
+                std::vector<std::shared_ptr<SourceLevels>> held;
+                auto source = [&](const MosaicCell& cell) {
+                    std::shared_ptr<SourceLevels> s;
+                    try {
+                        s = load(cell.partner, plan.width, plan.height);
+                    } catch (const InputError& e) {
+                        throw InputError("partner image " + std::to_string(cell.partner) + ": " + e.what());
+                    }
+                    if (!s)
+                        throw InputError("partner image " + std::to_string(cell.partner) + " is not loaded");
+                    held.push_back(s);
+                    const int level =
+                        partnerLevel(s->width(), s->height(), plan.width, plan.height, sampling);
+                    const int k = std::max(level, s->firstLevel());
+                    return GridSource{&s->level(k), k, s->width(), s->height()};
+                };
+                mix->partner = std::make_shared<const Image>(composeGrid(
+                    *mix->grid, plan.width, plan.height, channels, false, mix->grid->fill, source));
+                continue;
+            }
             auto& image = resized[mix->partnerIndex];
             if (!image) {
                 std::shared_ptr<SourceLevels> source;
@@ -67,8 +144,13 @@ PartnerLoader selfPartner(SourceLevels& source) {
 }
 
 void namePartners(Replay& replay, const std::function<std::string(std::uint64_t)>& name) {
-    for (ConcreteOp& op : replay.ops)
-        if (auto* m = std::get_if<MixParams>(&op.params); m && op.applied) m->partnerPath = name(m->partner);
+    for (ConcreteOp& op : replay.ops) {
+        if (!op.applied) continue;
+        if (auto* m = std::get_if<MixParams>(&op.params)) m->partnerPath = name(m->partner);
+        if (auto* g = std::get_if<MosaicParams>(&op.params))
+            for (MosaicCell& c : g->cells)
+                if (!c.primary) c.partnerPath = name(c.partner);
+    }
 }
 
 }  // namespace auglab

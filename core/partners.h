@@ -34,6 +34,21 @@ Image resizePartner(SourceLevels& source, int outW, int outH, int channels, Sour
 /// size with `channels` channels. A failing load's InputError is rethrown saying which partner.
 void bindPartners(Plan& plan, int channels, const PartnerLoader& load, SourceSampling sampling);
 
+/// One cell's image for composeGrid: level `level` of a fullWidth x fullHeight image (null: the
+/// cell keeps the fill).
+struct GridSource {
+    const Image* image = nullptr;
+    int level = 0;
+    int fullWidth = 0, fullHeight = 0;
+};
+
+/// The canvas of the 4-image grid (MosaicParams) at outW x outH with `channels` channels: each cell's
+/// image scaled into its cell as cv2.resize does (`labels`: nearest neighbour picking
+/// floor(x * w / w'), as for masks; else the grid's interpolation), cut where the cell ends; outside
+/// an image (contain's padding) the fill.
+Image composeGrid(const MosaicParams& m, int outW, int outH, int channels, bool labels, const Rgb& fill,
+                  const std::function<GridSource(const MosaicCell&)>& source);
+
 /// A loader for a pool of one image: the image itself.
 PartnerLoader selfPartner(SourceLevels& source);
 

@@ -108,6 +108,10 @@ int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why) 
     for (std::size_t i = 0; i < pipeline.size(); ++i) {
         const int at = static_cast<int>(i);
         const OpDesc& d = pipeline[i].desc();
+        if (d.mustBeFirst && i > 0) {
+            why = d.name + " must be the first op: it composes whole images, which nothing may move before it";
+            return at;
+        }
         if (setsFrame(pipeline[i])) {
             if (frameOp >= 0) {
                 why = d.name + " may appear once (it is already pipeline[" + std::to_string(frameOp) + "])";

@@ -7,8 +7,8 @@
 
 #include <array>
 #include <climits>
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <variant>
 #include <vector>
 
@@ -56,12 +56,26 @@ inline int gatherIndex(float s, int lo, int hi) {
     return i < lo ? lo : (i > hi ? hi : i);
 }
 
-struct LutStep { Lut lut; };                        ///< brightness/contrast relative to 255
-struct MeanBrightnessStep { float alpha; double brightness; };  ///< relative to the image mean
-struct HsvStep { HsvLuts luts; };
+struct LutStep {
+    Lut lut;
+};  ///< brightness/contrast relative to 255
+struct MeanBrightnessStep {
+    float alpha;
+    double brightness;
+};  ///< relative to the image mean
+struct HsvStep {
+    HsvLuts luts;
+};
 struct GrayStep {};
-struct BlurStep { std::vector<float> kernel; };     ///< separable, border reflect_101
-struct NoiseStep { float mean255; float std255; bool perChannel; std::uint64_t seed; };
+struct BlurStep {
+    std::vector<float> kernel;
+};  ///< separable, border reflect_101
+struct NoiseStep {
+    float mean255;
+    float std255;
+    bool perChannel;
+    std::uint64_t seed;
+};
 struct DropoutStep {
     std::vector<Hole> holes;  ///< in output pixels
     Fill::Mode mode = Fill::Mode::Constant;
@@ -81,6 +95,9 @@ struct MixStep {
     std::uint32_t weight = 65536;  ///< blend: the pixel's weight in 1/65536
     Hole box;                      ///< paste
     std::shared_ptr<const Image> partner;
+    /// The 4-image grid (core/ops/): `partner` is then the whole canvas, composed by bindPartners
+    /// from the cells' images (the sample's own among them), and pasted over the output.
+    std::shared_ptr<const MosaicParams> grid;
 };
 
 using PixelStep =

@@ -15,6 +15,7 @@
 #include "error.h"
 #include "geometry.h"
 #include "ops/op_module.h"
+#include "partners.h"
 #include "plan.h"
 #include "plan_builder.h"
 #include "source_levels.h"
@@ -461,14 +462,10 @@ void filterBoxesByHoles(TargetFrame& f, const BoxRules& rules, std::size_t op,
 
 }  // namespace
 
-MovedTargets moveTargets(const Replay& replay, const TargetSettings& rules, const Targets& targets) {
-    MovedTargets out;
-    TargetFrame f;
-    f.width = replay.imageWidth;
-    f.height = replay.imageHeight;
+void prepareTargets(const Targets& targets, int width, int height, const TargetSettings& rules,
+                    TargetFrame& f, std::vector<DroppedBox>* dropped) {
     const BoxRules& br = rules.boxes;
-    const double W = f.width, H = f.height;
-
+    const double W = width, H = height;
     // Before the first op, as BboxProcessor's preprocess: clip, drop the invalid ones, then check.
     for (const Box& in : targets.boxes) {
         Box b = in;
@@ -491,8 +488,8 @@ MovedTargets moveTargets(const Replay& replay, const TargetSettings& rules, cons
         }
         if (br.filterInvalid) {
             double v = 0;
-            if (filterBox(b, f.width, f.height, BoxRules{}, v)) {
-                out.droppedBoxes.push_back({in, DropRule::Invalid, kBeforeOps, f.width, f.height});
+            if (filterBox(b, width, height, BoxRules{}, v)) {
+                if (dropped) dropped->push_back({in, DropRule::Invalid, kBeforeOps, width, height});
                 continue;
             }
         }
@@ -503,7 +500,7 @@ MovedTargets moveTargets(const Replay& replay, const TargetSettings& rules, cons
         };
         std::string why;
         if (!inRange(b.x0, W) || !inRange(b.x1, W) || !inRange(b.y0, H) || !inRange(b.y1, H))
-            why = "lies outside the " + std::to_string(f.width) + "x" + std::to_string(f.height) +
+            why = "lies outside the " + std::to_string(width) + "x" + std::to_string(height) +
                   " image (set the preset's targets.boxes.clip or filter_invalid_bboxes to accept it)";
         else if (!(b.x1 > b.x0) || !(b.y1 > b.y0))
             why = "has no area (x_max must exceed x_min and y_max y_min)";
@@ -514,15 +511,98 @@ MovedTargets moveTargets(const Replay& replay, const TargetSettings& rules, cons
         f.boxes.push_back(b);
     }
     for (const Keypoint& k : targets.keypoints) {
-        if (rules.keypoints.removeInvisible && !keypointInside(k, f.width, f.height))
+        if (rules.keypoints.removeInvisible && !keypointInside(k, width, height))
             throw InputError("keypoint " + std::to_string(k.id) + " (" + formatNumber(k.x) + ", " +
-                             formatNumber(k.y) + ") lies outside the " + std::to_string(f.width) + "x" +
-                             std::to_string(f.height) +
+                             formatNumber(k.y) + ") lies outside the " + std::to_string(width) + "x" +
+                             std::to_string(height) +
                              " image (Albumentations refuses it with remove_invisible)");
         Keypoint c = k;
         c.angle = wrapAngle(k.angle);
         f.keypoints.push_back(c);
     }
+}
+
+void mosaicTargets(const MosaicParams& m, TargetFrame& f) {
+    // The largest cell (the sample's own image) first, then the others row-major (the library's
+    // dict order).
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < m.cells.size(); ++i)
+        if (m.cells[i].primary)
+            order.insert(order.begin(), i);
+        else
+            order.push_back(i);
+    std::vector<Box> boxes;
+    std::vector<Keypoint> keypoints;
+    for (const std::size_t i : order) {
+        const MosaicCell& cell = m.cells[i];
+        TargetFrame item;
+        if (cell.primary) {
+            item.boxes = f.boxes;
+            item.keypoints = f.keypoints;
+            item.width = f.width;
+            item.height = f.height;
+        } else {
+            const std::optional<PartnerLabels> p = f.partners ? f.partners(cell.partner) : std::nullopt;
+            if (!p || !p->targets) continue;  // a partner without labels brings none
+            item.width = p->width;
+            item.height = p->height;
+            prepareTargets(*p->targets, p->width, p->height, f.rules ? *f.rules : TargetSettings{}, item);
+            f.boxesBrought += item.boxes.size();
+            f.keypointsBrought += item.keypoints.size();
+            // Its objects are not the sample's: ids apart, so writers do not give them its fields.
+            const int base = 1000000 * static_cast<int>(i + 1);
+            for (Box& b : item.boxes) b.id += base;
+            for (Keypoint& k : item.keypoints)
+                if (k.owner >= 0) k.owner += base;
+        }
+        const MosaicPlacement place = mosaicPlacement(m, cell, item.width, item.height);
+        // Boxes are normalised, so the resize scales them by the rounded size; keypoints by the scale.
+        const double bx = double(place.resizedW) / item.width, by = double(place.resizedH) / item.height;
+        const double x0 = cell.rect.x, y0 = cell.rect.y, x1 = x0 + cell.rect.w, y1 = y0 + cell.rect.h;
+        for (Box b : item.boxes) {
+            b.x0 = b.x0 * bx + place.offsetX;
+            b.x1 = b.x1 * bx + place.offsetX;
+            b.y0 = b.y0 * by + place.offsetY;
+            b.y1 = b.y1 * by + place.offsetY;
+            const double area = (b.x1 - b.x0) * (b.y1 - b.y0);
+            // The nested Compose clips to the cell and drops what is left without area.
+            b.x0 = std::clamp(b.x0, x0, x1);
+            b.x1 = std::clamp(b.x1, x0, x1);
+            b.y0 = std::clamp(b.y0, y0, y1);
+            b.y1 = std::clamp(b.y1, y0, y1);
+            const double kept = (b.x1 - b.x0) * (b.y1 - b.y0);
+            if (!(kept > 0)) continue;
+            b.visibility *= std::min(1.0, kept / area);
+            boxes.push_back(b);
+        }
+        for (Keypoint k : item.keypoints) {
+            // The nested Compose checks keypoints after each of its transforms: first in the resized
+            // image (scaled by the scale, not by the rounded size, so one on the last row may leave
+            // it), then in the cell.
+            const double rx = k.x * place.scale, ry = k.y * place.scale;
+            if (!(rx >= 0 && rx < place.resizedW && ry >= 0 && ry < place.resizedH)) continue;
+            k.x = rx + place.offsetX;
+            k.y = ry + place.offsetY;
+            k.scale *= place.scale;
+            if (k.x >= x0 && k.x < x1 && k.y >= y0 && k.y < y1) keypoints.push_back(k);
+        }
+    }
+    f.boxes = std::move(boxes);
+    f.keypoints = std::move(keypoints);
+    f.width = m.targetW;
+    f.height = m.targetH;
+}
+
+MovedTargets moveTargets(const Replay& replay, const TargetSettings& rules, const Targets& targets,
+                         const PartnerLabelsFn& partners) {
+    MovedTargets out;
+    TargetFrame f;
+    f.width = replay.imageWidth;
+    f.height = replay.imageHeight;
+    f.rules = &rules;
+    f.partners = partners;
+    const BoxRules& br = rules.boxes;
+    prepareTargets(targets, f.width, f.height, rules, f, &out.droppedBoxes);
 
     auto filterBoxes = [&](std::size_t op) {
         std::size_t keep = 0;
@@ -578,13 +658,15 @@ MovedTargets moveTargets(const Replay& replay, const TargetSettings& rules, cons
     filterKeypoints(last);
     out.width = f.width;
     out.height = f.height;
+    out.boxesIn = targets.boxes.size() + f.boxesBrought;
+    out.keypointsIn = targets.keypoints.size() + f.keypointsBrought;
     out.boxes = std::move(f.boxes);
     out.keypoints = std::move(f.keypoints);
     return out;
 }
 
 std::vector<Mask> moveMasks(const Replay& replay, const std::vector<Mask>& masks, int outWidth, int outHeight,
-                            int maskFill) {
+                            int maskFill, const PartnerLabelsFn& partners) {
     if (outWidth <= 0 || outHeight <= 0) throw InputError("output size must be positive");
     const int w = replay.imageWidth, h = replay.imageHeight;
     for (std::size_t i = 0; i < masks.size(); ++i)
@@ -594,7 +676,7 @@ std::vector<Mask> moveMasks(const Replay& replay, const std::vector<Mask>& masks
                              "x" + std::to_string(h));
     // One op at a time, as Albumentations applies them: nearest neighbour twice is not nearest
     // neighbour of the composed map (a crop's resize then a rotation would pick other pixels).
-    return movePackedMasks(masks, [&](Image packed) {
+    return movePackedMasks(masks, [&](Image packed, std::size_t first) {
         auto step = [&](const ConcreteOp* op, int toW, int toH) {
             PlanBuilder b = PlanBuilder::forMasks(packed.width, packed.height, toW, toH, maskFill);
             if (op) opModule(op->id).lower(op->params, b);
@@ -605,6 +687,21 @@ std::vector<Mask> moveMasks(const Replay& replay, const std::vector<Mask>& masks
         };
         for (const ConcreteOp& op : replay.ops) {
             if (!op.applied || opDesc(op.id).category != OpCategory::Geometric) continue;
+            if (const auto* grid = std::get_if<MosaicParams>(&op.params)) {
+                // The grid's cells: this image's masks and the partners' masks of the same numbers.
+                std::vector<Image> partnerPacks;
+                partnerPacks.reserve(grid->cells.size());
+                const Rgb fill{std::uint8_t(maskFill), std::uint8_t(maskFill), std::uint8_t(maskFill)};
+                packed =
+                    composeGrid(*grid, grid->targetW, grid->targetH, 3, true, fill, [&](const MosaicCell& c) {
+                        if (c.primary) return GridSource{&packed, 0, packed.width, packed.height};
+                        const std::optional<PartnerLabels> p = partners ? partners(c.partner) : std::nullopt;
+                        if (!p || !p->targets || p->targets->masks.size() <= first) return GridSource{};
+                        partnerPacks.push_back(packMasks(p->targets->masks, first));
+                        return GridSource{&partnerPacks.back(), 0, p->width, p->height};
+                    });
+                continue;
+            }
             int nw = packed.width, nh = packed.height;
             opModule(op.id).frameAfter(op.params, nw, nh);
             step(&op, nw, nh);
@@ -614,20 +711,27 @@ std::vector<Mask> moveMasks(const Replay& replay, const std::vector<Mask>& masks
     });
 }
 
-std::vector<Mask> movePackedMasks(const std::vector<Mask>& masks, const std::function<Image(Image)>& move) {
+Image packMasks(const std::vector<Mask>& masks, std::size_t first) {
+    const int w = masks[first].width, h = masks[first].height;
+    Image packed(w, h, 3);
+    for (int y = 0; y < h; ++y) {
+        std::uint8_t* row = packed.row(y);
+        for (std::size_t c = 0; c < 3 && first + c < masks.size(); ++c) {
+            if (masks[first + c].width != w || masks[first + c].height != h) continue;
+            const std::uint8_t* src = masks[first + c].values.data() + static_cast<std::size_t>(y) * w;
+            for (int x = 0; x < w; ++x) row[x * 3 + static_cast<int>(c)] = src[x];
+        }
+    }
+    return packed;
+}
+
+std::vector<Mask> movePackedMasks(const std::vector<Mask>& masks,
+                                  const std::function<Image(Image, std::size_t first)>& move) {
     std::vector<Mask> out(masks.size());
     if (masks.empty()) return out;
-    const int w = masks.front().width, h = masks.front().height;
     for (std::size_t first = 0; first < masks.size(); first += 3) {
-        Image packed(w, h, 3);
-        for (int y = 0; y < h; ++y) {
-            std::uint8_t* row = packed.row(y);
-            for (std::size_t c = 0; c < 3 && first + c < masks.size(); ++c) {
-                const std::uint8_t* src = masks[first + c].values.data() + static_cast<std::size_t>(y) * w;
-                for (int x = 0; x < w; ++x) row[x * 3 + static_cast<int>(c)] = src[x];
-            }
-        }
-        const Image moved = move(std::move(packed));
+        Image packed = packMasks(masks, first);
+        const Image moved = move(std::move(packed), first);
         for (std::size_t c = 0; c < 3 && first + c < masks.size(); ++c) {
             Mask& m = out[first + c];
             m.width = moved.width;

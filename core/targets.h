@@ -131,6 +131,8 @@ struct DroppedKeypoint {
 /// (`width` x `height`: the replay's last frame).
 struct MovedTargets {
     int width = 0, height = 0;
+    /// The boxes and keypoints that went in: the image's, and those partners brought.
+    std::size_t boxesIn = 0, keypointsIn = 0;
     std::vector<Box> boxes;
     std::vector<DroppedBox> droppedBoxes;
     std::vector<Keypoint> keypoints;
@@ -139,14 +141,26 @@ struct MovedTargets {
 
 /// What an op module works on when it moves targets (OpModule::moveTargets): the boxes and
 /// keypoints in the pixels of the op's input frame, replaced by those of its output frame.
+/// The labels of a partner image (ops that compose several images): its targets and its size.
+struct PartnerLabels {
+    const Targets* targets = nullptr;
+    int width = 0, height = 0;
+};
+/// Gives the labels of image `index` of the pool, or nothing when it has none.
+using PartnerLabelsFn = std::function<std::optional<PartnerLabels>(std::uint64_t index)>;
+
 struct TargetFrame {
-    int width = 0, height = 0;  ///< the frame: the op's input, then (set by the op) its output
+    int width = 0, height = 0;              ///< the frame: the op's input, then (set by the op) its output
+    const TargetSettings* rules = nullptr;  ///< the rules partners' labels are prepared by
+    PartnerLabelsFn partners;               ///< partners' labels (may be empty: they have none)
     std::vector<Box> boxes;
     std::vector<Keypoint> keypoints;
     /// Set by dropout ops: the holes (frame pixels) that boxes and keypoints may fall in.
     std::vector<Hole> holes;
     /// Boxes an op removed itself (wholly outside its output), for the record.
     std::vector<Box> removed;
+    /// Boxes and keypoints an op brought in from partners (they count as input in statistics).
+    std::size_t boxesBrought = 0, keypointsBrought = 0;
 };
 
 /// Moves `targets` (in the source image's pixels, replay.imageWidth x imageHeight) through the ops
@@ -154,16 +168,24 @@ struct TargetFrame {
 /// geometric op in turn, the filters after every op (or only at the end), holes last. Invalid input
 /// boxes (x1 <= x0 or y1 <= y0, outside the image without `clip`) are an InputError naming the box,
 /// unless `rules.boxes.filterInvalid`.
-MovedTargets moveTargets(const Replay& replay, const TargetSettings& rules, const Targets& targets);
+/// `partners` gives the labels of the images an op that composes several takes (the 4-image grid).
+MovedTargets moveTargets(const Replay& replay, const TargetSettings& rules, const Targets& targets,
+                         const PartnerLabelsFn& partners = {});
 
 /// The masks of `targets` through the same ops at outWidth x outHeight (the full-resolution output,
 /// or a tile): nearest neighbour, the ops' borders, `maskFill` outside. Pixel ops leave masks alone.
+/// An op that composes several images takes mask k of each partner (from `partners`; a partner
+/// without one leaves its cell at maskFill).
 std::vector<Mask> moveMasks(const Replay& replay, const std::vector<Mask>& masks, int outWidth, int outHeight,
-                            int maskFill = 0);
+                            int maskFill = 0, const PartnerLabelsFn& partners = {});
 
 /// Runs `move` on `masks` (all of one size) three at a time, packed as the channels of one RGB image
 /// (nearest neighbour moves whole pixels, so the channels stay apart), and unpacks what it returns.
-std::vector<Mask> movePackedMasks(const std::vector<Mask>& masks, const std::function<Image(Image)>& move);
+/// `move` gets the packed image and the index of its first mask.
+std::vector<Mask> movePackedMasks(const std::vector<Mask>& masks,
+                                  const std::function<Image(Image, std::size_t first)>& move);
+/// Masks first..first+2 of `masks` packed as the channels of one RGB image (missing ones 0).
+Image packMasks(const std::vector<Mask>& masks, std::size_t first);
 
 // What the op modules use to move targets as Albumentations 2.0.8 does (exposed for tests).
 /// Affine (bboxes_affine with largest_box, keypoints_affine): `image` is the op's forward matrix in
@@ -178,6 +200,18 @@ void affineTargets(TargetFrame& f, const Matrix3& image, BorderMode border, doub
 void mapBoxCorners(std::vector<Box>& boxes, const Matrix3& m);
 /// Each keypoint's position through `m` (homogeneous, divided).
 void mapKeypoints(std::vector<Keypoint>& keypoints, const Matrix3& m);
+/// Albumentations' preprocess of one image's labels (BboxProcessor and KeypointsProcessor): boxes as
+/// the library holds them (float32-normalised), clipped or dropped as `rules` say, invalid ones an
+/// InputError; keypoints checked (remove_invisible) and their angles wrapped. Dropped boxes are
+/// appended to `dropped` when given.
+void prepareTargets(const Targets& targets, int width, int height, const TargetSettings& rules,
+                    TargetFrame& f, std::vector<DroppedBox>* dropped = nullptr);
+/// The 4-image grid's labels (MosaicParams, core/ops/): each cell's image's boxes and keypoints
+/// scaled and cut as Albumentations' nested Compose does (boxes clipped to the cell, those left
+/// without area dropped; keypoints outside the resized image or the cell dropped, whatever remove_invisible
+/// says, scales times the cell's scale), the largest cell's first; partners' boxes get ids from 1,000,000 per
+/// cell (their own objects stay apart).
+void mosaicTargets(const struct MosaicParams& m, TargetFrame& f);
 /// An angle brought into [0, 2π) (np.mod).
 double wrapAngle(double a);
 

@@ -87,6 +87,20 @@ inline Preset everyOpPreset() {
       ]})");
 }
 
+/// The 4-image grid (it must be first, so it cannot join every-op) with non-default values, and ops
+/// after it.
+inline Preset mosaicPreset() {
+    return parsePreset(R"({"format": "auglab-preset", "version": 1, "name": "mosaic", "seed": 11,
+      "description": "the 4-image grid with non-default values, then ops that follow it",
+      "pipeline": [
+        {"op": "mosaic", "p": 0.8, "target_size": [320, 400], "cell_shape": [300, 360], "center_range": [0.2, 0.9],
+         "fit_mode": "contain", "interpolation": "nearest", "fill": [114, 114, 114]},
+        {"op": "affine", "p": 0.5, "rotate_deg": [-5, 5], "scale_x": [0.9, 1.1], "scale_y": [0.9, 1.1]},
+        {"op": "horizontal_flip", "p": 0.5},
+        {"op": "hue_saturation_value", "p": 0.5, "hue_shift_deg": [-10, 10], "sat_shift": [-20, 20], "val_shift": [-10, 10]}
+      ]})");
+}
+
 /// Random representable presets: every op, random order, values within AugLab's bounds that
 /// Albumentations can hold (at least one hole, fractions below 1, sigma above 0, equal scale ranges
 /// with keep_ratio), some disabled. Thirds and sevenths need all 17 digits.
@@ -136,7 +150,8 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
                     op.set(pd.key, uniform(pd.lower, pd.upper));
                     break;
                 case ParamKind::Size:
-                    op.set(pd.key, Size2{1 + int(rng.bounded(600)), 1 + int(rng.bounded(600))});
+                    op.set(pd.key, Size2{int(pd.lower) + int(rng.bounded(600)),
+                                         int(pd.lower) + int(rng.bounded(600))});
                     break;
             }
         }
@@ -150,6 +165,11 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
                 op.set("hole_width_frac", range(0, 0.99));
             }
         }
+        if (op.id() == OpId::Mosaic) {  // two cells cover the output
+            const Size2 t = op.size("target_size"), c = op.size("cell_shape");
+            op.set("cell_shape",
+                   Size2{std::max(c.height, (t.height + 1) / 2), std::max(c.width, (t.width + 1) / 2)});
+        }
         if (op.id() == OpId::GaussianBlur) op.set("sigma_px", range(0.01, 50));
         if (op.id() == OpId::GridDropout && rng.bounded(2) == 0) {
             const Range u = range(2, 300);
@@ -157,6 +177,16 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
         }
         p.pipeline.push_back(op);
     }
+    // torchvision's blur raises on an image side not above its kernel's radius (the export says so):
+    // a crop keeps its output above the largest radius.
+    int radius = 0;
+    for (const OpConfig& op : p.pipeline)
+        if (op.id() == OpId::GaussianBlur) radius = std::max(radius, int(op.range("sigma_px").max * 3.5));
+    for (OpConfig& op : p.pipeline)
+        if (op.id() == OpId::RandomResizedCrop) {
+            const Size2 s = op.size("size");
+            op.set("size", Size2{std::max(s.height, radius + 1), std::max(s.width, radius + 1)});
+        }
     // AugLab's order rule: one op that sets the frame (a crop) at most, before every pixel op (here: first).
     const auto isCrop = [](const OpConfig& c) { return setsFrame(c); };
     if (const auto crop = std::find_if(p.pipeline.begin(), p.pipeline.end(), isCrop);
@@ -173,6 +203,7 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
 inline std::vector<std::pair<std::string, Preset>> presetsToRun(int randomCount = 8) {
     auto presets = builtInPresets();
     presets.emplace_back("every-op", everyOpPreset());
+    presets.emplace_back("mosaic", mosaicPreset());
     QRandomGenerator rng(20261201);
     for (int i = 0; i < randomCount; ++i)
         presets.emplace_back("random-" + std::to_string(i), randomPreset(rng, i));
@@ -458,7 +489,14 @@ inline QString everyPresetRuns(ExportResult (*exporter)(const Preset&), const QS
         args << base(name) + ".py" << input << base(name) + "-out.png";
     }
     const PythonRun r = runProcess(python, args);
-    if (r.code != 0) return r.out + r.err.right(3000);
+    if (r.code != 0) {
+        QString message = r.out + r.err.right(3000);
+        // The preset whose file failed, to reproduce it.
+        for (const auto& [name, preset] : presets)
+            if (r.err.contains(base(name) + ".py"))
+                message += "\n" + QString::fromStdString(name + ":\n" + serializePreset(preset));
+        return message;
+    }
     qInfo("%s", qPrintable(r.out.trimmed()));
     for (const auto& [name, preset] : presets) {
         const Image out = loadImage((base(name) + "-out.png").toStdString()).image;

@@ -44,6 +44,7 @@ private slots:
     void mixTakesPartnersFromThePool();
     void realismIsReported();
     void labelsFollowTheSample();
+    void mosaicBringsPartnersLabels();
     void badLabelsAreErrors();
     void renderDrawsOverlays();
     void badImages_data();
@@ -373,6 +374,61 @@ void TestCli::labelsFollowTheSample() {
         }
     QCOMPARE(threes, 1000);
     QCOMPARE(misplaced, 0);
+}
+
+void TestCli::mosaicBringsPartnersLabels() {
+    // Centre (512, 512) on a grid of 512-pixel cells: four 256 x 256 cells of a 512 x 512 mosaic, the
+    // image in the top-left one. Each image of the pool is labelled by a whole-image box of class k and
+    // a mask of value k + 1 (k its pool number), so each cell's box is the cell and its mask the cell's
+    // value: whatever partners the sampler drew (the replay says), the labels must say the same.
+    const QString preset = dir_.filePath("mosaic-labels.auglab.json");
+    QVERIFY(writeBytes(preset, R"({"format": "auglab-preset", "version": 1, "seed": 5, "pipeline": [
+        {"op": "mosaic", "p": 1, "center_range": [0.5, 0.5]}], "targets": {"boxes": {"format": "yolo"}}})"));
+    const QByteArray photo = readAll(sample("astronaut.png"));
+    QStringList images, labels, masks;
+    for (int k = 0; k < 4; ++k) {
+        images << dir_.filePath(QString("pool%1.png").arg(k));
+        labels << dir_.filePath(QString("pool%1.txt").arg(k));
+        masks << dir_.filePath(QString("pool%1-mask.png").arg(k));
+        QVERIFY(writeBytes(images.back(), photo));
+        QVERIFY(writeBytes(labels.back(), QByteArray::number(k) + " 0.5 0.5 1 1\n"));
+        saveImage(masks.back().toStdString(), Image(512, 512, 3, static_cast<std::uint8_t>(k + 1)));
+    }
+    const QString out = dir_.filePath("mosaic-out.png"), outLabels = dir_.filePath("mosaic-out.txt"),
+                  outMask = dir_.filePath("mosaic-out-mask.png"),
+                  replay = dir_.filePath("mosaic.replay.json");
+    const Run r = cli(QStringList{"apply",   "--preset",          preset,    "--image",
+                                  images[0], "--index",           "2",       "--out",
+                                  out,       "--save-replay",     replay,    "--annotations",
+                                  labels[0], "--out-annotations", outLabels, "--mask",
+                                  masks[0],  "--out-mask",        outMask,   "--partner"} +
+                      images.mid(1) + QStringList{"--partner-annotations"} + labels.mid(1) +
+                      QStringList{"--partner-masks"} + masks.mid(1));
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("4 of 4 boxes kept"), qPrintable(r.out));
+    const QJsonArray cells =
+        QJsonDocument::fromJson(readAll(replay)).object()["ops"].toArray()[0].toObject()["cells"].toArray();
+    QCOMPARE(cells.size(), 4);
+    QStringList expected;
+    const Image mask = loadImage(outMask.toStdString()).image;
+    for (const QJsonValue& v : cells) {
+        const QJsonObject c = v.toObject();
+        const QJsonArray rect = c["rect_px"].toArray();
+        const int x0 = rect[0].toInt(), y0 = rect[1].toInt(), partner = c["partner"].toInt();
+        QCOMPARE(rect[2].toInt() - x0, 256);
+        QCOMPARE(c["primary"].toBool(), x0 == 0 && y0 == 0);
+        expected << QString("%1 %2 %3 0.500000 0.500000")
+                        .arg(partner)
+                        .arg((x0 + 128) / 512.0, 0, 'f', 6)
+                        .arg((y0 + 128) / 512.0, 0, 'f', 6);
+        QCOMPARE(int(mask.at(x0 + 3, y0 + 250)[0]), partner + 1);
+        QCOMPARE(int(mask.at(x0 + 255, y0)[0]), partner + 1);
+    }
+    QStringList written = QString::fromUtf8(readAll(outLabels)).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(written.first(), expected.first());  // the image's own box first, as Albumentations orders them
+    written.sort();
+    expected.sort();
+    QCOMPARE(written, expected);
 }
 
 void TestCli::badLabelsAreErrors() {

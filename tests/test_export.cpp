@@ -26,13 +26,15 @@ namespace {
 /// The version string changes with releases; goldens hold a placeholder.
 std::string normalised(std::string text) {
     const std::string v = AUGLAB_VERSION;
-    for (std::size_t at = text.find(v); at != std::string::npos; at = text.find(v, at)) text.replace(at, v.size(), "VERSION");
+    for (std::size_t at = text.find(v); at != std::string::npos; at = text.find(v, at))
+        text.replace(at, v.size(), "VERSION");
     return text;
 }
 
 std::vector<std::pair<std::string, Preset>> goldenPresets() {
     auto presets = builtInPresets();
     presets.emplace_back("every-op", everyOpPreset());
+    presets.emplace_back("mosaic", mosaicPreset());
     return presets;
 }
 
@@ -64,7 +66,8 @@ private slots:
         QTest::addColumn<QString>("target");
         for (const auto& [name, preset] : goldenPresets())
             for (const ExportTarget& t : exportTargets())
-                QTest::newRow((name + " " + t.name).c_str()) << QString::fromStdString(name) << QString::fromStdString(t.name);
+                QTest::newRow((name + " " + t.name).c_str())
+                    << QString::fromStdString(name) << QString::fromStdString(t.name);
     }
 
     void golden() {
@@ -81,7 +84,8 @@ private slots:
         const fs::path file = kExportData / "golden" / (preset.toStdString() + "." + t->name + t->extension);
         const std::string text = normalised(r.text);
         if (qEnvironmentVariableIsSet("AUGLAB_UPDATE_GOLDENS")) writeFileAtomically(file, text);
-        QVERIFY2(fs::exists(file), ("missing golden " + file.string() + " (AUGLAB_UPDATE_GOLDENS=1 writes it)").c_str());
+        QVERIFY2(fs::exists(file),
+                 ("missing golden " + file.string() + " (AUGLAB_UPDATE_GOLDENS=1 writes it)").c_str());
         const std::string expected = readFileText(file);
         if (text != expected) {
             // Name the first differing line, so a failure says what changed.
@@ -89,8 +93,9 @@ private slots:
             std::string la, lb;
             int line = 0;
             while (std::getline(a, la) && std::getline(b, lb) && la == lb) ++line;
-            QFAIL(("differs from " + file.string() + " at line " + std::to_string(line + 1) + ":\n  got:      " + la +
-                   "\n  expected: " + lb).c_str());
+            QFAIL(("differs from " + file.string() + " at line " + std::to_string(line + 1) +
+                   ":\n  got:      " + la + "\n  expected: " + lb)
+                      .c_str());
         }
         // Every warning is also in the file (a comment or the "warnings" field).
         for (const std::string& w : r.warnings) {
@@ -113,7 +118,8 @@ private slots:
 
     // Key numbers derived here from the libraries' documented conventions, not from the exporter.
     void albumentationsNumbers() {
-        const Preset p = onePreset(R"({"op": "hue_saturation_value", "hue_shift_deg": [-30, 50], "sat_shift": [-20, 10], "val_shift": [-5, 5]},
+        const Preset p = onePreset(
+            R"({"op": "hue_saturation_value", "hue_shift_deg": [-30, 50], "sat_shift": [-20, 10], "val_shift": [-5, 5]},
             {"op": "affine", "rotate_deg": [-20, 10], "shear_x_deg": [-5, 5], "border": "wrap", "interpolation": "nearest", "fill": [1, 2, 3]})");
         const auto j = nlohmann::json::parse(exportAlbumentations(p).text);
         const auto& hsv = j["transform"]["transforms"][0];
@@ -123,8 +129,8 @@ private slots:
         const auto& affine = j["transform"]["transforms"][1];
         QCOMPARE(affine["rotate"][0].get<double>(), -20.0);  // same sign: both counter-clockwise
         QCOMPARE(affine["shear"]["x"][1].get<double>(), 5.0);
-        QCOMPARE(affine["border_mode"].get<int>(), 3);     // cv2.BORDER_WRAP
-        QCOMPARE(affine["interpolation"].get<int>(), 0);   // cv2.INTER_NEAREST
+        QCOMPARE(affine["border_mode"].get<int>(), 3);    // cv2.BORDER_WRAP
+        QCOMPARE(affine["interpolation"].get<int>(), 0);  // cv2.INTER_NEAREST
         QCOMPARE(affine["fill"], nlohmann::json::parse("[1.0, 2.0, 3.0]"));
         QCOMPARE(j["__version__"].get<std::string>(), std::string("2.0.8"));
         const auto ax = nlohmann::json::parse(exportAlbumentationsX(p).text);
@@ -134,7 +140,8 @@ private slots:
     }
 
     void albumentationsHoleConversions() {
-        const Preset p = onePreset(R"({"op": "coarse_dropout", "p": 0.6, "holes": [0, 3], "hole_height_frac": [0.5, 1.0]})");
+        const Preset p = onePreset(
+            R"({"op": "coarse_dropout", "p": 0.6, "holes": [0, 3], "hole_height_frac": [0.5, 1.0]})");
         const ExportResult r = exportAlbumentations(p);
         const auto t = nlohmann::json::parse(r.text)["transform"]["transforms"][0];
         QCOMPARE(t["num_holes_range"], nlohmann::json::parse("[1, 3]"));
@@ -145,7 +152,8 @@ private slots:
     }
 
     void torchvisionNumbers() {
-        const Preset p = onePreset(R"({"op": "affine", "rotate_deg": [-20, 10], "translate_x_frac": [-0.1, 0.05],
+        const Preset p =
+            onePreset(R"({"op": "affine", "rotate_deg": [-20, 10], "translate_x_frac": [-0.1, 0.05],
             "translate_y_frac": [-0.02, 0.02], "scale_x": [0.8, 1.25], "keep_ratio": true})");
         const ExportResult r = exportTorchvision(p);
         // torchvision turns clockwise for positive angles: degrees = (-max, -min).
@@ -158,21 +166,26 @@ private slots:
         // Black fills are torchvision's zero padding (fill=None); other fills are blended twice at the edge.
         QVERIFY(r.text.find("fill=None") != std::string::npos);
         QVERIFY(!hasWarning(r, "coverage squared"));
-        const ExportResult coloured = exportTorchvision(onePreset(R"({"op": "affine", "fill": [10, 20, 30]})"));
+        const ExportResult coloured =
+            exportTorchvision(onePreset(R"({"op": "affine", "fill": [10, 20, 30]})"));
         QVERIFY(coloured.text.find("fill=(10, 20, 30)") != std::string::npos);
         QVERIFY(hasWarning(coloured, "coverage squared"));
     }
 
     void kerasNumbers() {
-        const Preset p = onePreset(R"({"op": "affine", "rotate_deg": [-36, 18], "scale_x": [0.8, 1.25], "keep_ratio": true,
+        const Preset p =
+            onePreset(R"({"op": "affine", "rotate_deg": [-36, 18], "scale_x": [0.8, 1.25], "keep_ratio": true,
             "translate_x_frac": [0, 0], "translate_y_frac": [0, 0], "border": "replicate"})");
         const ExportResult r = exportKeras(p);
         // One warp with AugLab's own ranges (degrees counter-clockwise, content scale), not Keras'
         // RandomRotation (turn fractions) and RandomZoom (1/scale - 1), which resample three times.
-        QVERIFY(r.text.find("Affine(rotate=(-36.0, 18.0), scale_x=(0.8, 1.25), scale_y=(0.8, 1.25), keep_ratio=True") !=
-                std::string::npos);
+        QVERIFY(
+            r.text.find(
+                "Affine(rotate=(-36.0, 18.0), scale_x=(0.8, 1.25), scale_y=(0.8, 1.25), keep_ratio=True") !=
+            std::string::npos);
         QVERIFY(r.text.find("fill_mode=\"nearest\"") != std::string::npos);  // replicate
-        QVERIFY(r.text.find("RandomRotation") == std::string::npos && r.text.find("RandomZoom") == std::string::npos);
+        QVERIFY(r.text.find("RandomRotation") == std::string::npos &&
+                r.text.find("RandomZoom") == std::string::npos);
         const ExportResult r101 = exportKeras(onePreset(R"({"op": "affine", "border": "reflect_101"})"));
         QVERIFY(r101.text.find("fill_mode=\"reflect\"") != std::string::npos);
         QVERIFY(hasWarning(r101, "no reflect_101"));
@@ -182,8 +195,10 @@ private slots:
         const Preset p = onePreset(R"({"op": "affine", "rotate_deg": [5, 5]}, {"op": "coarse_dropout"})");
         const ExportResult dali = exportDali(p);
         QVERIFY(dali.text.find("inverse_map=True") != std::string::npos);
-        QVERIFY(dali.text.find("fn.reshape(m, shape=[2, 3])") != std::string::npos);  // DALI wants a 2 x 3 matrix
-        QVERIFY(dali.text.find("_uniform(5.0, 5.0)") != std::string::npos);  // a fixed value is a DataNode too
+        QVERIFY(dali.text.find("fn.reshape(m, shape=[2, 3])") !=
+                std::string::npos);  // DALI wants a 2 x 3 matrix
+        QVERIFY(dali.text.find("_uniform(5.0, 5.0)") !=
+                std::string::npos);  // a fixed value is a DataNode too
         QVERIFY(hasWarning(dali, "coarse_dropout"));
         const ExportResult tf = exportTfDeotte(p);
         QVERIFY(tf.text.find("rotate_deg=(5.0, 5.0)") != std::string::npos);
@@ -209,7 +224,8 @@ private slots:
         for (const auto& [name, preset] : goldenPresets())
             for (const ExportTarget& t : exportTargets()) {
                 if (t.extension != ".py") continue;
-                const std::string file = dir.filePath(QString::fromStdString(name + "_" + t.name + ".py")).toStdString();
+                const std::string file =
+                    dir.filePath(QString::fromStdString(name + "_" + t.name + ".py")).toStdString();
                 writeFileAtomically(file, t.write(preset).text);
                 files << QString::fromStdString(file);
             }

@@ -125,7 +125,7 @@ std::vector<std::pair<std::string, Preset>> generatedPresets() {
         p.name = std::string("every parameter changed, fill ") + fillName;
         p.seed = 123456789;
         bool enabled = false;
-        for (const OpDesc& d : opRegistry()) {
+        const auto changed = [&](const OpDesc& d) {
             OpConfig op(d);
             op.enabled = enabled = !enabled;
             op.p = 1.0 / 3;
@@ -136,9 +136,23 @@ std::vector<std::pair<std::string, Preset>> generatedPresets() {
                 // second frame-setting op beside the crop: that one stays at its default.
                 if (setsFrame(op) && !d.setsFrame) op.resetToDefault(pd.key);
             }
-            p.pipeline.push_back(op);
-        }
+            return op;
+        };
+        for (const OpDesc& d : opRegistry())
+            if (!d.mustBeFirst) p.pipeline.push_back(changed(d));
         out.emplace_back(p.name, p);
+        // An op that must come first (it composes whole images, and sets the frame) leads the ops
+        // that do not set the frame.
+        for (const OpDesc& first : opRegistry()) {
+            if (!first.mustBeFirst) continue;
+            Preset f;
+            f.name = p.name + ", " + first.name + " first";
+            f.seed = 987654321;
+            f.pipeline.push_back(changed(first));
+            for (const OpDesc& d : opRegistry())
+                if (!d.setsFrame) f.pipeline.push_back(changed(d));
+            out.emplace_back(f.name, f);
+        }
         // Optional parameters (hole sizes in pixels) replace others; given with the rest at defaults.
         Preset optional;
         optional.name = std::string("optional parameters, fill ") + fillName;
@@ -415,12 +429,23 @@ void TestPreset::omittedKeysTakeDefaults() {
 
 void TestPreset::defaultsFollowSpec() {
     // The file spells out SPEC §3's defaults, typed in from the SPEC, independently of the registry.
+    // Ops that must come first (they compose whole images) have a file each, with the
+    // Albumentations 2.0.8 defaults SPEC §3 refers to.
     const Preset spec = loadPreset(kData / "valid/spec-defaults.auglab.json");
-    QCOMPARE(spec.pipeline.size(), opRegistry().size());
-    for (std::size_t i = 0; i < spec.pipeline.size(); ++i) {
-        QCOMPARE(qs(spec.pipeline[i].name()), qs(opRegistry()[i].name));
-        QVERIFY2(spec.pipeline[i] == OpConfig(opRegistry()[i]), opRegistry()[i].name.c_str());
+    std::size_t next = 0;
+    for (const OpDesc& d : opRegistry()) {
+        if (d.mustBeFirst) {
+            const Preset own = loadPreset(kData / "valid" / ("spec-defaults-" + d.name + ".auglab.json"));
+            QCOMPARE(own.pipeline.size(), std::size_t(1));
+            QVERIFY2(own.pipeline[0] == OpConfig(d), d.name.c_str());
+            continue;
+        }
+        QVERIFY2(next < spec.pipeline.size(), d.name.c_str());
+        QCOMPARE(qs(spec.pipeline[next].name()), qs(d.name));
+        QVERIFY2(spec.pipeline[next] == OpConfig(d), d.name.c_str());
+        ++next;
     }
+    QCOMPARE(next, spec.pipeline.size());
 }
 
 void TestPreset::errors_data() {

@@ -17,13 +17,20 @@
 #include <cmath>
 #include <fstream>
 #include <numbers>
+#include <set>
 
+#include "contact_sheet.h"
+#include "cpu_backend.h"
 #include "error.h"
 #include "export_test_support.h"
 #include "exporter.h"
+#include "image_io.h"
+#include "ops/mosaic.h"
 #include "overlay.h"
+#include "partners.h"
 #include "preset.h"
 #include "sampler.h"
+#include "source_levels.h"
 #include "suite_main.h"
 #include "targets.h"
 #include "test_support.h"
@@ -120,6 +127,103 @@ private slots:
         expectBox(m.boxes[0], 20, 30, 60, 70);
         QCOMPARE(m.keypoints[0].y, 49.0);
         QVERIFY(std::abs(m.keypoints[0].angle - 350 * kDeg) < 1e-9);
+    }
+
+    void mosaicGeometry() {
+        // Albumentations 2.0.8 by hand: target and cells 512 x 512, centre_range [0.5, 0.5]: the
+        // centre's span on each axis is [256, 768], 256 + int(513 * 0.5) = 512, so the window
+        // [256, 768) is cut at 512 into four 256 x 256 cells; the first of the largest (top left)
+        // takes the image, cropped from the cell-shaped image's side next to the centre.
+        const Preset p = targetPreset(R"([{"op": "mosaic", "p": 1, "center_range": [0.5, 0.5]}])");
+        const Replay r = samplePipeline(p.pipeline, p.seed, 4, 600, 400, PartnerPool{4, 2});
+        const auto& m = std::get<MosaicParams>(r.ops[0].params);
+        QCOMPARE(m.centreX, 512);
+        QCOMPARE(m.centreY, 512);
+        QCOMPARE(m.cells.size(), std::size_t(4));
+        const int rects[4][4] = {
+            {0, 0, 256, 256}, {256, 0, 256, 256}, {0, 256, 256, 256}, {256, 256, 256, 256}};
+        const int crops[4][2] = {{256, 256}, {0, 256}, {256, 0}, {0, 0}};
+        std::set<std::uint64_t> partners;
+        for (std::size_t k = 0; k < 4; ++k) {
+            const MosaicCell& c = m.cells[k];
+            QCOMPARE(c.rect, (Hole{rects[k][0], rects[k][1], rects[k][2], rects[k][3]}));
+            QCOMPARE(c.cropX, crops[k][0]);
+            QCOMPARE(c.cropY, crops[k][1]);
+            QCOMPARE(c.primary, k == 0);
+            if (c.primary)
+                QCOMPARE(c.partner, std::uint64_t(2));  // the sample's own
+            else
+                partners.insert(c.partner);
+        }
+        QVERIFY(!partners.contains(2));
+        QVERIFY(partners.size() >= 2);  // distinct where the pool allows (redrawn up to 8 times)
+        // Cover: a 600 x 400 image scaled by max(512 / 400, 512 / 600) = 1.28 to 768 x 512; the top
+        // left cell shows its [256, 512) x [256, 512) part, so image (300, 250) lands on (128, 64).
+        const MosaicPlacement at = mosaicPlacement(m, m.cells[0], 600, 400);
+        QCOMPARE(at.scale, 1.28);
+        QCOMPARE(at.resizedW, 768);
+        QCOMPARE(at.resizedH, 512);
+        QCOMPARE(at.offsetX, -256);
+        QCOMPARE(at.offsetY, -256);
+        Targets t;
+        t.boxes = {box(250, 150, 350, 250, 1),
+                   box(0, 0, 100, 100, 2)};  // the second ends up outside the cell
+        t.keypoints = {{300, 250, 0, 2, 3, 0, -1}};
+        const MovedTargets moved = moveTargets(r, *p.targets, t);
+        QCOMPARE(moved.width, 512);
+        QCOMPARE(moved.height, 512);
+        QCOMPARE(moved.boxes.size(), std::size_t(1));
+        // x: 250 * 1.28 - 256 = 64, 350 * 1.28 - 256 = 192; y: 150 * 1.28 - 256 = -64 -> 0 (the cell's edge).
+        expectBox(moved.boxes[0], 64, 0, 192, 64);
+        QCOMPARE(moved.keypoints.size(), std::size_t(1));
+        QVERIFY(std::abs(moved.keypoints[0].x - 128) < 1e-9 && std::abs(moved.keypoints[0].y - 64) < 1e-9);
+        QVERIFY(std::abs(moved.keypoints[0].scale - 2.56) < 1e-9);
+        // Contain: scaled by min(...) = 512 / 600 to 512 x 341 (Python's round), padded by
+        // (256 + 256 - 341) / 2 = 85 rows above in the bottom-left cell, which crops from its top.
+        const MosaicCell& bottomLeft = m.cells[2];
+        MosaicParams contain = m;
+        contain.contain = true;
+        const MosaicPlacement in = mosaicPlacement(contain, bottomLeft, 600, 400);
+        QCOMPARE(in.resizedW, 512);
+        QCOMPARE(in.resizedH, 341);
+        QCOMPARE(in.offsetX, 0 - 256);
+        QCOMPARE(in.offsetY, 256 + 0);  // the crop starts at the top: (0 + 256 - 341) < 0, no padding
+
+        // A centre at the span's start: the window is one whole cell, the image alone.
+        const Preset edge = targetPreset(R"([{"op": "mosaic", "p": 1, "center_range": [0, 0]}])");
+        const Replay edgeReplay = samplePipeline(edge.pipeline, 1, 0, 600, 400, PartnerPool{4, 0});
+        const auto& one = std::get<MosaicParams>(edgeReplay.ops[0].params);
+        QCOMPARE(one.cells.size(), std::size_t(1));
+        QVERIFY(one.cells[0].primary);
+        QCOMPARE(one.cells[0].rect, (Hole{0, 0, 512, 512}));
+    }
+
+    void mosaicComesFirst() {
+        const auto errorOf = [](const std::string& pipeline) -> std::string {
+            try {
+                targetPreset(pipeline);
+            } catch (const InputError& e) {
+                return e.what();
+            }
+            return "no error";
+        };
+        const std::string late = errorOf(R"([{"op": "horizontal_flip"}, {"op": "mosaic"}])");
+        QVERIFY2(late.find("pipeline[1]") != std::string::npos &&
+                     late.find("must be the first op") != std::string::npos,
+                 late.c_str());
+        const std::string twice = errorOf(R"([{"op": "mosaic"}, {"op": "random_resized_crop"}])");
+        QVERIFY2(twice.find("pipeline[1]") != std::string::npos, twice.c_str());
+        const std::string small =
+            errorOf(R"([{"op": "mosaic", "target_size": [512, 512], "cell_shape": [200, 300]}])");
+        QCOMPARE(small, std::string("no error"));  // the preset loads; sampling says why it cannot run
+        const Preset p =
+            targetPreset(R"([{"op": "mosaic", "target_size": [512, 512], "cell_shape": [200, 300]}])");
+        try {
+            samplePipeline(p.pipeline, 1, 0, 100, 100);
+            QFAIL("two 200-pixel cells cannot cover 512 rows");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("must cover target_size") != std::string::npos, e.what());
+        }
     }
 
     void rotationAndItsMirroredCopies() {
@@ -652,6 +756,201 @@ private slots:
             qInfo("%s: %zu boxes kept (worst %.4f px), %zu keypoints, mask %.3f%% differ", c.name,
                   ours.boxes.size(), worstBox, ours.keypoints.size(), 100 * share);
         }
+    }
+
+    void mosaicMatchesAlbumentations() {
+        // The 4-image grid against the library's Mosaic: four photos of different shapes, each with
+        // its boxes, keypoints and mask; the library handed AugLab's centre and partners (the
+        // script checks that its own placement code gives the replay's cells and primary cell).
+        // Pixels within SPEC §2's bound of the interpolation, boxes within 0.5 px and the same kept,
+        // keypoints within 0.01 px, masks within the nearest bound.
+        const char* photos[] = {"astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg"};
+        std::vector<std::shared_ptr<SourceLevels>> levels;
+        std::vector<Targets> targets;
+        nlohmann::json items = nlohmann::json::array();
+        for (std::size_t k = 0; k < std::size(photos); ++k) {
+            Image image = loadImage(std::string(AUGLAB_SOURCE_DIR "/resources/samples/") + photos[k]).image;
+            const int w = image.width, h = image.height;
+            const QString png = dir_.filePath(QString("photo%1.png").arg(k));
+            saveImage(png.toStdString(), image);  // both sides read the same decoded pixels
+            Targets t;
+            t.boxes = manyBoxes(w, h);
+            t.keypoints = manyKeypoints(w, h);
+            for (Box& b : t.boxes) b.label += 1000 * static_cast<int>(k);  // whose box it is
+            for (Keypoint& kp : t.keypoints) kp.label += 1000 * static_cast<int>(k);
+            t.masks = {patternMask(w, h)};
+            for (std::uint8_t& v : t.masks[0].values) v = static_cast<std::uint8_t>(v + 10 * k);
+            const QString mask = dir_.filePath(QString("photo%1-mask.png").arg(k));
+            QVERIFY(cv::imwrite(mask.toStdString(), matOf(t.masks[0])));
+            nlohmann::json labels = nlohmann::json::array(), kps = nlohmann::json::array(),
+                           kpLabels = nlohmann::json::array();
+            for (const Box& b : t.boxes) labels.push_back(b.label);
+            for (const Keypoint& kp : t.keypoints) {
+                kps.push_back({kp.x, kp.y, kp.angle / kDeg, kp.scale});
+                kpLabels.push_back(kp.label);
+            }
+            items.push_back({{"image", png.toStdString()},
+                             {"mask", mask.toStdString()},
+                             {"bboxes", boxesIn(t.boxes, BoxFormat::PascalVoc, w, h)},
+                             {"labels", labels},
+                             {"keypoints", kps},
+                             {"keypoint_labels", kpLabels}});
+            levels.push_back(std::make_shared<SourceLevels>(std::move(image)));
+            targets.push_back(std::move(t));
+        }
+        struct MosaicCase {
+            const char* name;
+            std::string op, targets;
+            std::uint64_t index;
+            bool nearest;
+        };
+        const std::string kp = R"("keypoints": {"format": "xyas", "label_fields": ["keypoint_labels"]})";
+        const std::vector<MosaicCase> cases{
+            {"cover, linear, defaults", R"({"op": "mosaic", "p": 1})",
+             R"({"boxes": {"label_fields": ["class_labels"]}, )" + kp + "}", 0, false},
+            {"contain, nearest, grey fill, min_visibility and min_area", R"({"op": "mosaic", "p": 1,
+               "target_size": [320, 400], "cell_shape": [300, 360], "center_range": [0.1, 0.9],
+               "fit_mode": "contain", "interpolation": "nearest", "fill": [114, 114, 114]})",
+             R"({"boxes": {"label_fields": ["class_labels"], "min_visibility": 0.3, "min_area": 20}, )" + kp +
+                 "}",
+             3, true},
+            {"cover, odd sizes, small cells", R"({"op": "mosaic", "p": 1, "target_size": [333, 257],
+               "cell_shape": [200, 150], "center_range": [0, 1]})",
+             R"({"boxes": {"label_fields": ["class_labels"], "min_width": 3}, )" + kp + "}", 5, false},
+            {"contain, linear, tall cells", R"({"op": "mosaic", "p": 1, "target_size": [300, 300],
+               "cell_shape": [280, 160], "fit_mode": "contain", "fill": [0, 40, 200]})",
+             R"({"boxes": {"label_fields": ["class_labels"]}, )" + kp + "}", 8, false},
+        };
+        const PartnerLoader load = [&](std::uint64_t i, int, int) { return levels.at(i); };
+        const PartnerLabelsFn partners = [&](std::uint64_t i) -> std::optional<PartnerLabels> {
+            return PartnerLabels{&targets.at(i), levels.at(i)->width(), levels.at(i)->height()};
+        };
+        CpuBackend cpu(1);
+        nlohmann::json input = nlohmann::json::array();
+        std::vector<Preset> presets;
+        std::vector<Replay> replays;
+        std::vector<Image> outputs;
+        for (const MosaicCase& c : cases) {
+            Preset p = targetPreset("[" + c.op + "]", c.targets);
+            Replay r;
+            outputs.push_back(renderSample(p.pipeline, *levels[0], p.seed, c.index, cpu, &r,
+                                           Partners{PartnerPool{levels.size(), 0}, load}));
+            input.push_back({{"pipeline", nlohmann::json::parse(exportAlbumentations(p).text)},
+                             {"replay", nlohmann::json::parse(serializeReplay(r))},
+                             {"items", items}});
+            presets.push_back(p);
+            replays.push_back(r);
+        }
+        const QString casesFile = dir_.filePath("mosaic.json");
+        std::ofstream(casesFile.toStdString()) << input.dump();
+        const QString script = QStringLiteral(AUGLAB_SOURCE_DIR "/tests/data/targets/mosaic_check.py");
+        const PythonRun run = runProcess(python(), {script, casesFile, dir_.path()});
+        QVERIFY2(run.code == 0, qPrintable(run.err.right(3000)));
+
+        std::set<std::uint64_t> partnersSeen;
+        for (std::size_t i = 0; i < cases.size(); ++i) {
+            const MosaicCase& c = cases[i];
+            const QByteArray name = QByteArray("case ") + c.name;
+            const auto& grid = std::get<MosaicParams>(replays[i].ops[0].params);
+            for (const MosaicCell& cell : grid.cells) partnersSeen.insert(cell.partner);
+            nlohmann::json lib;
+            std::ifstream(dir_.filePath(QString("%1.json").arg(i)).toStdString()) >> lib;
+            // Pixels.
+            const Image theirs = loadImage(dir_.filePath(QString("%1.png").arg(i)).toStdString()).image;
+            const Image& ours = outputs[i];
+            QVERIFY2(ours.width == theirs.width && ours.height == theirs.height, name);
+            long long sum = 0, over2 = 0, pixels = 0;
+            int maxAbs = 0;
+            for (int y = 0; y < ours.height; ++y)
+                for (int x = 0; x < ours.width; ++x) {
+                    bool differs = false;
+                    for (int ch = 0; ch < 3; ++ch) {
+                        const int d = std::abs(int(ours.at(x, y)[ch]) - int(theirs.at(x, y)[ch]));
+                        sum += d;
+                        over2 += d > 2;
+                        maxAbs = std::max(maxAbs, d);
+                        differs = differs || d;
+                    }
+                    pixels += differs;
+                }
+            const double values = 3.0 * ours.width * ours.height;
+            const double meanAbs = sum / values, share = pixels / (values / 3);
+            qInfo(
+                "%s: %zu cells; pixels: mean |diff| %.4f, max %d, values > 2: %.4f%%, pixels differing "
+                "%.4f%%",
+                c.name, grid.cells.size(), meanAbs, maxAbs, 100 * over2 / values, 100 * share);
+            if (c.nearest)
+                QVERIFY2(share <= 0.005, name + ": nearest pixels differ");
+            else
+                QVERIFY2(meanAbs <= 0.25 && over2 / values <= 0.001 && maxAbs <= 8,
+                         name + ": linear pixels outside SPEC's bound");
+            // Boxes: the same, in the same order, within 0.5 px.
+            const MovedTargets moved = moveTargets(replays[i], *presets[i].targets, targets[0], partners);
+            QVERIFY2(moved.width == lib["width"] && moved.height == lib["height"], name);
+            std::vector<int> ourLabels, libLabels = lib["labels"].get<std::vector<int>>();
+            for (const Box& b : moved.boxes) ourLabels.push_back(b.label);
+            if (ourLabels != libLabels) {
+                QString msg = name + ": kept boxes differ\n ours: ";
+                for (int l : ourLabels) msg += QString::number(l) + " ";
+                msg += "\n  lib: ";
+                for (int l : libLabels) msg += QString::number(l) + " ";
+                QFAIL(qPrintable(msg));
+            }
+            std::set<int> owners;
+            for (const Box& b : moved.boxes) owners.insert(b.label / 1000);
+            QVERIFY2(owners.size() >= 2,
+                     name + ": boxes of at least two images survive, or the case tests little");
+            double worstBox = 0;
+            for (std::size_t k = 0; k < moved.boxes.size(); ++k) {
+                const Box lb = boxOut(lib["bboxes"][k], BoxFormat::PascalVoc, moved.width, moved.height);
+                const Box& ob = moved.boxes[k];
+                worstBox = std::max({worstBox, std::abs(lb.x0 - ob.x0), std::abs(lb.y0 - ob.y0),
+                                     std::abs(lb.x1 - ob.x1), std::abs(lb.y1 - ob.y1)});
+            }
+            QVERIFY2(worstBox <= 0.5, qPrintable(name + QString(": a box is %1 px away").arg(worstBox)));
+            QCOMPARE(
+                moved.boxesIn, std::size_t(0) + targets[0].boxes.size() + [&] {
+                    std::size_t n = 0;
+                    for (const MosaicCell& cell : grid.cells)
+                        if (!cell.primary) n += targets.at(cell.partner).boxes.size();
+                    return n;
+                }());
+            // Keypoints: the same, within 0.01 px; scales times the cell's.
+            std::vector<int> ourKp, libKp = lib["keypoint_labels"].get<std::vector<int>>();
+            for (const Keypoint& k : moved.keypoints) ourKp.push_back(k.label);
+            if (ourKp != libKp) {
+                QString msg = name + ": kept keypoints differ\n ours: ";
+                for (const Keypoint& k : moved.keypoints)
+                    msg += QString("%1@(%2,%3) ").arg(k.label).arg(k.x).arg(k.y);
+                msg += "\n  lib: ";
+                for (const auto& l : lib["keypoints"])
+                    msg += QString("(%1,%2) ").arg(double(l[0])).arg(double(l[1]));
+                QFAIL(qPrintable(msg));
+            }
+            double worstKp = 0;
+            for (std::size_t k = 0; k < moved.keypoints.size(); ++k) {
+                const auto& l = lib["keypoints"][k];
+                const Keypoint& o = moved.keypoints[k];
+                worstKp = std::max({worstKp, std::abs(double(l[0]) - o.x), std::abs(double(l[1]) - o.y)});
+                QVERIFY2(std::abs(double(l[3]) - o.scale) <= 1e-4 * std::max(1.0, o.scale),
+                         qPrintable(name + QString(": keypoint %1 scale").arg(o.label)));
+            }
+            QVERIFY2(worstKp <= 0.01, qPrintable(name + QString(": a keypoint is %1 px away").arg(worstKp)));
+            // The mask.
+            const std::vector<Mask> masks =
+                moveMasks(replays[i], targets[0].masks, moved.width, moved.height, 0, partners);
+            const cv::Mat libMask =
+                cv::imread(dir_.filePath(QString("%1-mask.png").arg(i)).toStdString(), cv::IMREAD_UNCHANGED);
+            const double maskShare = differingShare(masks[0], libMask);
+            QVERIFY2(maskShare <= 0.005,
+                     qPrintable(name + QString(": %1% of the mask differs").arg(100 * maskShare)));
+            qInfo(
+                "%s: %zu of %zu boxes kept (worst %.4f px), %zu keypoints (worst %.4f px), mask %.3f%% "
+                "differ",
+                c.name, moved.boxes.size(), moved.boxesIn, worstBox, moved.keypoints.size(), worstKp,
+                100 * maskShare);
+        }
+        QVERIFY2(partnersSeen.size() == levels.size(), "every photo of the pool shows up in some case");
     }
 };
 

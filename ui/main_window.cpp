@@ -492,6 +492,8 @@ std::shared_ptr<const MainWindow::CachedLabels> MainWindow::labelsOf(const QStri
         // not fit in memory (a COCO image's instances are a mask each).
         c = std::make_shared<CachedLabels>();
         c->level = level;
+        c->width = width;
+        c->height = height;
         c->masks = reduceMasks(t.masks, level);
         t.masks.clear();
         c->targets = std::move(t);
@@ -501,6 +503,25 @@ std::shared_ptr<const MainWindow::CachedLabels> MainWindow::labelsOf(const QStri
     }
     targetsCache_.insert(file, c);
     return c;
+}
+
+PartnerLabelsFn MainWindow::partnerLabels() {
+    // Held while a grid's overlays are made: the labels a partner lends stay alive until then.
+    auto held = std::make_shared<std::vector<std::shared_ptr<const CachedLabels>>>();
+    return [this, held](std::uint64_t index) -> std::optional<PartnerLabels> {
+        if (index >= std::uint64_t(files_.size())) return std::nullopt;
+        const QString file = files_[int(index)];
+        ImageInfo info;
+        try {
+            info = probeImage(file.toStdString());
+        } catch (const std::exception&) {
+            return std::nullopt;
+        }
+        const auto c = labelsOf(file, info.width, info.height, maskLevelFor(info.width, info.height, tilePixels()));
+        if (!c) return std::nullopt;
+        held->push_back(c);
+        return PartnerLabels{&c->targets, c->width, c->height};
+    };
 }
 
 std::shared_ptr<const Targets> MainWindow::targetsOf(const QString& file, int width, int height) {
@@ -514,6 +535,7 @@ void MainWindow::updateOverlays() {
         const TargetSettings rules = doc_.preset().targets.value_or(TargetSettings{});
         const bool masks = grid_->overlayStyle().masks;
         const int problemsBefore = int(labelProblems_.size());
+        const PartnerLabelsFn partners = partnerLabels();
         for (std::size_t i = 0; i < tiles_.size(); ++i) {
             const SheetTile& t = tiles_[i];
             if (t.sourceIndex < 0 || !t.error.empty()) continue;
@@ -524,7 +546,7 @@ void MainWindow::updateOverlays() {
             if (!cached) continue;
             try {
                 // The original of compare mode has no ops: its labels as they are.
-                TileOverlay o = tileOverlay(t, cached->targets, rules, masks, &cached->masks, level);
+                TileOverlay o = tileOverlay(t, cached->targets, rules, masks, &cached->masks, level, partners);
                 o.tile = int(i);
                 overlays.push_back(std::move(o));
             } catch (const std::exception& e) {
@@ -1047,7 +1069,7 @@ void MainWindow::showSample(const SampleResult& r) {
     if (!targets || targets->empty()) return;
     MovedTargets moved;
     try {
-        moved = moveTargets(r.replay, doc_.preset().targets.value_or(TargetSettings{}), *targets);
+        moved = moveTargets(r.replay, doc_.preset().targets.value_or(TargetSettings{}), *targets, partnerLabels());
     } catch (const std::exception& e) {
         inspector_->setAnnotations(
             {}, tr("Labels not moved: %1").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));

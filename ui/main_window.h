@@ -142,8 +142,11 @@ private:
         Targets targets;  ///< without masks
         std::vector<Mask> masks;
         int level = 0;
+        int width = 0, height = 0;  ///< the image's
     };
     std::shared_ptr<const CachedLabels> labelsOf(const QString& file, int width, int height, int level);
+    /// The labels of the pool's images (files_), for ops that compose several images.
+    PartnerLabelsFn partnerLabels();
     /// The label weights of the sample's mixing ops, for the inspector.
     QString labelWeights(const Replay& replay) const;
     /// Tells the user once when a mixing op's partner can only be the image itself.

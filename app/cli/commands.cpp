@@ -88,12 +88,12 @@ const Args::Spec kRenderSpec{
     0};
 const Args::Spec kApplySpec{{"preset", "image", "index", "seed", "backend", "out", "save-replay", "threads",
                              "annotations", "annotations-format", "out-annotations", "mask", "out-mask"},
-                            {"partner"},
+                            {"partner", "partner-annotations", "partner-masks"},
                             {},
                             0};
 const Args::Spec kReplaySpec{{"replay", "image", "backend", "out", "threads", "preset", "annotations",
                               "annotations-format", "out-annotations", "mask", "out-mask"},
-                             {"partner"},
+                             {"partner", "partner-annotations", "partner-masks"},
                              {},
                              0};
 
@@ -108,6 +108,15 @@ struct MovedLabels {
 
 std::optional<MovedLabels> moveLabels(const Args& a, const std::optional<TargetSettings>& settings,
                                       const Replay& replay, const fs::path& image) {
+    // The partners' labels (the 4-image grid takes theirs too): --partner-annotations and
+    // --partner-masks, one per --partner, in the same format as the image's.
+    const std::vector<std::string> partnerFiles = a.list("partner"), partnerAnn = a.list("partner-annotations"),
+                                   partnerMasks = a.list("partner-masks");
+    if (!partnerAnn.empty() && partnerAnn.size() != partnerFiles.size())
+        throw UsageError{"--partner-annotations: give one file per --partner image (" +
+                         std::to_string(partnerFiles.size()) + ")"};
+    if (!partnerMasks.empty() && partnerMasks.size() != partnerFiles.size())
+        throw UsageError{"--partner-masks: give one PNG per --partner image (" + std::to_string(partnerFiles.size()) + ")"};
     const auto ann = a.value("annotations"), mask = a.value("mask");
     if (ann.has_value() != a.value("out-annotations").has_value())
         throw UsageError{ann ? "--annotations needs --out-annotations"
@@ -141,9 +150,31 @@ std::optional<MovedLabels> moveLabels(const Args& a, const std::optional<TargetS
     }
     if (mask) m.labels.targets.masks.push_back(readMaskPng(*mask, w, h));
     const TargetSettings rules = settings.value_or(TargetSettings{});
-    m.moved = moveTargets(replay, rules, m.labels.targets);
+    // Partner i of the pool is --partner i - 1 (0 is the image itself); read when asked for.
+    auto cache = std::make_shared<std::map<std::uint64_t, std::pair<Targets, ImageInfo>>>();
+    const LabelFormat format = m.labels.format;
+    const PartnerLabelsFn partners = [&, cache](std::uint64_t i) -> std::optional<PartnerLabels> {
+        if (i == 0) return PartnerLabels{&m.labels.targets, w, h};
+        const std::size_t k = static_cast<std::size_t>(i - 1);
+        if (k >= partnerFiles.size() || (partnerAnn.empty() && partnerMasks.empty())) return std::nullopt;
+        auto it = cache->find(i);
+        if (it == cache->end()) {
+            const ImageInfo info = probeImage(partnerFiles[k]);
+            Targets t;
+            if (!partnerAnn.empty()) {
+                ImageLabels l = readImageLabels(partnerAnn[k], format, partnerFiles[k], info.width, info.height);
+                if (!l.report.skipped.empty())
+                    throw InputError(partnerAnn[k] + ": " + l.report.skipped.front());
+                t = std::move(l.targets);
+            }
+            if (!partnerMasks.empty()) t.masks.push_back(readMaskPng(partnerMasks[k], info.width, info.height));
+            it = cache->emplace(i, std::pair{std::move(t), info}).first;
+        }
+        return PartnerLabels{&it->second.first, it->second.second.width, it->second.second.height};
+    };
+    m.moved = moveTargets(replay, rules, m.labels.targets, partners);
     const std::vector<Mask> masks =
-        moveMasks(replay, m.labels.targets.masks, m.moved.width, m.moved.height, rules.maskFill);
+        moveMasks(replay, m.labels.targets.masks, m.moved.width, m.moved.height, rules.maskFill, partners);
     m.kept = survivingTargets(m.labels.targets, m.moved, masks);
     m.summary = targetSummary(m.labels.targets, m.moved);
     return m;
@@ -233,7 +264,9 @@ std::string helpText(const std::string& command) {
                "--annotations-format) --out-annotations FILE writes the image's labels after the\n"
                "sample's ops in the same format (coco: a file with that one image); --mask PNG\n"
                "--out-mask PNG moves a label mask. The preset's targets section says which boxes\n"
-               "and keypoints survive (Albumentations' BboxParams and KeypointParams).\n";
+               "and keypoints survive (Albumentations' BboxParams and KeypointParams). The 4-image\n"
+               "grid op takes its partners' labels from --partner-annotations and\n"
+               "--partner-masks, one per --partner, in the image's format.\n";
     if (command == "replay")
         return "usage: auglab-cli replay --replay R.json --image F --out OUT.png [--backend ...]\n"
                "         [--partner P...] [--preset P --annotations ... --mask ... as apply]\n\n"
@@ -367,6 +400,22 @@ int runRender(const std::vector<std::string>& argv) {
         // Each tile's labels, moved by its sample, drawn over it.
         const TargetSettings rules = preset.targets.value_or(TargetSettings{});
         std::vector<TileOverlay> overlays;
+        // Partners' labels (the 4-image grid takes theirs too): the pool's files, read when asked for.
+        std::map<std::uint64_t, std::pair<Targets, ImageInfo>> partnerRead;
+        const PartnerLabelsFn partners = [&](std::uint64_t i) -> std::optional<PartnerLabels> {
+            if (i >= pool.size()) return std::nullopt;
+            auto it = partnerRead.find(i);
+            if (it == partnerRead.end()) {
+                const ImageInfo info = probeImage(pool[static_cast<std::size_t>(i)]);
+                LabelReport ignored;  // reported where the image is shown itself
+                it = partnerRead
+                         .emplace(i, std::pair{labels->labelsFor(pool[static_cast<std::size_t>(i)], info.width,
+                                                                 info.height, ignored),
+                                               info})
+                         .first;
+            }
+            return PartnerLabels{&it->second.first, it->second.second.width, it->second.second.height};
+        };
         for (const SheetTile& t : sheet.tiles) {
             if (t.sourceIndex < 0 || t.original || !t.error.empty()) continue;
             const SheetSource& h = heads[static_cast<std::size_t>(t.sourceIndex)];
@@ -376,7 +425,7 @@ int runRender(const std::vector<std::string>& argv) {
                 // Masks from the level the tile needs (a camera-size mask is never moved whole for a tile).
                 const int level = maskLevelFor(h.width, h.height, std::max(t.width, t.height));
                 const std::vector<Mask> reduced = reduceMasks(targets.masks, level);
-                overlays.push_back(tileOverlay(t, targets, rules, true, &reduced, level));
+                overlays.push_back(tileOverlay(t, targets, rules, true, &reduced, level, partners));
                 drawOverlay(sheet.image, t, overlays.back(), 0.45);
             } catch (const InputError& e) {
                 std::cerr << "labels of " << files[static_cast<std::size_t>(t.sourceIndex)].string()

@@ -180,11 +180,26 @@ private:
                      const Image& out, Event& e) {
         const LabelledDataset& d = *folders_.labels;
         const TargetSettings rules = o_.preset.targets.value_or(TargetSettings{});
-        const MovedTargets moved = moveTargets(replay, rules, targets);
+        // Partners' labels (the 4-image grid takes theirs too), read from the dataset when asked for.
+        std::map<std::uint64_t, std::pair<Targets, ImageInfo>> read;
+        const PartnerLabelsFn partners = [&](std::uint64_t p) -> std::optional<PartnerLabels> {
+            if (p >= planned_.size()) return std::nullopt;
+            if (&planned_[p] == &in) return PartnerLabels{&targets, replay.imageWidth, replay.imageHeight};
+            auto it = read.find(p);
+            if (it == read.end()) {
+                const ImageInfo info = probeImage(planned_[p].source);
+                LabelReport report;  // a partner's own unusable labels are reported where it is an input
+                it = read.emplace(p, std::pair{d.labelsFor(planned_[p].source, info.width, info.height, report),
+                                               info})
+                         .first;
+            }
+            return PartnerLabels{&it->second.first, it->second.second.width, it->second.second.height};
+        };
+        const MovedTargets moved = moveTargets(replay, rules, targets, partners);
         const std::vector<Mask> masks =
-            moveMasks(replay, targets.masks, moved.width, moved.height, rules.maskFill);
+            moveMasks(replay, targets.masks, moved.width, moved.height, rules.maskFill, partners);
         const Targets kept = survivingTargets(targets, moved, masks);
-        e.boxesIn = targets.boxes.size();
+        e.boxesIn = moved.boxesIn;
         e.boxesKept = kept.boxes.size();
         Json labels;
         labels["summary"] = targetSummary(targets, moved);

@@ -15,6 +15,7 @@
 #include "ops/gaussian_blur.h"
 #include "ops/hue_saturation_value.h"
 #include "ops/mix.h"
+#include "ops/mosaic.h"
 #include "ops/perspective.h"
 #include "ops/random_resized_crop.h"
 #include "ops/to_gray.h"
@@ -37,17 +38,18 @@ enum class OpId {
     ToGray,
     Mixup,
     Cutmix,
+    Mosaic,
 };
 
 /// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
 /// of thing share a type (the flips, the dropouts).
 using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
                               BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams,
-                              MixParams>;
+                              MixParams, MosaicParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 15>& opModules() {
-    static const std::array<const OpModule*, 15> modules{
+inline const std::array<const OpModule*, 16>& opModules() {
+    static const std::array<const OpModule*, 16> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
@@ -63,6 +65,7 @@ inline const std::array<const OpModule*, 15>& opModules() {
         &toGrayModule(),
         &mixupModule(),
         &cutmixModule(),
+        &mosaicModule(),
     };
     return modules;
 }
