@@ -12,8 +12,10 @@
 
 namespace auglab {
 
-/// Geometric ops move pixels and fuse into one warp; pixel ops change values in place.
-enum class OpCategory { Geometric, Pixel };
+/// Geometric ops move pixels and fuse into one warp; pixel ops change values in place. Training ops
+/// (normalisation, conversion to float or to a tensor) belong to the training code's tail: kept in
+/// presets and exports, never previewed (the grid shows the image before them), last in a pipeline.
+enum class OpCategory { Geometric, Pixel, Training };
 
 enum class ParamKind {
     FloatRange,  ///< [min, max] of real numbers
@@ -23,6 +25,7 @@ enum class ParamKind {
     Choice,  ///< one of `choices`
     Fill,    ///< [r, g, b] (or a random mode when allowed)
     Size,    ///< [height, width] in pixels, integers in [lower, upper]
+    Triple,  ///< [r, g, b], three real numbers in [lower, upper] (per channel)
 };
 
 struct ParamDesc {

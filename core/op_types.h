@@ -34,7 +34,13 @@ struct Size2 {
     bool operator==(const Size2&) const = default;
 };
 
-using ParamValue = std::variant<bool, double, Range, std::string, Fill, Size2>;
+/// Three real numbers, one per channel (R, G, B), written [r, g, b]: a normalisation's mean and std.
+struct Triple {
+    std::array<double, 3> v{0, 0, 0};
+    bool operator==(const Triple&) const = default;
+};
+
+using ParamValue = std::variant<bool, double, Range, std::string, Fill, Size2, Triple>;
 
 enum class Interpolation { Nearest, Linear };
 enum class BorderMode { Constant, Replicate, Reflect, Reflect101, Wrap };

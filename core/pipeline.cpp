@@ -47,7 +47,8 @@ void OpConfig::resetToDefault(std::string_view key) {
     const int i = desc_->paramIndex(key);
     if (i < 0) throw std::out_of_range(desc_->name + " has no parameter '" + std::string(key) + "'");
     const ParamDesc& pd = desc_->params[static_cast<std::size_t>(i)];
-    values_[static_cast<std::size_t>(i)] = pd.optional ? std::nullopt : std::optional<ParamValue>(pd.defaultValue);
+    values_[static_cast<std::size_t>(i)] =
+        pd.optional ? std::nullopt : std::optional<ParamValue>(pd.defaultValue);
 }
 
 bool OpConfig::isReplaced(std::string_view key) const {
@@ -93,7 +94,9 @@ Preset defaultPreset() {
     return preset;
 }
 
-bool setsFrame(const OpConfig& op) { return opModule(op.id()).setsFrame(op); }
+bool setsFrame(const OpConfig& op) {
+    return opModule(op.id()).setsFrame(op);
+}
 
 std::string opsAfterFrame() {
     std::string after = "every pixel op";
@@ -104,12 +107,23 @@ std::string opsAfterFrame() {
 
 int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why) {
     const std::string after = opsAfterFrame();
-    int firstPixel = -1, frameOp = -1;
+    int firstPixel = -1, frameOp = -1, firstTraining = -1;
     for (std::size_t i = 0; i < pipeline.size(); ++i) {
         const int at = static_cast<int>(i);
         const OpDesc& d = pipeline[i].desc();
+        if (d.category == OpCategory::Training) {
+            if (firstTraining < 0) firstTraining = at;
+            continue;
+        }
+        if (firstTraining >= 0) {
+            why = d.name + " must come before the training ops (pipeline[" + std::to_string(firstTraining) +
+                  "] " + pipeline[static_cast<std::size_t>(firstTraining)].name() +
+                  " is before it): they end the pipeline, and the preview shows the image before them";
+            return at;
+        }
         if (d.mustBeFirst && i > 0) {
-            why = d.name + " must be the first op: it composes whole images, which nothing may move before it";
+            why =
+                d.name + " must be the first op: it composes whole images, which nothing may move before it";
             return at;
         }
         if (setsFrame(pipeline[i])) {
@@ -118,8 +132,9 @@ int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why) 
                 return at;
             }
             if (firstPixel >= 0) {
-                why = d.name + " must come before " + after + " (pipeline[" + std::to_string(firstPixel) + "] " +
-                      pipeline[static_cast<std::size_t>(firstPixel)].name() + " is before it): it sets the size the "
+                why = d.name + " must come before " + after + " (pipeline[" + std::to_string(firstPixel) +
+                      "] " + pipeline[static_cast<std::size_t>(firstPixel)].name() +
+                      " is before it): it sets the size the "
                       "later ops work at";
                 return at;
             }

@@ -39,6 +39,7 @@ public:
     const std::string& choice(std::string_view key) const { return std::get<std::string>(value(key)); }
     const Fill& fill(std::string_view key) const { return std::get<Fill>(value(key)); }
     Size2 size(std::string_view key) const { return std::get<Size2>(value(key)); }
+    Triple triple(std::string_view key) const { return std::get<Triple>(value(key)); }
 
     const std::vector<std::optional<ParamValue>>& values() const { return values_; }
     /// True when `key` means nothing now: optional parameters that replace it are given (hole sizes in

@@ -51,6 +51,12 @@ ParamValue readParam(const JsonReader& r, const ParamDesc& pd) {
             return Size2{static_cast<int>(r.element(0).integer(lo, hi)),
                          static_cast<int>(r.element(1).integer(lo, hi))};
         }
+        case ParamKind::Triple: {
+            if (r.arraySize() != 3) r.fail("expected [r, g, b]: three numbers, one per channel");
+            Triple t;
+            for (std::size_t i = 0; i < 3; ++i) t.v[i] = r.element(i).numberIn(pd.lower, pd.upper);
+            return t;
+        }
     }
     r.fail("internal: unknown parameter kind");
 }
@@ -117,6 +123,10 @@ nlohmann::ordered_json paramToJson(const ParamDesc& pd, const ParamValue& v) {
         case ParamKind::Size: {
             const Size2 z = std::get<Size2>(v);
             return nlohmann::ordered_json::array({z.height, z.width});
+        }
+        case ParamKind::Triple: {
+            const Triple& t = std::get<Triple>(v);
+            return nlohmann::ordered_json::array({t.v[0], t.v[1], t.v[2]});
         }
     }
     return nullptr;

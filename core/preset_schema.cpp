@@ -70,6 +70,19 @@ Json paramSchema(const ParamDesc& pd) {
         }
         case ParamKind::Size:
             return pairSchema(pd, true, pd.help + " [height, width].");
+        case ParamKind::Triple: {
+            Json item;
+            item["type"] = "number";
+            item["minimum"] = pd.lower;
+            item["maximum"] = pd.upper;
+            Json s;
+            s["description"] = pd.help + " [r, g, b].";
+            s["type"] = "array";
+            s["items"] = item;
+            s["minItems"] = 3;
+            s["maxItems"] = 3;
+            return s;
+        }
     }
     return Json::object();
 }

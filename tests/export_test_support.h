@@ -149,6 +149,10 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
                 case ParamKind::Float:
                     op.set(pd.key, uniform(pd.lower, pd.upper));
                     break;
+                case ParamKind::Triple:
+                    op.set(pd.key, Triple{{uniform(std::max(pd.lower, -2.0), std::min(pd.upper, 2.0)),
+                                           uniform(std::max(pd.lower, 1e-3), 2.0), uniform(0.5, 1.5)}});
+                    break;
                 case ParamKind::Size:
                     op.set(pd.key, Size2{int(pd.lower) + int(rng.bounded(600)),
                                          int(pd.lower) + int(rng.bounded(600))});
@@ -187,6 +191,11 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
             const Size2 s = op.size("size");
             op.set("size", Size2{std::max(s.height, radius + 1), std::max(s.width, radius + 1)});
         }
+    // The training tail ends the pipeline (ToTensorV2 needs torch, which the library's test
+    // environment does not have: it is checked in the torch environment).
+    std::erase_if(p.pipeline, [](const OpConfig& c) { return c.id() == OpId::ToTensor; });
+    std::stable_partition(p.pipeline.begin(), p.pipeline.end(),
+                          [](const OpConfig& c) { return c.desc().category != OpCategory::Training; });
     // AugLab's order rule: one op that sets the frame (a crop) at most, before every pixel op (here: first).
     const auto isCrop = [](const OpConfig& c) { return setsFrame(c); };
     if (const auto crop = std::find_if(p.pipeline.begin(), p.pipeline.end(), isCrop);

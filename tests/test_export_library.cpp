@@ -31,30 +31,32 @@ namespace {
 struct Library {
     QString pyenv;
     QStringList packages;
-    QString check;      ///< Python that must succeed in a ready environment
-    bool exactWarp;     ///< AugLab's CPU warp reproduces this OpenCV's warpAffine bit for bit
+    QString check;   ///< Python that must succeed in a ready environment
+    bool exactWarp;  ///< AugLab's CPU warp reproduces this OpenCV's warpAffine bit for bit
 };
 
 // OpenCV 4.11, the release current with Albumentations 2.0.8 (May 2025): its warpAffine is the one
 // AugLab's CPU warp reproduces bit for bit. AUGLAB_EXPORT_PYENV points the suite at another
 // environment for a manual run.
-const Library kOpenCv4{qEnvironmentVariableIsSet("AUGLAB_EXPORT_PYENV") ? qEnvironmentVariable("AUGLAB_EXPORT_PYENV")
-                                                                          : QStringLiteral(AUGLAB_PYENV),
-                       {"albumentations==2.0.8", "opencv-python-headless==4.11.0.86"},
-                       "import albumentations as A, cv2; assert A.__version__ == '2.0.8' and cv2.__version__ == '4.11.0'",
-                       true};
+const Library kOpenCv4{
+    qEnvironmentVariableIsSet("AUGLAB_EXPORT_PYENV") ? qEnvironmentVariable("AUGLAB_EXPORT_PYENV")
+                                                     : QStringLiteral(AUGLAB_PYENV),
+    {"albumentations==2.0.8", "opencv-python-headless==4.11.0.86"},
+    "import albumentations as A, cv2; assert A.__version__ == '2.0.8' and cv2.__version__ == '4.11.0'",
+    true};
 // OpenCV 5.0, what `pip install albumentations==2.0.8` gets today: its warpAffine rounds differently
 // (mean 0.07, max 3 from 4.x on these cases), so the warps are held to SPEC §2's linear bounds there.
 const Library kOpenCv5{QStringLiteral(AUGLAB_PYENV "-cv5"),
                        {"albumentations==2.0.8", "opencv-python-headless==5.0.0.93"},
-                       "import albumentations as A, cv2; assert A.__version__ == '2.0.8' and cv2.__version__.startswith('5.0.0')",
+                       "import albumentations as A, cv2; assert A.__version__ == '2.0.8' and "
+                       "cv2.__version__.startswith('5.0.0')",
                        false};
 const QString kChecker = QString::fromStdString((kExportData / "albumentations_check.py").string());
 
 struct Stats {
     double meanAbs = 0;
     int maxAbs = 0;
-    double over2 = 0;       ///< fraction of values differing by more than 2
+    double over2 = 0;         ///< fraction of values differing by more than 2
     double pixelsDiffer = 0;  ///< fraction of pixels with any difference
 };
 
@@ -89,16 +91,29 @@ constexpr int kSimdTail = 8;
 // The common cases (export_test_support.h), then what only Albumentations has of the other ops.
 const std::vector<PinnedCase> kCases = [] {
     std::vector<PinnedCase> cases = commonPinnedCases();
-    cases.insert(cases.end(), {
-        {"hue/saturation/value", R"({"op": "hue_saturation_value", "hue_shift_deg": [30, 30], "sat_shift": [-20, -20], "val_shift": [15, 15]})", Bound::ExactBeforeRowTail},
-        {"hue/saturation/value, fractions", R"({"op": "hue_saturation_value", "hue_shift_deg": [-47, -47], "sat_shift": [33.7, 33.7], "val_shift": [-12.4, -12.4]})", Bound::ExactBeforeRowTail},
-        {"gaussian blur 1.3", R"({"op": "gaussian_blur", "sigma_px": [1.3, 1.3]})", Bound::Blur},
-        {"gaussian blur 2.7", R"({"op": "gaussian_blur", "sigma_px": [2.7, 2.7]})", Bound::Blur},
-        // No try fits a 2:1 crop of the whole area: both fall back to the 451 x 226 centre crop.
-        {"random resized crop, centre fallback, upscaled", R"({"op": "random_resized_crop", "size": [260, 520], "scale": [1, 1], "ratio": [2, 2]})", Bound::Linear},
-        // The whole image (451 / 300 exactly), downscaled.
-        {"random resized crop, whole image, downscaled", R"({"op": "random_resized_crop", "size": [200, 333], "scale": [1, 1], "ratio": [1.5033333333333334, 1.5033333333333334]})", Bound::Linear},
-    });
+    cases.insert(
+        cases.end(),
+        {
+            {"hue/saturation/value",
+             R"({"op": "hue_saturation_value", "hue_shift_deg": [30, 30], "sat_shift": [-20, -20], "val_shift": [15, 15]})",
+             Bound::ExactBeforeRowTail},
+            {"hue/saturation/value, fractions",
+             R"({"op": "hue_saturation_value", "hue_shift_deg": [-47, -47], "sat_shift": [33.7, 33.7], "val_shift": [-12.4, -12.4]})",
+             Bound::ExactBeforeRowTail},
+            {"gaussian blur 1.3", R"({"op": "gaussian_blur", "sigma_px": [1.3, 1.3]})", Bound::Blur},
+            {"gamma 0.65 (brightens)", R"({"op": "random_gamma", "gamma_pct": [65, 65]})", Bound::Exact},
+            {"gamma 1.7 (darkens)", R"({"op": "random_gamma", "gamma_pct": [170, 170]})", Bound::Exact},
+            {"gamma 1.0 (identity)", R"({"op": "random_gamma", "gamma_pct": [100, 100]})", Bound::Exact},
+            {"gaussian blur 2.7", R"({"op": "gaussian_blur", "sigma_px": [2.7, 2.7]})", Bound::Blur},
+            // No try fits a 2:1 crop of the whole area: both fall back to the 451 x 226 centre crop.
+            {"random resized crop, centre fallback, upscaled",
+             R"({"op": "random_resized_crop", "size": [260, 520], "scale": [1, 1], "ratio": [2, 2]})",
+             Bound::Linear},
+            // The whole image (451 / 300 exactly), downscaled.
+            {"random resized crop, whole image, downscaled",
+             R"({"op": "random_resized_crop", "size": [200, 333], "scale": [1, 1], "ratio": [1.5033333333333334, 1.5033333333333334]})",
+             Bound::Linear},
+        });
     return cases;
 }();
 
@@ -136,18 +151,42 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
     }
 
+    void trainingTailKeepsItsMeaning() {
+        // A file Albumentations 2.0.8 saved (flip, Normalize, FromFloat, ToFloat), imported and
+        // exported again: loaded by the library with the same seed, both give the same float32 array.
+        const QString original =
+            QString::fromStdString((kExportData / "reference" / "training-tail.2.0.8.json").string());
+        const ImportResult r = importAlbumentations(readFileText(original.toStdString()), "tail");
+        QVERIFY(r.warnings.empty());
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(4));
+        const QString exported = dir_.filePath("tail-exported.json");
+        writeFileAtomically(exported.toStdString(), exportAlbumentations(r.preset).text);
+        const QString input =
+            QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
+        const PythonRun run = runProcess(pyenvPython(), {kChecker, "same", original, exported, input});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err.right(2000)));
+        QVERIFY2(run.out.contains("same: float32 (300, 451, 3)"), qPrintable(run.out));
+        qInfo("%s", qPrintable(run.out.trimmed()));
+    }
+
     void sameOutputAsAuglab() {
         // An odd, non-square photo: 451 x 300.
-        const QString input = QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
+        const QString input =
+            QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
         QStringList pyArgs{kChecker, "apply", input};
         std::vector<std::pair<QString, QString>> outputs;
         for (std::size_t i = 0; i < kCases.size(); ++i) {
-            const std::string presetText = std::string(R"({"format": "auglab-preset", "version": 1, "pipeline": [)") + kCases[i].op + "]}";
+            const std::string presetText =
+                std::string(R"({"format": "auglab-preset", "version": 1, "pipeline": [)") + kCases[i].op +
+                "]}";
             const QString base = dir_.filePath("case" + QString::number(i));
             writeFileAtomically((base + ".auglab.json").toStdString(), presetText);
-            writeFileAtomically((base + ".json").toStdString(), exportAlbumentations(parsePreset(presetText)).text);
-            const PythonRun apply = runProcess(QStringLiteral(AUGLAB_CLI), {"apply", "--preset", base + ".auglab.json", "--image", input,
-                                                                            "--index", "0", "--backend", "cpu", "--out", base + "-auglab.png"});
+            writeFileAtomically((base + ".json").toStdString(),
+                                exportAlbumentations(parsePreset(presetText)).text);
+            const PythonRun apply =
+                runProcess(QStringLiteral(AUGLAB_CLI),
+                           {"apply", "--preset", base + ".auglab.json", "--image", input, "--index", "0",
+                            "--backend", "cpu", "--out", base + "-auglab.png"});
             QVERIFY2(apply.code == 0, qPrintable(apply.err));
             pyArgs << base + ".json" << base + "-alb.png";
             outputs.emplace_back(base + "-auglab.png", base + "-alb.png");
@@ -164,22 +203,36 @@ private slots:
             const Stats s = columnStats(ours, theirs);
             bool ok = true;
             Bound bound = kCases[i].bound;
-            if (!library_.exactWarp && bound == Bound::Exact && std::string(kCases[i].op).find("affine") != std::string::npos)
+            if (!library_.exactWarp && bound == Bound::Exact &&
+                std::string(kCases[i].op).find("affine") != std::string::npos)
                 bound = Bound::Linear;
             switch (bound) {
-                case Bound::Exact: ok = s.maxAbs == 0; break;
-                case Bound::Linear: ok = s.meanAbs <= 0.25 && s.over2 <= 0.001 && s.maxAbs <= 8; break;
-                case Bound::Nearest: ok = s.pixelsDiffer <= 0.005; break;
-                case Bound::Blur: ok = s.maxAbs <= 1; break;
-                case Bound::Stated: ok = s.meanAbs <= kCases[i].meanLimit && s.maxAbs <= kCases[i].maxLimit; break;
+                case Bound::Exact:
+                    ok = s.maxAbs == 0;
+                    break;
+                case Bound::Linear:
+                    ok = s.meanAbs <= 0.25 && s.over2 <= 0.001 && s.maxAbs <= 8;
+                    break;
+                case Bound::Nearest:
+                    ok = s.pixelsDiffer <= 0.005;
+                    break;
+                case Bound::Blur:
+                    ok = s.maxAbs <= 1;
+                    break;
+                case Bound::Stated:
+                    ok = s.meanAbs <= kCases[i].meanLimit && s.maxAbs <= kCases[i].maxLimit;
+                    break;
                 case Bound::ExactBeforeRowTail: {
                     const int tail = ours.width % kSimdTail;
                     const Stats body = columnStats(ours, theirs, 0, ours.width - tail);
                     const Stats end = columnStats(ours, theirs, ours.width - tail, ours.width);
                     ok = body.maxAbs == 0 && end.maxAbs <= 1;
-                    qInfo("  %s: first %d columns: max %d; last %d columns (OpenCV's scalar tail): max %d, %.2f%% of "
-                          "pixels differ", kCases[i].name, ours.width - tail, body.maxAbs, tail, end.maxAbs,
-                          end.pixelsDiffer * 100);
+                    qInfo(
+                        "  %s: first %d columns: max %d; last %d columns (OpenCV's scalar tail): max %d, "
+                        "%.2f%% of "
+                        "pixels differ",
+                        kCases[i].name, ours.width - tail, body.maxAbs, tail, end.maxAbs,
+                        end.pixelsDiffer * 100);
                     break;
                 }
             }
@@ -212,7 +265,8 @@ private slots:
                {"op": "coarse_dropout", "holes": [1, 6], "hole_height_px": [5, 40], "hole_width_px": [3, 90]},
                {"op": "coarse_dropout", "holes": [2, 3], "hole_height_frac": [0.05, 0.3], "hole_width_frac": [0.1, 0.2]},
                {"op": "coarse_dropout", "holes": [1, 2], "hole_height_px": [100, 400], "hole_width_px": [200, 1000]},
-               {"op": "perspective", "scale": [0.02, 0.15]})",
+               {"op": "perspective", "scale": [0.02, 0.15]},
+               {"op": "random_gamma", "gamma_pct": [40, 250]},)",
             R"({"op": "random_resized_crop", "size": [128, 128], "scale": [0.2, 0.9], "ratio": [0.5, 2]})",
         };
         QStringList failures;
@@ -224,7 +278,8 @@ private slots:
             const PythonRun r = runProcess(pyenvPython(), {kChecker, "draws", file, QString::number(height),
                                                            QString::number(width), QString::number(n)});
             QVERIFY2(r.code == 0, qPrintable(r.out + r.err.right(2000)));
-            checked += compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
+            checked +=
+                compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
         QVERIFY(checked >= 25);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
@@ -235,36 +290,50 @@ private slots:
         // replay): the same matrix, the same size rules (keep_size's stretch, fit_output), the same
         // pixels within SPEC §2 (cv::warpPerspective inverts the map itself; AugLab's inverse may
         // differ in the last bits).
-        const QString input = QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
+        const QString input =
+            QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
         const char* cases[][2] = {
             {"keep_size, linear, constant", R"({"op": "perspective", "scale": [0.08, 0.12]})"},
-            {"keep_size, nearest, reflect_101", R"({"op": "perspective", "scale": [0.1, 0.1], "interpolation": "nearest", "border": "reflect_101"})"},
-            {"max size (no keep_size), replicate", R"({"op": "perspective", "scale": [0.05, 0.1], "keep_size": false, "border": "replicate"})"},
-            {"fit_output, keep_size, fill", R"({"op": "perspective", "scale": [0.1, 0.2], "fit_output": true, "fill": [30, 160, 90]})"},
-            {"fit_output, no keep_size", R"({"op": "perspective", "scale": [0.1, 0.2], "fit_output": true, "keep_size": false})"},
+            {"keep_size, nearest, reflect_101",
+             R"({"op": "perspective", "scale": [0.1, 0.1], "interpolation": "nearest", "border": "reflect_101"})"},
+            {"max size (no keep_size), replicate",
+             R"({"op": "perspective", "scale": [0.05, 0.1], "keep_size": false, "border": "replicate"})"},
+            {"fit_output, keep_size, fill",
+             R"({"op": "perspective", "scale": [0.1, 0.2], "fit_output": true, "fill": [30, 160, 90]})"},
+            {"fit_output, no keep_size",
+             R"({"op": "perspective", "scale": [0.1, 0.2], "fit_output": true, "keep_size": false})"},
         };
         QStringList failures;
         int n = 0;
         for (const auto& [name, op] : cases) {
             for (int index = 0; index < 2; ++index, ++n) {
-                const std::string presetText = std::string(R"({"format": "auglab-preset", "version": 1, "seed": 3, "pipeline": [)") + op + "]}";
+                const std::string presetText =
+                    std::string(R"({"format": "auglab-preset", "version": 1, "seed": 3, "pipeline": [)") +
+                    op + "]}";
                 const QString base = dir_.filePath("perspective-" + QString::number(n));
                 writeFileAtomically((base + ".auglab.json").toStdString(), presetText);
-                const PythonRun apply = runProcess(QStringLiteral(AUGLAB_CLI),
-                                                   {"apply", "--preset", base + ".auglab.json", "--image", input, "--index",
-                                                    QString::number(index), "--backend", "cpu", "--out", base + "-auglab.png",
-                                                    "--save-replay", base + ".replay.json"});
+                const PythonRun apply =
+                    runProcess(QStringLiteral(AUGLAB_CLI),
+                               {"apply", "--preset", base + ".auglab.json", "--image", input, "--index",
+                                QString::number(index), "--backend", "cpu", "--out", base + "-auglab.png",
+                                "--save-replay", base + ".replay.json"});
                 QVERIFY2(apply.code == 0, qPrintable(apply.err));
-                const PythonRun r = runProcess(pyenvPython(), {kChecker, "perspective", input, base + ".replay.json", base + "-alb.png"});
+                const PythonRun r = runProcess(pyenvPython(), {kChecker, "perspective", input,
+                                                               base + ".replay.json", base + "-alb.png"});
                 QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
                 const Image ours = loadImage((base + "-auglab.png").toStdString()).image;
                 const Image theirs = loadImage((base + "-alb.png").toStdString()).image;
                 const Diff d = compare(ours, theirs);
-                const QString line = QString("%1, sample %2 (%3x%4): %5").arg(name).arg(index).arg(ours.width).arg(ours.height)
+                const QString line = QString("%1, sample %2 (%3x%4): %5")
+                                         .arg(name)
+                                         .arg(index)
+                                         .arg(ours.width)
+                                         .arg(ours.height)
                                          .arg(QString::fromUtf8(d.describe()));
                 qInfo("%s", qPrintable(line));
                 const bool nearest = std::string(op).find("nearest") != std::string::npos;
-                if (!(nearest ? d.pixelFractionDiffering() <= 0.005 : d.withinLinearBounds())) failures << line;
+                if (!(nearest ? d.pixelFractionDiffering() <= 0.005 : d.withinLinearBounds()))
+                    failures << line;
             }
         }
         QVERIFY2(failures.isEmpty(), qPrintable("outside SPEC §2's bounds:\n" + failures.join('\n')));
@@ -284,18 +353,23 @@ private slots:
         const char* cases[][2] = {
             {"unit 20 px, holes at the corners",
              R"({"op": "grid_dropout", "ratio": 0.37, "unit_size_px": [20, 20], "random_offset": false, "fill": [255, 0, 128]})"},
-            {"default unit (44 x 30 px)", R"({"op": "grid_dropout", "ratio": 0.6, "random_offset": false, "fill": [9, 9, 9]})"},
+            {"default unit (44 x 30 px)",
+             R"({"op": "grid_dropout", "ratio": 0.6, "random_offset": false, "fill": [9, 9, 9]})"},
         };
         int n = 0;
         for (const auto& [name, op] : cases) {
-            const std::string presetText = std::string(R"({"format": "auglab-preset", "version": 1, "pipeline": [)") + op + "]}";
+            const std::string presetText =
+                std::string(R"({"format": "auglab-preset", "version": 1, "pipeline": [)") + op + "]}";
             const QString base = dir_.filePath(QString("grid-") + QString::number(n++));
             writeFileAtomically((base + ".auglab.json").toStdString(), presetText);
-            writeFileAtomically((base + ".json").toStdString(), exportAlbumentations(parsePreset(presetText)).text);
-            const PythonRun apply = runProcess(QStringLiteral(AUGLAB_CLI), {"apply", "--preset", base + ".auglab.json", "--image",
-                                                                            input, "--index", "0", "--out", base + "-auglab.png"});
+            writeFileAtomically((base + ".json").toStdString(),
+                                exportAlbumentations(parsePreset(presetText)).text);
+            const PythonRun apply = runProcess(QStringLiteral(AUGLAB_CLI),
+                                               {"apply", "--preset", base + ".auglab.json", "--image", input,
+                                                "--index", "0", "--out", base + "-auglab.png"});
             QVERIFY2(apply.code == 0, qPrintable(apply.err));
-            const PythonRun r = runProcess(pyenvPython(), {kChecker, "apply", input, base + ".json", base + "-alb.png"});
+            const PythonRun r =
+                runProcess(pyenvPython(), {kChecker, "apply", input, base + ".json", base + "-alb.png"});
             QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
             const Image ours = loadImage((base + "-auglab.png").toStdString()).image;
             const Stats s = columnStats(ours, loadImage((base + "-alb.png").toStdString()).image);
@@ -305,9 +379,12 @@ private slots:
         }
         // The unit range: AugLab's inclusive [12, 40] is exported so that the library draws 12..40.
         const QString file = dir_.filePath("grid-units.json");
-        writeFileAtomically(file.toStdString(), exportAlbumentations(parsePreset(R"({"format": "auglab-preset", "version": 1,
-            "pipeline": [{"op": "grid_dropout", "unit_size_px": [12, 40]}]})")).text);
-        const PythonRun units = runProcess(pyenvPython(), {kChecker, "grid-units", file, "300", "440", "4000"});
+        writeFileAtomically(file.toStdString(),
+                            exportAlbumentations(parsePreset(R"({"format": "auglab-preset", "version": 1,
+            "pipeline": [{"op": "grid_dropout", "unit_size_px": [12, 40]}]})"))
+                                .text);
+        const PythonRun units =
+            runProcess(pyenvPython(), {kChecker, "grid-units", file, "300", "440", "4000"});
         QVERIFY2(units.code == 0, qPrintable(units.out + units.err));
         QCOMPARE(units.out.trimmed(), QString("12 40"));
     }
@@ -348,20 +425,25 @@ private slots:
         const QString back = dir_.filePath("back.auglab.json");
         r = runProcess(cli, {"import", "--from", "albumentations", json, "--out", back});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        // everyOpPreset holds values Albumentations cannot (holes from 0): the CLI gives what the library does.
-        QVERIFY(loadPreset(back.toStdString()) == importAlbumentations(exportAlbumentations(everyOpPreset()).text).preset);
-        const QString old = QString::fromStdString((kExportData / "reference" / "defaults_alb-1.4.24.json").string());
+        // everyOpPreset holds values Albumentations cannot (holes from 0): the CLI gives what the library
+        // does.
+        QVERIFY(loadPreset(back.toStdString()) ==
+                importAlbumentations(exportAlbumentations(everyOpPreset()).text).preset);
+        const QString old =
+            QString::fromStdString((kExportData / "reference" / "defaults_alb-1.4.24.json").string());
         r = runProcess(cli, {"import", "--from", "albumentations", old, "--out", back});
         QCOMPARE(r.code, 0);
         QVERIFY(r.err.contains("warning: transform.transforms[5]: ColorJitter has no AugLab op"));
-        writeFileAtomically(dir_.filePath("bad.json").toStdString(), R"({"transform": {"__class_fullname__": "Compose", "transforms": [{"__class_fullname__": "Affine", "p": 2}]}})");
+        writeFileAtomically(
+            dir_.filePath("bad.json").toStdString(),
+            R"({"transform": {"__class_fullname__": "Compose", "transforms": [{"__class_fullname__": "Affine", "p": 2}]}})");
         r = runProcess(cli, {"import", "--from", "albumentations", dir_.filePath("bad.json"), "--out", back});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("transform.transforms[0].p"), qPrintable(r.err));
-        QVERIFY(loadPreset(back.toStdString()).pipeline.size() == 10);  // the failed import left the file alone
+        QVERIFY(loadPreset(back.toStdString()).pipeline.size() ==
+                10);  // the failed import left the file alone
         QCOMPARE(runProcess(cli, {"import", "--from", "keras", old, "--out", back}).code, 2);
     }
-
 };
 
 int main(int argc, char** argv) {

@@ -79,6 +79,7 @@ const std::vector<PinnedCase> kKerasCases = {
      Bound::Linear},
     {"horizontal flip", R"({"op": "horizontal_flip"})", Bound::Exact},
     {"vertical flip", R"({"op": "vertical_flip"})", Bound::Exact},
+    {"gamma 0.65 (float64 pow)", R"({"op": "random_gamma", "gamma_pct": [65, 65]})", Bound::Stated, 0.05, 1},
     {"brightness/contrast by max",
      R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
     {"brightness/contrast by mean",

@@ -119,6 +119,7 @@ private slots:
     void viewMenuBringsBackEveryPanel();
     void unreadableFileGetsAPlaceholder();
     void addedOpIsScrolledIntoViewAndHighlighted();
+    void trainingTailIsShownAsSuch();
     void probabilityHasAFieldAndDisabledOpsAreGreyed();
     void realismBadgesAndFindTheEdge();
     void imageStripPicksTheImageShown();
@@ -566,6 +567,31 @@ void TestGui::addedOpIsScrolledIntoViewAndHighlighted() {
     QCOMPARE(w->editor()->highlightedOp(), 0);
     QTRY_VERIFY(inView(w->editor()->panel(0)));
     QTRY_COMPARE(scroll->verticalScrollBar()->value(), 0);
+}
+
+void TestGui::trainingTailIsShownAsSuch() {
+    // normalize's panel says it is training only; an op added later goes before it (the tail ends the
+    // pipeline); the grid is the same with and without the tail.
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("chelsea.png")});
+    QVERIFY(waitForGrid(*w));
+    const QImage before = seen(*w);
+    w->document()->addOp("normalize");
+    const int tail = int(w->document()->preset().pipeline.size()) - 1;
+    QCOMPARE(w->document()->preset().pipeline[std::size_t(tail)].name(), std::string("normalize"));
+    OpPanel* panel = w->editor()->panel(tail);
+    QVERIFY(panel);
+    auto* note = panel->findChild<QLabel*>("trainingOnly");
+    QVERIFY(note && note->text().contains("not previewed"));
+    QVERIFY(panel->findChild<QDoubleSpinBox*>("mean_r") && panel->findChild<QDoubleSpinBox*>("std_b"));
+    w->document()->addOp("horizontal_flip");
+    const auto& ops = w->document()->preset().pipeline;
+    QCOMPARE(ops.back().name(), std::string("normalize"));
+    QCOMPARE(ops[ops.size() - 2].name(), std::string("horizontal_flip"));
+    w->document()->removeOp(int(ops.size()) - 2);
+    QVERIFY(waitForGrid(*w));
+    QTRY_COMPARE_WITH_TIMEOUT(seen(*w), before, 10000);
 }
 
 void TestGui::probabilityHasAFieldAndDisabledOpsAreGreyed() {

@@ -340,6 +340,65 @@ private slots:
         }
     }
 
+    void trainingTailRoundTrips() {
+        // training-tail.2.0.8.json: A.save of Albumentations 2.0.8 (HorizontalFlip, Normalize,
+        // FromFloat, ToFloat), with albumentations.pytorch's ToTensorV2 entry added as 2.0.8 writes it.
+        nlohmann::ordered_json doc = nlohmann::ordered_json::parse(
+            readFileText(kExportData / "reference" / "training-tail.2.0.8.json"));
+        doc["transform"]["transforms"].push_back(
+            {{"__class_fullname__", "ToTensorV2"}, {"p", 1.0}, {"transpose_mask", true}});
+        const ImportResult r = importAlbumentations(doc.dump(), "tail");
+        QVERIFY2(r.warnings.empty(), qPrintable(warningsOf(r)));
+        QStringList names;
+        for (const OpConfig& op : r.preset.pipeline) names << QString::fromStdString(op.name());
+        QCOMPARE(names, (QStringList{"horizontal_flip", "normalize", "from_float", "to_float", "to_tensor"}));
+        const OpConfig& n = r.preset.pipeline[1];
+        QCOMPARE(n.triple("mean"), (Triple{{0.5, 0.5, 0.5}}));
+        QCOMPARE(n.triple("std"), (Triple{{0.25, 0.3, 0.35}}));
+        QVERIFY(r.preset.pipeline[4].flag("transpose_mask"));
+        // Exported again: the tail's entries as the library wrote them (ToFloat's max_value None is
+        // the uint8 maximum, written out).
+        const nlohmann::ordered_json back =
+            nlohmann::ordered_json::parse(exportAlbumentations(r.preset).text);
+        const auto& in = doc["transform"]["transforms"];
+        const auto& out = back["transform"]["transforms"];
+        QCOMPARE(out.size(), in.size());
+        for (std::size_t i = 1; i < in.size(); ++i) {
+            nlohmann::ordered_json expected = in[i];
+            if (expected["__class_fullname__"] == "ToFloat") expected["max_value"] = 255.0;
+            QCOMPARE(QString::fromStdString(nlohmann::json(out[i]).dump()),
+                     QString::fromStdString(nlohmann::json(expected).dump()));
+        }
+        // The Python file imports ToTensorV2 from albumentations.pytorch.
+        const std::string py = exportAlbumentationsPython(r.preset).text;
+        QVERIFY(py.find("from albumentations.pytorch import ToTensorV2\n") != std::string::npos);
+        QVERIFY(py.find("        ToTensorV2(\n            transpose_mask=True,") != std::string::npos);
+        // A scalar mean or std is one per channel; normalizations other than standard need neither.
+        const ImportResult scalar = importAlbumentations(
+            R"({"__version__": "2.0.8", "transform": {"__class_fullname__": "Compose", "p": 1.0, "transforms": [
+                {"__class_fullname__": "Normalize", "p": 1.0, "mean": 0.5, "std": [0.2], "max_pixel_value": 1.0,
+                 "normalization": "standard"},
+                {"__class_fullname__": "Normalize", "p": 1.0, "mean": null, "std": null, "max_pixel_value": 255.0,
+                 "normalization": "min_max"}]}})",
+            "scalar");
+        QCOMPARE(scalar.preset.pipeline[0].triple("mean"), (Triple{{0.5, 0.5, 0.5}}));
+        QCOMPARE(scalar.preset.pipeline[0].triple("std"), (Triple{{0.2, 0.2, 0.2}}));
+        QCOMPARE(scalar.preset.pipeline[1].choice("normalization"), std::string("min_max"));
+    }
+
+    void trainingOpsEndThePipeline() {
+        try {
+            parsePreset(R"({"format": "auglab-preset", "version": 1, "pipeline": [
+                {"op": "normalize"}, {"op": "horizontal_flip"}]})");
+            QFAIL("a flip after normalize was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find(
+                         "pipeline[1].op: horizontal_flip must come before the training ops "
+                         "(pipeline[0] normalize is before it)") != std::string::npos,
+                     e.what());
+        }
+    }
+
     void roundTripOfWhatCannotBeHeldIsStated() {
         // Values Albumentations cannot hold come back changed, and the export said so.
         const Preset p = parsePreset(R"({"format": "auglab-preset", "version": 1, "pipeline": [

@@ -103,6 +103,8 @@ ParamValue awayFromDefault(const ParamDesc& pd, Fill::Mode fillMode) {
                                                                                 : pd.choices.front();
         case ParamKind::Size:
             return Size2{int(pd.lower) + 22, int(pd.lower) + 22};  // square: deotte_affine may follow
+        case ParamKind::Triple:
+            return Triple{{pd.lower / 3 + pd.upper / 7, 1.0 / 3, 2.0 / 7}};
         case ParamKind::Fill: {
             Fill f;
             f.mode = pd.allowsRandomFill ? fillMode : Fill::Mode::Constant;

@@ -5,9 +5,9 @@
 #include <opencv2/imgproc.hpp>
 
 #include "contact_sheet.h"
+#include "cpu_backend.h"
 #include "error.h"
 #include "fallback_backend.h"
-#include "cpu_backend.h"
 #include "geometry.h"
 #include "sampler.h"
 #include "test_support.h"
@@ -17,7 +17,9 @@ using namespace auglab::testing;
 
 namespace {
 
-OpConfig op(const char* name) { return OpConfig::withDefaults(name); }
+OpConfig op(const char* name) {
+    return OpConfig::withDefaults(name);
+}
 
 std::vector<OpConfig> busyPipeline() {
     OpConfig affine = op("affine");
@@ -59,13 +61,15 @@ private slots:
     void replayForAnotherSizeIsAnError();
     void randomResizedCropResizesTheCrop();
     void cropAfterPixelOpIsRefused();
+    void trainingTailIsNotPreviewed();
     void deotteFollowsTheNotebook_data();
     void deotteFollowsTheNotebook();
     void failingBackendFallsThroughToCpu();
 };
 
 void TestRender::geometricOpsFuseIntoOneWarp() {
-    const std::vector<OpConfig> p{op("affine"), op("horizontal_flip"), op("vertical_flip"), op("brightness_contrast")};
+    const std::vector<OpConfig> p{op("affine"), op("horizontal_flip"), op("vertical_flip"),
+                                  op("brightness_contrast")};
     const Replay r = samplePipeline(p, 1, 0, 400, 300);
     const Plan plan = buildPlan(r, 400, 300, 400, 300);
     QCOMPARE(plan.stages.size(), std::size_t(1));
@@ -197,7 +201,8 @@ void TestRender::tileDoesNotDependOnGridSize() {
     const SheetTile& tb = b.tiles[3];
     QCOMPARE(ta.sampleIndex, tb.sampleIndex);
     QCOMPARE(ta.replay, tb.replay);
-    QVERIFY(samePixels(crop(a.image, ta.x, ta.y, ta.width, ta.height), crop(b.image, tb.x, tb.y, tb.width, tb.height)));
+    QVERIFY(samePixels(crop(a.image, ta.x, ta.y, ta.width, ta.height),
+                       crop(b.image, tb.x, tb.y, tb.width, tb.height)));
     // Page 1 of the 2x2 grid starts at sample 4, which is tile 4 of the 5x5 grid.
     small.page = 1;
     const Sheet c = renderSheet(busyPipeline(), {&levels}, small, cpu);
@@ -235,8 +240,8 @@ void TestRender::tileEqualsApplyReplay() {
             std::copy(g.image.at(gt.x, gt.y + y), g.image.at(gt.x + gt.width, gt.y + y), tile.row(y));
         const auto resizedApply = [&](std::uint64_t index) {
             cv::Mat resized;
-            cv::resize(toMat(renderSample(geometry, levels, 1234, index, cpu)), resized, cv::Size(gt.width, gt.height),
-                       0, 0, cv::INTER_AREA);
+            cv::resize(toMat(renderSample(geometry, levels, 1234, index, cpu)), resized,
+                       cv::Size(gt.width, gt.height), 0, 0, cv::INTER_AREA);
             return fromMat(resized);
         };
         const Diff same = compare(tile, resizedApply(i)), other = compare(tile, resizedApply(i + 1));
@@ -278,7 +283,8 @@ void TestRender::alphaTravelsWithGeometry() {
     const Image src = photoCrop("chelsea.png", 120, 80, 4);
     SourceLevels levels(src);
     CpuBackend cpu(1);
-    const Image out = renderSample({op("horizontal_flip"), op("brightness_contrast"), op("to_gray")}, levels, 3, 0, cpu);
+    const Image out =
+        renderSample({op("horizontal_flip"), op("brightness_contrast"), op("to_gray")}, levels, 3, 0, cpu);
     QCOMPARE(out.channels, 4);
     for (int y = 0; y < 80; ++y)
         for (int x = 0; x < 120; ++x) QCOMPARE(out.at(x, y)[3], src.at(119 - x, y)[3]);
@@ -351,7 +357,8 @@ void TestRender::randomResizedCropResizesTheCrop() {
         cv::resize(toMat(photo)(cv::Rect(p.x, p.y, p.width, p.height)), expected, cv::Size(200, 150), 0, 0,
                    cv::INTER_LINEAR);
         const Diff d = compare(out, fromMat(expected));
-        const QByteArray where = QByteArray::number(p.width) + "x" + QByteArray::number(p.height) + ": " + d.describe();
+        const QByteArray where =
+            QByteArray::number(p.width) + "x" + QByteArray::number(p.height) + ": " + d.describe();
         qInfo("crop %s", where.constData());
         QVERIFY2(d.withinLinearBounds(), where.constData());
         upscaled += p.width < 200;
@@ -392,6 +399,28 @@ void TestRender::randomResizedCropResizesTheCrop() {
         const Diff d = compare(out, fromMat(expected));
         QVERIFY2(d.withinLinearBounds(), d.describe().constData());
     }
+}
+
+void TestRender::trainingTailIsNotPreviewed() {
+    // normalize, to_float, from_float and to_tensor draw nothing that moves the earlier ops' draws and
+    // render nothing: the sample and the grid are the image the training tail receives.
+    std::vector<OpConfig> tail = busyPipeline();
+    for (const char* name : {"normalize", "to_float", "from_float", "to_tensor"}) tail.push_back(op(name));
+    const Image src = photoCrop("coffee.png", 160, 120, 3);
+    SourceLevels levels(src);
+    CpuBackend cpu(1);
+    Replay withTail, without;
+    const Image a = renderSample(tail, levels, 9, 3, cpu, &withTail);
+    const Image b = renderSample(busyPipeline(), levels, 9, 3, cpu, &without);
+    QVERIFY(samePixels(a, b));
+    QCOMPARE(withTail.ops.size(), without.ops.size() + 4);
+    for (std::size_t i = without.ops.size(); i < withTail.ops.size(); ++i) QVERIFY(withTail.ops[i].applied);
+    SheetOptions o;
+    o.cols = 3;
+    o.rows = 2;
+    o.tile = 64;
+    QVERIFY(samePixels(renderSheet(tail, {&levels}, o, cpu).image,
+                       renderSheet(busyPipeline(), {&levels}, o, cpu).image));
 }
 
 void TestRender::cropAfterPixelOpIsRefused() {
@@ -467,7 +496,8 @@ void TestRender::deotteFollowsTheNotebook() {
         renderSample({d}, wide, 1, 0, cpu);
         QFAIL("deotte_affine rendered a non-square image");
     } catch (const InputError& e) {
-        QVERIFY2(std::string(e.what()).find("square images only; this one is 40x30") != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find("square images only; this one is 40x30") != std::string::npos,
+                 e.what());
     }
     // In a dataset grid the non-square image's cell stays empty with the reason; the others render.
     o.mode = SheetMode::Dataset;
@@ -476,8 +506,10 @@ void TestRender::deotteFollowsTheNotebook() {
     QVERIFY(mixed.tiles[1].error.empty());
     const SheetTile& empty = mixed.tiles[0];
     for (int y = empty.y; y < empty.y + empty.height; ++y)
-        for (int x = empty.x; x < empty.x + empty.width; ++x) QCOMPARE(int(mixed.image.at(x, y)[0]), int(kSheetGapGray));
-    QVERIFY(!samePixels(crop(mixed.image, mixed.tiles[1].x, mixed.tiles[1].y, 64, 64), Image(64, 64, 3, kSheetGapGray)));
+        for (int x = empty.x; x < empty.x + empty.width; ++x)
+            QCOMPARE(int(mixed.image.at(x, y)[0]), int(kSheetGapGray));
+    QVERIFY(!samePixels(crop(mixed.image, mixed.tiles[1].x, mixed.tiles[1].y, 64, 64),
+                        Image(64, 64, 3, kSheetGapGray)));
     try {
         renderSheet({d}, {&wide}, o, cpu);
         QFAIL("a grid where no image can take the pipeline rendered");
@@ -499,7 +531,8 @@ void TestRender::degeneratePerspectiveIsAnError() {
         try {
             (void)renderSample({p}, tiny, 1, i, cpu);
         } catch (const InputError& e) {
-            QVERIFY2(std::string(e.what()).find("perspective: the moved corners of this 2x1 image") != std::string::npos,
+            QVERIFY2(std::string(e.what()).find("perspective: the moved corners of this 2x1 image") !=
+                         std::string::npos,
                      e.what());
             ++errors;
         }
@@ -525,7 +558,8 @@ public:
 
 void TestRender::failingBackendFallsThroughToCpu() {
     int created = 0;
-    FallbackBackend chain({{"gpu", [&created] {
+    FallbackBackend chain({{"gpu",
+                            [&created] {
                                 ++created;
                                 return std::make_unique<FailingBackend>();
                             }},

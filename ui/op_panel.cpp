@@ -134,6 +134,17 @@ OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent)
     connect(remove, &QToolButton::clicked, this, [this] { doc_->removeOp(op_); });
     for (auto* b : {up, down, reset, remove}) header->addWidget(b);
     layout->addLayout(header);
+    if (c.desc().category == OpCategory::Training) {
+        auto* note = new QLabel(tr("Training only: not previewed (the grid shows the image before it); "
+                                   "exported as it is."),
+                                this);
+        note->setObjectName("trainingOnly");
+        note->setWordWrap(true);
+        QFont italic = note->font();
+        italic.setItalic(true);
+        note->setFont(italic);
+        layout->addWidget(note);
+    }
 
     // The rows, greyed out as a whole while the op is disabled.
     body_ = new QWidget(this);
@@ -375,6 +386,33 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
                     QSignalBlocker bs(rgb[std::size_t(i)]);
                     rgb[std::size_t(i)]->setValue(f.rgb[std::size_t(i)]);
                     rgb[std::size_t(i)]->setEnabled(f.mode == Fill::Mode::Constant);
+                }
+            });
+            break;
+        }
+        case ParamKind::Triple: {
+            std::array<QDoubleSpinBox*, 3> rgb{};
+            for (int i = 0; i < 3; ++i) {
+                auto* s = new QDoubleSpinBox(w);
+                s->setObjectName(QString::fromStdString(key) + "_" + QString("rgb")[i]);
+                s->setRange(pd.lower, pd.upper);
+                s->setDecimals(6);
+                s->setSingleStep(0.01);
+                s->setKeyboardTracking(false);
+                s->setToolTip(i == 0 ? tr("Red") : i == 1 ? tr("Green") : tr("Blue"));
+                rgb[std::size_t(i)] = s;
+                h->addWidget(s);
+            }
+            h->addStretch(1);
+            auto push = [this, key, rgb] {
+                doc_->setParam(op_, key, Triple{{rgb[0]->value(), rgb[1]->value(), rgb[2]->value()}});
+            };
+            for (QDoubleSpinBox* s : rgb) connect(s, &QDoubleSpinBox::valueChanged, this, push);
+            refreshers_.push_back([this, key, rgb] {
+                const Triple t = config().triple(key);
+                for (int i = 0; i < 3; ++i) {
+                    QSignalBlocker b(rgb[std::size_t(i)]);
+                    rgb[std::size_t(i)]->setValue(t.v[std::size_t(i)]);
                 }
             });
             break;

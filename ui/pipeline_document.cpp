@@ -128,7 +128,10 @@ void PipelineDocument::addOp(const std::string& name) {
     auto at = p.pipeline.end();
     if (setsFrame(op))  // it must come before the pixel ops
         at = std::find_if(p.pipeline.begin(), p.pipeline.end(),
-                          [](const OpConfig& c) { return c.desc().category == OpCategory::Pixel; });
+                          [](const OpConfig& c) { return c.desc().category != OpCategory::Geometric; });
+    else if (op.desc().category != OpCategory::Training)  // before the training tail
+        at = std::find_if(p.pipeline.begin(), p.pipeline.end(),
+                          [](const OpConfig& c) { return c.desc().category == OpCategory::Training; });
     const int index = static_cast<int>(at - p.pipeline.begin());
     p.pipeline.insert(at, std::move(op));
     const Preset before = preset_;

@@ -59,12 +59,18 @@ ExportResult exportAlbumentationsPython(const Preset& preset) {
         const std::size_t at = w.find(" and kept in the \"auglab\" section");
         if (at != std::string::npos) w = w.substr(0, at) + ".";
     }
-    std::string body = "import albumentations as A\nimport cv2\n\n";
+    std::string body = "import albumentations as A\nimport cv2\n";
+    // ToTensorV2 lives in albumentations.pytorch (it needs torch).
+    bool tensor = false;
+    for (const json& t : compose["transforms"]) tensor = tensor || t["__class_fullname__"] == "ToTensorV2";
+    if (tensor) body += "from albumentations.pytorch import ToTensorV2\n";
+    body += "\n";
     body += "# Albumentations " + doc["__version__"].get<std::string>() +
             ": every argument is written, so later changes of defaults do not change the meaning.\n";
     body += "transform = A.Compose(\n    [\n";
     for (const json& t : compose["transforms"]) {
-        body += "        A." + t["__class_fullname__"].get<std::string>() + "(\n";
+        const std::string cls = t["__class_fullname__"].get<std::string>();
+        body += "        " + (cls == "ToTensorV2" ? cls : "A." + cls) + "(\n";
         for (const auto& item : t.items()) {
             if (item.key() == "__class_fullname__" || item.key() == "p") continue;
             body += "            " + item.key() + "=" + argument(item.key(), item.value()) + ",\n";

@@ -17,8 +17,10 @@
 #include "ops/mix.h"
 #include "ops/mosaic.h"
 #include "ops/perspective.h"
+#include "ops/random_gamma.h"
 #include "ops/random_resized_crop.h"
 #include "ops/to_gray.h"
+#include "ops/training.h"
 
 namespace auglab {
 
@@ -33,23 +35,29 @@ enum class OpId {
     GridDropout,
     BrightnessContrast,
     HueSaturationValue,
+    RandomGamma,
     GaussianBlur,
     GaussNoise,
     ToGray,
     Mixup,
     Cutmix,
     Mosaic,
+    Normalize,
+    ToFloat,
+    FromFloat,
+    ToTensor,
 };
 
 /// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
 /// of thing share a type (the flips, the dropouts).
-using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
-                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams,
-                              MixParams, MosaicParams>;
+using OpParams =
+    std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams, BlurParams,
+                 NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams, MixParams,
+                 MosaicParams, TrainingParams, GammaParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 16>& opModules() {
-    static const std::array<const OpModule*, 16> modules{
+inline const std::array<const OpModule*, 21>& opModules() {
+    static const std::array<const OpModule*, 21> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
@@ -60,12 +68,17 @@ inline const std::array<const OpModule*, 16>& opModules() {
         &gridDropoutModule(),
         &brightnessContrastModule(),
         &hueSaturationValueModule(),
+        &randomGammaModule(),
         &gaussianBlurModule(),
         &gaussNoiseModule(),
         &toGrayModule(),
         &mixupModule(),
         &cutmixModule(),
         &mosaicModule(),
+        &normalizeModule(),
+        &toFloatModule(),
+        &fromFloatModule(),
+        &toTensorModule(),
     };
     return modules;
 }

@@ -50,6 +50,15 @@ inline ParamDesc sizeParam(std::string key, std::string label, double lower, dou
     return d;
 }
 
+inline ParamDesc triple(std::string key, std::string label, std::string unit, double lower, double upper,
+                        Triple def, std::string help) {
+    ParamDesc d =
+        floatRange(std::move(key), std::move(label), std::move(unit), lower, upper, {}, std::move(help));
+    d.kind = ParamKind::Triple;
+    d.defaultValue = def;
+    return d;
+}
+
 inline ParamDesc boolean(std::string key, std::string label, bool def, std::string help) {
     ParamDesc d;
     d.key = std::move(key);

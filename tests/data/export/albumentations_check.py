@@ -14,6 +14,11 @@
                                                   matrix from compute_perspective_params, expand_transform
                                                   and fgeometric.perspective) fed with the corners of the
                                                   replay's perspective op, on an RGB image
+  albumentations_check.py same ORIGINAL EXPORTED IN.png
+                                                  the user's file and AugLab's export of it (after an
+                                                  import), loaded by the library with the same seed
+                                                  and run on an RGB image, give the same array (the
+                                                  same values, type and shape)
   albumentations_check.py draws FILE HEIGHT WIDTH N
                                                   draws each transform's parameters N times for a
                                                   HEIGHT x WIDTH image through the library's own
@@ -108,6 +113,8 @@ def draw_once(t, shape, image):
                     "val_shift": params["val_shift"]}
         if name == "GaussianBlur":
             return {"sigma_px": recorder.values[0]}
+        if name == "RandomGamma":  # the exponent in percent here
+            return {"gamma_pct": 100 * p["gamma"]}
         if name == "GaussNoise":
             return {"std_frac": recorder.values[0], "mean_frac": recorder.values[1]}
         if name == "CoarseDropout":
@@ -145,6 +152,22 @@ def main(argv):
         import albumentations
 
         print(f"albumentations {albumentations.__version__}, opencv {cv2.__version__}")
+        return 0
+    if len(argv) == 4 and argv[0] == "same":
+        import albumentations as A
+        import cv2
+        import numpy as np
+
+        image = cv2.cvtColor(cv2.imread(argv[3], cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        outputs = []
+        for path in argv[1:3]:
+            pipeline = A.load(path)
+            pipeline.set_random_seed(7)
+            outputs.append(pipeline(image=image)["image"])
+        a, b = outputs
+        if a.dtype != b.dtype or a.shape != b.shape or not np.array_equal(a, b):
+            raise SystemExit(f"different outputs: {a.dtype} {a.shape} vs {b.dtype} {b.shape}")
+        print(f"same: {a.dtype} {a.shape}, values {float(a.min()):.4f} .. {float(a.max()):.4f}")
         return 0
     if len(argv) == 5 and argv[0] == "grid-units":
         import numpy as np
