@@ -104,6 +104,14 @@ const std::vector<PinnedCase> kCases = [] {
             {"gamma 0.65 (brightens)", R"({"op": "random_gamma", "gamma_pct": [65, 65]})", Bound::Exact},
             {"gamma 1.7 (darkens)", R"({"op": "random_gamma", "gamma_pct": [170, 170]})", Bound::Exact},
             {"gamma 1.0 (identity)", R"({"op": "random_gamma", "gamma_pct": [100, 100]})", Bound::Exact},
+            {"invert", R"({"op": "invert_img"})", Bound::Exact},
+            {"solarize at 0.5 (127.5)", R"({"op": "solarize", "threshold_frac": [0.5, 0.5]})", Bound::Exact},
+            {"solarize at 0.3 (76.5)", R"({"op": "solarize", "threshold_frac": [0.3, 0.3]})", Bound::Exact},
+            {"solarize at 100 / 255 (on a level)",
+             R"({"op": "solarize", "threshold_frac": [0.39215686274509803, 0.39215686274509803]})",
+             Bound::Exact},
+            {"posterize 3 bits", R"({"op": "posterize", "bits": [3, 3]})", Bound::Exact},
+            {"posterize 1 bit", R"({"op": "posterize", "bits": [1, 1]})", Bound::Exact},
             {"gaussian blur 2.7", R"({"op": "gaussian_blur", "sigma_px": [2.7, 2.7]})", Bound::Blur},
             // No try fits a 2:1 crop of the whole area: both fall back to the 451 x 226 centre crop.
             {"random resized crop, centre fallback, upscaled",
@@ -266,7 +274,9 @@ private slots:
                {"op": "coarse_dropout", "holes": [2, 3], "hole_height_frac": [0.05, 0.3], "hole_width_frac": [0.1, 0.2]},
                {"op": "coarse_dropout", "holes": [1, 2], "hole_height_px": [100, 400], "hole_width_px": [200, 1000]},
                {"op": "perspective", "scale": [0.02, 0.15]},
-               {"op": "random_gamma", "gamma_pct": [40, 250]},)",
+               {"op": "random_gamma", "gamma_pct": [40, 250]},
+               {"op": "solarize", "threshold_frac": [0.2, 0.8]},
+               {"op": "posterize", "bits": [1, 7]})",
             R"({"op": "random_resized_crop", "size": [128, 128], "scale": [0.2, 0.9], "ratio": [0.5, 2]})",
         };
         QStringList failures;

@@ -14,6 +14,7 @@
 #include "ops/gauss_noise.h"
 #include "ops/gaussian_blur.h"
 #include "ops/hue_saturation_value.h"
+#include "ops/levels.h"
 #include "ops/mix.h"
 #include "ops/mosaic.h"
 #include "ops/perspective.h"
@@ -36,6 +37,9 @@ enum class OpId {
     BrightnessContrast,
     HueSaturationValue,
     RandomGamma,
+    InvertImg,
+    Solarize,
+    Posterize,
     GaussianBlur,
     GaussNoise,
     ToGray,
@@ -53,11 +57,11 @@ enum class OpId {
 using OpParams =
     std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams, BlurParams,
                  NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams, MixParams,
-                 MosaicParams, TrainingParams, GammaParams>;
+                 MosaicParams, TrainingParams, GammaParams, LevelParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 21>& opModules() {
-    static const std::array<const OpModule*, 21> modules{
+inline const std::array<const OpModule*, 24>& opModules() {
+    static const std::array<const OpModule*, 24> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
@@ -69,6 +73,9 @@ inline const std::array<const OpModule*, 21>& opModules() {
         &brightnessContrastModule(),
         &hueSaturationValueModule(),
         &randomGammaModule(),
+        &invertImgModule(),
+        &solarizeModule(),
+        &posterizeModule(),
         &gaussianBlurModule(),
         &gaussNoiseModule(),
         &toGrayModule(),

@@ -115,6 +115,10 @@ def draw_once(t, shape, image):
             return {"sigma_px": recorder.values[0]}
         if name == "RandomGamma":  # the exponent in percent here
             return {"gamma_pct": 100 * p["gamma"]}
+        if name == "Solarize":
+            return {"threshold_frac": params["threshold"]}
+        if name == "Posterize":
+            return {"bits": params["num_bits"]}
         if name == "GaussNoise":
             return {"std_frac": recorder.values[0], "mean_frac": recorder.values[1]}
         if name == "CoarseDropout":
