@@ -1,5 +1,6 @@
-// The GUI driven as a user drives it, under Xvfb: real widgets, real mouse and key events, and
-// assertions on what the user sees (the grid's pixels) and on the undo stack.
+// The window and the pipeline editor driven as a user drives them, under Xvfb: real widgets, real
+// mouse and key events, and assertions on what the user sees (the grid's pixels) and on the undo
+// stack. Images, folders and labels: test_gui_images.cpp; other backends: test_gui_backends.cpp.
 
 #include <QAction>
 #include <QApplication>
@@ -46,60 +47,13 @@
 #include "range_slider.h"
 #include "render_service.h"
 #include "replay.h"
-#include "suite_main.h"
 #include "target_rules_dialog.h"
 #include "targets.h"
 
+#include "gui_test_support.h"
+
 using namespace auglab;
-
-namespace {
-
-QString sample(const char* f) {
-    return QString(AUGLAB_SOURCE_DIR) + "/resources/samples/" + f;
-}
-
-bool waitForGrid(MainWindow& w, int timeoutMs = 20000) {
-    QSignalSpy spy(&w, &MainWindow::gridShown);
-    return spy.wait(timeoutMs);
-}
-
-// What the user sees: the grid widget's framebuffer.
-QImage seen(MainWindow& w) {
-    QCoreApplication::processEvents();
-    return w.grid()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
-}
-
-// A YOLO dataset in `root`: four photos in images/, one box each (class 0, x 0.2..0.4, y 0.3..0.7)
-// in labels/, class names in data.yaml.
-bool makeYoloFolder(const QString& root) {
-    const QDir d(root);
-    if (!d.mkpath("images") || !d.mkpath("labels")) return false;
-    auto write = [](const QString& path, const QByteArray& text) {
-        QFile f(path);
-        return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
-    };
-    for (const char* f : {"astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg"}) {
-        if (!QFile::copy(sample(f), d.filePath(QString("images/") + f))) return false;
-        if (!write(d.filePath("labels/" + QFileInfo(f).completeBaseName() + ".txt"), "0 0.3 0.5 0.2 0.4\n"))
-            return false;
-    }
-    return write(d.filePath("data.yaml"), "names: [cat, cup, person, rocket]\n");
-}
-
-}  // namespace
-
-// What every GUI suite shares: a fresh folder for autosaves per test, and a real window.
-class GuiSuite : public QObject {
-    Q_OBJECT
-
-protected:
-    std::unique_ptr<MainWindow> makeWindow();
-    std::unique_ptr<QTemporaryDir> dir_;
-
-private slots:
-    void init();
-    void cleanup();
-};
+using namespace auglab::testing;
 
 class TestGui : public GuiSuite {
     Q_OBJECT
@@ -108,82 +62,56 @@ private slots:
     void opensOnImageWithLiveGrid();
     void sliderDragUpdatesGridWhileDraggingAndIsOneUndoStep();
     void rerollChangesGridLockKeepsIt();
-    void openFolderFillsDatasetMode();
     void badPresetShowsErrorAndKeepsPipeline();
     void crashedSessionIsRecoveredFromAutosave();
-    void clickOpensInspectorWithReplay();
-    void mixTakesPartnersAndShowsLabelWeights();
     void everySliderTunesFinely();
     void numberFieldsRefuseRatherThanCut();
     void undoFromAFocusedField();
     void viewMenuBringsBackEveryPanel();
-    void unreadableFileGetsAPlaceholder();
     void addedOpIsScrolledIntoViewAndHighlighted();
     void trainingTailIsShownAsSuch();
     void probabilityHasAFieldAndDisabledOpsAreGreyed();
     void realismBadgesAndFindTheEdge();
-    void imageStripPicksTheImageShown();
     void refusedEditStaysInTheStatusBar();
-    void inspectorNamesItsSourceAndConfirmsSaves();
     void distributionShowsDrawnValues();
     void distributionUsesTheCropsSize();
-    void droppingFilesOpensThem();
     void exportDialogShowsTargetText();
-    void hugeFolderOpensAtOnce();
     void importAlbumentationsIsOneUndoStep();
-    void labelledFolderDrawsLabelsThatFollowTheSamples();
 };
 
-// Needs the GL backend (a display with OpenGL 3.3: Xvfb's software renderer will do).
-class TestGuiGl : public GuiSuite {
-    Q_OBJECT
+namespace {
 
-private slots:
-    void initTestCase();
-    void glBackendShowsTheSameGrid();
-    void labelsAreTheSameOnEveryBackend();
-};
-
-// Needs a CUDA device.
-class TestGuiCuda : public GuiSuite {
-    Q_OBJECT
-
-private slots:
-    void initTestCase();
-    void cudaBackendShowsTheSameGrid();
-};
-
-void GuiSuite::init() {
-    dir_ = std::make_unique<QTemporaryDir>();
-    QVERIFY(dir_->isValid());
+// A mouse event of the left button at `p`, sent to the slider itself (it may be scrolled out of
+// the editor's view).
+void sendMouse(RangeSlider* s, QEvent::Type type, QPoint p) {
+    QMouseEvent e(type, QPointF(p), QPointF(s->mapToGlobal(p)), Qt::LeftButton,
+                  type == QEvent::MouseButtonRelease ? Qt::NoButton : Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(s, &e);
 }
 
-void GuiSuite::cleanup() {
-    dir_.reset();
+Preset everyOpWithDefaults() {
+    Preset p;
+    for (const OpDesc& d : opRegistry()) {
+        OpConfig c(d);
+        for (const ParamDesc& pd : d.params)  // optional sliders too (hole sizes in pixels)
+            if (pd.optional) c.set(pd.key, pd.defaultValue);
+        p.pipeline.push_back(c);
+    }
+    return p;
 }
 
-void TestGuiGl::initTestCase() {
-    for (const BackendInfo& b : backendInfos())
-        if (b.name == "gl" && !b.available) QSKIP(("the GL backend is not available: " + b.detail).c_str());
-}
+}  // namespace
 
-void TestGuiCuda::initTestCase() {
-    const BackendInfo info = cudaBackendInfo();
-    if (!info.available) QSKIP(("the CUDA backend is not available: " + info.detail).c_str());
-}
-
-std::unique_ptr<MainWindow> GuiSuite::makeWindow() {
-    MainWindowOptions o;
-    o.autosavePath = dir_->filePath("autosave.auglab.json");
-    o.restoreLayout = false;
-    auto w = std::make_unique<MainWindow>(o);
-    w->resize(1300, 850);
-    w->show();
-    if (!QTest::qWaitForWindowExposed(w.get())) return nullptr;
-    // Shortcuts (F5, Ctrl+Z) go to the active window; there is no window manager under Xvfb.
-    QApplication::setActiveWindow(w.get());
-    if (QApplication::activeWindow() != w.get()) return nullptr;
-    return w;
+// The window on one image with an affine alone, once its panel is the only one; returns the
+// field of the rotation's upper end.
+QDoubleSpinBox* affineOnly(MainWindow& w) {
+    w.openImages({sample("astronaut.png")});
+    Preset p;
+    p.pipeline = {OpConfig::withDefaults("affine")};
+    w.document()->newDocument(p);
+    // The previous panels are deleted later: wait until they are gone.
+    if (!QTest::qWaitFor([&] { return w.editor()->findChildren<OpPanel*>().size() == 1; })) return nullptr;
+    return w.editor()->findChild<QDoubleSpinBox*>("rotate_deg_max");
 }
 
 void TestGui::opensOnImageWithLiveGrid() {
@@ -265,23 +193,6 @@ void TestGui::rerollChangesGridLockKeepsIt() {
     QCOMPARE(seen(*w), rerolled);
 }
 
-void TestGui::openFolderFillsDatasetMode() {
-    QTemporaryDir folder;
-    for (const char* f : {"astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg"})
-        QVERIFY(QFile::copy(sample(f), folder.filePath(f)));
-    auto w = makeWindow();
-    QVERIFY(w);
-    QVERIFY(w->openFolder(folder.path()));
-    QVERIFY(waitForGrid(*w));
-    QCOMPARE(w->mode(), SheetMode::Dataset);
-    QCOMPARE(w->files().size(), 4);
-    // One sample of each image, in name order; the other cells are empty.
-    QList<int> widths;
-    for (const SheetTile& t : w->shownTiles())
-        if (t.sourceIndex >= 0) widths << t.replay.imageWidth;
-    QCOMPARE(widths, (QList<int>{512, 451, 600, 640}));
-}
-
 void TestGui::badPresetShowsErrorAndKeepsPipeline() {
     auto w = makeWindow();
     QVERIFY(w);
@@ -331,81 +242,6 @@ void TestGui::crashedSessionIsRecoveredFromAutosave() {
     QVERIFY(again->close());
     QVERIFY(!QFile::exists(autosave));
 }
-
-void TestGui::clickOpensInspectorWithReplay() {
-    auto w = makeWindow();
-    QVERIFY(w);
-    w->openImages({sample("rocket.jpg")});
-    QVERIFY(w->setBackend("cpu"));
-    QVERIFY(waitForGrid(*w));
-    const SheetTile tile = w->shownTiles()[9];
-    QTest::mouseClick(w->grid(), Qt::LeftButton, {}, w->grid()->tileCentre(9));
-    QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->isVisible(), 10000);
-    QCOMPARE(w->inspector()->image().size(), QSize(640, 427));  // full resolution
-    QCOMPARE(parseReplay(w->inspector()->replayText().toStdString()), tile.replay);
-    // The pixels are apply's (the whole decode, resampled from the source), and the dialog says how
-    // they differ from the tile's.
-    SourceLevels source(loadImage(sample("rocket.jpg").toStdString()).image);
-    CpuBackend cpu(1);
-    const Image applied =
-        renderSample(w->document()->preset().pipeline, source, tile.replay.seed, tile.sampleIndex, cpu);
-    QCOMPARE(w->inspector()->image().convertToFormat(QImage::Format_RGB888),
-             RenderService::toQImage(applied).convertToFormat(QImage::Format_RGB888));
-    auto* note = w->inspector()->findChild<QLabel*>("fullResolutionNote");
-    QVERIFY(note && note->isVisible() && note->text().contains("averaged levels"));
-}
-
-void TestGui::mixTakesPartnersAndShowsLabelWeights() {
-    // mixup and cutmix in the window: with one image the status bar says why nothing changes; with
-    // three loaded, a sample's partner is another of them, and the inspector shows both label weights.
-    auto w = makeWindow();
-    QVERIFY(w);
-    w->openImages({sample("chelsea.png")});
-    QVERIFY(w->setBackend("cpu"));
-    Preset mix;
-    mix.seed = 4;
-    mix.pipeline = {OpConfig::withDefaults("cutmix")};
-    w->document()->newDocument(mix);
-    QTRY_VERIFY_WITH_TIMEOUT(w->statusMessage().contains("its partner is itself"), 10000);
-    w->openImages({sample("chelsea.png"), sample("coffee.png"), sample("astronaut.png")});
-    // The dataset grid (a grid of the single image may still arrive first).
-    QTRY_VERIFY_WITH_TIMEOUT(w->shownTiles().size() > 1 && w->shownTiles()[1].sourceIndex == 1, 10000);
-    const SheetTile tile = w->shownTiles()[1];  // dataset mode: coffee.png
-    QCOMPARE(tile.replay.ops.size(), std::size_t(1));
-    const auto& m = std::get<MixParams>(tile.replay.ops[0].params);
-    QCOMPARE(m.partners, std::uint64_t{3});
-    QVERIFY(m.partner == 0 || m.partner == 2);  // never the tile's own image
-    QTest::mouseClick(w->grid(), Qt::LeftButton, {}, w->grid()->tileCentre(1));
-    QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->isVisible(), 10000);
-    QCOMPARE(parseReplay(w->inspector()->replayText().toStdString()), tile.replay);
-    const QString weights = w->inspector()->labelWeightsText();
-    QVERIFY2(weights.contains(QString::number(m.effectiveLambda, 'f', 3)) &&
-                 weights.contains(m.partner == 0 ? "chelsea.png" : "astronaut.png"),
-             qPrintable(weights));
-}
-
-namespace {
-
-// A mouse event of the left button at `p`, sent to the slider itself (it may be scrolled out of
-// the editor's view).
-void sendMouse(RangeSlider* s, QEvent::Type type, QPoint p) {
-    QMouseEvent e(type, QPointF(p), QPointF(s->mapToGlobal(p)), Qt::LeftButton,
-                  type == QEvent::MouseButtonRelease ? Qt::NoButton : Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(s, &e);
-}
-
-Preset everyOpWithDefaults() {
-    Preset p;
-    for (const OpDesc& d : opRegistry()) {
-        OpConfig c(d);
-        for (const ParamDesc& pd : d.params)  // optional sliders too (hole sizes in pixels)
-            if (pd.optional) c.set(pd.key, pd.defaultValue);
-        p.pipeline.push_back(c);
-    }
-    return p;
-}
-
-}  // namespace
 
 void TestGui::everySliderTunesFinely() {
     // Every range slider of every op: its span is the typical range (at least 200 steps of its
@@ -457,18 +293,6 @@ void TestGui::everySliderTunesFinely() {
     QVERIFY2(checked >= 20, qPrintable(QString::number(checked)));
 }
 
-// The window on one image with an affine alone, once its panel is the only one; returns the
-// field of the rotation's upper end.
-QDoubleSpinBox* affineOnly(MainWindow& w) {
-    w.openImages({sample("astronaut.png")});
-    Preset p;
-    p.pipeline = {OpConfig::withDefaults("affine")};
-    w.document()->newDocument(p);
-    // The previous panels are deleted later: wait until they are gone.
-    if (!QTest::qWaitFor([&] { return w.editor()->findChildren<OpPanel*>().size() == 1; })) return nullptr;
-    return w.editor()->findChild<QDoubleSpinBox*>("rotate_deg_max");
-}
-
 void TestGui::numberFieldsRefuseRatherThanCut() {
     auto w = makeWindow();
     QVERIFY(w);
@@ -512,34 +336,32 @@ void TestGui::undoFromAFocusedField() {
     QVERIFY(w->document()->undoStack()->canRedo());  // the document's redo is still there
 }
 
-void TestGui::unreadableFileGetsAPlaceholder() {
-    // A dataset with a file that cannot be decoded: its cell is a placeholder whose tooltip says
-    // why, and the status bar keeps "1 skipped" with the list.
-    QTemporaryDir folder;
-    QVERIFY(QFile::copy(sample("chelsea.png"), folder.filePath("a.png")));
-    QFile bad(folder.filePath("b.png"));
-    QVERIFY(bad.open(QIODevice::WriteOnly));
-    QFile good(sample("coffee.png"));
-    QVERIFY(good.open(QIODevice::ReadOnly));
-    bad.write(good.read(300));  // truncated
-    bad.close();
-    QVERIFY(QFile::copy(sample("coffee.png"), folder.filePath("c.png")));
+void TestGui::viewMenuBringsBackEveryPanel() {
     auto w = makeWindow();
     QVERIFY(w);
-    QVERIFY(w->setBackend("cpu"));
-    QVERIFY(w->openFolder(folder.path()));
-    QTRY_VERIFY_WITH_TIMEOUT(!w->grid()->placeholders().empty(), 10000);
-    QCOMPARE(w->grid()->placeholders(), std::vector<int>{1});
-    QCOMPARE(w->skippedImages().size(), 1);
-    QVERIFY2(w->skippedImages()[0].startsWith("b.png") && w->skippedImages()[0].contains("b.png: "),
-             qPrintable(w->skippedImages()[0]));
-    auto* button = w->statusBar()->findChild<QToolButton*>("skipped");
-    QVERIFY(button && button->isVisible() && button->text() == "1 skipped");
-    // The placeholder is drawn: its dark red fills the cell, off its centred sign.
-    const QImage shot = w->grid()->grabFramebuffer();
-    const QPoint c = w->grid()->tileCentre(1) * shot.devicePixelRatio();
-    const QColor cell = shot.pixelColor(c + QPoint(int(shot.width() / 50), int(shot.height() / 30)));
-    QVERIFY2(cell.red() > cell.green() + 15 && cell.red() > 50, qPrintable(cell.name()));
+    QMenu* view = nullptr;
+    for (QAction* a : w->menuBar()->actions())
+        if (a->text().remove('&') == "View") view = a->menu();
+    QVERIFY(view);
+    const auto action = [&](const QString& text) -> QAction* {
+        for (QAction* a : view->actions())
+            if (a->text().remove('&') == text) return a;
+        return nullptr;
+    };
+    for (const char* panel : {"Pipeline editor", "Distribution", "Cost meter", "Preview"})
+        QVERIFY2(action(panel), panel);
+    auto* dist = w->findChild<QDockWidget*>("distributionDock");
+    dist->close();
+    QVERIFY(!dist->isVisible());
+    action("Distribution")->trigger();
+    QTRY_VERIFY(dist->isVisible());
+    dist->close();
+    w->findChild<QDockWidget*>("costDock")->close();
+    QVERIFY(action("Reset Layout"));
+    action("Reset Layout")->trigger();
+    QTRY_VERIFY(dist->isVisible() && w->findChild<QDockWidget*>("costDock")->isVisible());
+    // At start the editor has the height, not the empty distribution view.
+    QVERIFY(w->findChild<QDockWidget*>("pipelineDock")->height() > 2 * dist->height());
 }
 
 void TestGui::addedOpIsScrolledIntoViewAndHighlighted() {
@@ -676,57 +498,6 @@ void TestGui::realismBadgesAndFindTheEdge() {
     QCOMPARE(w->document()->preset().pipeline[0].range("translate_x_frac").max, 0.02);
 }
 
-void TestGui::imageStripPicksTheImageShown() {
-    auto w = makeWindow();
-    QVERIFY(w);
-    QVERIFY(w->setBackend("cpu"));
-    w->openImages({sample("chelsea.png"), sample("coffee.png"), sample("astronaut.png")});
-    auto* strip = w->findChild<QListWidget*>("imageStrip");
-    QVERIFY(strip && strip->isVisible());
-    QCOMPARE(strip->count(), 3);
-    QTRY_VERIFY(!strip->item(2)->icon().isNull());  // thumbnails
-    // A click on the third image: its samples, in the single-image mode.
-    const QRect r = strip->visualItemRect(strip->item(2));
-    QTest::mouseClick(strip->viewport(), Qt::LeftButton, {}, r.center());
-    QCOMPARE(w->currentImage(), 2);
-    QCOMPARE(w->mode(), SheetMode::Samples);
-    QVERIFY(strip->item(2)->font().bold());  // marked as the one shown
-    QTRY_VERIFY_WITH_TIMEOUT(!w->shownTiles().empty() && w->shownTiles()[0].replay.imageWidth == 512 &&
-                                 w->shownTiles()[3].replay.imageWidth == 512,
-                             10000);  // astronaut.png is 512 x 512
-    // One image alone: no strip.
-    w->openImages({sample("chelsea.png")});
-    QVERIFY(!strip->isVisible());
-}
-
-void TestGui::viewMenuBringsBackEveryPanel() {
-    auto w = makeWindow();
-    QVERIFY(w);
-    QMenu* view = nullptr;
-    for (QAction* a : w->menuBar()->actions())
-        if (a->text().remove('&') == "View") view = a->menu();
-    QVERIFY(view);
-    const auto action = [&](const QString& text) -> QAction* {
-        for (QAction* a : view->actions())
-            if (a->text().remove('&') == text) return a;
-        return nullptr;
-    };
-    for (const char* panel : {"Pipeline editor", "Distribution", "Cost meter", "Preview"})
-        QVERIFY2(action(panel), panel);
-    auto* dist = w->findChild<QDockWidget*>("distributionDock");
-    dist->close();
-    QVERIFY(!dist->isVisible());
-    action("Distribution")->trigger();
-    QTRY_VERIFY(dist->isVisible());
-    dist->close();
-    w->findChild<QDockWidget*>("costDock")->close();
-    QVERIFY(action("Reset Layout"));
-    action("Reset Layout")->trigger();
-    QTRY_VERIFY(dist->isVisible() && w->findChild<QDockWidget*>("costDock")->isVisible());
-    // At start the editor has the height, not the empty distribution view.
-    QVERIFY(w->findChild<QDockWidget*>("pipelineDock")->height() > 2 * dist->height());
-}
-
 void TestGui::refusedEditStaysInTheStatusBar() {
     auto w = makeWindow();
     QVERIFY(w);
@@ -750,25 +521,6 @@ void TestGui::refusedEditStaysInTheStatusBar() {
     QCOMPARE(w->statusMessage(), message);
     QVERIFY(!label->geometry().intersects(time->geometry()));
     QCOMPARE(label->toolTip(), message);
-}
-
-void TestGui::inspectorNamesItsSourceAndConfirmsSaves() {
-    auto w = makeWindow();
-    QVERIFY(w);
-    w->openImages({sample("chelsea.png"), sample("coffee.png")});
-    QVERIFY(w->setBackend("cpu"));
-    QVERIFY(waitForGrid(*w));
-    QTest::mouseClick(w->grid(), Qt::LeftButton, {}, w->grid()->tileCentre(1));
-    QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->isVisible(), 10000);
-    QVERIFY2(w->inspector()->windowTitle().contains("coffee.png"), qPrintable(w->inspector()->windowTitle()));
-    const QString base = dir_->filePath("saved-sample");
-    QVERIFY(w->inspector()->saveImageTo(base));  // no extension: PNG
-    QVERIFY(QFile::exists(base + ".png"));
-    QVERIFY2(w->inspector()->confirmationText().contains("Saved") &&
-                 w->inspector()->confirmationText().contains("saved-sample.png"),
-             qPrintable(w->inspector()->confirmationText()));
-    // The first save of a preset suggests its own name.
-    QCOMPARE(w->suggestedPresetName(), QString("default.auglab.json"));
 }
 
 void TestGui::distributionShowsDrawnValues() {
@@ -812,120 +564,6 @@ void TestGui::distributionUsesTheCropsSize() {
     QVERIFY2(nonEmpty >= 5, qPrintable(QString::number(nonEmpty)));  // 64 draws spread over the range
 }
 
-void TestGui::droppingFilesOpensThem() {
-    auto w = makeWindow();
-    QVERIFY(w);
-    QMimeData mime;
-    mime.setUrls({QUrl::fromLocalFile(sample("coffee.png")), QUrl::fromLocalFile(sample("rocket.jpg"))});
-    const QPoint where(w->width() / 2, w->height() / 2);
-    QDragEnterEvent enter(where, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(w.get(), &enter);
-    QVERIFY(enter.isAccepted());
-    QDropEvent drop(QPointF(where), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(w.get(), &drop);
-    QCOMPARE(w->files().size(), 2);
-    QCOMPARE(w->mode(), SheetMode::Dataset);  // several images: one sample of each
-    QVERIFY(waitForGrid(*w));
-    QCOMPARE(w->shownTiles()[1].replay.imageWidth, 640);
-}
-
-void TestGuiGl::glBackendShowsTheSameGrid() {
-    auto w = makeWindow();
-    QVERIFY(w);
-    w->openImages({sample("astronaut.png")});
-    QVERIFY(waitForGrid(*w));
-    QVERIFY(w->setBackend("cpu"));
-    QVERIFY(waitForGrid(*w));
-    QCOMPARE(w->lastBackend(), QString("cpu"));
-    QVERIFY(!w->grid()->showsExternalTexture());  // the CPU's sheet is uploaded
-    const QImage cpu = seen(*w);
-    QVERIFY(w->setBackend("gl"));
-    QVERIFY(waitForGrid(*w));
-    QCOMPARE(w->lastBackend(), QString("gl"));
-    QVERIFY(w->grid()->showsExternalTexture());  // the GL backend's grid texture, shown without readback
-    QCOMPARE(seen(*w), cpu);                     // the GL backend reproduces the CPU's integers
-}
-
-void TestGuiGl::labelsAreTheSameOnEveryBackend() {
-    // Labels are moved once per sample, from its replay: the GL grid shows the CPU's, drawn the same.
-    QTemporaryDir root;
-    QVERIFY(makeYoloFolder(root.path()));
-    auto w = makeWindow();
-    QVERIFY(w);
-    QVERIFY(w->setBackend("cpu"));
-    QVERIFY(w->openFolder(root.path()));
-    QTRY_COMPARE_WITH_TIMEOUT(w->grid()->overlays().size(), std::size_t(4), 20000);
-    QTRY_COMPARE_WITH_TIMEOUT(w->lastBackend(), QString("cpu"), 20000);
-    const std::vector<TileOverlay> cpu = w->grid()->overlays();
-    const QImage cpuSeen = seen(*w);
-    QVERIFY(w->setBackend("gl"));
-    QTRY_COMPARE_WITH_TIMEOUT(w->lastBackend(), QString("gl"), 20000);
-    // The page's labels load in the background (a tile may briefly have none): wait until they are in.
-    const auto sameAsCpu = [&] {
-        const std::vector<TileOverlay> gl = w->grid()->overlays();
-        if (gl.size() != cpu.size()) return false;
-        for (std::size_t i = 0; i < cpu.size(); ++i)
-            if (gl[i].tile != cpu[i].tile || !(gl[i].boxes == cpu[i].boxes)) return false;
-        return true;
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(sameAsCpu(), 20000);
-    QTRY_COMPARE_WITH_TIMEOUT(seen(*w), cpuSeen, 10000);
-}
-
-void TestGuiCuda::cudaBackendShowsTheSameGrid() {
-    // On a CUDA device the grid is rendered and composed by the kernels straight into a GL texture
-    // the widget shares (CUDA-GL interop): no download, no upload, and the CPU's integers.
-    auto w = makeWindow();
-    QVERIFY(w);
-    w->openImages({sample("astronaut.png")});
-    QVERIFY(waitForGrid(*w));
-    QVERIFY(w->setBackend("cpu"));
-    QVERIFY(waitForGrid(*w));
-    const QImage cpu = seen(*w);
-    QVERIFY(w->setBackend("cuda"));
-    QVERIFY(waitForGrid(*w));
-    QCOMPARE(w->lastBackend(), QString("cuda"));
-#if defined(AUGLAB_HAVE_CUDA_GL)
-    // A GL context on another GPU than the CUDA device cannot share: the grid then comes through
-    // host memory, and the status bar says so.
-    if (!w->grid()->showsExternalTexture())
-        QSKIP(qPrintable("CUDA-GL interop is not possible in this session: " + w->statusMessage()));
-#endif
-    QCOMPARE(seen(*w), cpu);  // the default pipeline (affine, flip, cutout, brightness) is exact
-}
-
-void TestGui::hugeFolderOpensAtOnce() {
-    // 10,000 images: the folder opens by listing names, and only the shown page is decoded.
-    QTemporaryDir folder;
-    // Small real photos (a 60x40 crop of chelsea.png): ten thousand files, a few MB in all.
-    QByteArray png;
-    {
-        QBuffer buffer(&png);
-        buffer.open(QIODevice::WriteOnly);
-        QVERIFY(QImage(sample("chelsea.png")).copy(180, 90, 60, 40).save(&buffer, "PNG"));
-    }
-    for (int i = 0; i < 10000; ++i) {
-        QFile f(folder.filePath(QString("img%1.png").arg(i, 5, 10, QChar('0'))));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(png);
-    }
-    auto w = makeWindow();
-    QVERIFY(w);
-    QElapsedTimer t;
-    t.start();
-    QVERIFY(w->openFolder(folder.path()));
-    const qint64 openMs = t.elapsed();
-    QCOMPARE(w->files().size(), 10000);
-    QVERIFY(waitForGrid(*w));
-    qInfo("10,000-image folder: listed in %lld ms, first page shown after %lld ms", openMs, t.elapsed());
-    // (How long listing takes is a benchmark's business, not a test's: the point here is that the
-    // window works on such a folder and decodes one page.)
-    w->setPage(77);
-    // (A grid of page 0 may still arrive first: opening showed the image strip, which resized the grid.)
-    QTRY_VERIFY_WITH_TIMEOUT(
-        !w->shownTiles().empty() && w->shownTiles()[0].sampleIndex == std::uint64_t(77 * 64), 20000);
-}
-
 void TestGui::exportDialogShowsTargetText() {
     auto w = makeWindow();
     QVERIFY(w);
@@ -962,139 +600,7 @@ void TestGui::importAlbumentationsIsOneUndoStep() {
 }
 
 int main(int argc, char** argv) {
-    // Settings and autosaves of the tests stay out of the user's folders.
-    QTemporaryDir home;
-    qputenv("XDG_CONFIG_HOME", home.filePath("config").toUtf8());
-    qputenv("XDG_DATA_HOME", home.filePath("data").toUtf8());
-    auglab::PreviewGrid::configureOpenGl();
-    QApplication app(argc, argv);
-    return auglab::testing::runSuites<TestGui, TestGuiGl, TestGuiCuda>(argc, argv);
+    return runGuiSuites<TestGui>(argc, argv);
 }
 
 #include "test_gui.moc"
-
-void TestGui::labelledFolderDrawsLabelsThatFollowTheSamples() {
-    // A YOLO dataset: four photos in images/, one box each in labels/, names in data.yaml.
-    QTemporaryDir root;
-    QVERIFY(makeYoloFolder(root.path()));
-    auto write = [](const QString& path, const QByteArray& text) {
-        QFile f(path);
-        return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
-    };
-    // A flip alone: every box's place is known by hand.
-    const QString preset = dir_->filePath("flip.auglab.json");
-    QVERIFY(write(preset, R"({"format": "auglab-preset", "version": 1, "seed": 2, "pipeline": [
-        {"op": "horizontal_flip", "p": 1}], "targets": {"boxes": {"format": "yolo"}}})"));
-    auto w = makeWindow();
-    QVERIFY(w);
-    QVERIFY(w->openPreset(preset));
-    QVERIFY(w->setBackend("cpu"));
-    QVERIFY(w->openFolder(root.path()));
-    QVERIFY(w->labels());
-    QCOMPARE(w->files().size(), 4);  // the images under images/, not the label files
-    QVERIFY(w->findChild<QToolBar*>("labelsToolbar")->isVisible());
-    QTRY_COMPARE_WITH_TIMEOUT(w->grid()->overlays().size(), std::size_t(4), 20000);
-    QTRY_VERIFY_WITH_TIMEOUT(w->labelStatistic().contains("1 of 1") || w->labelStatistic().contains("4 of 4"),
-                             5000);
-    // The box x 0.2..0.4 of the width, y 0.3..0.7 of the height, mirrored: x 0.6..0.8 of each tile.
-    const QImage shown = seen(*w);
-    for (const TileOverlay& o : w->grid()->overlays()) {
-        const SheetTile& t = w->shownTiles()[std::size_t(o.tile)];
-        QCOMPARE(o.boxes.size(), std::size_t(1));
-        const Box& b = o.boxes[0];
-        QVERIFY2(
-            std::abs(b.x0 - 0.6 * t.width) < 1e-3 && std::abs(b.x1 - 0.8 * t.width) < 1e-3 &&
-                std::abs(b.y0 - 0.3 * t.height) < 1e-3 && std::abs(b.y1 - 0.7 * t.height) < 1e-3,
-            qPrintable(
-                QString("tile %1: [%2, %3, %4, %5]").arg(o.tile).arg(b.x0).arg(b.y0).arg(b.x1).arg(b.y1)));
-        // Drawn in class 0's colour on the box's left edge.
-        const QPointF edge = w->grid()->sheetToWidget(QPointF(t.x + b.x0, t.y + (b.y0 + b.y1) / 2));
-        const Rgb c = classColour(0);
-        bool found = false;
-        for (int dx = -2; dx <= 2 && !found; ++dx) {
-            const QColor px = shown.pixelColor(int(edge.x()) + dx, int(edge.y()));
-            found = std::abs(px.red() - c[0]) < 30 && std::abs(px.green() - c[1]) < 30 &&
-                    std::abs(px.blue() - c[2]) < 30;
-        }
-        QVERIFY2(
-            found,
-            qPrintable(
-                QString("tile %1: no box edge drawn at (%2, %3)").arg(o.tile).arg(edge.x()).arg(edge.y())));
-    }
-    QVERIFY2(w->labelStatistic().contains("4 of 4 kept"), qPrintable(w->labelStatistic()));
-
-    // A rotation added and dragged wider: the boxes follow each tile's new sample.
-    const std::vector<TileOverlay> flipped = w->grid()->overlays();
-    w->document()->addOp("affine");
-    QTRY_VERIFY_WITH_TIMEOUT(w->editor()->panel(1) != nullptr, 5000);
-    auto* slider = w->editor()->panel(1)->findChild<RangeSlider*>("rotate_deg");
-    QVERIFY(slider);
-    QVERIFY(waitForGrid(*w));
-    const QPoint start = slider->handleRect(1).center();
-    QTest::mousePress(slider, Qt::LeftButton, {}, start);
-    QTest::mouseMove(slider, start + QPoint(40, 0));
-    QTest::mouseRelease(slider, Qt::LeftButton, {}, start + QPoint(40, 0));
-    QTRY_VERIFY_WITH_TIMEOUT(
-        w->document()->preset().pipeline.size() == 2 && w->shownTiles().size() > 0 &&
-            w->shownTiles()[0].replay.ops.size() == 2 && w->grid()->overlays().size() == 4 &&
-            w->grid()->overlays()[0].boxes.size() + w->grid()->overlays()[0].dropped.size() > 0,
-        20000);
-    QTRY_VERIFY_WITH_TIMEOUT(w->shownTiles()[0].replay.ops[1].applied, 20000);
-    const TargetSettings rules = *w->document()->preset().targets;
-    int moved = 0;
-    for (const TileOverlay& o : w->grid()->overlays()) {
-        const SheetTile& t = w->shownTiles()[std::size_t(o.tile)];
-        // What the engine gives for this tile's sample, from the label file read here.
-        LabelReport report;
-        const Targets targets = readYoloLabels(
-            (root.filePath("labels/") + QFileInfo(w->files()[t.sourceIndex]).completeBaseName() + ".txt")
-                .toStdString(),
-            t.replay.imageWidth, t.replay.imageHeight, {}, report);
-        const TileOverlay expected = tileOverlay(t, targets, rules, false);
-        QCOMPARE(o.boxes.size(), expected.boxes.size());
-        for (std::size_t k = 0; k < o.boxes.size(); ++k) QCOMPARE(o.boxes[k].x0, expected.boxes[k].x0);
-        const auto before = std::find_if(flipped.begin(), flipped.end(),
-                                         [&](const TileOverlay& f) { return f.tile == o.tile; });
-        if (before != flipped.end() && !o.boxes.empty() &&
-            std::abs(before->boxes[0].x0 - o.boxes[0].x0) > 0.5)
-            ++moved;
-    }
-    QVERIFY2(moved >= 3,
-             qPrintable(QString::number(moved)));  // rotated boxes are not where the flip left them
-
-    // The rules: a minimum area no box reaches drops them all, in the statistic too; undo restores.
-    const QString statistic = w->labelStatistic();
-    w->findChild<QAction*>("labelRules")->trigger();
-    QTRY_VERIFY(w->labelRules() && w->labelRules()->isVisible());
-    auto* minArea = w->labelRules()->findChild<QDoubleSpinBox*>("minArea");
-    QVERIFY(minArea);
-    minArea->setValue(1e8);
-    QCOMPARE(w->document()->preset().targets->boxes.minArea, 1e8);
-    QTRY_VERIFY_WITH_TIMEOUT(w->labelStatistic().contains("0 of 4 kept"), 20000);
-    w->document()->undoStack()->undo();
-    QCOMPARE(w->document()->preset().targets->boxes.minArea, 0.0);
-    QTRY_COMPARE_WITH_TIMEOUT(w->labelStatistic(), statistic, 20000);
-
-    // Boxes hidden: not drawn, the overlays kept.
-    const QImage with = seen(*w);
-    w->findChild<QAction*>("showBoxes")->trigger();
-    QVERIFY(!w->grid()->overlayStyle().boxes);
-    QVERIFY(seen(*w) != with);
-
-    // The inspector lists the sample's labels.
-    QTest::mouseClick(w->grid(), Qt::LeftButton, {}, w->grid()->tileCentre(1));
-    QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->isVisible() && !w->inspector()->annotationsText().isEmpty(),
-                             20000);
-    QVERIFY2(w->inspector()->annotationsText().contains("Boxes"),
-             qPrintable(w->inspector()->annotationsText()));
-    QVERIFY(!w->inspector()->annotationsOverlay().isNull());
-
-    // A COCO folder with keypoints: the category's skeleton ([[1, 2], [1, 3]], 1-based) joins them.
-    QVERIFY(w->openFolder(QString(AUGLAB_SOURCE_DIR) + "/tests/data/annotations/coco"));
-    QTRY_COMPARE_WITH_TIMEOUT(w->grid()->skeleton(), (std::vector<std::pair<int, int>>{{0, 1}, {0, 2}}),
-                              20000);
-    bool keypoints = false;
-    for (const TileOverlay& o : w->grid()->overlays())
-        for (const Keypoint& k : o.keypoints) keypoints = keypoints || k.owner >= 0;
-    QVERIFY(keypoints);
-}
