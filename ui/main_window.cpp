@@ -1,3 +1,7 @@
+// The main window: building it, rendering the grid and the inspector's sample, the realism meter,
+// the distribution view and the labels drawn on tiles (menus and toolbars: main_window_actions.cpp;
+// files: main_window_files.cpp; dataset labels: page_labels.cpp).
+
 #include "main_window.h"
 
 #include <cmath>
@@ -57,18 +61,6 @@
 namespace auglab {
 
 namespace {
-
-/// Name filters from core's list of image extensions ("*.png", ...).
-QStringList imageNameFilters() {
-    QStringList filters;
-    for (const std::string& e : imageExtensions()) filters << QStringLiteral("*") + QString::fromStdString(e);
-    return filters;
-}
-const QStringList kImageFilters = imageNameFilters();
-
-bool isPresetFile(const QString& path) {
-    return path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
-}
 
 QString defaultAutosavePath() {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
@@ -249,319 +241,20 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* openPresetAction = file->addAction(tr("&Open Preset…"), this, [this] {
-        const QString p =
-            QFileDialog::getOpenFileName(this, tr("Open preset"), QString(), tr("AugLab presets (*.json)"));
-        if (!p.isEmpty() && maybeSave()) openPreset(p);
-    });
-    openPresetAction->setShortcut(QKeySequence::Open);
-    file->addAction(tr("Open &Images…"), QKeySequence(tr("Ctrl+I")), this, [this] {
-        const QStringList f = QFileDialog::getOpenFileNames(this, tr("Open images"), QString(),
-                                                            tr("Images (%1)").arg(kImageFilters.join(' ')));
-        if (!f.isEmpty()) openImages(f);
-    });
-    file->addAction(tr("Open &Folder…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
-        const QString d = QFileDialog::getExistingDirectory(this, tr("Open a dataset folder"));
-        if (!d.isEmpty()) openFolder(d);
-    });
-    recentMenu_ = file->addMenu(tr("Open &Recent"));
-    rebuildRecentMenu();
-    file->addSeparator();
-    QAction* save = file->addAction(tr("&Save Preset"), this, [this] {
-        if (doc_.filePath().isEmpty()) {
-            const QString p = QFileDialog::getSaveFileName(this, tr("Save preset"), suggestedPresetName(),
-                                                           tr("AugLab presets (*.json)"));
-            if (!p.isEmpty()) savePresetAs(p);
-        } else {
-            savePresetAs(doc_.filePath());
-        }
-    });
-    save->setShortcut(QKeySequence::Save);
-    QAction* saveAs = file->addAction(tr("Save Preset &As…"), this, [this] {
-        const QString p = QFileDialog::getSaveFileName(
-            this, tr("Save preset as"), doc_.filePath().isEmpty() ? suggestedPresetName() : doc_.filePath(),
-            tr("AugLab presets (*.json)"));
-        if (!p.isEmpty()) savePresetAs(p);
-    });
-    saveAs->setShortcut(QKeySequence::SaveAs);
-    file->addSeparator();
-    file->addAction(tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, [this] {
-        auto* dialog = new ExportDialog(doc_.preset(), this);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &ExportDialog::exported, this, [this](const QString& path, int warnings) {
-            showStatus(warnings
-                           ? tr("Exported %1 (%2 warnings, written into the file)").arg(path).arg(warnings)
-                           : tr("Exported %1").arg(path));
-        });
-        dialog->open();
-    });
-    file->addAction(tr("&Import Albumentations…"), this, [this] {
-        const QString p = QFileDialog::getOpenFileName(this, tr("Import an Albumentations file"), QString(),
-                                                       tr("Albumentations JSON (*.json)"));
-        if (!p.isEmpty()) importAlbumentationsFile(p);
-    });
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    qApp->installEventFilter(this);  // Ctrl+Z in a committed number field goes to the document
-    QAction* undo = doc_.undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = doc_.undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence(tr("Ctrl+Y"))});
-    edit->addAction(undo);
-    edit->addAction(redo);
-
-    QMenu* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Next Page"), QKeySequence(Qt::Key_PageDown), this, [this] { setPage(page_ + 1); });
-    view->addAction(tr("&Previous Page"), QKeySequence(Qt::Key_PageUp), this, [this] { setPage(page_ - 1); });
-}
-
-void MainWindow::buildToolbar() {
-    QToolBar* bar = toolbar_ = addToolBar(tr("Preview"));
-    bar->setObjectName("previewToolbar");
-    bar->addWidget(new QLabel(tr(" Seed "), bar));
-    seedEdit_ = new QLineEdit(bar);
-    seedEdit_->setObjectName("seed");
-    seedEdit_->setValidator(new QRegularExpressionValidator(QRegularExpression("[0-9]{1,19}"), seedEdit_));
-    seedEdit_->setMaximumWidth(170);
-    connect(seedEdit_, &QLineEdit::editingFinished, this, [this] {
-        bool ok = false;
-        const quint64 s = seedEdit_->text().toULongLong(&ok);
-        if (ok) doc_.setSeed(s);
-    });
-    bar->addWidget(seedEdit_);
-    rerollAction_ = bar->addAction(tr("Reroll"), this, &MainWindow::reroll);
-    rerollAction_->setObjectName("reroll");
-    rerollAction_->setShortcut(QKeySequence(Qt::Key_F5));
-    rerollAction_->setToolTip(tr("New random seed (F5)"));
-    lock_ = new QCheckBox(tr("Lock"), bar);
-    lock_->setObjectName("lockSeed");
-    lock_->setToolTip(tr("Keep this seed: reroll is off and the field is read-only"));
-    connect(lock_, &QCheckBox::toggled, this, &MainWindow::setSeedLocked);
-    bar->addWidget(lock_);
-    bar->addSeparator();
-
-    bar->addWidget(new QLabel(tr(" Grid "), bar));
-    gridCombo_ = new QComboBox(bar);
-    gridCombo_->setObjectName("gridSize");
-    for (int n : {2, 3, 4, 6, 8, 10, 12, 16}) gridCombo_->addItem(QString("%1 x %1").arg(n), n);
-    gridCombo_->setCurrentIndex(gridCombo_->findData(8));
-    connect(gridCombo_, &QComboBox::currentIndexChanged, this, [this](int) {
-        const int n = gridCombo_->currentData().toInt();
-        setGrid(n, n);
-    });
-    bar->addWidget(gridCombo_);
-    modeCombo_ = new QComboBox(bar);
-    modeCombo_->setObjectName("mode");
-    modeCombo_->addItem(tr("One image, many samples"), int(SheetMode::Samples));
-    modeCombo_->addItem(tr("Dataset batch"), int(SheetMode::Dataset));
-    modeCombo_->addItem(tr("Original beside augmented"), int(SheetMode::Compare));
-    connect(modeCombo_, &QComboBox::currentIndexChanged, this,
-            [this](int) { setMode(SheetMode(modeCombo_->currentData().toInt())); });
-    bar->addWidget(modeCombo_);
-    bar->addAction(tr("◀"), this, [this] { setPage(page_ - 1); })->setToolTip(tr("Previous page (PgUp)"));
-    pageLabel_ = new QLabel(bar);
-    pageLabel_->setObjectName("page");
-    bar->addWidget(pageLabel_);
-    bar->addAction(tr("▶"), this, [this] { setPage(page_ + 1); })->setToolTip(tr("Next page (PgDown)"));
-    bar->addSeparator();
-    bar->addWidget(new QLabel(tr(" Backend "), bar));
-    backendCombo_ = new QComboBox(bar);
-    backendCombo_->setObjectName("backend");
-    backendCombo_->addItem(tr("Auto"), "auto");
-    backendCombo_->addItem(tr("CPU"), "cpu");
-    // GPU backends are listed with their state; unavailable ones are greyed out with the reason.
-    for (const BackendInfo& info : backendInfos()) {
-        if (info.name == "cpu") continue;
-        backendCombo_->addItem(QString::fromStdString(info.name).toUpper(),
-                               QString::fromStdString(info.name));
-        const int i = backendCombo_->count() - 1;
-        backendCombo_->setItemData(i, QString::fromStdString(info.detail), Qt::ToolTipRole);
-        if (!info.available)
-            if (auto* model = qobject_cast<QStandardItemModel*>(backendCombo_->model()))
-                model->item(i)->setEnabled(false);
-    }
-    backendCombo_->setToolTip(
-        tr("Auto picks %1 here").arg(QString::fromStdString(autoBackendName()).toUpper()));
-    connect(backendCombo_, &QComboBox::currentIndexChanged, this, [this](int) { requestRender(); });
-    bar->addWidget(backendCombo_);
-    bar->addSeparator();
-
-    // The realism meter: tiles with more invented pixels than this get a badge; "find the edge"
-    // widens a range until more than the second share of samples pass it.
-    bar->addWidget(new QLabel(tr(" Flag ≥ "), bar));
-    realismThreshold_ = new QSpinBox(bar);
-    realismThreshold_->setObjectName("realismThreshold");
-    realismThreshold_->setRange(1, 100);
-    realismThreshold_->setValue(30);
-    realismThreshold_->setSuffix(tr("% invented"));
-    realismThreshold_->setToolTip(
-        tr("Tiles with more invented pixels (border fill or reflection, dropout holes) "
-           "than this show a badge"));
-    connect(realismThreshold_, &QSpinBox::valueChanged, this, [this] { updateRealism(); });
-    bar->addWidget(realismThreshold_);
-    bar->addWidget(new QLabel(tr(" edge at "), bar));
-    edgeShare_ = new QSpinBox(bar);
-    edgeShare_->setObjectName("edgeShare");
-    edgeShare_->setRange(1, 100);
-    edgeShare_->setValue(10);
-    edgeShare_->setSuffix(tr("% of samples"));
-    edgeShare_->setToolTip(
-        tr("Find the edge (right-click a range's name) widens it until more than this share of "
-           "samples is flagged"));
-    bar->addWidget(edgeShare_);
-
-    // Labels of a labelled dataset: what is drawn over the tiles (shown once a folder has labels).
-    addToolBarBreak();  // a row of its own: the preview toolbar already fills the width
-    labelsBar_ = addToolBar(tr("Labels"));
-    labelsBar_->setObjectName("labelsToolbar");
-    labelsBar_->addWidget(new QLabel(tr(" Labels: "), labelsBar_));
-    auto toggle = [this](const QString& text, const char* name, const QString& tip) {
-        QAction* a = labelsBar_->addAction(text);
-        a->setObjectName(name);
-        a->setCheckable(true);
-        a->setChecked(true);
-        a->setToolTip(tip);
-        connect(a, &QAction::toggled, this, [this] {
-            setOverlayStyle({showBoxes_->isChecked(), showKeypoints_->isChecked(), showMasks_->isChecked(),
-                             maskOpacity_->value() / 100.0});
-        });
-        return a;
-    };
-    showBoxes_ = toggle(tr("Boxes"), "showBoxes", tr("Draw each sample's boxes where its ops moved them"));
-    showKeypoints_ = toggle(tr("Keypoints"), "showKeypoints", tr("Draw each sample's keypoints"));
-    showMasks_ = toggle(tr("Masks"), "showMasks", tr("Draw each sample's masks over it"));
-    labelsBar_->addWidget(new QLabel(tr(" opacity "), labelsBar_));
-    maskOpacity_ = new QSpinBox(labelsBar_);
-    maskOpacity_->setObjectName("maskOpacity");
-    maskOpacity_->setRange(0, 100);
-    maskOpacity_->setValue(45);
-    maskOpacity_->setSuffix(tr("%"));
-    maskOpacity_->setToolTip(tr("How strongly the masks cover the pixels"));
-    connect(maskOpacity_, &QSpinBox::valueChanged, this, [this](int v) {
-        OverlayStyle s = grid_->overlayStyle();
-        s.opacity = v / 100.0;
-        setOverlayStyle(s);
-    });
-    labelsBar_->addWidget(maskOpacity_);
-    labelsBar_->addSeparator();
-    QAction* rules = labelsBar_->addAction(tr("Rules…"), this, [this] {
-        if (!rulesDialog_) rulesDialog_ = new TargetRulesDialog(doc_, this);
-        rulesDialog_->load();
-        rulesDialog_->show();
-        rulesDialog_->raise();
-    });
-    rules->setObjectName("labelRules");
-    rules->setToolTip(
-        tr("Which boxes and keypoints survive (min visibility, min area, ...): the preset's "
-           "targets section"));
-    labelsBar_->hide();
-}
-
-void MainWindow::setOverlayStyle(const OverlayStyle& style) {
-    const QSignalBlocker b1(showBoxes_), b2(showKeypoints_), b3(showMasks_), b4(maskOpacity_);
-    showBoxes_->setChecked(style.boxes);
-    showKeypoints_->setChecked(style.keypoints);
-    showMasks_->setChecked(style.masks);
-    maskOpacity_->setValue(int(std::lround(style.opacity * 100)));
-    const bool masksBefore = grid_->overlayStyle().masks;
-    grid_->setOverlayStyle(style);
-    if (style.masks && !masksBefore) updateOverlays();  // masks are moved only while shown
-}
-
 QString MainWindow::labelStatistic() const {
     return labelsLabel_->text();
 }
 
-std::shared_ptr<const MainWindow::CachedLabels> MainWindow::labelsOf(const QString& file, int width,
-                                                                     int height, int level) {
-    if (!labels_) return nullptr;
-    if (const auto it = targetsCache_.constFind(file);
-        it != targetsCache_.constEnd() && (!*it || (*it)->level == level))
-        return *it;
-    std::shared_ptr<CachedLabels> c;
-    try {
-        LabelReport report;
-        Targets t = labels_->labelsFor(file.toStdString(), width, height, report);
-        for (const std::string& s : report.skipped) labelProblems_ << QString::fromStdString(s);
-        // Only the level the tiles need is kept: a page of camera-size masks at full resolution would
-        // not fit in memory (a COCO image's instances are a mask each).
-        c = std::make_shared<CachedLabels>();
-        c->level = level;
-        c->width = width;
-        c->height = height;
-        c->masks = reduceMasks(t.masks, level);
-        t.masks.clear();
-        c->targets = std::move(t);
-    } catch (const std::exception& e) {
-        labelProblems_
-            << tr("%1: labels not read: %2").arg(QFileInfo(file).fileName(), QString::fromUtf8(e.what()));
-    }
-    targetsCache_.insert(file, c);
-    return c;
-}
-
-PartnerLabelsFn MainWindow::partnerLabels() {
-    // Held while a grid's overlays are made: the labels a partner lends stay alive until then.
-    auto held = std::make_shared<std::vector<std::shared_ptr<const CachedLabels>>>();
-    return [this, held](std::uint64_t index) -> std::optional<PartnerLabels> {
-        if (index >= std::uint64_t(files_.size())) return std::nullopt;
-        const QString file = files_[int(index)];
-        ImageInfo info;
-        try {
-            info = probeImage(file.toStdString());
-        } catch (const std::exception&) {
-            return std::nullopt;
-        }
-        const auto c = labelsOf(file, info.width, info.height, maskLevelFor(info.width, info.height, tilePixels()));
-        if (!c) return std::nullopt;
-        held->push_back(c);
-        return PartnerLabels{&c->targets, c->width, c->height};
-    };
-}
-
-std::shared_ptr<const Targets> MainWindow::targetsOf(const QString& file, int width, int height) {
-    const auto c = labelsOf(file, width, height, maskLevelFor(width, height, tilePixels()));
-    return c ? std::shared_ptr<const Targets>(c, &c->targets) : nullptr;
-}
-
 void MainWindow::updateOverlays() {
     std::vector<TileOverlay> overlays;
-    if (labels_) {
-        const TargetSettings rules = doc_.preset().targets.value_or(TargetSettings{});
-        const bool masks = grid_->overlayStyle().masks;
-        const int problemsBefore = int(labelProblems_.size());
-        const PartnerLabelsFn partners = partnerLabels();
-        for (std::size_t i = 0; i < tiles_.size(); ++i) {
-            const SheetTile& t = tiles_[i];
-            if (t.sourceIndex < 0 || !t.error.empty()) continue;
-            const int level =
-                maskLevelFor(t.replay.imageWidth, t.replay.imageHeight, std::max(t.width, t.height));
-            const auto cached =
-                labelsOf(tileFiles_.value(int(i)), t.replay.imageWidth, t.replay.imageHeight, level);
-            if (!cached) continue;
-            try {
-                // The original of compare mode has no ops: its labels as they are.
-                TileOverlay o = tileOverlay(t, cached->targets, rules, masks, &cached->masks, level, partners);
-                o.tile = int(i);
-                overlays.push_back(std::move(o));
-            } catch (const std::exception& e) {
-                labelProblems_ << tr("%1: %2").arg(QFileInfo(tileFiles_.value(int(i))).fileName(),
-                                                   QString::fromUtf8(e.what()));
-            }
-        }
-        // The cache holds this page's images only.
-        for (auto it = targetsCache_.begin(); it != targetsCache_.end();)
-            it = tileFiles_.contains(it.key()) || it.key() == inspectedFile_ ? std::next(it)
-                                                                             : targetsCache_.erase(it);
-        labelProblems_.removeDuplicates();
-        if (labelProblems_.size() > problemsBefore)
-            showStatus(tr("%n label(s) could not be used (the first: %1)", "", int(labelProblems_.size()))
-                           .arg(labelProblems_.first()));
+    if (labels_.dataset()) {
+        const int problemsBefore = int(labels_.problems().size());
+        overlays = labels_.overlays(tiles_, tileFiles_, doc_.preset().targets.value_or(TargetSettings{}),
+                                    grid_->overlayStyle().masks, files_, tilePixels(), inspectedFile_);
+        const QStringList& problems = labels_.problems();
+        if (problems.size() > problemsBefore)
+            showStatus(tr("%n label(s) could not be used (the first: %1)", "", int(problems.size()))
+                           .arg(problems.first()));
         const BoxStats st = boxStats(overlays);
         if (st.in > 0)
             labelsLabel_->setText(tr("boxes: %1 of %2 kept (%3%), median visibility %4")
@@ -577,22 +270,7 @@ void MainWindow::updateOverlays() {
     } else {
         labelsLabel_->clear();
     }
-    QStringList names;
-    std::vector<std::pair<int, int>> skeleton;
-    if (labels_) {
-        for (const std::string& n : labels_->classNames()) names << QString::fromStdString(n);
-        // COCO's skeleton (1-based keypoint numbers) of the first category that has one.
-        if (const CocoLabels* coco = labels_->coco())
-            for (const auto& c : coco->categories())
-                if (c.is_object() && c.contains("skeleton") && c["skeleton"].is_array()) {
-                    for (const auto& bone : c["skeleton"])
-                        if (bone.is_array() && bone.size() == 2 && bone[0].is_number_integer() &&
-                            bone[1].is_number_integer())
-                            skeleton.emplace_back(bone[0].get<int>() - 1, bone[1].get<int>() - 1);
-                    if (!skeleton.empty()) break;
-                }
-    }
-    grid_->setOverlays(std::move(overlays), names, std::move(skeleton));
+    grid_->setOverlays(std::move(overlays), labels_.classNames(), labels_.skeleton());
 }
 
 void MainWindow::updateRealism() {
@@ -688,137 +366,6 @@ void MainWindow::reportError(const QString& message) {
         box->setObjectName("errorMessage");
         box->open();
     }
-}
-
-bool MainWindow::openImages(const QStringList& files) {
-    QStringList images;
-    for (const QString& f : files) {
-        if (QFileInfo(f).isDir()) return openFolder(f);
-        if (isPresetFile(f)) {
-            openPreset(f);
-            continue;
-        }
-        images << QFileInfo(f).absoluteFilePath();
-    }
-    if (images.isEmpty()) return false;
-    labels_.reset();  // loose images: no dataset labels
-    targetsCache_.clear();
-    labelsBar_->setVisible(false);
-    files_ = images;
-    page_ = 0;
-    current_ = 0;
-    setMode(images.size() > 1 ? SheetMode::Dataset : SheetMode::Samples);
-    fillStrip();  // after the mode: showing the strip resizes the grid, which renders again
-    requestRender();
-    return true;
-}
-
-bool MainWindow::openFolder(const QString& dir) {
-    QDir d(dir);
-    if (!d.exists()) {
-        reportError(tr("'%1' is not a folder").arg(dir));
-        return false;
-    }
-    // Only names are listed here; images are decoded page by page on the render thread.
-    QStringList images;
-    // A labelled dataset (YOLO, COCO, Pascal VOC, masks/): every image under it, its labels drawn.
-    labels_.reset();
-    targetsCache_.clear();
-    labelProblems_.clear();
-    try {
-        LabelReport report;
-        // A COCO file of a large dataset takes seconds to read (about 1 s per 30 MB here).
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        std::optional<LabelledDataset> found;
-        try {
-            found = detectLabels(dir.toStdString(), report);
-        } catch (...) {
-            QApplication::restoreOverrideCursor();
-            throw;
-        }
-        QApplication::restoreOverrideCursor();
-        if (found) {
-            labels_ = std::make_shared<const LabelledDataset>(std::move(*found));
-            for (const auto& f : labelledImages(dir.toStdString(), *labels_))
-                images << QString::fromStdString(f.string());
-            for (const std::string& s : report.skipped) labelProblems_ << QString::fromStdString(s);
-        }
-    } catch (const std::exception& e) {
-        reportError(tr("The labels of '%1' cannot be read: %2").arg(dir, QString::fromUtf8(e.what())));
-        labels_.reset();
-    }
-    if (!labels_)
-        for (const QString& f : d.entryList(kImageFilters, QDir::Files, QDir::Name | QDir::IgnoreCase))
-            images << d.absoluteFilePath(f);
-    labelsBar_->setVisible(labels_ != nullptr);
-    if (images.isEmpty()) {
-        reportError(tr("No images in '%1'").arg(dir));
-        return false;
-    }
-    files_ = images;
-    page_ = 0;
-    current_ = 0;
-    setMode(SheetMode::Dataset);
-    fillStrip();  // after the mode: showing the strip resizes the grid, which renders again
-    if (labels_)
-        showStatus(tr("%1 images in %2, labels: %3 (%n classes)", "", int(labels_->classNames().size()))
-                       .arg(images.size())
-                       .arg(dir)
-                       .arg(labelFormatName(labels_->format())) +
-                   (labelProblems_.isEmpty()
-                        ? QString()
-                        : tr("; %n label(s) skipped (the first: %1)", "", int(labelProblems_.size()))
-                              .arg(labelProblems_.first())));
-    else
-        showStatus(tr("%1 images in %2").arg(images.size()).arg(dir));
-    requestRender();
-    return true;
-}
-
-bool MainWindow::openPreset(const QString& path) {
-    try {
-        doc_.open(path);  // the current pipeline stays as it is when this throws
-    } catch (const std::exception& e) {
-        reportError(QString::fromUtf8(e.what()));
-        return false;
-    }
-    addRecent(path);
-    return true;
-}
-
-bool MainWindow::importAlbumentationsFile(const QString& path) {
-    try {
-        const std::string text = readFileText(path.toStdString());
-        const ImportResult r = importAlbumentations(text, path.toStdString());
-        doc_.applyEdit(r.preset, tr("Import %1").arg(QFileInfo(path).fileName()));  // undoable like any edit
-        if (!r.warnings.empty()) {
-            QStringList lines;
-            for (const std::string& w : r.warnings) lines << QString::fromStdString(w);
-            reportError(tr("Imported with %1 keys that have no AugLab equivalent:\n%2")
-                            .arg(lines.size())
-                            .arg(lines.join('\n')));
-        } else {
-            showStatus(tr("Imported %1").arg(path));
-        }
-        return true;
-    } catch (const std::exception& e) {
-        reportError(QString::fromUtf8(e.what()));
-        return false;
-    }
-}
-
-bool MainWindow::savePresetAs(const QString& chosen) {
-    // A name typed without an extension gets the preset's.
-    const QString path = QFileInfo(chosen).suffix().isEmpty() ? chosen + ".auglab.json" : chosen;
-    try {
-        doc_.save(path);
-    } catch (const std::exception& e) {
-        reportError(tr("Not saved: %1").arg(QString::fromUtf8(e.what())));
-        return false;
-    }
-    addRecent(path);
-    showStatus(tr("Saved %1").arg(path));
-    return true;
 }
 
 void MainWindow::reroll() {
@@ -1065,11 +612,13 @@ void MainWindow::showSample(const SampleResult& r) {
         tr("Sample %1 (seed %2) of %3").arg(r.replay.index).arg(r.replay.seed).arg(source.fileName()),
         r.image, QString::fromStdString(serializeReplay(r.replay)), labelWeights(r.replay));
     // The sample's labels: kept ones solid, dropped ones dashed with the rule that dropped them.
-    const auto targets = targetsOf(inspectedFile_, r.replay.imageWidth, r.replay.imageHeight);
+    const auto targets =
+        labels_.targetsOf(inspectedFile_, r.replay.imageWidth, r.replay.imageHeight, tilePixels());
     if (!targets || targets->empty()) return;
     MovedTargets moved;
     try {
-        moved = moveTargets(r.replay, doc_.preset().targets.value_or(TargetSettings{}), *targets, partnerLabels());
+        moved = moveTargets(r.replay, doc_.preset().targets.value_or(TargetSettings{}), *targets,
+                            labels_.partners(files_, tilePixels()));
     } catch (const std::exception& e) {
         inspector_->setAnnotations(
             {}, tr("Labels not moved: %1").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
@@ -1197,77 +746,9 @@ void MainWindow::resetLayout() {
     restoreState(defaultState_);
     for (QDockWidget* d : {editorDock_, distDock_, costDock_}) d->show();
     toolbar_->show();
-    labelsBar_->setVisible(labels_ != nullptr);  // on its own row, when the folder has labels
+    labelsBar_->setVisible(labels_.dataset() != nullptr);  // on its own row, when the folder has labels
     resizeDocks({editorDock_, distDock_, costDock_}, {640, 110, 170}, Qt::Vertical);
     resizeDocks({editorDock_}, {520}, Qt::Horizontal);
-}
-
-QString MainWindow::suggestedPresetName() const {
-    // The preset's own name as a file name ("default" -> default.auglab.json).
-    QString name = QString::fromStdString(doc_.preset().name).trimmed();
-    name.replace(QRegularExpression(R"([^A-Za-z0-9._-]+)"), "-");
-    return (name.isEmpty() ? QString("untitled") : name) + ".auglab.json";
-}
-
-void MainWindow::addRecent(const QString& path) {
-    QSettings s;
-    QStringList recent = s.value("recentPresets").toStringList();
-    recent.removeAll(path);
-    recent.prepend(QFileInfo(path).absoluteFilePath());
-    while (recent.size() > 10) recent.removeLast();
-    s.setValue("recentPresets", recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-    recentMenu_->clear();
-    const QStringList recent = QSettings().value("recentPresets").toStringList();
-    for (const QString& p : recent)
-        recentMenu_
-            ->addAction(QFileInfo(p).fileName(), this,
-                        [this, p] {
-                            if (maybeSave()) openPreset(p);
-                        })
-            ->setToolTip(p);
-    recentMenu_->setEnabled(!recent.isEmpty());
-}
-
-bool MainWindow::maybeSave() {
-    if (!doc_.isDirty()) return true;
-    const auto answer =
-        QMessageBox::question(this, tr("AugLab"), tr("The pipeline has unsaved changes. Save them?"),
-                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    if (answer == QMessageBox::Cancel) return false;
-    if (answer == QMessageBox::Discard) return true;
-    QString p = doc_.filePath();
-    if (p.isEmpty()) p = QFileDialog::getSaveFileName(this, tr("Save preset"), suggestedPresetName());
-    return !p.isEmpty() && savePresetAs(p);
-}
-
-void MainWindow::closeEvent(QCloseEvent* e) {
-    if (!maybeSave()) {
-        e->ignore();
-        return;
-    }
-    QSettings s;
-    s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState());
-    s.setValue("view/grid", gridCombo_->currentData().toInt());
-    s.setValue("view/backend", backendCombo_->currentData().toString());
-    doc_.discardAutosave();  // a clean exit: nothing to recover next time
-    e->accept();
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
-    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* e) {
-    QStringList paths;
-    for (const QUrl& u : e->mimeData()->urls())
-        if (u.isLocalFile()) paths << u.toLocalFile();
-    if (!paths.isEmpty()) openImages(paths);
-    e->acceptProposedAction();
 }
 
 }  // namespace auglab

@@ -9,6 +9,7 @@
 
 #include "annotations.h"
 #include "contact_sheet.h"
+#include "page_labels.h"
 #include "pipeline_document.h"
 #include "preview_grid.h"
 #include "render_service.h"
@@ -91,7 +92,7 @@ public:
     const std::vector<SheetTile>& shownTiles() const { return tiles_; }
     bool recoveredAutosave() const { return recovered_; }
     /// The labels of the folder opened (a YOLO, COCO, Pascal VOC or masks/ dataset), or null.
-    const LabelledDataset* labels() const { return labels_.get(); }
+    const LabelledDataset* labels() const { return labels_.dataset(); }
     /// What the labels toolbar shows: which targets are drawn, the masks' opacity.
     void setOverlayStyle(const OverlayStyle& style);
     /// The label rules dialog (the preset's targets section), once opened.
@@ -134,19 +135,6 @@ private:
     /// Each tile's labels moved by its sample (labelled datasets), drawn by the grid; the page's
     /// statistic in the status bar.
     void updateOverlays();
-    /// The labels of an image of the folder (read once, kept), or null when it has none or they
-    /// cannot be read (said in the status bar).
-    std::shared_ptr<const Targets> targetsOf(const QString& file, int width, int height);
-    /// An image's labels as the grid keeps them: its boxes and keypoints, its masks at one level.
-    struct CachedLabels {
-        Targets targets;  ///< without masks
-        std::vector<Mask> masks;
-        int level = 0;
-        int width = 0, height = 0;  ///< the image's
-    };
-    std::shared_ptr<const CachedLabels> labelsOf(const QString& file, int width, int height, int level);
-    /// The labels of the pool's images (files_), for ops that compose several images.
-    PartnerLabelsFn partnerLabels();
     /// The label weights of the sample's mixing ops, for the inspector.
     QString labelWeights(const Replay& replay) const;
     /// Tells the user once when a mixing op's partner can only be the image itself.
@@ -154,6 +142,8 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     bool maybeSave();
+    /// Name filters of the image files AugLab reads ("*.png", ...).
+    static QStringList imageNameFilters();
     int tilePixels() const;
     qint64 pageCount() const;
 
@@ -201,9 +191,7 @@ private:
     QAction *showBoxes_ = nullptr, *showKeypoints_ = nullptr, *showMasks_ = nullptr;
     QSpinBox* maskOpacity_ = nullptr;
     TargetRulesDialog* rulesDialog_ = nullptr;
-    std::shared_ptr<const LabelledDataset> labels_;
-    QHash<QString, std::shared_ptr<const CachedLabels>> targetsCache_;
-    QStringList labelProblems_;
+    PageLabels labels_;
     QListWidget* strip_ = nullptr;
     int current_ = 0;
     int thumbnailsLoaded_ = 0;  // this page's images not shown, with the reason
