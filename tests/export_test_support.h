@@ -39,6 +39,37 @@ namespace fs = std::filesystem;
 inline const fs::path kSourceDir = AUGLAB_SOURCE_DIR;
 inline const fs::path kExportData = kSourceDir / "tests" / "data" / "export";
 
+/// How far two images of the same size are apart, over columns [x0, x1) of their RGB channels.
+struct Stats {
+    double meanAbs = 0;
+    int maxAbs = 0;
+    double over2 = 0;         ///< fraction of values differing by more than 2
+    double pixelsDiffer = 0;  ///< fraction of pixels with any difference
+};
+
+Stats columnStats(const Image& a, const Image& b, int x0 = 0, int x1 = -1) {
+    Stats s;
+    long long sum = 0, over2 = 0, pixels = 0, values = 0;
+    if (x1 < 0) x1 = a.width;
+    for (int y = 0; y < a.height; ++y)
+        for (int x = x0; x < x1; ++x) {
+            bool differs = false;
+            for (int c = 0; c < 3; ++c) {
+                const int d = std::abs(int(a.at(x, y)[c]) - int(b.at(x, y)[c]));
+                sum += d;
+                over2 += d > 2;
+                s.maxAbs = std::max(s.maxAbs, d);
+                differs = differs || d;
+                ++values;
+            }
+            pixels += differs;
+        }
+    s.meanAbs = double(sum) / values;
+    s.over2 = double(over2) / values;
+    s.pixelsDiffer = double(pixels) / (double(x1 - x0) * a.height);
+    return s;
+}
+
 /// Every built-in preset, by file stem ("mild-geometric"), in name order.
 inline std::vector<std::pair<std::string, Preset>> builtInPresets() {
     std::vector<fs::path> files;

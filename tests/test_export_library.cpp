@@ -53,36 +53,6 @@ const Library kOpenCv5{QStringLiteral(AUGLAB_PYENV "-cv5"),
                        false};
 const QString kChecker = QString::fromStdString((kExportData / "albumentations_check.py").string());
 
-struct Stats {
-    double meanAbs = 0;
-    int maxAbs = 0;
-    double over2 = 0;         ///< fraction of values differing by more than 2
-    double pixelsDiffer = 0;  ///< fraction of pixels with any difference
-};
-
-Stats columnStats(const Image& a, const Image& b, int x0 = 0, int x1 = -1) {
-    Stats s;
-    long long sum = 0, over2 = 0, pixels = 0, values = 0;
-    if (x1 < 0) x1 = a.width;
-    for (int y = 0; y < a.height; ++y)
-        for (int x = x0; x < x1; ++x) {
-            bool differs = false;
-            for (int c = 0; c < 3; ++c) {
-                const int d = std::abs(int(a.at(x, y)[c]) - int(b.at(x, y)[c]));
-                sum += d;
-                over2 += d > 2;
-                s.maxAbs = std::max(s.maxAbs, d);
-                differs = differs || d;
-                ++values;
-            }
-            pixels += differs;
-        }
-    s.meanAbs = double(sum) / values;
-    s.over2 = double(over2) / values;
-    s.pixelsDiffer = double(pixels) / (double(x1 - x0) * a.height);
-    return s;
-}
-
 // cv::cvtColor(HSV2RGB) converts each row with a SIMD loop and its last (width mod 8) pixels with
 // a scalar loop whose float rounding differs by one level; AugLab's hsvToRgb8 reproduces the SIMD
 // loop only (core/colour.cpp). Reported as a core discrepancy: exact elsewhere, <= 1 in that tail.

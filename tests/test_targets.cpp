@@ -566,6 +566,95 @@ class TestTargetsLibrary : public QObject {
         return {};
     }
 
+    /// The labels of `t` as the Python checkers take them: boxes in `f`, with their labels; keypoints
+    /// as [x, y, angle in degrees, scale], with theirs.
+    static nlohmann::json labelsJson(const Targets& t, BoxFormat f, int w, int h) {
+        nlohmann::json labels = nlohmann::json::array(), kps = nlohmann::json::array(),
+                       kpLabels = nlohmann::json::array();
+        for (const Box& b : t.boxes) labels.push_back(b.label);
+        for (const Keypoint& k : t.keypoints) {
+            kps.push_back({k.x, k.y, k.angle / kDeg, k.scale});
+            kpLabels.push_back(k.label);
+        }
+        return {{"bboxes", boxesIn(t.boxes, f, w, h)},
+                {"labels", labels},
+                {"keypoints", kps},
+                {"keypoint_labels", kpLabels}};
+    }
+
+    /// What differs between our moved labels and the library's (`lib`: boxes in `f`): the boxes
+    /// kept and their order, a box more than 0.5 px away, the keypoints kept, one more than 0.01 px
+    /// or 0.01 degree away or its scale off by 1e-4 (relative). Empty when nothing does; the worst
+    /// distances in `worstBox` and `worstKeypoint`.
+    static QString labelsDiffer(const MovedTargets& ours, const nlohmann::json& lib, BoxFormat f,
+                                double& worstBox, double& worstKeypoint) {
+        worstBox = worstKeypoint = 0;
+        const auto list = [](const auto& items, const auto& text) {
+            QString s;
+            for (const auto& item : items) s += text(item) + " ";
+            return s;
+        };
+        std::vector<int> ourLabels, libLabels = lib["labels"].get<std::vector<int>>();
+        for (const Box& b : ours.boxes) ourLabels.push_back(b.label);
+        if (ourLabels != libLabels) {
+            const auto number = [](int l) { return QString::number(l); };
+            return "kept boxes differ\n ours: " + list(ourLabels, number) +
+                   "\n  lib: " + list(libLabels, number);
+        }
+        for (std::size_t k = 0; k < ours.boxes.size(); ++k) {
+            const Box lb = boxOut(lib["bboxes"][k], f, ours.width, ours.height);
+            const Box& ob = ours.boxes[k];
+            const double d = std::max({std::abs(lb.x0 - ob.x0), std::abs(lb.y0 - ob.y0),
+                                       std::abs(lb.x1 - ob.x1), std::abs(lb.y1 - ob.y1)});
+            if (d > 0.5)
+                return QString("box %1: ours [%2, %3, %4, %5], the library's [%6, %7, %8, %9]")
+                    .arg(ob.label)
+                    .arg(ob.x0, 0, 'g', 9)
+                    .arg(ob.y0, 0, 'g', 9)
+                    .arg(ob.x1, 0, 'g', 9)
+                    .arg(ob.y1, 0, 'g', 9)
+                    .arg(lb.x0, 0, 'g', 9)
+                    .arg(lb.y0, 0, 'g', 9)
+                    .arg(lb.x1, 0, 'g', 9)
+                    .arg(lb.y1, 0, 'g', 9);
+            worstBox = std::max(worstBox, d);
+        }
+        std::vector<int> ourKp, libKp = lib["keypoint_labels"].get<std::vector<int>>();
+        for (const Keypoint& k : ours.keypoints) ourKp.push_back(k.label);
+        if (ourKp != libKp)
+            return "kept keypoints differ\n ours: " +
+                   list(ours.keypoints,
+                        [](const Keypoint& k) {
+                            return QString("%1@(%2,%3)").arg(k.label).arg(k.x).arg(k.y);
+                        }) +
+                   "\n  lib: " + list(lib["keypoints"], [](const nlohmann::json& l) {
+                       return QString("(%1,%2)").arg(double(l[0])).arg(double(l[1]));
+                   });
+        for (std::size_t k = 0; k < ours.keypoints.size(); ++k) {
+            const auto& l = lib["keypoints"][k];
+            const Keypoint& o = ours.keypoints[k];
+            const double d = std::max(std::abs(double(l[0]) - o.x), std::abs(double(l[1]) - o.y));
+            if (d > 0.01)
+                return QString("keypoint %1 at (%2, %3), the library's (%4, %5)")
+                    .arg(o.label)
+                    .arg(o.x)
+                    .arg(o.y)
+                    .arg(double(l[0]))
+                    .arg(double(l[1]));
+            double dAngle = std::abs(double(l[2]) - o.angle / kDeg);
+            dAngle = std::min(dAngle, 360 - dAngle);
+            if (dAngle > 0.01)
+                return QString("keypoint %1 angle %2 vs %3")
+                    .arg(o.label)
+                    .arg(o.angle / kDeg)
+                    .arg(double(l[2]));
+            if (std::abs(double(l[3]) - o.scale) > 1e-4 * std::max(1.0, o.scale))
+                return QString("keypoint %1 scale %2 vs %3").arg(o.label).arg(o.scale).arg(double(l[3]));
+            worstKeypoint = std::max(worstKeypoint, d);
+        }
+        return {};
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -665,22 +754,13 @@ private slots:
             t.masks = {patternMask(c.width, c.height)};
             const QString mask = dir_.filePath(QString("in%1.png").arg(i));
             QVERIFY(cv::imwrite(mask.toStdString(), matOf(t.masks[0])));
-            nlohmann::json labels = nlohmann::json::array(), kpLabels = nlohmann::json::array(),
-                           kps = nlohmann::json::array();
-            for (const Box& b : t.boxes) labels.push_back(b.label);
-            for (const Keypoint& k : t.keypoints) {
-                kps.push_back({k.x, k.y, k.angle / kDeg, k.scale});
-                kpLabels.push_back(k.label);
-            }
-            input.push_back({{"pipeline", nlohmann::json::parse(exportAlbumentations(p).text)},
-                             {"replay", nlohmann::json::parse(serializeReplay(r))},
-                             {"width", c.width},
-                             {"height", c.height},
-                             {"bboxes", boxesIn(t.boxes, p.targets->boxes.format, c.width, c.height)},
-                             {"labels", labels},
-                             {"keypoints", kps},
-                             {"keypoint_labels", kpLabels},
-                             {"mask", mask.toStdString()}});
+            nlohmann::json item = labelsJson(t, p.targets->boxes.format, c.width, c.height);
+            item["pipeline"] = nlohmann::json::parse(exportAlbumentations(p).text);
+            item["replay"] = nlohmann::json::parse(serializeReplay(r));
+            item["width"] = c.width;
+            item["height"] = c.height;
+            item["mask"] = mask.toStdString();
+            input.push_back(item);
             presets.push_back(p);
             replays.push_back(r);
             targets.push_back(t);
@@ -698,54 +778,13 @@ private slots:
             std::ifstream(dir_.filePath(QString("%1.json").arg(i)).toStdString()) >> lib;
             const MovedTargets ours = moveTargets(replays[i], *presets[i].targets, targets[i]);
             QVERIFY2(ours.width == lib["width"] && ours.height == lib["height"], name);
-            // The same boxes, in the same order, within 0.5 px.
-            std::vector<int> libLabels = lib["labels"].get<std::vector<int>>(), ourLabels;
-            for (const Box& b : ours.boxes) ourLabels.push_back(b.label);
-            if (ourLabels != libLabels) {
-                QString msg = name + ": kept boxes differ\n ours: ";
-                for (int l : ourLabels) msg += QString::number(l) + " ";
-                msg += "\n  lib: ";
-                for (int l : libLabels) msg += QString::number(l) + " ";
-                QFAIL(qPrintable(msg));
-            }
+            // The same boxes, in the same order, within 0.5 px; the same keypoints within 0.01 px, angles
+            // within 0.01 degree, scales 1e-4.
+            double worstBox = 0, worstKeypoint = 0;
+            const QString differs =
+                labelsDiffer(ours, lib, presets[i].targets->boxes.format, worstBox, worstKeypoint);
+            QVERIFY2(differs.isEmpty(), qPrintable(name + ": " + differs));
             QVERIFY2(!ours.boxes.empty(), name + ": no box survived: the case tests nothing");
-            double worstBox = 0;
-            for (std::size_t k = 0; k < ours.boxes.size(); ++k) {
-                const Box lb =
-                    boxOut(lib["bboxes"][k], presets[i].targets->boxes.format, ours.width, ours.height);
-                const Box& ob = ours.boxes[k];
-                if (std::max({std::abs(lb.x0 - ob.x0), std::abs(lb.y0 - ob.y0), std::abs(lb.x1 - ob.x1),
-                              std::abs(lb.y1 - ob.y1)}) > 0.5)
-                    qWarning(
-                        "%s: box %d: ours [%.9g, %.9g, %.9g, %.9g], the library's [%.9g, %.9g, %.9g, %.9g]",
-                        c.name, ob.label, ob.x0, ob.y0, ob.x1, ob.y1, lb.x0, lb.y0, lb.x1, lb.y1);
-                worstBox = std::max({worstBox, std::abs(lb.x0 - ob.x0), std::abs(lb.y0 - ob.y0),
-                                     std::abs(lb.x1 - ob.x1), std::abs(lb.y1 - ob.y1)});
-            }
-            QVERIFY2(worstBox <= 0.5, qPrintable(name + QString(": a box is %1 px away").arg(worstBox)));
-            // Keypoints: the same ones, within 0.01 px, angles within 0.01 degree, scales 1e-4.
-            std::vector<int> libKp = lib["keypoint_labels"].get<std::vector<int>>(), ourKp;
-            for (const Keypoint& k : ours.keypoints) ourKp.push_back(k.label);
-            QVERIFY2(ourKp == libKp, name + ": kept keypoints differ");
-            for (std::size_t k = 0; k < ours.keypoints.size(); ++k) {
-                const auto& l = lib["keypoints"][k];
-                const Keypoint& o = ours.keypoints[k];
-                double dAngle = std::abs(double(l[2]) - o.angle / kDeg);
-                dAngle = std::min(dAngle, 360 - dAngle);
-                QVERIFY2(std::abs(double(l[0]) - o.x) <= 0.01 && std::abs(double(l[1]) - o.y) <= 0.01,
-                         qPrintable(name + QString(": keypoint %1 at (%2, %3), the library's (%4, %5)")
-                                               .arg(o.label)
-                                               .arg(o.x)
-                                               .arg(o.y)
-                                               .arg(double(l[0]))
-                                               .arg(double(l[1]))));
-                QVERIFY2(dAngle <= 0.01, qPrintable(name + QString(": keypoint %1 angle").arg(o.label)));
-                QVERIFY2(
-                    std::abs(double(l[3]) - o.scale) <= 1e-4 * std::max(1.0, o.scale),
-                    qPrintable(
-                        name +
-                        QString(": keypoint %1 scale %2 vs %3").arg(o.label).arg(o.scale).arg(double(l[3]))));
-            }
             // The mask within SPEC's nearest bound.
             const std::vector<Mask> masks = moveMasks(replays[i], targets[i].masks, ours.width, ours.height);
             const cv::Mat libMask =
@@ -782,19 +821,10 @@ private slots:
             for (std::uint8_t& v : t.masks[0].values) v = static_cast<std::uint8_t>(v + 10 * k);
             const QString mask = dir_.filePath(QString("photo%1-mask.png").arg(k));
             QVERIFY(cv::imwrite(mask.toStdString(), matOf(t.masks[0])));
-            nlohmann::json labels = nlohmann::json::array(), kps = nlohmann::json::array(),
-                           kpLabels = nlohmann::json::array();
-            for (const Box& b : t.boxes) labels.push_back(b.label);
-            for (const Keypoint& kp : t.keypoints) {
-                kps.push_back({kp.x, kp.y, kp.angle / kDeg, kp.scale});
-                kpLabels.push_back(kp.label);
-            }
-            items.push_back({{"image", png.toStdString()},
-                             {"mask", mask.toStdString()},
-                             {"bboxes", boxesIn(t.boxes, BoxFormat::PascalVoc, w, h)},
-                             {"labels", labels},
-                             {"keypoints", kps},
-                             {"keypoint_labels", kpLabels}});
+            nlohmann::json item = labelsJson(t, BoxFormat::PascalVoc, w, h);
+            item["image"] = png.toStdString();
+            item["mask"] = mask.toStdString();
+            items.push_back(item);
             levels.push_back(std::make_shared<SourceLevels>(std::move(image)));
             targets.push_back(std::move(t));
         }
@@ -859,55 +889,26 @@ private slots:
             const Image theirs = loadImage(dir_.filePath(QString("%1.png").arg(i)).toStdString()).image;
             const Image& ours = outputs[i];
             QVERIFY2(ours.width == theirs.width && ours.height == theirs.height, name);
-            long long sum = 0, over2 = 0, pixels = 0;
-            int maxAbs = 0;
-            for (int y = 0; y < ours.height; ++y)
-                for (int x = 0; x < ours.width; ++x) {
-                    bool differs = false;
-                    for (int ch = 0; ch < 3; ++ch) {
-                        const int d = std::abs(int(ours.at(x, y)[ch]) - int(theirs.at(x, y)[ch]));
-                        sum += d;
-                        over2 += d > 2;
-                        maxAbs = std::max(maxAbs, d);
-                        differs = differs || d;
-                    }
-                    pixels += differs;
-                }
-            const double values = 3.0 * ours.width * ours.height;
-            const double meanAbs = sum / values, share = pixels / (values / 3);
+            const Stats px = columnStats(ours, theirs);
             qInfo(
                 "%s: %zu cells; pixels: mean |diff| %.4f, max %d, values > 2: %.4f%%, pixels differing "
                 "%.4f%%",
-                c.name, grid.cells.size(), meanAbs, maxAbs, 100 * over2 / values, 100 * share);
+                c.name, grid.cells.size(), px.meanAbs, px.maxAbs, 100 * px.over2, 100 * px.pixelsDiffer);
             if (c.nearest)
-                QVERIFY2(share <= 0.005, name + ": nearest pixels differ");
+                QVERIFY2(px.pixelsDiffer <= 0.005, name + ": nearest pixels differ");
             else
-                QVERIFY2(meanAbs <= 0.25 && over2 / values <= 0.001 && maxAbs <= 8,
+                QVERIFY2(px.meanAbs <= 0.25 && px.over2 <= 0.001 && px.maxAbs <= 8,
                          name + ": linear pixels outside SPEC's bound");
             // Boxes: the same, in the same order, within 0.5 px.
             const MovedTargets moved = moveTargets(replays[i], *presets[i].targets, targets[0], partners);
             QVERIFY2(moved.width == lib["width"] && moved.height == lib["height"], name);
-            std::vector<int> ourLabels, libLabels = lib["labels"].get<std::vector<int>>();
-            for (const Box& b : moved.boxes) ourLabels.push_back(b.label);
-            if (ourLabels != libLabels) {
-                QString msg = name + ": kept boxes differ\n ours: ";
-                for (int l : ourLabels) msg += QString::number(l) + " ";
-                msg += "\n  lib: ";
-                for (int l : libLabels) msg += QString::number(l) + " ";
-                QFAIL(qPrintable(msg));
-            }
+            double worstBox = 0, worstKp = 0;
+            const QString differs = labelsDiffer(moved, lib, BoxFormat::PascalVoc, worstBox, worstKp);
+            QVERIFY2(differs.isEmpty(), qPrintable(name + ": " + differs));
             std::set<int> owners;
             for (const Box& b : moved.boxes) owners.insert(b.label / 1000);
             QVERIFY2(owners.size() >= 2,
                      name + ": boxes of at least two images survive, or the case tests little");
-            double worstBox = 0;
-            for (std::size_t k = 0; k < moved.boxes.size(); ++k) {
-                const Box lb = boxOut(lib["bboxes"][k], BoxFormat::PascalVoc, moved.width, moved.height);
-                const Box& ob = moved.boxes[k];
-                worstBox = std::max({worstBox, std::abs(lb.x0 - ob.x0), std::abs(lb.y0 - ob.y0),
-                                     std::abs(lb.x1 - ob.x1), std::abs(lb.y1 - ob.y1)});
-            }
-            QVERIFY2(worstBox <= 0.5, qPrintable(name + QString(": a box is %1 px away").arg(worstBox)));
             QCOMPARE(
                 moved.boxesIn, std::size_t(0) + targets[0].boxes.size() + [&] {
                     std::size_t n = 0;
@@ -915,27 +916,6 @@ private slots:
                         if (!cell.primary) n += targets.at(cell.partner).boxes.size();
                     return n;
                 }());
-            // Keypoints: the same, within 0.01 px; scales times the cell's.
-            std::vector<int> ourKp, libKp = lib["keypoint_labels"].get<std::vector<int>>();
-            for (const Keypoint& k : moved.keypoints) ourKp.push_back(k.label);
-            if (ourKp != libKp) {
-                QString msg = name + ": kept keypoints differ\n ours: ";
-                for (const Keypoint& k : moved.keypoints)
-                    msg += QString("%1@(%2,%3) ").arg(k.label).arg(k.x).arg(k.y);
-                msg += "\n  lib: ";
-                for (const auto& l : lib["keypoints"])
-                    msg += QString("(%1,%2) ").arg(double(l[0])).arg(double(l[1]));
-                QFAIL(qPrintable(msg));
-            }
-            double worstKp = 0;
-            for (std::size_t k = 0; k < moved.keypoints.size(); ++k) {
-                const auto& l = lib["keypoints"][k];
-                const Keypoint& o = moved.keypoints[k];
-                worstKp = std::max({worstKp, std::abs(double(l[0]) - o.x), std::abs(double(l[1]) - o.y)});
-                QVERIFY2(std::abs(double(l[3]) - o.scale) <= 1e-4 * std::max(1.0, o.scale),
-                         qPrintable(name + QString(": keypoint %1 scale").arg(o.label)));
-            }
-            QVERIFY2(worstKp <= 0.01, qPrintable(name + QString(": a keypoint is %1 px away").arg(worstKp)));
             // The mask.
             const std::vector<Mask> masks =
                 moveMasks(replays[i], targets[0].masks, moved.width, moved.height, 0, partners);
