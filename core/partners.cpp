@@ -1,5 +1,7 @@
 #include "partners.h"
 
+#include <cstring>
+
 #include <map>
 
 #include "cpu_backend.h"
@@ -39,11 +41,13 @@ Image resizePartner(SourceLevels& source, int outW, int outH, int channels, Sour
 Image composeGrid(const MosaicParams& m, int outW, int outH, int channels, bool labels, const Rgb& fill,
                   const std::function<GridSource(const MosaicCell&)>& source) {
     Image canvas(outW, outH, channels);
-    for (int y = 0; y < outH; ++y)
-        for (int x = 0; x < outW; ++x) {
-            std::uint8_t* p = canvas.at(x, y);
-            for (int c = 0; c < channels; ++c) p[c] = c < 3 ? fill[static_cast<std::size_t>(c)] : 255;
-        }
+    // The fill: one row made pixel by pixel, the others copied from it.
+    for (int x = 0; x < outW; ++x) {
+        std::uint8_t* p = canvas.at(x, 0);
+        for (int c = 0; c < channels; ++c) p[c] = c < 3 ? fill[static_cast<std::size_t>(c)] : 255;
+    }
+    const std::size_t rowBytes = static_cast<std::size_t>(outW) * channels;
+    for (int y = 1; y < outH; ++y) std::memcpy(canvas.row(y), canvas.row(0), rowBytes);
     const double sx = double(outW) / m.targetW, sy = double(outH) / m.targetH;
     const Matrix3 toOut = resizeMatrix(m.targetW, m.targetH, outW, outH);
     for (const MosaicCell& cell : m.cells) {
@@ -81,12 +85,18 @@ Image composeGrid(const MosaicParams& m, int outW, int outH, int channels, bool 
         Image piece(ix1 - ix0, iy1 - iy0, s.image->channels, Image::Uninitialised{});
         warpRows(*s.image, piece, w, 0, piece.height);
         const int common = std::min(channels, piece.channels);
-        for (int y = 0; y < piece.height; ++y)
+        for (int y = 0; y < piece.height; ++y) {
+            if (piece.channels == channels) {  // whole rows
+                std::memcpy(canvas.at(ix0, iy0 + y), piece.row(y),
+                            static_cast<std::size_t>(piece.width) * channels);
+                continue;
+            }
             for (int x = 0; x < piece.width; ++x) {
                 std::uint8_t* d = canvas.at(ix0 + x, iy0 + y);
                 const std::uint8_t* p = piece.at(x, y);
                 for (int c = 0; c < common; ++c) d[c] = p[c];
             }
+        }
     }
     return canvas;
 }

@@ -68,6 +68,7 @@ private slots:
     void droppingFilesOpensThem();
     void hugeFolderOpensAtOnce();
     void labelledFolderDrawsLabelsThatFollowTheSamples();
+    void mosaicTilesBringTheirPartnersLabels();
 };
 
 void TestGuiImages::openFolderFillsDatasetMode() {
@@ -384,6 +385,28 @@ void TestGuiImages::labelledFolderDrawsLabelsThatFollowTheSamples() {
     for (const TileOverlay& o : w->grid()->overlays())
         for (const Keypoint& k : o.keypoints) keypoints = keypoints || k.owner >= 0;
     QVERIFY(keypoints);
+}
+
+void TestGuiImages::mosaicTilesBringTheirPartnersLabels() {
+    // The 4-image grid with its centre in the middle of 512-pixel cells: four cells on every tile,
+    // each image of the folder (one box each) in one of them. The page's statistic counts the boxes
+    // that went in: 4 tiles x 4 images, so the partners' labels reached the tiles.
+    QTemporaryDir root;
+    QVERIFY(makeYoloFolder(root.path()));
+    const QString preset = dir_->filePath("mosaic.auglab.json");
+    QFile f(preset);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format": "auglab-preset", "version": 1, "seed": 2, "pipeline": [
+        {"op": "mosaic", "p": 1, "center_range": [0.5, 0.5]}], "targets": {"boxes": {"format": "yolo"}}})");
+    f.close();
+    auto w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(w->openPreset(preset));
+    QVERIFY(w->setBackend("cpu"));
+    QVERIFY(w->openFolder(root.path()));
+    QTRY_COMPARE_WITH_TIMEOUT(w->grid()->overlays().size(), std::size_t(4), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(w->labelStatistic().contains(" of 16 kept"), 20000);
+    for (const TileOverlay& o : w->grid()->overlays()) QCOMPARE(o.boxesIn, std::size_t(4));
 }
 
 int main(int argc, char** argv) {

@@ -62,14 +62,21 @@ PartnerLabelsFn PageLabels::partners(const QStringList& pool, int tilePixels) {
     return [this, pool, tilePixels, held](std::uint64_t index) -> std::optional<PartnerLabels> {
         if (index >= std::uint64_t(pool.size())) return std::nullopt;
         const QString file = pool[int(index)];
-        ImageInfo info;
-        try {
-            info = probeImage(file.toStdString());
-        } catch (const std::exception&) {
-            return std::nullopt;
+        // The image's size: from labels read before (every render of the page asks again), else its header.
+        int width = 0, height = 0;
+        if (const auto it = cache_.constFind(file); it != cache_.constEnd() && *it) {
+            width = (*it)->width;
+            height = (*it)->height;
+        } else {
+            try {
+                const ImageInfo info = probeImage(file.toStdString());
+                width = info.width;
+                height = info.height;
+            } catch (const std::exception&) {
+                return std::nullopt;
+            }
         }
-        const auto c =
-            labelsOf(file, info.width, info.height, maskLevelFor(info.width, info.height, tilePixels));
+        const auto c = labelsOf(file, width, height, maskLevelFor(width, height, tilePixels));
         if (!c) return std::nullopt;
         held->push_back(c);
         return PartnerLabels{&c->targets, c->width, c->height};
