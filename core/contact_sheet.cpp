@@ -61,7 +61,7 @@ void tileSize(int width, int height, int tile, int& w, int& h) {
     h = std::clamp(static_cast<int>(std::lround(height * s)), 1, tile);
 }
 
-Image renderSample(const std::vector<OpConfig>& pipeline, SourceLevels& source, std::uint64_t seed,
+Image renderSample(const Pipeline& pipeline, SourceLevels& source, std::uint64_t seed,
                    std::uint64_t index, Backend& backend, Replay* replayOut, const Partners& partners) {
     Replay replay = samplePipeline(pipeline, seed, index, source.width(), source.height(), partners.pool);
     Image out = renderReplay(replay, source, backend, partners.load);
@@ -78,7 +78,7 @@ Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend,
     return out;
 }
 
-SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SheetSource>& sources,
+SheetLayout layoutSheet(const Pipeline& pipeline, const std::vector<SheetSource>& sources,
                         const SheetOptions& o) {
     if (sources.empty()) throw InputError("no images to render");
     if (o.rows < 1 || o.cols < 1 || o.rows > 64 || o.cols > 64) throw InputError("grid must be 1x1 to 64x64");
@@ -121,7 +121,7 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
                         ? PartnerPool{o.partnerPool,
                                       o.partnerFirst + static_cast<std::uint64_t>(t.sourceIndex)}
                         : PartnerPool{sources.size(), static_cast<std::uint64_t>(t.sourceIndex)};
-                t.replay = samplePipeline(t.original ? std::vector<OpConfig>{} : pipeline, o.seed,
+                t.replay = samplePipeline(t.original ? Pipeline{} : pipeline, o.seed,
                                           t.sampleIndex, src.width, src.height, pool);
             } catch (const InputError& e) {
                 t.error = e.what();
@@ -155,7 +155,7 @@ SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector
     return layout;
 }
 
-SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+SheetLayout layoutSheet(const Pipeline& pipeline, const std::vector<SourceLevels*>& sources,
                         const SheetOptions& o) {
     std::vector<SheetSource> sizes;
     for (const SourceLevels* s : sources) sizes.push_back(SheetSource{s->width(), s->height(), {}});
@@ -208,7 +208,7 @@ void bindSources(SheetLayout& layout, const std::vector<SourceLevels*>& sources,
     });
 }
 
-Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+Sheet renderSheet(const Pipeline& pipeline, const std::vector<SourceLevels*>& sources,
                   const SheetOptions& o, Backend& backend) {
     return renderLayout(layoutSheet(pipeline, sources, o), backend);
 }

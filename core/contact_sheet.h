@@ -81,11 +81,11 @@ inline constexpr std::uint8_t kSheetBackgroundGray = 40;
 /// be read (SheetSource::error) or take the pipeline (an InputError from its plan) is left empty
 /// with `error` set; the others still render. Throws InputError when every tile fails (with the
 /// first reason).
-SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SheetSource>& sources,
+SheetLayout layoutSheet(const Pipeline& pipeline, const std::vector<SheetSource>& sources,
                         const SheetOptions& options);
 
 /// The same for images already decoded: layoutSheet(sizes), then bindSources(sources).
-SheetLayout layoutSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+SheetLayout layoutSheet(const Pipeline& pipeline, const std::vector<SourceLevels*>& sources,
                         const SheetOptions& options);
 
 /// Per source, the finest level any job of `layout` reads it at: what it must be decoded to (a
@@ -113,7 +113,7 @@ struct Partners {
 };
 
 /// Sample `index` of `seed` rendered at full resolution.
-Image renderSample(const std::vector<OpConfig>& pipeline, SourceLevels& source, std::uint64_t seed,
+Image renderSample(const Pipeline& pipeline, SourceLevels& source, std::uint64_t seed,
                    std::uint64_t index, Backend& backend, Replay* replayOut = nullptr,
                    const Partners& partners = {});
 /// Applies concrete parameters again (bit for bit the output `apply` wrote), with the partners
@@ -125,7 +125,7 @@ Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend,
 Sheet renderLayout(SheetLayout layout, Backend& backend);
 
 /// The whole grid, rendered as one batch: renderLayout(layoutSheet(...)).
-Sheet renderSheet(const std::vector<OpConfig>& pipeline, const std::vector<SourceLevels*>& sources,
+Sheet renderSheet(const Pipeline& pipeline, const std::vector<SourceLevels*>& sources,
                   const SheetOptions& options, Backend& backend);
 
 }  // namespace auglab

@@ -1,5 +1,6 @@
 #include "pipeline.h"
 
+#include <functional>
 #include <stdexcept>
 
 #include "ops/op_module.h"
@@ -105,43 +106,353 @@ std::string opsAfterFrame() {
     return after;
 }
 
-int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why) {
+const char* groupKindName(GroupKind kind) {
+    switch (kind) {
+        case GroupKind::OneOf:
+            return "one_of";
+        case GroupKind::SomeOf:
+            return "some_of";
+        case GroupKind::Sequential:
+            return "sequential";
+        case GroupKind::RandomOrder:
+            return "random_order";
+    }
+    return "?";
+}
+
+bool groupKindFromName(std::string_view name, GroupKind& kind) {
+    for (GroupKind k : {GroupKind::OneOf, GroupKind::SomeOf, GroupKind::Sequential, GroupKind::RandomOrder})
+        if (name == groupKindName(k)) {
+            kind = k;
+            return true;
+        }
+    return false;
+}
+
+double defaultGroupP(GroupKind kind) {
+    return groupHasCount(kind) ? 1.0 : 0.5;
+}
+
+namespace {
+
+/// Builds the children of the range [lo, hi) from group `k` on (groups in order, outer first).
+void buildTree(const std::vector<OpGroup>& groups, PipelineNode& node, std::size_t lo, std::size_t hi,
+               std::size_t& k) {
+    for (std::size_t i = lo; i < hi;) {
+        if (k < groups.size() && groups[k].first == i && groups[k].end() <= hi) {
+            PipelineNode child;
+            child.group = static_cast<int>(k);
+            const OpGroup& g = groups[k++];
+            buildTree(groups, child, g.first, g.end(), k);
+            node.children.push_back(std::move(child));
+            i = g.end();
+        } else {
+            PipelineNode leaf;
+            leaf.op = static_cast<int>(i++);
+            node.children.push_back(std::move(leaf));
+        }
+    }
+}
+
+PipelineNode treeOf(const std::vector<OpGroup>& groups, std::size_t opCount) {
+    PipelineNode root;
+    std::size_t k = 0;
+    buildTree(groups, root, 0, opCount, k);
+    return root;
+}
+
+/// The JSON path of the node that `match` accepts, below `node` whose path is `at`.
+template <class Match>
+bool findPath(const PipelineNode& node, const std::string& at, const Match& match, std::string& out) {
+    for (std::size_t c = 0; c < node.children.size(); ++c) {
+        const PipelineNode& child = node.children[c];
+        const std::string path = at + "[" + std::to_string(c) + "]";
+        if (match(child)) {
+            out = path;
+            return true;
+        }
+        if (child.group >= 0 && findPath(child, path + ".children", match, out)) return true;
+    }
+    return false;
+}
+
+/// The groups that hold `op`, outermost first.
+std::vector<std::size_t> holders(const std::vector<OpGroup>& groups, std::size_t op) {
+    std::vector<std::size_t> out;
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        if (groups[g].holds(op)) out.push_back(g);
+    return out;
+}
+
+}  // namespace
+
+std::string groupsError(const std::vector<OpGroup>& groups, std::size_t opCount) {
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const OpGroup& a = groups[g];
+        const std::string name = "group " + std::to_string(g) + " (" + groupKindName(a.kind) + ")";
+        if (a.count == 0) return name + " holds no op";
+        if (a.end() > opCount) return name + " ends after the last op";
+        if (!(a.p >= 0.0 && a.p <= 1.0)) return name + ": p outside [0, 1]";
+        if (a.n < 1) return name + ": n below 1";
+        if (g > 0) {
+            const OpGroup& b = groups[g - 1];
+            if (a.first < b.first || (a.first == b.first && a.end() > b.end()))
+                return name + " is out of order (a group comes before the groups inside it)";
+        }
+        for (std::size_t h = 0; h < g; ++h) {
+            const OpGroup& b = groups[h];
+            const bool apart = b.end() <= a.first || a.end() <= b.first;
+            const bool inside = b.first <= a.first && a.end() <= b.end();
+            if (!apart && !inside)
+                return name + " overlaps group " + std::to_string(h) + " without nesting in it";
+        }
+    }
+    const PipelineNode root = treeOf(groups, opCount);
+    std::string err;
+    const std::function<void(const PipelineNode&)> check = [&](const PipelineNode& node) {
+        for (const PipelineNode& c : node.children) {
+            if (c.group < 0) continue;
+            const OpGroup& g = groups[static_cast<std::size_t>(c.group)];
+            if (err.empty() && groupHasCount(g.kind) && !g.replace &&
+                static_cast<std::size_t>(g.n) > c.children.size())
+                err = "group " + std::to_string(c.group) + " (" + groupKindName(g.kind) + "): n " +
+                      std::to_string(g.n) + " > its " + std::to_string(c.children.size()) +
+                      " children (drawn without replacement)";
+            check(c);
+        }
+    };
+    check(root);
+    return err;
+}
+
+Pipeline::iterator Pipeline::insert(const_iterator at, OpConfig op) {
+    const auto i = static_cast<std::size_t>(at - ops_.cbegin());
+    int parent = -1;  // the innermost group that holds the gap strictly inside
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+        if (groups_[g].first < i && i < groups_[g].end()) parent = static_cast<int>(g);
+    insertInto(i, std::move(op), parent);
+    return ops_.begin() + static_cast<std::ptrdiff_t>(i);
+}
+
+void Pipeline::insertInto(std::size_t at, OpConfig op, int parent) {
+    Pipeline one;
+    one.push_back(std::move(op));
+    insertInto(at, one, parent);
+}
+
+void Pipeline::insertInto(std::size_t at, const Pipeline& sub, int parent) {
+    if (at > ops_.size()) throw std::invalid_argument("insert at " + std::to_string(at) + " past the end");
+    if (parent >= static_cast<int>(groups_.size()))
+        throw std::invalid_argument("no group " + std::to_string(parent));
+    std::vector<bool> ancestor(groups_.size(), false);
+    for (int g = parent; g >= 0; g = parentGroup(static_cast<std::size_t>(g)))
+        ancestor[static_cast<std::size_t>(g)] = true;
+    if (parent >= 0) {
+        const OpGroup& pg = groups_[static_cast<std::size_t>(parent)];
+        if (at < pg.first || at > pg.end())
+            throw std::invalid_argument("index " + std::to_string(at) + " is outside the group's ops");
+    }
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+        if (!ancestor[g] && groups_[g].first < at && at < groups_[g].end())
+            throw std::invalid_argument("index " + std::to_string(at) + " is inside another group");
+    const std::size_t n = sub.size();
+    std::size_t place = 0;  // where sub's groups go in the list: after those before `at` and the ancestors
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+        OpGroup& grp = groups_[g];
+        if (ancestor[g]) {
+            grp.count += n;
+        } else if (grp.first >= at) {
+            grp.first += n;
+        }
+        if (grp.first < at || (ancestor[g] && grp.first == at)) place = g + 1;
+    }
+    ops_.insert(ops_.begin() + static_cast<std::ptrdiff_t>(at), sub.ops_.begin(), sub.ops_.end());
+    std::vector<OpGroup> added = sub.groups_;
+    for (OpGroup& grp : added) grp.first += at;
+    groups_.insert(groups_.begin() + static_cast<std::ptrdiff_t>(place), added.begin(), added.end());
+}
+
+Pipeline::iterator Pipeline::erase(const_iterator at) {
+    const auto i = static_cast<std::size_t>(at - ops_.cbegin());
+    ops_.erase(ops_.begin() + static_cast<std::ptrdiff_t>(i));
+    for (OpGroup& g : groups_) {
+        if (g.holds(i))
+            --g.count;
+        else if (g.first > i)
+            --g.first;
+    }
+    std::erase_if(groups_, [](const OpGroup& g) { return g.count == 0; });
+    // A some_of that lost a child draws at most as many as it has (Albumentations clamps n too).
+    const PipelineNode root = tree();
+    const std::function<void(const PipelineNode&)> clamp = [&](const PipelineNode& node) {
+        for (const PipelineNode& c : node.children) {
+            if (c.group < 0) continue;
+            OpGroup& g = groups_[static_cast<std::size_t>(c.group)];
+            if (!g.replace && static_cast<std::size_t>(g.n) > c.children.size())
+                g.n = static_cast<int>(c.children.size());
+            clamp(c);
+        }
+    };
+    clamp(root);
+    return ops_.begin() + static_cast<std::ptrdiff_t>(i);
+}
+
+void Pipeline::moveInto(std::size_t from, std::size_t to, int parent) {
+    if (from >= ops_.size() || to >= ops_.size()) throw std::invalid_argument("move outside the pipeline");
+    const Pipeline before = *this;
+    // The op leaves its place; a group it leaves empty stays (as a range of 0) until the op is in.
+    OpConfig op = ops_[from];
+    ops_.erase(ops_.begin() + static_cast<std::ptrdiff_t>(from));
+    for (OpGroup& g : groups_) {
+        if (g.holds(from))
+            --g.count;
+        else if (g.first > from)
+            --g.first;
+    }
+    try {
+        // insertInto's checks read ranges; an emptied group (count 0) holds nothing and is skipped.
+        insertInto(to, std::move(op), parent);
+    } catch (...) {
+        *this = before;
+        throw;
+    }
+    std::erase_if(groups_, [](const OpGroup& g) { return g.count == 0; });
+}
+
+int Pipeline::addGroup(GroupKind kind, std::size_t first, std::size_t count) {
+    const std::size_t end = first + count;
+    if (count == 0 || end > ops_.size()) throw std::invalid_argument("a group needs ops of the pipeline");
+    std::size_t place = 0;
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+        const OpGroup& o = groups_[g];
+        const bool apart = o.end() <= first || end <= o.first;
+        const bool holdsRange = o.first <= first && end <= o.end() && !(o.first == first && o.end() == end);
+        const bool inRange = first <= o.first && o.end() <= end;
+        if (!apart && !holdsRange && !inRange)
+            throw std::invalid_argument("the ops cut group " + std::to_string(g) + " (" +
+                                        groupKindName(o.kind) + ")");
+        if (o.first < first || (holdsRange && o.first == first)) place = g + 1;
+    }
+    OpGroup grp;
+    grp.kind = kind;
+    grp.first = first;
+    grp.count = count;
+    grp.p = defaultGroupP(kind);
+    groups_.insert(groups_.begin() + static_cast<std::ptrdiff_t>(place), grp);
+    return static_cast<int>(place);
+}
+
+void Pipeline::removeGroup(std::size_t g) {
+    if (g >= groups_.size()) throw std::invalid_argument("no group " + std::to_string(g));
+    groups_.erase(groups_.begin() + static_cast<std::ptrdiff_t>(g));
+}
+
+void Pipeline::setGroups(std::vector<OpGroup> groups) {
+    if (const std::string why = groupsError(groups, ops_.size()); !why.empty())
+        throw std::invalid_argument(why);
+    groups_ = std::move(groups);
+}
+
+int Pipeline::groupOf(std::size_t op) const {
+    int inner = -1;
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+        if (groups_[g].holds(op)) inner = static_cast<int>(g);
+    return inner;
+}
+
+int Pipeline::parentGroup(std::size_t g) const {
+    int inner = -1;
+    for (std::size_t h = 0; h < g && h < groups_.size(); ++h)
+        if (groups_[h].first <= groups_[g].first && groups_[g].end() <= groups_[h].end())
+            inner = static_cast<int>(h);
+    return inner;
+}
+
+PipelineNode Pipeline::tree() const {
+    return treeOf(groups_, ops_.size());
+}
+
+std::string Pipeline::path(std::size_t op) const {
+    if (groups_.empty()) return "pipeline[" + std::to_string(op) + "]";
+    std::string out;
+    findPath(
+        tree(), "pipeline", [&](const PipelineNode& n) { return n.op == static_cast<int>(op); }, out);
+    return out;
+}
+
+std::string Pipeline::groupPath(std::size_t g) const {
+    std::string out;
+    findPath(
+        tree(), "pipeline", [&](const PipelineNode& n) { return n.group == static_cast<int>(g); }, out);
+    return out;
+}
+
+int pipelineOrderError(const Pipeline& pipeline, std::string& why) {
     const std::string after = opsAfterFrame();
-    int firstPixel = -1, frameOp = -1, firstTraining = -1;
+    const auto& groups = pipeline.groups();
+    // The some_of or random_order group holding op i, if any: they change the order ops run in.
+    const auto reorderingHolder = [&](std::size_t i) -> int {
+        for (std::size_t g : holders(groups, i))
+            if (groupHasCount(groups[g].kind)) return static_cast<int>(g);
+        return -1;
+    };
+    // Whether ops j < i can both run in one sample: not when they are alternatives of one one_of.
+    const auto canBothRun = [&](std::size_t j, std::size_t i) {
+        int common = -1;
+        for (std::size_t g : holders(groups, i))
+            if (groups[g].holds(j)) common = static_cast<int>(g);
+        return common < 0 || groups[static_cast<std::size_t>(common)].kind != GroupKind::OneOf;
+    };
+    const auto at = [&](int i) { return pipeline.path(static_cast<std::size_t>(i)); };
+    int firstPixel = -1, firstTraining = -1;
+    std::vector<std::size_t> frameOps;
     for (std::size_t i = 0; i < pipeline.size(); ++i) {
-        const int at = static_cast<int>(i);
+        const int here = static_cast<int>(i);
         const OpDesc& d = pipeline[i].desc();
         if (d.category == OpCategory::Training) {
-            if (firstTraining < 0) firstTraining = at;
+            if (const int g = reorderingHolder(i); g >= 0) {
+                why = d.name + " may not be in a " + groupKindName(groups[static_cast<std::size_t>(g)].kind) +
+                      " group: the training ops end the pipeline";
+                return here;
+            }
+            if (firstTraining < 0) firstTraining = here;
             continue;
         }
         if (firstTraining >= 0) {
-            why = d.name + " must come before the training ops (pipeline[" + std::to_string(firstTraining) +
-                  "] " + pipeline[static_cast<std::size_t>(firstTraining)].name() +
+            why = d.name + " must come before the training ops (" + at(firstTraining) + " " +
+                  pipeline[static_cast<std::size_t>(firstTraining)].name() +
                   " is before it): they end the pipeline, and the preview shows the image before them";
-            return at;
+            return here;
         }
-        if (d.mustBeFirst && i > 0) {
-            why =
-                d.name + " must be the first op: it composes whole images, which nothing may move before it";
-            return at;
+        if (d.mustBeFirst && (i > 0 || pipeline.groupOf(i) >= 0)) {
+            why = d.name +
+                  " must be the first op, outside groups: it composes whole images, which nothing may move "
+                  "before it";
+            return here;
         }
         if (setsFrame(pipeline[i])) {
-            if (frameOp >= 0) {
-                why = d.name + " may appear once (it is already pipeline[" + std::to_string(frameOp) + "])";
-                return at;
+            if (const int g = reorderingHolder(i); g >= 0) {
+                why = d.name + " may not be in a " + groupKindName(groups[static_cast<std::size_t>(g)].kind) +
+                      " group: it sets the size the later ops work at, so it must run before them";
+                return here;
             }
+            for (std::size_t j : frameOps)
+                if (canBothRun(j, i)) {
+                    why = d.name + " may run once per sample (" + at(static_cast<int>(j)) + " " +
+                          pipeline[j].name() + " can run too; alternatives in one one_of are fine)";
+                    return here;
+                }
             if (firstPixel >= 0) {
-                why = d.name + " must come before " + after + " (pipeline[" + std::to_string(firstPixel) +
-                      "] " + pipeline[static_cast<std::size_t>(firstPixel)].name() +
+                why = d.name + " must come before " + after + " (" + at(firstPixel) + " " +
+                      pipeline[static_cast<std::size_t>(firstPixel)].name() +
                       " is before it): it sets the size the "
                       "later ops work at";
-                return at;
+                return here;
             }
-            frameOp = at;
+            frameOps.push_back(i);
         } else if ((d.category == OpCategory::Pixel || d.ownStage) && firstPixel < 0) {
             // An ownStage op's stage comes after the warp, like a pixel op's.
-            firstPixel = at;
+            firstPixel = here;
         }
     }
     return -1;

@@ -1,7 +1,9 @@
 #pragma once
-// A pipeline is an ordered list of configured ops; a preset is a named pipeline with a seed.
+// A pipeline is an ordered list of configured ops, nested in groups (one_of, some_of, sequential,
+// random_order) where the user wants; a preset is a named pipeline with a seed.
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,10 +55,145 @@ private:
     std::vector<std::optional<ParamValue>> values_;
 };
 
+/// How a group runs its children (Albumentations 2.0.8's composition classes, same semantics).
+enum class GroupKind {
+    OneOf,        ///< one child, chosen with weights = the children's p (normalised); it then runs for sure
+    SomeOf,       ///< n children drawn uniformly (with or without replacement), run in pipeline order, each
+                  ///< with its own p
+    Sequential,   ///< every child in order, each with its own p
+    RandomOrder,  ///< n children drawn uniformly, run in the order drawn, each with its own p
+};
+const char* groupKindName(GroupKind kind);  ///< "one_of", "some_of", "sequential", "random_order"
+bool groupKindFromName(std::string_view name, GroupKind& kind);
+/// Albumentations 2.0.8's default p: OneOf and Sequential 0.5, SomeOf and RandomOrder 1.
+double defaultGroupP(GroupKind kind);
+/// Whether the kind draws `n` children (some_of, random_order).
+inline bool groupHasCount(GroupKind kind) {
+    return kind == GroupKind::SomeOf || kind == GroupKind::RandomOrder;
+}
+
+/// A group of a pipeline: the ops pipeline[first, first + count) and the groups nested inside them.
+/// Its children are its direct sub-groups and the ops in no sub-group, in pipeline order.
+struct OpGroup {
+    GroupKind kind = GroupKind::OneOf;
+    std::size_t first = 0;
+    std::size_t count = 0;  ///< never 0: a group holds at least one op
+    bool enabled = true;
+    double p = 0.5;        ///< the chance the group runs (inside a one_of: its weight)
+    int n = 1;             ///< some_of, random_order: how many children are drawn
+    bool replace = false;  ///< some_of, random_order: drawn with replacement
+
+    std::size_t end() const { return first + count; }
+    bool holds(std::size_t op) const { return op >= first && op < end(); }
+    bool operator==(const OpGroup&) const = default;
+};
+
+/// One node of the pipeline's tree: an op (op >= 0) or a group (group >= 0, with its children).
+struct PipelineNode {
+    int op = -1;
+    int group = -1;
+    std::vector<PipelineNode> children;
+};
+
+/// An ordered list of configured ops, possibly nested in groups. The ops are kept flat, in the order
+/// they are written (depth first), so that an op keeps one index whatever groups hold it; the groups
+/// are ranges of that list, in the same order (a group before the groups inside it).
+///
+/// It reads like a vector of ops (size, [], iteration), and its edits keep the groups consistent: an
+/// op inserted strictly inside a group's range joins it, one inserted at its ends stays outside; a
+/// group whose last op is erased disappears.
+class Pipeline {
+public:
+    using iterator = std::vector<OpConfig>::iterator;
+    using const_iterator = std::vector<OpConfig>::const_iterator;
+
+    Pipeline() = default;
+    Pipeline(std::vector<OpConfig> ops) : ops_(std::move(ops)) {}  // NOLINT: a flat pipeline
+    Pipeline(std::initializer_list<OpConfig> ops) : ops_(ops) {}
+
+    const std::vector<OpConfig>& ops() const { return ops_; }
+    std::size_t size() const { return ops_.size(); }
+    bool empty() const { return ops_.empty(); }
+    OpConfig& operator[](std::size_t i) { return ops_[i]; }
+    const OpConfig& operator[](std::size_t i) const { return ops_[i]; }
+    OpConfig& at(std::size_t i) { return ops_.at(i); }
+    const OpConfig& at(std::size_t i) const { return ops_.at(i); }
+    OpConfig& front() { return ops_.front(); }
+    const OpConfig& front() const { return ops_.front(); }
+    OpConfig& back() { return ops_.back(); }
+    const OpConfig& back() const { return ops_.back(); }
+    iterator begin() { return ops_.begin(); }
+    iterator end() { return ops_.end(); }
+    const_iterator begin() const { return ops_.begin(); }
+    const_iterator end() const { return ops_.end(); }
+
+    void push_back(OpConfig op) { ops_.push_back(std::move(op)); }  ///< at the top level, last
+    iterator insert(const_iterator at, OpConfig op);
+    iterator erase(const_iterator at);
+    void clear() {
+        ops_.clear();
+        groups_.clear();
+    }
+
+    /// Inserts `op` at index `at` as a child of group `parent` (-1: the top level). The index must
+    /// lie in the parent's range or at its end, and outside its sub-groups but at their ends
+    /// (std::invalid_argument otherwise).
+    void insertInto(std::size_t at, OpConfig op, int parent);
+    /// Inserts `sub` (its ops and groups) at index `at` as children of group `parent`, like insertInto.
+    void insertInto(std::size_t at, const Pipeline& sub, int parent);
+    /// Moves op `from` so that it sits at index `to` of the result, as a child of `parent`.
+    void moveInto(std::size_t from, std::size_t to, int parent);
+
+    const std::vector<OpGroup>& groups() const { return groups_; }
+    OpGroup& group(std::size_t g) { return groups_.at(g); }
+    /// Wraps the children of one parent that cover ops [first, first + count) in a new group; returns
+    /// its index. std::invalid_argument when the range cuts a group or spans two parents.
+    int addGroup(GroupKind kind, std::size_t first, std::size_t count);
+    /// Removes group `g`; its children become its parent's.
+    void removeGroup(std::size_t g);
+    /// Replaces every group (the importer and the preset reader build them): std::invalid_argument
+    /// when they are not well nested, in order and non-empty.
+    void setGroups(std::vector<OpGroup> groups);
+
+    /// The innermost group holding op `op` (-1: none); parentGroup(g) likewise for a group.
+    int groupOf(std::size_t op) const;
+    int parentGroup(std::size_t g) const;
+    /// The tree: a root (op and group -1) whose children are the top-level nodes.
+    PipelineNode tree() const;
+    /// The JSON path of op `op` in a preset ("pipeline[1].children[0]") and of group `g`.
+    std::string path(std::size_t op) const;
+    std::string groupPath(std::size_t g) const;
+
+    bool operator==(const Pipeline&) const = default;
+
+private:
+    std::vector<OpConfig> ops_;
+    std::vector<OpGroup> groups_;
+};
+
+/// Erases the ops that `pred` accepts (std::erase_if for a pipeline: groups follow, as in erase).
+template <class Pred>
+std::size_t erase_if(Pipeline& pipeline, Pred pred) {
+    std::size_t removed = 0;
+    for (std::size_t i = pipeline.size(); i-- > 0;)
+        if (pred(pipeline[i])) {
+            pipeline.erase(pipeline.begin() + static_cast<std::ptrdiff_t>(i));
+            ++removed;
+        }
+    return removed;
+}
+
+/// Why `groups` do not fit `opCount` ops (empty if they do): ranges non-empty and in bounds, in
+/// order (by first op, an outer group before the groups inside it), any two nested or apart; n >= 1
+/// and at most the number of children without replacement.
+std::string groupsError(const std::vector<OpGroup>& groups, std::size_t opCount);
+
 /// The first op of `pipeline` that breaks the order rules, or -1, with `why` set: an op that sets the
-/// frame (OpDesc::setsFrame) appears at most once and before every pixel op and ownStage op (it sets
-/// the size every later op works at, and a stage before it would need an image of another size).
-int pipelineOrderError(const std::vector<OpConfig>& pipeline, std::string& why);
+/// frame (OpDesc::setsFrame) runs at most once per sample (several are fine as alternatives of one
+/// one_of) and before every pixel op and ownStage op (it sets the size every later op works at, and a
+/// stage before it would need an image of another size); it is in no some_of or random_order group
+/// (they change the order). Training ops end the pipeline; an op that must be first is outside groups.
+int pipelineOrderError(const Pipeline& pipeline, std::string& why);
 
 /// Whether `op`, as configured, replaces the frame (OpModule::setsFrame).
 bool setsFrame(const OpConfig& op);
@@ -70,7 +207,7 @@ struct Preset {
     std::string name = "untitled";
     std::string description;
     std::uint64_t seed = 0;
-    std::vector<OpConfig> pipeline;
+    Pipeline pipeline;
     /// How boxes, keypoints and masks follow the pixels (the `targets` section); absent in a preset
     /// made for images alone (annotated data then uses the defaults, Albumentations' own).
     std::optional<TargetSettings> targets;

@@ -1,6 +1,7 @@
 #include "preset.h"
 
 #include <cmath>
+#include <numeric>
 
 #include "atomic_file.h"
 #include "error.h"
@@ -98,6 +99,56 @@ OpConfig readOp(const JsonReader& r) {
     return op;
 }
 
+/// Reads the pipeline entries of `list` (ops and groups) into `pipeline`, groups in order, outer first;
+/// `readers` gets each op's reader, for errors found later. Returns the entries' p.
+std::vector<double> readNodes(const JsonReader& list, Pipeline& pipeline, std::vector<OpGroup>& groups,
+                              std::vector<JsonReader>& readers) {
+    const std::size_t n = list.arraySize();
+    std::vector<double> ps;
+    for (std::size_t i = 0; i < n; ++i) {
+        const JsonReader item = list.element(i);
+        item.requireObject();
+        if (!item.has("group")) {
+            pipeline.push_back(readOp(item));
+            readers.push_back(item);
+            ps.push_back(pipeline.back().p);
+            continue;
+        }
+        if (item.has("op")) item.fail("an entry is an op (\"op\") or a group (\"group\"), not both");
+        OpGroup g;
+        const std::string kind = item.member("group").string();
+        if (!groupKindFromName(kind, g.kind))
+            item.member("group").fail("unknown group \"" + kind +
+                                      "\" (expected one of \"one_of\", \"some_of\", \"sequential\", "
+                                      "\"random_order\")");
+        if (groupHasCount(g.kind))
+            item.requireObject({"group", "enabled", "p", "n", "replace", "children"});
+        else
+            item.requireObject({"group", "enabled", "p", "children"});
+        g.p = defaultGroupP(g.kind);
+        if (item.has("enabled")) g.enabled = item.member("enabled").boolean();
+        if (item.has("p")) g.p = item.member("p").numberIn(0.0, 1.0);
+        if (item.has("n")) g.n = static_cast<int>(item.member("n").integer(1, 1000));
+        if (item.has("replace")) g.replace = item.member("replace").boolean();
+        const JsonReader children = item.member("children");
+        const std::size_t count = children.arraySize();
+        if (count == 0) children.fail("a group needs at least one op or group");
+        if (groupHasCount(g.kind) && !g.replace && static_cast<std::size_t>(g.n) > count)
+            item.member("n").fail("n " + std::to_string(g.n) + " > " + std::to_string(count) +
+                                  " children, drawn without replacement");
+        g.first = pipeline.size();
+        const std::size_t at = groups.size();
+        groups.push_back(g);
+        const std::vector<double> weights = readNodes(children, pipeline, groups, readers);
+        groups[at].count = pipeline.size() - groups[at].first;
+        // Albumentations' OneOf divides by the sum of its children's p.
+        if (g.kind == GroupKind::OneOf && !(std::accumulate(weights.begin(), weights.end(), 0.0) > 0))
+            children.fail("the children's p (a one_of's weights) are all 0");
+        ps.push_back(g.p);
+    }
+    return ps;
+}
+
 nlohmann::ordered_json paramToJson(const ParamDesc& pd, const ParamValue& v) {
     switch (pd.kind) {
         case ParamKind::FloatRange: {
@@ -150,6 +201,40 @@ nlohmann::ordered_json opConfigToJson(const OpConfig& op) {
     return j;
 }
 
+nlohmann::ordered_json groupToJson(const OpGroup& g) {
+    nlohmann::ordered_json j;
+    j["group"] = groupKindName(g.kind);
+    j["enabled"] = g.enabled;
+    j["p"] = g.p;
+    if (groupHasCount(g.kind)) {
+        j["n"] = g.n;
+        j["replace"] = g.replace;
+    }
+    return j;
+}
+
+namespace {
+
+nlohmann::ordered_json nodesToJson(const Pipeline& pipeline, const PipelineNode& node) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const PipelineNode& c : node.children) {
+        if (c.op >= 0) {
+            list.push_back(opConfigToJson(pipeline[static_cast<std::size_t>(c.op)]));
+        } else {
+            nlohmann::ordered_json g = groupToJson(pipeline.groups()[static_cast<std::size_t>(c.group)]);
+            g["children"] = nodesToJson(pipeline, c);
+            list.push_back(std::move(g));
+        }
+    }
+    return list;
+}
+
+}  // namespace
+
+nlohmann::ordered_json pipelineToJson(const Pipeline& pipeline) {
+    return nodesToJson(pipeline, pipeline.tree());
+}
+
 Preset parsePreset(std::string_view text, const std::string& what) {
     const nlohmann::json doc = parseJsonStrict(text, what);
     const JsonReader root(doc, "");
@@ -166,13 +251,14 @@ Preset parsePreset(std::string_view text, const std::string& what) {
     if (root.has("name")) preset.name = root.member("name").string();
     if (root.has("description")) preset.description = root.member("description").string();
     if (root.has("seed")) preset.seed = root.member("seed").unsignedInteger();
-    const JsonReader pipeline = root.member("pipeline");
-    const std::size_t n = pipeline.arraySize();
-    for (std::size_t i = 0; i < n; ++i) preset.pipeline.push_back(readOp(pipeline.element(i)));
+    std::vector<OpGroup> groups;
+    std::vector<JsonReader> readers;
+    readNodes(root.member("pipeline"), preset.pipeline, groups, readers);
+    preset.pipeline.setGroups(std::move(groups));
     if (root.has("targets")) preset.targets = readTargetSettings(root.member("targets"));
     std::string why;
     if (const int bad = pipelineOrderError(preset.pipeline, why); bad >= 0)
-        pipeline.element(static_cast<std::size_t>(bad)).member("op").fail(why);
+        readers[static_cast<std::size_t>(bad)].member("op").fail(why);
     return preset;
 }
 
@@ -194,8 +280,7 @@ nlohmann::ordered_json presetToJson(const Preset& preset) {
     j["name"] = preset.name;
     j["description"] = preset.description;
     j["seed"] = preset.seed;
-    j["pipeline"] = nlohmann::ordered_json::array();
-    for (const OpConfig& op : preset.pipeline) j["pipeline"].push_back(opConfigToJson(op));
+    j["pipeline"] = pipelineToJson(preset.pipeline);
     if (preset.targets) j["targets"] = targetSettingsToJson(*preset.targets);
     return j;
 }

@@ -26,6 +26,10 @@ void savePreset(const std::filesystem::path& path, const Preset& preset);
 /// One op as JSON (the pipeline entry) and back; shared with the replay format.
 nlohmann::ordered_json opConfigToJson(const OpConfig& op);
 
+/// A group's own members (no "children"), and a whole pipeline as the preset's "pipeline" array.
+nlohmann::ordered_json groupToJson(const OpGroup& group);
+nlohmann::ordered_json pipelineToJson(const Pipeline& pipeline);
+
 /// The JSON Schema (draft 2020-12) of the preset format, generated from the op registry.
 /// presets/auglab-preset.schema.json holds this text; a test keeps the two identical.
 nlohmann::ordered_json presetSchema();

@@ -127,6 +127,45 @@ Json opSchema(const OpDesc& op) {
     return s;
 }
 
+Json groupSchema() {
+    Json props;
+    props["group"] = Json{{"enum", Json::array({"one_of", "some_of", "sequential", "random_order"})},
+                          {"description",
+                           "one_of: one child, chosen with the children's p as weights (it then runs for "
+                           "sure); some_of: n children drawn uniformly, run in pipeline order, each with its "
+                           "own p; sequential: every child, each with its own p; random_order: n children "
+                           "drawn uniformly, run in the order drawn (Albumentations 2.0.8's OneOf, SomeOf, "
+                           "Sequential, RandomOrder)."}};
+    props["enabled"] =
+        Json{{"type", "boolean"}, {"description", "Off: nothing in the group runs (default on)."}};
+    props["p"] =
+        Json{{"type", "number"},
+             {"minimum", 0},
+             {"maximum", 1},
+             {"description",
+              "Probability that the group runs (default 0.5 for one_of and sequential, 1 for some_of "
+              "and random_order); inside a one_of, its weight."}};
+    props["n"] = Json{{"type", "integer"},
+                      {"minimum", 1},
+                      {"maximum", 1000},
+                      {"description", "some_of, random_order: how many children are drawn (default 1)."}};
+    props["replace"] = Json{{"type", "boolean"},
+                            {"description", "some_of, random_order: draw with replacement (default false)."}};
+    props["children"] = Json{{"type", "array"}, {"minItems", 1}, {"items", Json{{"$ref", "#/$defs/entry"}}}};
+    Json s;
+    s["title"] = "Group";
+    s["description"] = "Ops (and groups) run together as Albumentations' composition classes run them.";
+    s["type"] = "object";
+    s["properties"] = props;
+    s["required"] = Json::array({"group", "children"});
+    s["additionalProperties"] = false;
+    // n and replace belong to the groups that draw n children.
+    s["if"] = Json{{"properties", Json{{"group", Json{{"enum", Json::array({"one_of", "sequential"})}}}}}};
+    s["then"] = Json{
+        {"not", Json{{"anyOf", Json::array({Json{{"required", {"n"}}}, Json{{"required", {"replace"}}}})}}}};
+    return s;
+}
+
 }  // namespace
 
 nlohmann::ordered_json presetSchema() {
@@ -144,11 +183,7 @@ nlohmann::ordered_json presetSchema() {
     props["name"] = Json{{"type", "string"}};
     props["description"] = Json{{"type", "string"}};
     props["seed"] = Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 18446744073709551615ull}};
-    Json items;
-    Json refs = Json::array();
-    for (const OpDesc& op : opRegistry()) refs.push_back(Json{{"$ref", "#/$defs/op_" + op.name}});
-    items["oneOf"] = refs;
-    props["pipeline"] = Json{{"type", "array"}, {"items", items}};
+    props["pipeline"] = Json{{"type", "array"}, {"items", Json{{"$ref", "#/$defs/entry"}}}};
     props["targets"] = targetSettingsSchema();
     s["properties"] = props;
     s["required"] = Json::array({"format", "version", "pipeline"});
@@ -162,6 +197,11 @@ nlohmann::ordered_json presetSchema() {
              {"items", false},
              {"minItems", 3},
              {"maxItems", 3}};
+    Json refs = Json::array();
+    for (const OpDesc& op : opRegistry()) refs.push_back(Json{{"$ref", "#/$defs/op_" + op.name}});
+    refs.push_back(Json{{"$ref", "#/$defs/group"}});
+    defs["entry"] = Json{{"description", "An op, or a group of entries."}, {"oneOf", refs}};
+    defs["group"] = groupSchema();
     for (const OpDesc& op : opRegistry()) defs["op_" + op.name] = opSchema(op);
     s["$defs"] = defs;
     return s;

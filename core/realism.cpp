@@ -133,7 +133,7 @@ double inventedShare(const Plan& plan) {
     return static_cast<double>(n) / static_cast<double>(mask.size());
 }
 
-double shareOverThreshold(const std::vector<OpConfig>& pipeline, std::uint64_t seed, int width, int height,
+double shareOverThreshold(const Pipeline& pipeline, std::uint64_t seed, int width, int height,
                           double threshold, int samples, int side) {
     int outW = 0, outH = 0, over = 0, counted = 0;
     for (int i = 0; i < samples; ++i) {
@@ -153,7 +153,7 @@ double shareOverThreshold(const std::vector<OpConfig>& pipeline, std::uint64_t s
     return counted ? static_cast<double>(over) / counted : 0.0;
 }
 
-Range findTheEdge(const std::vector<OpConfig>& pipeline, std::size_t op, const std::string& key,
+Range findTheEdge(const Pipeline& pipeline, std::size_t op, const std::string& key,
                   std::uint64_t seed, int width, int height, double threshold, double allowedShare,
                   int samples, int side) {
     if (op >= pipeline.size()) throw InputError("find the edge: no op " + std::to_string(op));
@@ -172,7 +172,7 @@ Range findTheEdge(const std::vector<OpConfig>& pipeline, std::size_t op, const s
         return r;
     };
     const auto realistic = [&](double t) {
-        std::vector<OpConfig> p = pipeline;
+        Pipeline p = pipeline;
         p[op].set(key, widened(t));
         return shareOverThreshold(p, seed, width, height, threshold, samples, side) <= allowedShare;
     };

@@ -27,12 +27,12 @@ double inventedShare(const Plan& plan);
 /// `threshold` invented pixels. The range is widened about its centre by a factor found by bisection
 /// (the same samples at every step) up to the parameter's bounds; returns the widest range found
 /// (the current one when even it is past the edge). Throws InputError for a key that is not a range.
-Range findTheEdge(const std::vector<OpConfig>& pipeline, std::size_t op, const std::string& key,
+Range findTheEdge(const Pipeline& pipeline, std::size_t op, const std::string& key,
                   std::uint64_t seed, int width, int height, double threshold, double allowedShare,
                   int samples = 64, int side = 96);
 
 /// The share of `samples` samples whose invented share exceeds `threshold` (what findTheEdge bounds).
-double shareOverThreshold(const std::vector<OpConfig>& pipeline, std::uint64_t seed, int width, int height,
+double shareOverThreshold(const Pipeline& pipeline, std::uint64_t seed, int width, int height,
                           double threshold, int samples = 64, int side = 96);
 
 }  // namespace auglab

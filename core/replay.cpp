@@ -51,6 +51,13 @@ void frameSize(const Replay& replay, std::size_t op, int& width, int& height) {
         if (replay.ops[i].applied) opModule(replay.ops[i].id).frameAfter(replay.ops[i].params, width, height);
 }
 
+std::vector<const ConcreteOp*> entriesOf(const Replay& replay, std::size_t position) {
+    std::vector<const ConcreteOp*> out;
+    for (const ConcreteOp& op : replay.ops)
+        if (op.position == position) out.push_back(&op);
+    return out;
+}
+
 std::vector<double> drawnValues(const ConcreteOp& op, std::string_view key, int imageWidth, int imageHeight) {
     if (!op.applied) return {};
     return opModule(op.id).drawnValues(op.params, key, imageWidth, imageHeight);
@@ -68,6 +75,7 @@ Json replayToJson(const Replay& replay, double realism) {
     for (const ConcreteOp& op : replay.ops) {
         Json o;
         o["op"] = opDesc(op.id).name;
+        if (op.position != j["ops"].size()) o["position"] = op.position;
         o["applied"] = op.applied;
         if (op.applied) opModule(op.id).writeReplay(op.params, o);
         j["ops"].push_back(o);
@@ -103,12 +111,20 @@ Replay parseReplay(std::string_view text, const std::string& what) {
     int frameW = replay.imageWidth, frameH = replay.imageHeight;  // the image the next op works on
     bool cropped = false, pixelOpApplied = false;
     for (std::size_t i = 0, n = ops.arraySize(); i < n; ++i) {
-        const JsonReader o = ops.element(i);
+        JsonReader o = ops.element(i);
         o.requireObject();
+        ConcreteOp op;
+        op.position = static_cast<std::uint32_t>(i);
+        nlohmann::json entry;  // the entry without "position", for the op module's own reader
+        if (o.has("position")) {
+            op.position = static_cast<std::uint32_t>(o.member("position").integer(0, 1'000'000));
+            entry = o.json();
+            entry.erase("position");
+            o = JsonReader(entry, o.path());
+        }
         const std::string name = o.member("op").string();
         const OpDesc* desc = findOp(name);
         if (!desc) o.member("op").fail("unknown op \"" + name + "\"");
-        ConcreteOp op;
         op.id = desc->id;
         op.applied = o.member("applied").boolean();
         if (op.applied) {

@@ -15,11 +15,16 @@
 
 namespace auglab {
 
-/// One op of a sample. Ops whose gate failed or that are disabled are kept with applied = false,
-/// so the list lines up with the pipeline.
+/// One op of a sample. The list holds every op of the pipeline, in the order they ran: ops whose
+/// gate failed, that are disabled or that their group did not choose are kept with applied = false at
+/// their place (after the chosen ones in a random_order group). Without groups that reorder or repeat
+/// (random_order, some_of with replacement), the list lines up with the pipeline.
 struct ConcreteOp {
     OpId id{};
     bool applied = false;
+    /// The op's index in the pipeline (its "position" in the JSON form, written when it differs
+    /// from the entry's index).
+    std::uint32_t position = 0;
     OpParams params;
     bool operator==(const ConcreteOp&) const = default;
 };
@@ -33,6 +38,10 @@ struct Replay {
     std::vector<ConcreteOp> ops;
     bool operator==(const Replay&) const = default;
 };
+
+/// The entries of the replay for pipeline op `position`, in the order they ran (more than one when a
+/// some_of drew it twice).
+std::vector<const ConcreteOp*> entriesOf(const Replay& replay, std::size_t position);
 
 /// Size of the image op `op` of the replay works on (op == ops.size(): the output's size): the image's
 /// size, or the size an op that sets the frame (a crop) gave it before.

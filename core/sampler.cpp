@@ -113,30 +113,184 @@ std::uint64_t OpDraws::partner(std::uint32_t draw) const {
     return k >= pool_.self ? k + 1 : k;  // every image but the sample's own
 }
 
-Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed, std::uint64_t index,
-                      int width, int height, const PartnerPool& pool) {
+namespace {
+
+// The counter's op word: op i draws at i, its k-th repeat (a some_of with replacement) at
+// i + k * kRepeatStride, group g at kGroupBase + g. Without groups, op i draws at i as it always has.
+constexpr std::uint32_t kRepeatStride = 1u << 20;
+constexpr std::uint32_t kGroupBase = 1u << 31;
+// A group's draws: 0 its gate, then one per child chosen.
+constexpr std::uint32_t kFirstChoiceDraw = 1;
+
+/// Walks the pipeline's tree for one sample, appending each op's entry to the replay as it runs.
+class TreeSampler {
+public:
+    TreeSampler(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const PartnerPool& pool,
+                Replay& replay)
+        : pipeline_(pipeline),
+          seed_(seed),
+          index_(index),
+          pool_(pool),
+          replay_(replay),
+          runs_(pipeline.size(), 0) {}
+
+    void children(const PipelineNode& node) {
+        for (const PipelineNode& c : node.children) run(c, false);
+    }
+
+private:
+    bool enabled(const PipelineNode& n) const {
+        return n.op >= 0 ? pipeline_[static_cast<std::size_t>(n.op)].enabled
+                         : pipeline_.groups()[static_cast<std::size_t>(n.group)].enabled;
+    }
+    double weight(const PipelineNode& n) const {
+        return n.op >= 0 ? pipeline_[static_cast<std::size_t>(n.op)].p
+                         : pipeline_.groups()[static_cast<std::size_t>(n.group)].p;
+    }
+
+    /// Runs `node`; `forced`: a one_of chose it, so it runs whatever its own p (Albumentations'
+    /// force_apply, which its SomeOf and RandomOrder ignore).
+    void run(const PipelineNode& node, bool forced) {
+        if (node.op >= 0) {
+            runOp(static_cast<std::size_t>(node.op), forced);
+            return;
+        }
+        const OpGroup& g = pipeline_.groups()[static_cast<std::size_t>(node.group)];
+        const OpDraws draws(seed_, index_, kGroupBase + static_cast<std::uint32_t>(node.group), pool_);
+        const bool gate = draws.uniform(kGateDraw) < g.p;
+        const bool runs = g.enabled && (groupHasCount(g.kind) ? gate : forced || gate);
+        std::vector<std::size_t> candidates;  // the enabled children: a disabled one is as if absent
+        for (std::size_t c = 0; c < node.children.size(); ++c)
+            if (enabled(node.children[c])) candidates.push_back(c);
+        if (!runs || candidates.empty()) {
+            skip(node);
+            return;
+        }
+        switch (g.kind) {
+            case GroupKind::Sequential:
+                for (const PipelineNode& c : node.children) run(c, false);
+                return;
+            case GroupKind::OneOf: {
+                double total = 0;
+                for (std::size_t c : candidates) total += weight(node.children[c]);
+                if (!(total > 0)) {
+                    skip(node);
+                    return;
+                }
+                // The child whose share of the weights holds u (the last candidate with a weight if
+                // rounding leaves u past every share).
+                const double u = draws.uniform(kFirstChoiceDraw) * total;
+                std::size_t chosen = candidates.back();
+                double acc = 0;
+                for (std::size_t c : candidates) {
+                    const double w = weight(node.children[c]);
+                    if (w <= 0) continue;
+                    chosen = c;
+                    acc += w;
+                    if (u < acc) break;
+                }
+                for (std::size_t c = 0; c < node.children.size(); ++c)
+                    if (c == chosen)
+                        run(node.children[c], true);
+                    else
+                        skip(node.children[c]);
+                return;
+            }
+            case GroupKind::SomeOf:
+            case GroupKind::RandomOrder: {
+                const std::size_t m = candidates.size();
+                const std::size_t n =
+                    g.replace ? static_cast<std::size_t>(g.n) : std::min<std::size_t>(g.n, m);
+                std::vector<std::size_t> drawn;  // children, in the order drawn
+                std::vector<std::size_t> pool = candidates;
+                for (std::size_t k = 0; k < n; ++k) {
+                    const auto draw = kFirstChoiceDraw + static_cast<std::uint32_t>(k);
+                    if (g.replace) {
+                        drawn.push_back(candidates[static_cast<std::size_t>(
+                            draws.randint(draw, 0, std::int64_t(m) - 1))]);
+                    } else {
+                        const auto at =
+                            static_cast<std::size_t>(draws.randint(draw, 0, std::int64_t(pool.size()) - 1));
+                        drawn.push_back(pool[at]);
+                        pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(at));
+                    }
+                }
+                if (g.kind == GroupKind::SomeOf) {
+                    // In pipeline order, a child drawn twice running twice in a row.
+                    for (std::size_t c = 0; c < node.children.size(); ++c) {
+                        const auto times = std::count(drawn.begin(), drawn.end(), c);
+                        if (times == 0) skip(node.children[c]);
+                        for (std::ptrdiff_t t = 0; t < times; ++t) run(node.children[c], false);
+                    }
+                } else {
+                    for (std::size_t c : drawn) run(node.children[c], false);
+                    for (std::size_t c = 0; c < node.children.size(); ++c)
+                        if (std::find(drawn.begin(), drawn.end(), c) == drawn.end()) skip(node.children[c]);
+                }
+                return;
+            }
+        }
+    }
+
+    void runOp(std::size_t i, bool forced) {
+        const OpConfig& op = pipeline_[i];
+        const std::uint32_t repeat = runs_[i]++;
+        const OpDraws draws(seed_, index_, static_cast<std::uint32_t>(i) + repeat * kRepeatStride, pool_);
+        ConcreteOp c;
+        c.id = op.id();
+        c.position = static_cast<std::uint32_t>(i);
+        const double gate = draws.uniform(kGateDraw);
+        c.applied = op.enabled && (forced || gate < op.p);
+        if (c.applied) {
+            const OpModule& module = opModule(op.id());
+            c.params = module.sample(op, draws, width_, height_);
+            module.frameAfter(c.params, width_, height_);  // the ops after a crop work on the resized crop
+        }
+        replay_.ops.push_back(std::move(c));
+    }
+
+    /// The ops under `node` that have not run yet keep their place with applied = false.
+    void skip(const PipelineNode& node) {
+        if (node.op >= 0) {
+            const auto i = static_cast<std::size_t>(node.op);
+            if (runs_[i] > 0) return;
+            runs_[i] = 1;
+            ConcreteOp c;
+            c.id = pipeline_[i].id();
+            c.position = static_cast<std::uint32_t>(i);
+            replay_.ops.push_back(std::move(c));
+            return;
+        }
+        for (const PipelineNode& c : node.children) skip(c);
+    }
+
+    const Pipeline& pipeline_;
+    std::uint64_t seed_, index_;
+    PartnerPool pool_;
+    Replay& replay_;
+    std::vector<std::uint32_t> runs_;
+
+public:
+    int width_ = 0, height_ = 0;  // the frame the next op works on
+};
+
+}  // namespace
+
+Replay samplePipeline(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, int width,
+                      int height, const PartnerPool& pool) {
     if (pool.count == 0 || pool.self >= pool.count)
-        throw InputError("the partner pool has " + std::to_string(pool.count) + " images; this sample's is number " +
-                         std::to_string(pool.self));
+        throw InputError("the partner pool has " + std::to_string(pool.count) +
+                         " images; this sample's is number " + std::to_string(pool.self));
     Replay replay;
     replay.seed = seed;
     replay.index = index;
     replay.imageWidth = width;
     replay.imageHeight = height;
-    for (std::size_t i = 0; i < pipeline.size(); ++i) {
-        const OpConfig& op = pipeline[i];
-        const OpDraws draws(seed, index, static_cast<std::uint32_t>(i), pool);
-        ConcreteOp c;
-        c.id = op.id();
-        const double gate = draws.uniform(kGateDraw);
-        c.applied = op.enabled && gate < op.p;
-        if (c.applied) {
-            const OpModule& module = opModule(op.id());
-            c.params = module.sample(op, draws, width, height);
-            module.frameAfter(c.params, width, height);  // the ops after a crop work on the resized crop
-        }
-        replay.ops.push_back(std::move(c));
-    }
+    replay.ops.reserve(pipeline.size());
+    TreeSampler sampler(pipeline, seed, index, pool, replay);
+    sampler.width_ = width;
+    sampler.height_ = height;
+    sampler.children(pipeline.tree());
     return replay;
 }
 

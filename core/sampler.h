@@ -30,7 +30,7 @@ public:
     OpDraws(std::uint64_t seed, std::uint64_t index, std::uint32_t opPosition, PartnerPool pool = {})
         : seed_(seed), index_(index), op_(opPosition), pool_(pool) {}
 
-    double uniform(std::uint32_t draw) const;                     ///< [0, 1)
+    double uniform(std::uint32_t draw) const;                      ///< [0, 1)
     double uniform(std::uint32_t draw, double a, double b) const;  ///< U(a, b)
     double uniform(std::uint32_t draw, const Range& r) const { return uniform(draw, r.min, r.max); }
     /// Integer uniform on [a, b], both inclusive.
@@ -58,7 +58,9 @@ double regularizedIncompleteBeta(double x, double a, double b);
 
 /// The concrete parameters of sample `index` for an image of width x height pixels, its partners
 /// (mixing ops) drawn from `pool` (InputError when `pool` is empty or `self` is outside it).
-Replay samplePipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed, std::uint64_t index, int width,
+/// Groups run as Albumentations' composition classes do (GroupKind); their draws come from the same
+/// stream, keyed by the group's index, so a sample stays a pure function of (seed, index).
+Replay samplePipeline(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, int width,
                       int height, const PartnerPool& pool = {});
 
 }  // namespace auglab

@@ -224,7 +224,7 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
         }
     // The training tail ends the pipeline (ToTensorV2 needs torch, which the library's test
     // environment does not have: it is checked in the torch environment).
-    std::erase_if(p.pipeline, [](const OpConfig& c) { return c.id() == OpId::ToTensor; });
+    erase_if(p.pipeline, [](const OpConfig& c) { return c.id() == OpId::ToTensor; });
     std::stable_partition(p.pipeline.begin(), p.pipeline.end(),
                           [](const OpConfig& c) { return c.desc().category != OpCategory::Training; });
     // AugLab's order rule: one op that sets the frame (a crop) at most, before every pixel op (here: first).
@@ -232,7 +232,7 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
     if (const auto crop = std::find_if(p.pipeline.begin(), p.pipeline.end(), isCrop);
         crop != p.pipeline.end()) {
         const OpConfig keep = *crop;
-        std::erase_if(p.pipeline, isCrop);
+        erase_if(p.pipeline, isCrop);
         p.pipeline.insert(p.pipeline.begin(), keep);
     }
     return p;

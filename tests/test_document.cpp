@@ -101,7 +101,7 @@ void TestDocument::cropStaysBeforePixelOps() {
     QCOMPARE(doc.undoStack()->count(), steps);
     QCOMPARE(refused.count(), 2);
     QVERIFY2(refused[0][0].toString().contains("before every pixel op"), qPrintable(refused[0][0].toString()));
-    QVERIFY(refused[1][0].toString().contains("may appear once"));
+    QVERIFY(refused[1][0].toString().contains("may run once per sample"));
     // What the document holds always loads back.
     QVERIFY(parsePreset(serializePreset(doc.preset())) == doc.preset());
 }

@@ -168,7 +168,7 @@ private slots:
               "transform.transforms[0].cval_mask: acts on masks", "transforms[0].rotate_method",
               "transform.transforms[0].balanced_scale", "transform.transforms[0].frobnicate",
               "transform.transforms[2].var_limit", "transform.transforms[2].noise_scale_factor",
-              "transform.transforms[3]: OneOf has no AugLab op", "transform.transforms[4].p: absent"})
+              "transform.transforms[3]: OneOf holds no transform AugLab has: left out", "transform.transforms[4].p: absent"})
             QVERIFY2(w.contains(part), qPrintable(QString(part) + " not in:\n" + w));
         const OpConfig& d = r.preset.pipeline[1];
         QCOMPARE(d.range("holes"), (Range{6, 6}));

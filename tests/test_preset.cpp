@@ -53,6 +53,25 @@ fs::path fsPath(const QString& s) {
     return fs::path(s.toStdU16String());
 }
 
+/// The entry of a preset document at a JSON path such as "pipeline[1].children[0]".
+const nlohmann::json& entryAt(const nlohmann::json& doc, const std::string& path) {
+    const nlohmann::json* at = &doc;
+    std::size_t i = 0;
+    while (i < path.size()) {
+        if (path[i] == '.') ++i;
+        if (path[i] == '[') {
+            const std::size_t close = path.find(']', i);
+            at = &(*at)[std::stoul(path.substr(i + 1, close - i - 1))];
+            i = close + 1;
+        } else {
+            const std::size_t end = path.find_first_of(".[", i);
+            at = &(*at)[path.substr(i, end == std::string::npos ? std::string::npos : end - i)];
+            i = end == std::string::npos ? path.size() : end;
+        }
+    }
+    return *at;
+}
+
 std::vector<fs::path> filesIn(const fs::path& dir) {
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(dir))
@@ -405,8 +424,17 @@ void TestPreset::roundTrip() {
         for (const ParamDesc& pd : op.desc().params)
             if (op.has(pd.key) && !(pxHoles && (pd.key == "hole_height_frac" || pd.key == "hole_width_frac")))
                 expected.insert(pd.key);
-        for (const auto& item : doc["pipeline"][i].items()) keys.insert(item.key());
+        for (const auto& item : entryAt(doc, p.pipeline.path(i)).items()) keys.insert(item.key());
         QVERIFY2(keys == expected, op.name().c_str());
+    }
+    // Groups: every member explicit too (n and replace where the kind draws n children).
+    for (std::size_t g = 0; g < p.pipeline.groups().size(); ++g) {
+        const nlohmann::json& entry = entryAt(doc, p.pipeline.groupPath(g));
+        std::set<std::string> keys, expected{"group", "enabled", "p", "children"};
+        if (groupHasCount(p.pipeline.groups()[g].kind)) expected.insert({"n", "replace"});
+        for (const auto& item : entry.items()) keys.insert(item.key());
+        QVERIFY(keys == expected);
+        QCOMPARE(entry["group"].get<std::string>(), std::string(groupKindName(p.pipeline.groups()[g].kind)));
     }
 }
 
@@ -493,21 +521,26 @@ void TestPreset::minAboveMaxMessage() {
 void TestPreset::invalidFiles_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("expected");
-    // messages.txt: one "FILE: message" line per file of the folder.
-    std::map<std::string, QString> messages;
-    std::ifstream manifest(kData / "invalid/messages.txt");
-    for (std::string line; std::getline(manifest, line);) {
-        const auto colon = line.find(": ");
-        if (!line.starts_with("#") && colon != std::string::npos)
-            messages[line.substr(0, colon)] = qs(line.substr(colon + 2));
+    // messages.txt: one "FILE: message" line per file of the folder. invalid-rules/ holds files the
+    // schema accepts (rules it cannot express: op order, group sizes, a one_of's weights).
+    std::size_t total = 0;
+    for (const char* folder : {"invalid", "invalid-rules"}) {
+        std::map<std::string, QString> messages;
+        std::ifstream manifest(kData / folder / "messages.txt");
+        for (std::string line; std::getline(manifest, line);) {
+            const auto colon = line.find(": ");
+            if (!line.starts_with("#") && colon != std::string::npos)
+                messages[line.substr(0, colon)] = qs(line.substr(colon + 2));
+        }
+        total += messages.size();
+        for (const fs::path& f : filesIn(kData / folder)) {
+            const std::string name = f.filename().string();
+            QTest::newRow(name.c_str()) << qs(f) << messages[name];
+            messages.erase(name);
+        }
+        for (const auto& [name, message] : messages) QTest::newRow(name.c_str()) << QString() << message;
     }
-    QVERIFY(messages.size() >= 40);
-    for (const fs::path& f : filesIn(kData / "invalid")) {
-        const std::string name = f.filename().string();
-        QTest::newRow(name.c_str()) << qs(f) << messages[name];
-        messages.erase(name);
-    }
-    for (const auto& [name, message] : messages) QTest::newRow(name.c_str()) << QString() << message;
+    QVERIFY(total >= 50);
 }
 
 void TestPreset::invalidFiles() {

@@ -236,7 +236,7 @@ void CostMeter::setTrainingRate(double imagesPerSecond) {
     if (!outdated_ && shownGeneration_ == generation_ && generation_ > 0) showMeasuredStatus();
 }
 
-void CostMeter::setPipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed) {
+void CostMeter::setPipeline(const Pipeline& pipeline, std::uint64_t seed) {
     seed_ = seed;  // the cost does not depend on which samples are drawn: a new seed is not re-measured
     if (hasPipeline_ && pipeline == pipeline_) return;
     pipeline_ = pipeline;

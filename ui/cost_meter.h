@@ -33,7 +33,7 @@ public:
 
     /// The pipeline to measure (the seed only chooses which samples are timed). Measured once it has
     /// not changed for debounceMs(); setting the same pipeline again does nothing.
-    void setPipeline(const std::vector<OpConfig>& pipeline, std::uint64_t seed);
+    void setPipeline(const Pipeline& pipeline, std::uint64_t seed);
     /// The image that is resized to the training size and augmented ("" : a generated picture).
     void setSourceFile(const QString& file);
 
@@ -93,7 +93,7 @@ private:
     QTimer settle_;
     std::vector<Row> rows_;
     std::map<QString, CostResult> results_;
-    std::vector<OpConfig> pipeline_;
+    Pipeline pipeline_;
     std::uint64_t seed_ = 0;
     bool hasPipeline_ = false;
     QString sourceFile_;

@@ -58,7 +58,7 @@ Image resizedFile(const QString& file, const QSize& size) {
 
 }  // namespace
 
-Throughput measureThroughput(Backend& backend, SourceLevels& input, const std::vector<OpConfig>& pipeline,
+Throughput measureThroughput(Backend& backend, SourceLevels& input, const Pipeline& pipeline,
                              std::uint64_t seed, double budgetMs, int minBatch,
                              const std::function<bool()>& cancelled) {
     const int w = input.width(), h = input.height();

@@ -33,7 +33,7 @@ namespace auglab {
 
 struct CostRequest {
     quint64 generation = 0;
-    std::vector<OpConfig> pipeline;
+    Pipeline pipeline;
     std::uint64_t seed = 0;
     QSize trainingSize{224, 224};
     QString sourceFile;     ///< resized to the training size; "" or unreadable: a generated picture
@@ -56,7 +56,7 @@ struct CostResult {
     QSize trainingSize;
     int channels = 3;  ///< of the training-size input (RGBA costs more than RGB)
     QString source;    ///< what was augmented: a file name or "a generated picture"
-    std::vector<OpConfig> pipeline;
+    Pipeline pipeline;
 };
 
 /// The timing loop, without threads or Qt: sample, plan and render batches of outputs of `input`'s
@@ -70,7 +70,7 @@ struct Throughput {
     int images = 0, batches = 0, batchSize = 0;
     bool cancelled = false;
 };
-Throughput measureThroughput(Backend& backend, SourceLevels& input, const std::vector<OpConfig>& pipeline,
+Throughput measureThroughput(Backend& backend, SourceLevels& input, const Pipeline& pipeline,
                              std::uint64_t seed, double budgetMs, int minBatch,
                              const std::function<bool()>& cancelled);
 

@@ -45,7 +45,7 @@ private:
     PipelineDocument* doc_;
     QVBoxLayout* column_ = nullptr;
     std::vector<OpPanel*> panels_;
-    std::vector<OpConfig> shown_;  // the ops as the panels show them: only changed panels refresh
+    Pipeline shown_;  // the ops as the panels show them: only changed panels refresh
     int selectedOp_ = -1;
     int imageWidth_ = 0, imageHeight_ = 0;
     QScrollArea* scroll_ = nullptr;

@@ -293,7 +293,7 @@ SampleResult RenderService::renderSample(const SampleRequest& r) {
                 return partnerImage(r.partnerFiles, i, w, h, false);
             };
         }
-        const Image result = auglab::renderSample(r.original ? std::vector<OpConfig>{} : r.pipeline, *image,
+        const Image result = auglab::renderSample(r.original ? Pipeline{} : r.pipeline, *image,
                                                   r.seed, r.index, b, &out.replay, partners);
         out.image = toQImage(result);
     } catch (const std::exception& e) {

@@ -28,7 +28,7 @@ class FallbackBackend;
 
 struct GridRequest {
     quint64 generation = 0;
-    std::vector<OpConfig> pipeline;
+    Pipeline pipeline;
     SheetOptions options;
     QStringList files;  ///< samples/compare: the image shown; dataset: this page's images
     /// Every image loaded (the folder, in dataset mode): the partners of mixing ops come from
@@ -54,7 +54,7 @@ struct GridResult {
 /// A full-resolution render of one sample, for the inspector.
 struct SampleRequest {
     quint64 ticket = 0;
-    std::vector<OpConfig> pipeline;
+    Pipeline pipeline;
     std::uint64_t seed = 0, index = 0;
     bool original = false;
     QString file;

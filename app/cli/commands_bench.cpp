@@ -72,7 +72,7 @@ double gridMs(Backend& backend, SourceLevels& source, int reps) {
 }
 
 // W2: full-resolution outputs per second, `batch` outputs per render call, best of `runs`.
-double imagesPerSecond(Backend& backend, SourceLevels& source, const std::vector<OpConfig>& p, int batch, int runs) {
+double imagesPerSecond(Backend& backend, SourceLevels& source, const Pipeline& p, int batch, int runs) {
     double best = 1e30;
     for (int run = 0; run < runs; ++run) {
         std::vector<Image> outs(static_cast<std::size_t>(batch));

@@ -5,6 +5,7 @@
 // What each op writes (and why) is in its module (core/ops/).
 
 #include <cmath>
+#include <functional>
 
 #include "albumentations_common.h"
 #include "export_common.h"
@@ -63,28 +64,86 @@ json fractionPair(const ExportedOp& e, const char* key, Range r, std::vector<std
     return pair(r);
 }
 
+namespace {
+
+/// Writes the children of `node` into `list`: each enabled op's transform, each enabled group as its
+/// composition class; what is left out (disabled, or with no transform) goes to `kept` with its place
+/// (position, and the group it sits in) so that the importer restores it.
+void writeNodes(const Preset& preset, const PipelineNode& node, AlbumentationsFlavour flavour, json& list,
+                json& kept, std::vector<std::string>& warnings) {
+    const Pipeline& pipeline = preset.pipeline;
+    for (const PipelineNode& child : node.children) {
+        if (child.op >= 0) {
+            const auto i = static_cast<std::size_t>(child.op);
+            const ExportedOp e{i, &pipeline[i], pipeline.path(i)};
+            json place{{"position", i}};
+            if (pipeline.groupOf(i) >= 0) place["parent"] = pipeline.groupOf(i);
+            place["op"] = opConfigToJson(*e.op);
+            if (e.op->enabled) {
+                json t = opModule(e.op->id()).albumentationsTransform(e, flavour, warnings);
+                // An op without a transform (the module said why) is kept for the importer.
+                if (t.is_null())
+                    kept.push_back(std::move(place));
+                else
+                    list.push_back(std::move(t));
+            } else {
+                warnings.push_back(e.label() +
+                                   " is disabled (never runs): left out of the Compose and kept in the "
+                                   "\"auglab\" section, so importing the file restores it.");
+                kept.push_back(std::move(place));
+            }
+            continue;
+        }
+        const auto g = static_cast<std::size_t>(child.group);
+        const OpGroup& group = pipeline.groups()[g];
+        if (!group.enabled) {
+            warnings.push_back(
+                pipeline.groupPath(g) + " (" + groupKindName(group.kind) +
+                ") is disabled (never runs): left out of the Compose and kept in the \"auglab\" "
+                "section, so importing the file restores it.");
+            Pipeline sub(std::vector<OpConfig>(pipeline.begin() + static_cast<std::ptrdiff_t>(group.first),
+                                               pipeline.begin() + static_cast<std::ptrdiff_t>(group.end())));
+            std::vector<OpGroup> inner;
+            for (std::size_t h = g; h < pipeline.groups().size(); ++h)
+                if (h == g ||
+                    (pipeline.groups()[h].first >= group.first && pipeline.groups()[h].end() <= group.end() &&
+                     pipeline.parentGroup(h) >= static_cast<int>(g))) {
+                    OpGroup copy = pipeline.groups()[h];
+                    copy.first -= group.first;
+                    inner.push_back(copy);
+                }
+            sub.setGroups(inner);
+            json place{{"position", group.first}};
+            if (pipeline.parentGroup(g) >= 0) place["parent"] = pipeline.parentGroup(g);
+            place["group"] = pipelineToJson(sub).front();
+            kept.push_back(std::move(place));
+            continue;
+        }
+        // A.save's member order: __class_fullname__, p, transforms, then SomeOf's n and replace.
+        json t = start(albumentationsGroupClass(group.kind), group.p);
+        t["transforms"] = json::array();
+        writeNodes(preset, child, flavour, t["transforms"], kept, warnings);
+        if (groupHasCount(group.kind)) {
+            // AugLab draws among the children that run; so does the library, which clamps n too.
+            int n = group.n;
+            if (!group.replace && static_cast<std::size_t>(n) > t["transforms"].size())
+                n = static_cast<int>(t["transforms"].size());
+            t["n"] = n;
+            t["replace"] = group.replace;
+        }
+        list.push_back(std::move(t));
+    }
+}
+
+}  // namespace
+
 nlohmann::ordered_json albumentationsDocument(const Preset& preset, AlbumentationsFlavour flavour,
                                               std::vector<std::string>& warnings) {
     const bool ax = flavour == AlbumentationsFlavour::AlbumentationsX;
     json compose = start("Compose", 1.0);
     compose["transforms"] = json::array();
     json disabled = json::array();
-    for (std::size_t i = 0; i < preset.pipeline.size(); ++i) {
-        const ExportedOp e{i, &preset.pipeline[i]};
-        if (e.op->enabled) {
-            json t = opModule(e.op->id()).albumentationsTransform(e, flavour, warnings);
-            // An op without a transform (the module said why) is kept for the importer.
-            if (t.is_null())
-                disabled.push_back(json{{"position", i}, {"op", opConfigToJson(*e.op)}});
-            else
-                compose["transforms"].push_back(std::move(t));
-        } else {
-            warnings.push_back(e.label() +
-                               " is disabled (never runs): left out of the Compose and kept in the "
-                               "\"auglab\" section, so importing the file restores it.");
-            disabled.push_back(json{{"position", i}, {"op", opConfigToJson(*e.op)}});
-        }
-    }
+    writeNodes(preset, preset.pipeline.tree(), flavour, compose["transforms"], disabled, warnings);
     compose["bbox_params"] = nullptr;
     compose["keypoint_params"] = nullptr;
     if (preset.targets) {
@@ -118,8 +177,13 @@ nlohmann::ordered_json albumentationsDocument(const Preset& preset, Albumentatio
         kp["check_each_transform"] = k.checkEachTransform;
         compose["keypoint_params"] = kp;
         // The mask's fill outside the image, wherever a transform has one.
-        for (json& t : compose["transforms"])
-            if (t.contains("fill_mask") && !t["fill_mask"].is_null()) t["fill_mask"] = double(s.maskFill);
+        const std::function<void(json&)> setMaskFill = [&](json& list) {
+            for (json& t : list) {
+                if (t.contains("fill_mask") && !t["fill_mask"].is_null()) t["fill_mask"] = double(s.maskFill);
+                if (t.contains("transforms")) setMaskFill(t["transforms"]);
+            }
+        };
+        setMaskFill(compose["transforms"]);
     }
     compose["additional_targets"] = json::object();
     compose["is_check_shapes"] = true;

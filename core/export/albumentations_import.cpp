@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "albumentations_common.h"
 #include "albumentations_transform_reader.h"
 #include "error.h"
+#include "export_common.h"
 #include "json_reader.h"
 #include "preset.h"
 
@@ -54,21 +56,37 @@ void readMetadata(const JsonReader& m, Preset& preset) {
     const JsonReader list = m.member("disabled_ops");
     for (std::size_t i = 0; i < list.arraySize(); ++i) {
         const JsonReader entry = list.element(i);
-        entry.requireObject({"position", "op"});
+        if (entry.has("group"))
+            entry.requireObject({"position", "parent", "group"});
+        else
+            entry.requireObject({"position", "parent", "op"});
         const auto position = static_cast<std::size_t>(entry.member("position").integer(0, 1000000));
-        // The op is a preset pipeline entry: read it with the preset parser, strictly.
-        const json wrapper = {{"format", "auglab-preset"},
-                              {"version", 1},
-                              {"pipeline", json::array({entry.member("op").json()})}};
+        const JsonReader item = entry.member(entry.has("group") ? "group" : "op");
+        // The entry is a preset pipeline entry: read it with the preset parser, strictly.
+        const json wrapper = {
+            {"format", "auglab-preset"}, {"version", 1}, {"pipeline", json::array({item.json()})}};
         Preset one;
         try {
             one = parsePreset(wrapper.dump(), entry.path());
         } catch (const InputError& e) {
-            entry.member("op").fail(std::string("not a valid AugLab op: ") + e.what());
+            item.fail(std::string("not a valid AugLab entry: ") + e.what());
         }
-        OpConfig op = one.pipeline.front();
-        const std::size_t at = std::min(position, preset.pipeline.size());
-        preset.pipeline.insert(preset.pipeline.begin() + static_cast<std::ptrdiff_t>(at), op);
+        int parent = -1;
+        if (entry.has("parent"))
+            parent = static_cast<int>(
+                entry.member("parent").integer(-1, int(preset.pipeline.groups().size()) - 1));
+        // At its place in its group; where the file was edited since, as near as the groups allow.
+        std::size_t at = std::min(position, preset.pipeline.size());
+        if (parent >= 0) {
+            const OpGroup& g = preset.pipeline.groups()[static_cast<std::size_t>(parent)];
+            at = std::clamp(at, g.first, g.end());
+        }
+        try {
+            preset.pipeline.insertInto(at, one.pipeline, parent);
+        } catch (const std::invalid_argument&) {
+            entry.member("position")
+                .fail("no place for it in the pipeline read from the Compose (edited since?)");
+        }
     }
 }
 
@@ -113,6 +131,118 @@ void readTargetParams(const JsonReader& v, bool boxes, ImportResult& result) {
     }
 }
 
+bool groupClass(const std::string& cls, GroupKind& kind) {
+    for (GroupKind k : {GroupKind::OneOf, GroupKind::SomeOf, GroupKind::Sequential, GroupKind::RandomOrder})
+        if (cls == exporting::albumentationsGroupClass(k)) {
+            kind = k;
+            return true;
+        }
+    return false;
+}
+
+void readTransforms(const JsonReader& list, const exporting::LibraryVersion& version, ImportResult& result,
+                    std::vector<OpGroup>& groups, std::vector<std::string>& paths);
+
+/// A OneOf, SomeOf, Sequential or RandomOrder (`t`) as a group of the ops read from its transforms.
+void readGroup(const JsonReader& t, GroupKind kind, const exporting::LibraryVersion& version,
+               ImportResult& result, std::vector<OpGroup>& groups, std::vector<std::string>& paths) {
+    OpGroup g;
+    g.kind = kind;
+    g.p = defaultGroupP(kind);
+    for (const auto& item : t.json().items()) {
+        const std::string& key = item.key();
+        const JsonReader v = t.member(key);
+        if (key == "__class_fullname__" || key == "transforms") continue;
+        if (key == "p")
+            g.p = v.numberIn(0.0, 1.0);
+        else if (key == "n" && groupHasCount(kind))
+            g.n = static_cast<int>(v.integer(1, 1000));
+        else if (key == "replace" && groupHasCount(kind))
+            g.replace = v.boolean();
+        else if (key == "mask_interpolation" && v.json().is_null())
+            continue;  // the masks' interpolation inherited from the Compose: none given
+        else
+            result.warnings.push_back(v.path() + ": not an argument of " +
+                                      exporting::albumentationsGroupClass(kind) + " AugLab knows: ignored.");
+    }
+    if (kind == GroupKind::SomeOf && version.before2())
+        result.warnings.push_back(
+            t.path() +
+            ": read with Albumentations 2.0's SomeOf (children drawn uniformly, each then applied "
+            "with its own p); releases before 2.0 drew them with their p as weights and applied them "
+            "for sure.");
+    Pipeline& pipeline = result.preset.pipeline;
+    g.first = pipeline.size();
+    const std::size_t at = groups.size();
+    groups.push_back(g);
+    paths.push_back(t.path());
+    readTransforms(t.member("transforms"), version, result, groups, paths);
+    OpGroup& read = groups[at];
+    read.count = pipeline.size() - read.first;
+    if (read.count == 0) {
+        // Nothing in it runs in AugLab: the group itself is empty there (and a no-op in the library).
+        groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(at));
+        paths.erase(paths.begin() + static_cast<std::ptrdiff_t>(at));
+        result.warnings.push_back(t.path() + ": " + exporting::albumentationsGroupClass(kind) +
+                                  " holds no transform AugLab has: left out.");
+        return;
+    }
+    if (groupHasCount(kind) && !read.replace) {
+        // Children left out (no AugLab op) make the group smaller: the library clamps n the same way.
+        std::size_t children = 0;
+        for (std::size_t i = read.first, k = at + 1; i < read.end(); ++children) {
+            if (k < groups.size() && groups[k].first == i) {
+                i = groups[k].end();
+                while (k < groups.size() && groups[k].first < i) ++k;  // the sub-group and its own
+            } else {
+                ++i;
+            }
+        }
+        if (static_cast<std::size_t>(read.n) > children) {
+            result.warnings.push_back(
+                t.path() + ".n: " + std::to_string(read.n) + " is more than the " + std::to_string(children) +
+                " children AugLab reads: " + std::to_string(children) + " (the library clamps it too).");
+            read.n = static_cast<int>(children);
+        }
+    }
+}
+
+/// Once the groups are known: a OneOf's weights not all 0. `paths`: each group's JSON path.
+void checkGroups(ImportResult& result, const std::vector<std::string>& paths) {
+    const Pipeline& pipeline = result.preset.pipeline;
+    const std::function<void(const PipelineNode&)> check = [&](const PipelineNode& node) {
+        for (const PipelineNode& c : node.children) {
+            if (c.group < 0) continue;
+            const auto gi = static_cast<std::size_t>(c.group);
+            const OpGroup& g = pipeline.groups()[gi];
+            if (g.kind == GroupKind::OneOf) {
+                double sum = 0;
+                for (const PipelineNode& k : c.children)
+                    sum += k.op >= 0 ? pipeline[static_cast<std::size_t>(k.op)].p
+                                     : pipeline.groups()[static_cast<std::size_t>(k.group)].p;
+                if (!(sum > 0))
+                    throw InputError(paths[gi] + ".transforms: the children's p (OneOf's weights) are all 0");
+            }
+            check(c);
+        }
+    };
+    check(pipeline.tree());
+}
+
+void readTransforms(const JsonReader& list, const exporting::LibraryVersion& version, ImportResult& result,
+                    std::vector<OpGroup>& groups, std::vector<std::string>& paths) {
+    for (std::size_t i = 0; i < list.arraySize(); ++i) {
+        const JsonReader tr = list.element(i);
+        tr.requireObject();
+        const std::string cls = shortClassName(tr.member("__class_fullname__").string());
+        GroupKind kind{};
+        if (groupClass(cls, kind))
+            readGroup(tr, kind, version, result, groups, paths);
+        else if (std::optional<OpConfig> op = exporting::readTransform(tr, cls, version, result.warnings))
+            result.preset.pipeline.push_back(std::move(*op));
+    }
+}
+
 void readCompose(const JsonReader& t, const exporting::LibraryVersion& version, ImportResult& result) {
     t.requireObject();
     for (const auto& item : t.json().items()) {
@@ -143,39 +273,60 @@ void readCompose(const JsonReader& t, const exporting::LibraryVersion& version, 
             result.warnings.push_back(v.path() + ": unknown Compose argument: ignored.");
         }
     }
-    const JsonReader list = t.member("transforms");
-    for (std::size_t i = 0; i < list.arraySize(); ++i) {
-        const JsonReader tr = list.element(i);
-        tr.requireObject();
-        const std::string cls = shortClassName(tr.member("__class_fullname__").string());
-        if (std::optional<OpConfig> op = exporting::readTransform(tr, cls, version, result.warnings))
-            result.preset.pipeline.push_back(std::move(*op));
+    std::vector<OpGroup> groups;
+    std::vector<std::string> paths;
+    readTransforms(t.member("transforms"), version, result, groups, paths);
+    try {
+        result.preset.pipeline.setGroups(std::move(groups));
+    } catch (const std::invalid_argument& e) {
+        throw InputError(t.path() + ".transforms: " + e.what());  // not expected: the reader nests them
     }
+    checkGroups(result, paths);
 }
 
-/// AugLab sets the frame once, before every pixel op (pipelineOrderError: a crop); Albumentations
-/// allows its crops anywhere. A later one is moved before the pixel ops, a second one is left out,
-/// each with a warning.
-void fixCropOrder(ImportResult& result) {
-    auto& ops = result.preset.pipeline;
-    const auto isCrop = [](const OpConfig& c) { return setsFrame(c); };
-    const auto first = std::find_if(ops.begin(), ops.end(), isCrop);
-    if (first == ops.end()) return;
-    for (auto it = std::find_if(first + 1, ops.end(), isCrop); it != ops.end();
-         it = std::find_if(it, ops.end(), isCrop)) {
-        result.warnings.push_back("pipeline[" + std::to_string(it - ops.begin()) + "] " + it->name() +
-                                  ": AugLab crops once; this second crop is left out.");
-        it = ops.erase(it);
+/// AugLab sets the frame once per sample, before every pixel op (pipelineOrderError: a crop);
+/// Albumentations allows its crops anywhere. A crop after pixel ops of its own group is moved before
+/// them; one that cannot be (a second crop that can run too, a crop in a random_order, or after pixel
+/// ops elsewhere) is left out, each with a warning. Whatever else breaks an order rule is left out too.
+void fixOrder(ImportResult& result) {
+    Pipeline& ops = result.preset.pipeline;
+    std::string why;
+    for (int bad = pipelineOrderError(ops, why); bad >= 0; bad = pipelineOrderError(ops, why)) {
+        const auto i = static_cast<std::size_t>(bad);
+        const std::string label = ops.path(i) + " " + ops[i].name();
+        if (setsFrame(ops[i]) && why.find("must come before") != std::string::npos) {
+            // The first pixel op (or ownStage op) before the crop, in the crop's own group.
+            const int parent = ops.groupOf(i);
+            const std::size_t from = parent < 0 ? 0 : ops.groups()[static_cast<std::size_t>(parent)].first;
+            std::size_t pixel = i;
+            for (std::size_t j = from; j < i; ++j)
+                if ((ops[j].desc().category == OpCategory::Pixel || ops[j].desc().ownStage) &&
+                    ops.groupOf(j) == parent) {
+                    pixel = j;
+                    break;
+                }
+            if (pixel < i &&
+                (parent < 0 || ops.groups()[static_cast<std::size_t>(parent)].kind != GroupKind::OneOf)) {
+                Pipeline moved = ops;
+                moved.moveInto(i, pixel, parent);
+                std::string still;
+                if (pipelineOrderError(moved, still) != static_cast<int>(pixel)) {
+                    result.warnings.push_back(
+                        label + ": moved to " + moved.path(pixel) +
+                        ", before the pixel ops: AugLab crops first (colour "
+                        "ops give the same pixels; hole and blur sizes then refer to the "
+                        "resized crop).");
+                    ops = std::move(moved);
+                    continue;
+                }
+            }
+        }
+        if (setsFrame(ops[i]) && why.find("may run once") != std::string::npos)
+            result.warnings.push_back(label + ": AugLab crops once; this second crop is left out.");
+        else
+            result.warnings.push_back(label + ": left out: " + why + ".");
+        ops.erase(ops.begin() + static_cast<std::ptrdiff_t>(i));
     }
-    const auto pixel = std::find_if(ops.begin(), first,
-                                    [](const OpConfig& c) { return c.desc().category == OpCategory::Pixel; });
-    if (pixel == first) return;
-    result.warnings.push_back(
-        "pipeline[" + std::to_string(first - ops.begin()) + "] " + first->name() + ": moved to pipeline[" +
-        std::to_string(pixel - ops.begin()) +
-        "], before the pixel ops: AugLab crops first (colour "
-        "ops give the same pixels; hole and blur sizes then refer to the resized crop).");
-    std::rotate(pixel, first, first + 1);
 }
 
 }  // namespace
@@ -215,7 +366,7 @@ ImportResult importAlbumentations(std::string_view text, const std::string& what
         else
             result.warnings.push_back(item.key() + ": unknown top-level key: ignored.");
     }
-    fixCropOrder(result);
+    fixOrder(result);
     return result;
 }
 

@@ -43,6 +43,29 @@ std::string argument(const std::string& key, const json& v) {
     return pyValue(v);
 }
 
+bool usesClass(const json& list, const std::string& cls) {
+    for (const json& t : list)
+        if (t["__class_fullname__"] == cls || (t.contains("transforms") && usesClass(t["transforms"], cls)))
+            return true;
+    return false;
+}
+
+/// One transform (or composition, with its children) as a constructor call, indented by `indent`.
+std::string transformCall(const json& t, const std::string& indent) {
+    const std::string cls = t["__class_fullname__"].get<std::string>();
+    std::string out = indent + (cls == "ToTensorV2" ? cls : "A." + cls) + "(\n";
+    if (t.contains("transforms")) {
+        out += indent + "    [\n";
+        for (const json& child : t["transforms"]) out += transformCall(child, indent + "        ");
+        out += indent + "    ],\n";
+    }
+    for (const auto& item : t.items()) {
+        if (item.key() == "__class_fullname__" || item.key() == "p" || item.key() == "transforms") continue;
+        out += indent + "    " + item.key() + "=" + argument(item.key(), item.value()) + ",\n";
+    }
+    return out + indent + "    p=" + pyFloat(t["p"].get<double>()) + ",\n" + indent + "),\n";
+}
+
 }  // namespace
 
 }  // namespace auglab::exporting
@@ -61,22 +84,13 @@ ExportResult exportAlbumentationsPython(const Preset& preset) {
     }
     std::string body = "import albumentations as A\nimport cv2\n";
     // ToTensorV2 lives in albumentations.pytorch (it needs torch).
-    bool tensor = false;
-    for (const json& t : compose["transforms"]) tensor = tensor || t["__class_fullname__"] == "ToTensorV2";
-    if (tensor) body += "from albumentations.pytorch import ToTensorV2\n";
+    if (usesClass(compose["transforms"], "ToTensorV2"))
+        body += "from albumentations.pytorch import ToTensorV2\n";
     body += "\n";
     body += "# Albumentations " + doc["__version__"].get<std::string>() +
             ": every argument is written, so later changes of defaults do not change the meaning.\n";
     body += "transform = A.Compose(\n    [\n";
-    for (const json& t : compose["transforms"]) {
-        const std::string cls = t["__class_fullname__"].get<std::string>();
-        body += "        " + (cls == "ToTensorV2" ? cls : "A." + cls) + "(\n";
-        for (const auto& item : t.items()) {
-            if (item.key() == "__class_fullname__" || item.key() == "p") continue;
-            body += "            " + item.key() + "=" + argument(item.key(), item.value()) + ",\n";
-        }
-        body += "            p=" + pyFloat(t["p"].get<double>()) + ",\n        ),\n";
-    }
+    for (const json& t : compose["transforms"]) body += transformCall(t, "        ");
     body += "    ],\n";
     // The targets section: BboxParams and KeypointParams with every argument.
     for (const auto& [key, cls] :

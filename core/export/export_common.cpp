@@ -4,17 +4,42 @@
 
 #include <nlohmann/json.hpp>
 
+#include "error.h"
+
 namespace auglab::exporting {
 
 std::string ExportedOp::label() const {
-    return "pipeline[" + std::to_string(index) + "] " + op->name();
+    return path + " " + op->name();
+}
+
+const char* albumentationsGroupClass(GroupKind kind) {
+    switch (kind) {
+        case GroupKind::OneOf:
+            return "OneOf";
+        case GroupKind::SomeOf:
+            return "SomeOf";
+        case GroupKind::Sequential:
+            return "Sequential";
+        case GroupKind::RandomOrder:
+            return "RandomOrder";
+    }
+    return "?";
+}
+
+void refuseGroups(const Preset& preset, const std::string& target) {
+    const auto& groups = preset.pipeline.groups();
+    if (groups.empty()) return;
+    throw InputError("the " + target + " export cannot write groups yet (" + preset.pipeline.groupPath(0) +
+                     " is a " + groupKindName(groups.front().kind) +
+                     "): export to albumentations, albumentationsx or albumentations-py, which carry them "
+                     "exactly, or ungroup the ops");
 }
 
 std::vector<ExportedOp> enabledOps(const Preset& preset, const std::string& target,
                                    std::vector<std::string>& warnings) {
     std::vector<ExportedOp> ops;
     for (std::size_t i = 0; i < preset.pipeline.size(); ++i) {
-        const ExportedOp e{i, &preset.pipeline[i]};
+        const ExportedOp e{i, &preset.pipeline[i], preset.pipeline.path(i)};
         if (e.op->enabled)
             ops.push_back(e);
         else
@@ -152,6 +177,7 @@ std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used) {
 
 PythonOps pythonOps(const Preset& preset, PythonTarget target, const std::string& targetName,
                     std::vector<std::string>& warnings) {
+    refuseGroups(preset, targetName);
     PythonOps out;
     out.helpersUsed.assign(opModules().size(), false);
     int n = 0;

@@ -15,8 +15,16 @@ namespace auglab::exporting {
 struct ExportedOp {
     std::size_t index;
     const OpConfig* op;
+    std::string path;  ///< the op's JSON path in the preset (Pipeline::path)
     std::string label() const;
 };
+
+/// Albumentations' class for a group kind: OneOf, SomeOf, Sequential, RandomOrder.
+const char* albumentationsGroupClass(GroupKind kind);
+
+/// Targets that have no groups (one_of, ...) yet: InputError naming the first group and the targets
+/// that carry them.
+void refuseGroups(const Preset& preset, const std::string& target);
 
 /// The enabled ops, in order. Each disabled op adds a warning (`target` names the library): a
 /// disabled op never runs, so leaving it out keeps the meaning.
