@@ -240,6 +240,11 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
 
 /// What every exporter's output is run on in its library: the built-in presets, one with every op,
 /// and `randomCount` random ones (a fixed generator: the same presets on every run).
+/// tests/data/presets/valid/groups.auglab.json: every group kind, nested, with a disabled op.
+inline Preset groupsPreset() {
+    return loadPreset(std::string(AUGLAB_SOURCE_DIR) + "/tests/data/presets/valid/groups.auglab.json");
+}
+
 inline std::vector<std::pair<std::string, Preset>> presetsToRun(int randomCount = 8) {
     auto presets = builtInPresets();
     presets.emplace_back("every-op", everyOpPreset());

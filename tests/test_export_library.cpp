@@ -120,6 +120,7 @@ private slots:
         QStringList files;
         auto presets = presetsToRun();
         presets.emplace_back("default", defaultPreset());
+        presets.emplace_back("groups", groupsPreset());
         for (const auto& [name, preset] : presets) {
             const QString file = dir_.filePath(QString::fromStdString(name) + ".json");
             writeFileAtomically(file.toStdString(), exportAlbumentations(preset).text);
@@ -127,6 +128,26 @@ private slots:
         }
         const PythonRun r = runProcess(pyenvPython(), QStringList{kChecker, "load"} + files);
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+    }
+
+    void pythonExportBuildsTheSameGroups() {
+        // The albumentations-py file of a preset with every group kind, nested, run by the library,
+        // builds the Compose that the JSON export describes (A.to_dict of what it built).
+        const Preset preset = groupsPreset();
+        const QString file = dir_.filePath("groups_export.py");
+        writeFileAtomically(file.toStdString(), exportPreset(preset, "albumentations-py").text);
+        const PythonRun run =
+            runProcess(pyenvPython(), {"-c",
+                                       "import json, albumentations as A\n"
+                                       "exec(open('" +
+                                           file +
+                                           "').read())\n"
+                                           "print(json.dumps(A.to_dict(transform)['transform']))"});
+        QVERIFY2(run.code == 0, qPrintable(run.err.right(2000)));
+        const nlohmann::json built = nlohmann::json::parse(run.out.toStdString());
+        const nlohmann::json exported = nlohmann::json::parse(exportAlbumentations(preset).text)["transform"];
+        QCOMPARE(QString::fromStdString(built["transforms"].dump()),
+                 QString::fromStdString(exported["transforms"].dump()));
     }
 
     void trainingTailKeepsItsMeaning() {
@@ -263,6 +284,73 @@ private slots:
         }
         QVERIFY(checked >= 25);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
+    }
+
+    void groupsRunAsTheLibraryRunsThem() {
+        // Which transforms apply, and in which order, through every group kind nested (a SomeOf chosen
+        // by a OneOf keeps its own gate; a Sequential chosen runs for sure; a RandomOrder's order; a
+        // SomeOf with replacement running a child twice): the sequences AugLab's sampler gives and those
+        // Albumentations' Compose(save_applied_params=True) records, 8000 runs each, have the same
+        // distribution (chi-square test of homogeneity at the 0.001 level; categories seen fewer than
+        // 10 times in all are pooled).
+        const Preset preset = presetOf(R"({"group": "one_of", "p": 0.9, "children": [
+              {"op": "horizontal_flip", "p": 0.6},
+              {"group": "some_of", "p": 0.5, "children": [{"op": "vertical_flip", "p": 0.7}, {"op": "to_gray"}]},
+              {"group": "sequential", "p": 0.3, "children": [{"op": "invert_img", "p": 0.5}, {"op": "solarize", "p": 0.5}]}]},
+            {"group": "random_order", "n": 2, "p": 0.8, "children": [
+              {"op": "posterize", "p": 0.7}, {"op": "random_gamma", "p": 0.9}, {"op": "gaussian_blur"}]},
+            {"group": "some_of", "n": 2, "replace": true, "children": [
+              {"op": "horizontal_flip", "p": 0.5}, {"op": "invert_img", "p": 0.8}]})");
+        const std::map<std::string, std::string> classOf{{"horizontal_flip", "HorizontalFlip"},
+                                                         {"vertical_flip", "VerticalFlip"},
+                                                         {"to_gray", "ToGray"},
+                                                         {"invert_img", "InvertImg"},
+                                                         {"solarize", "Solarize"},
+                                                         {"posterize", "Posterize"},
+                                                         {"random_gamma", "RandomGamma"},
+                                                         {"gaussian_blur", "GaussianBlur"}};
+        const int n = 8000;
+        const QString file = dir_.filePath("groups.json");
+        writeFileAtomically(file.toStdString(), exportAlbumentations(preset).text);
+        const PythonRun r = runProcess(pyenvPython(), {kChecker, "applied", file, QString::number(n)});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err.right(2000)));
+        std::map<std::string, std::array<double, 2>> counts;
+        for (const auto& run : nlohmann::json::parse(r.out.toStdString()))
+            counts[run.get<std::string>()][1] += 1;
+        for (int i = 0; i < n; ++i) {
+            const Replay replay = samplePipeline(preset.pipeline, 123, std::uint64_t(i), 32, 24);
+            std::string run;
+            for (const ConcreteOp& c : replay.ops)
+                if (c.applied) run += (run.empty() ? "" : ">") + classOf.at(opDesc(c.id).name);
+            counts[run][0] += 1;
+        }
+        // Equal sample sizes: X^2 = sum (a - b)^2 / (a + b), k - 1 degrees of freedom.
+        double chi2 = 0, rareA = 0, rareB = 0;
+        int k = 0;
+        QStringList table;
+        for (const auto& [run, c] : counts) {
+            table << QString("%1: %2 vs %3")
+                         .arg(QString::fromStdString(run.empty() ? "(none)" : run))
+                         .arg(c[0])
+                         .arg(c[1]);
+            if (c[0] + c[1] < 10) {
+                rareA += c[0];
+                rareB += c[1];
+                continue;
+            }
+            chi2 += (c[0] - c[1]) * (c[0] - c[1]) / (c[0] + c[1]);
+            ++k;
+        }
+        if (rareA + rareB > 0) {
+            chi2 += (rareA - rareB) * (rareA - rareB) / (rareA + rareB);
+            ++k;
+        }
+        // The 0.999 quantile of chi-square with k - 1 degrees of freedom (Wilson-Hilferty).
+        const double df = k - 1, z = 3.090232;
+        const double critical = df * std::pow(1 - 2 / (9 * df) + z * std::sqrt(2 / (9 * df)), 3);
+        qInfo("%d sequences in %d categories: X^2 %.1f, limit %.1f", int(counts.size()), k, chi2, critical);
+        QVERIFY(k >= 20);  // the pipeline gives many different sequences
+        QVERIFY2(chi2 < critical, qPrintable(table.join('\n')));
     }
 
     void perspectiveMatchesLibrary() {

@@ -24,6 +24,12 @@
                                                   HEIGHT x WIDTH image through the library's own
                                                   get_params calls; prints one JSON list (per
                                                   transform: AugLab's key -> the N values)
+  albumentations_check.py applied FILE N
+                                                  runs the loaded pipeline N times (Compose with
+                                                  save_applied_params, a seed per transform) and
+                                                  prints, per run, the
+                                                  classes of the transforms that applied, in the order
+                                                  they ran, joined by ">" (one JSON list)
 """
 
 import json
@@ -39,7 +45,12 @@ def load_strict(path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # an ignored argument is a warning in Albumentations 2.0
         pipeline = A.load(path)
-    bad = [(type(t).__name__, t.invalid_args) for t in pipeline.transforms if getattr(t, "invalid_args", [])]
+    def leaves(transforms):
+        for t in transforms:
+            yield t
+            yield from leaves(getattr(t, "transforms", []))
+
+    bad = [(type(t).__name__, t.invalid_args) for t in leaves(pipeline.transforms) if getattr(t, "invalid_args", [])]
     if bad:
         raise SystemExit(f"{path}: invalid arguments {bad}")
     pipeline.strict = True  # Compose validates every transform's arguments again
@@ -222,6 +233,26 @@ def main(argv):
                     values.setdefault(key, []).extend(v if isinstance(v, list) else [v])
             result.append(values)
         print(json.dumps(result))
+        return 0
+    if len(argv) == 3 and argv[0] == "applied":
+        import albumentations as A
+        import numpy as np
+
+        loaded = load_strict(argv[1])
+        pipeline = A.Compose(loaded.transforms, save_applied_params=True)
+        # A Compose seed gives every transform the same seed, so that their draws (the gates of
+        # several transforms) would be correlated: each transform and group gets a seed of its own,
+        # from the outside in (a group passes its seed down to its children).
+        def nodes(transforms):
+            for t in transforms:
+                yield t
+                yield from nodes(getattr(t, "transforms", []))
+
+        for i, t in enumerate(nodes(pipeline.transforms)):
+            t.set_random_seed(1000 + i)
+        image = np.zeros((24, 32, 3), np.uint8)
+        runs = [">".join(name for name, _ in pipeline(image=image)["applied_transforms"]) for _ in range(int(argv[2]))]
+        print(json.dumps(runs))
         return 0
     print(__doc__, file=sys.stderr)
     return 2
