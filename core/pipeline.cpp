@@ -225,6 +225,29 @@ std::string groupsError(const std::vector<OpGroup>& groups, std::size_t opCount)
     return err;
 }
 
+std::string groupRulesError(const Pipeline& pipeline) {
+    if (std::string why = groupsError(pipeline.groups(), pipeline.size()); !why.empty()) return why;
+    std::string err;
+    const std::function<void(const PipelineNode&)> check = [&](const PipelineNode& node) {
+        for (const PipelineNode& c : node.children) {
+            if (c.group < 0 || !err.empty()) continue;
+            const auto g = static_cast<std::size_t>(c.group);
+            if (pipeline.groups()[g].kind == GroupKind::OneOf) {
+                double sum = 0;
+                for (const PipelineNode& k : c.children)
+                    sum += k.op >= 0 ? pipeline[static_cast<std::size_t>(k.op)].p
+                                     : pipeline.groups()[static_cast<std::size_t>(k.group)].p;
+                if (!(sum > 0))
+                    err = "the one_of at " + pipeline.groupPath(g) +
+                          " needs a child with p above 0 (its weights)";
+            }
+            check(c);
+        }
+    };
+    check(pipeline.tree());
+    return err;
+}
+
 Pipeline::iterator Pipeline::insert(const_iterator at, OpConfig op) {
     const auto i = static_cast<std::size_t>(at - ops_.cbegin());
     int parent = -1;  // the innermost group that holds the gap strictly inside
@@ -317,6 +340,34 @@ void Pipeline::moveInto(std::size_t from, std::size_t to, int parent) {
         throw;
     }
     std::erase_if(groups_, [](const OpGroup& g) { return g.count == 0; });
+}
+
+int Pipeline::stepOp(std::size_t op, int direction) {
+    if (op >= ops_.size() || (direction != -1 && direction != 1)) return -1;
+    const int own = groupOf(op);
+    const bool up = direction < 0;
+    // Out of the own group, past its near end.
+    if (own >= 0) {
+        const OpGroup& g = groups_[static_cast<std::size_t>(own)];
+        if ((up && g.first == op) || (!up && g.end() == op + 1)) {
+            moveInto(op, op, parentGroup(static_cast<std::size_t>(own)));
+            return static_cast<int>(op);
+        }
+    }
+    const std::size_t next = up ? op - 1 : op + 1;
+    if ((up && op == 0) || next >= ops_.size()) return -1;
+    // Into the outermost group of the neighbour that ends (begins) next to the op, in the same parent.
+    for (std::size_t h = 0; h < groups_.size(); ++h) {
+        const OpGroup& g = groups_[h];
+        if (!g.holds(next) || g.holds(op) || parentGroup(h) != own) continue;
+        if ((up && g.end() == op) || (!up && g.first == op + 1)) {
+            moveInto(op, op, static_cast<int>(h));
+            return static_cast<int>(op);
+        }
+    }
+    // Past the sibling op next to it.
+    moveInto(op, next, own);
+    return static_cast<int>(next);
 }
 
 int Pipeline::addGroup(GroupKind kind, std::size_t first, std::size_t count) {

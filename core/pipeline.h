@@ -143,6 +143,11 @@ public:
     void insertInto(std::size_t at, const Pipeline& sub, int parent);
     /// Moves op `from` so that it sits at index `to` of the result, as a child of `parent`.
     void moveInto(std::size_t from, std::size_t to, int parent);
+    /// One step up (direction -1) or down (+1) as the editor's arrows move an op: past a sibling op,
+    /// into the group next to it (at its near end), or out of its own group when it is that group's
+    /// first (last) child; a group left empty disappears. Returns the op's new index, or -1 when it
+    /// cannot move (the first or last op at the top level).
+    int stepOp(std::size_t op, int direction);
 
     const std::vector<OpGroup>& groups() const { return groups_; }
     OpGroup& group(std::size_t g) { return groups_.at(g); }
@@ -187,6 +192,10 @@ std::size_t erase_if(Pipeline& pipeline, Pred pred) {
 /// order (by first op, an outer group before the groups inside it), any two nested or apart; n >= 1
 /// and at most the number of children without replacement.
 std::string groupsError(const std::vector<OpGroup>& groups, std::size_t opCount);
+
+/// groupsError for a whole pipeline, and a one_of whose children's p (its weights) are all 0 (the
+/// preset reader refuses both): empty when the groups are sound.
+std::string groupRulesError(const Pipeline& pipeline);
 
 /// The first op of `pipeline` that breaks the order rules, or -1, with `why` set: an op that sets the
 /// frame (OpDesc::setsFrame) runs at most once per sample (several are fine as alternatives of one

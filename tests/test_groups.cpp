@@ -107,6 +107,41 @@ private slots:
         QVERIFY(q.groups().empty());
     }
 
+    void arrowsStepInAndOutOfGroups() {
+        // a [b c] d: d steps up into the group (its last child), then past c, then b steps up out of it.
+        Pipeline p{op("horizontal_flip"), op("vertical_flip"), op("to_gray"), op("invert_img")};
+        p.addGroup(GroupKind::OneOf, 1, 2);
+        QCOMPARE(p.stepOp(3, -1), 3);
+        QCOMPARE(p.groups()[0].count, std::size_t(3));
+        QCOMPARE(p.stepOp(3, -1), 2);
+        QCOMPARE(p[2].name(), std::string("invert_img"));
+        QCOMPARE(p.stepOp(1, -1), 1);  // vertical_flip was the first child: now before the group
+        QCOMPARE(p.groupOf(1), -1);
+        QCOMPARE(p.groups()[0].first, std::size_t(2));
+        // Down: a steps past b, then into the group at its start; the last child steps out below.
+        QCOMPARE(p.stepOp(0, 1), 1);
+        QCOMPARE(p.stepOp(1, 1), 1);
+        QCOMPARE(p.groupOf(1), 0);
+        QCOMPARE(p.groups()[0].first, std::size_t(1));
+        QCOMPARE(p.stepOp(3, 1), 3);
+        QCOMPARE(p.groupOf(3), -1);
+        QCOMPARE(p.stepOp(3, 1), -1);  // the last op at the top level
+        // A group of one op: stepping its op out leaves it empty, so it goes.
+        Pipeline q{op("horizontal_flip"), op("vertical_flip")};
+        q.addGroup(GroupKind::Sequential, 1, 1);
+        QCOMPARE(q.stepOp(1, -1), 1);
+        QVERIFY(q.groups().empty());
+        // Nested: one level per step.
+        Pipeline n{op("horizontal_flip"), op("vertical_flip"), op("to_gray")};
+        n.addGroup(GroupKind::OneOf, 0, 2);
+        n.addGroup(GroupKind::Sequential, 1, 1);
+        QCOMPARE(n.stepOp(2, -1), 2);  // into the outer group only
+        QCOMPARE(n.groupOf(2), 0);
+        QCOMPARE(n.stepOp(2, -1), 2);  // then into the inner one
+        QCOMPARE(n.groupOf(2), 1);
+        QVERIFY(groupsError(n.groups(), n.size()).empty());
+    }
+
     void badGroupsAreRefused() {
         std::vector<OpGroup> g(2);
         g[0].first = 0;

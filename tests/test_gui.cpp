@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -37,6 +38,7 @@
 #include "cuda_backend.h"
 #include "distribution_view.h"
 #include "export_dialog.h"
+#include "group_panel.h"
 #include "image_io.h"
 #include "inspector_dialog.h"
 #include "main_window.h"
@@ -50,6 +52,7 @@
 #include "target_rules_dialog.h"
 #include "targets.h"
 
+#include "group_panel.h"
 #include "gui_test_support.h"
 
 using namespace auglab;
@@ -77,6 +80,7 @@ private slots:
     void distributionUsesTheCropsSize();
     void exportDialogShowsTargetText();
     void importAlbumentationsIsOneUndoStep();
+    void groupsAreBlocksThatNestAndTune();
 };
 
 namespace {
@@ -604,3 +608,84 @@ int main(int argc, char** argv) {
 }
 
 #include "test_gui.moc"
+
+void TestGui::groupsAreBlocksThatNestAndTune() {
+    // The grouped preset shows one block per group, its children indented below it; the arrows move
+    // an op into and out of a group (one undo step each); a block collapses; its kind, p and n are
+    // edited in place; the ops in groups and the groups say how often they ran on the page.
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("chelsea.png")});
+    PipelineDocument* doc = w->document();
+    doc->newDocument(
+        loadPreset(std::string(AUGLAB_SOURCE_DIR) + "/tests/data/presets/valid/groups.auglab.json"));
+    QVERIFY(waitForGrid(*w));
+    const Pipeline& pipeline = doc->preset().pipeline;
+    QTRY_COMPARE(w->editor()->findChildren<GroupPanel*>().size(), qsizetype(pipeline.groups().size()));
+    QCOMPARE(w->editor()->findChildren<OpPanel*>().size(), qsizetype(pipeline.size()));
+    // Indented: a child's panel starts right of its group's block.
+    GroupPanel* blurs = w->editor()->groupPanel(1);
+    OpPanel* blur = w->editor()->panel(2);
+    QVERIFY(blurs && blur);
+    QVERIFY(blur->mapTo(w->editor(), QPoint(0, 0)).x() > blurs->mapTo(w->editor(), QPoint(0, 0)).x());
+    QCOMPARE(blurs->findChild<QComboBox*>("kind")->currentText(), QString("one_of"));
+    QCOMPARE(blur->findChild<QLabel*>("probabilityLabel")->text(), QString("Weight (p)"));
+    // Inside a one_of, a group's p is a weight; n and replacement only where the kind draws n.
+    GroupPanel* nested = w->editor()->groupPanel(2);
+    QCOMPARE(nested->findChild<QDoubleSpinBox*>("groupProbability")->value(), 0.25);
+    QVERIFY(!nested->findChild<QSpinBox*>("count")->isVisibleTo(nested));
+    QVERIFY(
+        w->editor()->groupPanel(3)->findChild<QSpinBox*>("count")->isVisibleTo(w->editor()->groupPanel(3)));
+    // How often: the page's samples, on the groups and their ops.
+    QTRY_VERIFY(blurs->findChild<QLabel*>("runs")->isVisibleTo(blurs));
+    QVERIFY(blurs->findChild<QLabel*>("runs")->text().contains("of the page's"));
+    QVERIFY(blur->findChild<QLabel*>("runs")->text().startsWith("ran "));
+
+    // horizontal_flip (op 6, after the blurs' one_of) steps up into it, as its last child.
+    QCOMPARE(pipeline[6].name(), std::string("horizontal_flip"));
+    const std::size_t before = pipeline.groups()[1].count;
+    w->editor()->panel(6)->findChild<QToolButton*>("moveUp")->click();
+    QCOMPARE(doc->preset().pipeline.groups()[1].count, before + 1);
+    QCOMPARE(doc->preset().pipeline.groupOf(6), 1);
+    QTRY_COMPARE(w->editor()->findChildren<OpPanel*>().size(), qsizetype(pipeline.size()));
+    doc->undoStack()->undo();  // one step
+    QCOMPARE(doc->preset().pipeline.groups()[1].count, before);
+    QCOMPARE(doc->preset().pipeline.groupOf(6), -1);
+
+    // Collapse hides the children; expand shows them again.
+    QTRY_VERIFY(w->editor()->groupPanel(1));
+    blurs = w->editor()->groupPanel(1);
+    blurs->findChild<QToolButton*>("collapse")->click();
+    QVERIFY(blurs->collapsed());
+    QVERIFY(!w->editor()->panel(2)->isVisibleTo(w->editor()));
+    QVERIFY(w->editor()->panel(6)->isVisibleTo(w->editor()));
+    blurs->findChild<QToolButton*>("collapse")->click();
+    QVERIFY(w->editor()->panel(2)->isVisibleTo(w->editor()));
+
+    // Tuning: the kind and p of a group, each one undo step.
+    const int steps = doc->undoStack()->index();
+    auto* kind = blurs->findChild<QComboBox*>("kind");
+    kind->setCurrentIndex(1);
+    emit kind->activated(1);
+    QCOMPARE(doc->preset().pipeline.groups()[1].kind, GroupKind::SomeOf);
+    // Its children's p are no longer weights.
+    QVERIFY(w->editor()->panel(2)->findChild<QLabel*>("probabilityLabel")->text().startsWith("Probability"));
+    QCOMPARE(doc->preset().pipeline.groups()[1].n, 1);
+    auto* p = blurs->findChild<QDoubleSpinBox*>("groupProbability");
+    p->setValue(0.3);
+    QCOMPARE(doc->preset().pipeline.groups()[1].p, 0.3);
+    QCOMPARE(doc->undoStack()->index(), steps + 2);
+    // n above the children, without replacement, is refused (the field stops at the count).
+    QCOMPARE(blurs->findChild<QSpinBox*>("count")->maximum(), 3);
+
+    // A new group around one op, then ungrouped.
+    const std::size_t groups = doc->preset().pipeline.groups().size();
+    doc->groupOp(6, GroupKind::Sequential);
+    QCOMPARE(doc->preset().pipeline.groups().size(), groups + 1);
+    QTRY_COMPARE(w->editor()->findChildren<GroupPanel*>().size(), qsizetype(groups + 1));
+    const int made = doc->preset().pipeline.groupOf(6);
+    QVERIFY(made >= 0);
+    w->editor()->groupPanel(made)->findChild<QToolButton*>("ungroup")->click();
+    QCOMPARE(doc->preset().pipeline.groups().size(), groups);
+    QCOMPARE(doc->preset().pipeline.size(), pipeline.size());
+}

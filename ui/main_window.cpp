@@ -4,6 +4,7 @@
 
 #include "main_window.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -565,6 +566,7 @@ void MainWindow::showGrid(const GridResult& r) {
     renderLabel_->setText(tr("%1 ms on %2").arg(r.milliseconds, 0, 'f', 1).arg(r.backend.toUpper()));
     updateOverlays();
     updateDistribution();
+    updateRunCounts();
     emit gridShown(r.generation);
 }
 
@@ -712,6 +714,28 @@ void MainWindow::noteWeakMixes() {
     weakMixNoted_ = weak;
 }
 
+void MainWindow::updateRunCounts() {
+    // How often each op, and something in each group, ran in the page's samples: the editor shows it
+    // on the ops and groups of groups (which children a one_of or some_of chose).
+    const Pipeline& pipeline = doc_.preset().pipeline;
+    std::vector<int> opRuns(pipeline.size(), 0), groupRuns(pipeline.groups().size(), 0);
+    int samples = 0;
+    for (const SheetTile& t : tiles_) {
+        if (t.sourceIndex < 0 || t.original) continue;
+        ++samples;
+        std::vector<bool> ran(pipeline.size(), false);
+        for (const ConcreteOp& c : t.replay.ops)
+            if (c.applied && c.position < ran.size()) ran[c.position] = true;
+        for (std::size_t i = 0; i < ran.size(); ++i) opRuns[i] += ran[i];
+        for (std::size_t g = 0; g < groupRuns.size(); ++g) {
+            const OpGroup& grp = pipeline.groups()[g];
+            groupRuns[g] += std::any_of(ran.begin() + std::ptrdiff_t(grp.first),
+                                        ran.begin() + std::ptrdiff_t(grp.end()), [](bool b) { return b; });
+        }
+    }
+    editor_->setRunCounts(opRuns, groupRuns, samples);
+}
+
 void MainWindow::updateDistribution() {
     const int op = editor_->selectedOp();
     const QString key = editor_->selectedKey();
@@ -723,14 +747,21 @@ void MainWindow::updateDistribution() {
     std::vector<double> values;
     int applied = 0, samples = 0;
     for (const SheetTile& t : tiles_) {
-        if (t.sourceIndex < 0 || t.original || std::size_t(op) >= t.replay.ops.size()) continue;
+        if (t.sourceIndex < 0 || t.original) continue;
         ++samples;
-        const ConcreteOp& cop = t.replay.ops[std::size_t(op)];
-        applied += cop.applied;
-        int frameW = 0, frameH = 0;  // the size this op saw (an op that sets the frame before it changes it)
-        auglab::frameSize(t.replay, std::size_t(op), frameW, frameH);
-        const auto v = drawnValues(cop, key.toStdString(), frameW, frameH);
-        values.insert(values.end(), v.begin(), v.end());
+        bool ran = false;
+        // The op's entries (two where a some_of drew it twice), wherever its group ran it.
+        for (std::size_t k = 0; k < t.replay.ops.size(); ++k) {
+            const ConcreteOp& cop = t.replay.ops[k];
+            if (cop.position != std::uint32_t(op) || !cop.applied) continue;
+            ran = true;
+            int frameW = 0,
+                frameH = 0;  // the size this op saw (an op that sets the frame before it changes it)
+            auglab::frameSize(t.replay, k, frameW, frameH);
+            const auto v = drawnValues(cop, key.toStdString(), frameW, frameH);
+            values.insert(values.end(), v.begin(), v.end());
+        }
+        applied += ran;
     }
     double lo = pd->lower, hi = pd->upper;
     if (c.has(pd->key) && (pd->kind == ParamKind::FloatRange || pd->kind == ParamKind::IntRange)) {

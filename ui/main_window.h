@@ -121,6 +121,7 @@ private:
     void showSample(const SampleResult& r);
     void updateTitle();
     void updateDistribution();
+    void updateRunCounts();
     void reportError(const QString& message);
     /// The realism badges and the page's median, for the tiles shown and the threshold set.
     void updateRealism();

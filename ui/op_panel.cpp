@@ -128,11 +128,25 @@ OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent)
     up->setObjectName("moveUp");
     down->setObjectName("moveDown");
     remove->setObjectName("remove");
-    connect(up, &QToolButton::clicked, this, [this] { doc_->moveOp(op_, op_ - 1); });
-    connect(down, &QToolButton::clicked, this, [this] { doc_->moveOp(op_, op_ + 1); });
+    connect(up, &QToolButton::clicked, this, [this] { doc_->stepOp(op_, -1); });
+    connect(down, &QToolButton::clicked, this, [this] { doc_->stepOp(op_, 1); });
     connect(reset, &QToolButton::clicked, this, [this] { doc_->resetOp(op_); });
     connect(remove, &QToolButton::clicked, this, [this] { doc_->removeOp(op_); });
-    for (auto* b : {up, down, reset, remove}) header->addWidget(b);
+    // Groups: put the op alone in a new group (the arrows then move its neighbours in).
+    auto* group =
+        smallButton(QStringLiteral("⧉"), tr("Put this op in a new group (one_of, some_of, ...)"), this);
+    group->setObjectName("group");
+    group->setPopupMode(QToolButton::InstantPopup);
+    auto* groupMenu = new QMenu(group);
+    for (GroupKind k : {GroupKind::OneOf, GroupKind::SomeOf, GroupKind::Sequential, GroupKind::RandomOrder})
+        connect(groupMenu->addAction(QString::fromLatin1(groupKindName(k))), &QAction::triggered, this,
+                [this, k] { doc_->groupOp(op_, k); });
+    group->setMenu(groupMenu);
+    runs_ = new QLabel(this);
+    runs_->setObjectName("runs");
+    runs_->hide();
+    header->addWidget(runs_);
+    for (auto* b : {up, down, group, reset, remove}) header->addWidget(b);
     layout->addLayout(header);
     if (c.desc().category == OpCategory::Training) {
         auto* note = new QLabel(tr("Training only: not previewed (the grid shows the image before it); "
@@ -151,7 +165,8 @@ OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent)
     auto* grid = new QGridLayout(body_);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setColumnStretch(1, 1);
-    auto* pLabel = new QLabel(tr("Probability"), this);
+    auto* pLabel = pLabel_ = new QLabel(tr("Probability"), this);
+    pLabel->setObjectName("probabilityLabel");
     probability_ = new QSlider(Qt::Horizontal, this);
     probability_->setObjectName("probability");
     probability_->setRange(0, 100);
@@ -448,6 +463,12 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
     return w;
 }
 
+void OpPanel::setRuns(int runs, int samples) {
+    runs_->setVisible(samples > 0);
+    runs_->setText(tr("ran %1/%2").arg(runs).arg(samples));
+    runs_->setToolTip(tr("Ran in %1 of the page's %2 samples").arg(runs).arg(samples));
+}
+
 void OpPanel::setHighlighted(bool on) {
     highlighted_ = on;
     // Only this frame: the object name keeps the rule from reaching the rows inside.
@@ -462,6 +483,14 @@ void OpPanel::setImageSize(int width, int height) {
 
 void OpPanel::refresh() {
     const OpConfig& c = config();
+    // A one_of's child: its p is its weight among the children (the chosen one runs for sure).
+    const Pipeline& pipeline = doc_->preset().pipeline;
+    const int parent = pipeline.groupOf(std::size_t(op_));
+    const bool weight = parent >= 0 && pipeline.groups()[std::size_t(parent)].kind == GroupKind::OneOf;
+    pLabel_->setText(weight ? tr("Weight (p)") : tr("Probability"));
+    pLabel_->setToolTip(weight ? tr("Its weight among the one_of's children (Albumentations' p): the chosen "
+                                    "child then runs for sure")
+                               : tr("The chance that the op runs"));
     {
         QSignalBlocker b(enabled_);
         enabled_->setChecked(c.enabled);

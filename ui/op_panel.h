@@ -34,6 +34,9 @@ public:
     /// A highlight (a coloured frame) that shows where an added or moved op landed.
     void setHighlighted(bool on);
     bool highlighted() const { return highlighted_; }
+    /// How often the op ran on the page (shown for ops in groups: which child a group chose); 0
+    /// samples hides it.
+    void setRuns(int runs, int samples);
     /// Highlights the row of `key` (the parameter shown in the distribution view), "" for none.
     void setSelectedKey(const QString& key);
 
@@ -58,6 +61,8 @@ private:
     bool highlighted_ = false;  // sliders of pixel sizes: span for a longer side  //
                                 // one per row: pull values from the document
     std::vector<std::pair<QString, QWidget*>> rowLabels_;
+    QLabel* runs_ = nullptr;
+    QLabel* pLabel_ = nullptr;
 };
 
 }  // namespace auglab

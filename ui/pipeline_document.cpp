@@ -63,14 +63,14 @@ void PipelineDocument::setPresetFromUndo(const Preset& p) {
 
 void PipelineDocument::applyEdit(const Preset& after, const QString& text, int mergeKey) {
     if (after == preset_) return;
-    std::string why;
-    if (const int bad = pipelineOrderError(after.pipeline, why); bad >= 0) {
+    std::string why = groupRulesError(after.pipeline);
+    if (why.empty()) pipelineOrderError(after.pipeline, why);
+    if (!why.empty()) {
         // Said with names only: the indices of the refused order are not those on screen.
         QString reason = QString::fromStdString(why);
-        reason.remove(QRegularExpression(R"(pipeline\[\d+\] )"));
+        reason.remove(QRegularExpression(R"(( at )?pipeline(\[\d+\](\.children)?)+ ?)"));
         reason.remove(QRegularExpression(R"(\s*\(it is already pipeline\[\d+\]\))"));
         emit editRefused(tr("%1 refused: %2").arg(text, reason));
-        (void)bad;
         return;
     }
     undo_.push(new PresetEdit(this, preset_, after, text, mergeKey));
@@ -155,6 +155,82 @@ void PipelineDocument::moveOp(int from, int to) {
     const Preset before = preset_;
     applyEdit(p, tr("Move op"));
     if (!(preset_ == before)) emit opPlaced(to);
+}
+
+void PipelineDocument::stepOp(int op, int direction) {
+    if (op < 0 || op >= static_cast<int>(preset_.pipeline.size())) return;
+    Preset p = preset_;
+    const int to = p.pipeline.stepOp(static_cast<std::size_t>(op), direction);
+    if (to < 0) return;
+    const Preset before = preset_;
+    applyEdit(p, tr("Move op"));
+    if (!(preset_ == before)) emit opPlaced(to);
+}
+
+void PipelineDocument::groupOp(int op, GroupKind kind) {
+    Preset p = preset_;
+    try {
+        p.pipeline.addGroup(kind, static_cast<std::size_t>(op), 1);
+    } catch (const std::invalid_argument&) {
+        return;
+    }
+    applyEdit(p, tr("Put in a %1 group").arg(groupKindName(kind)));
+}
+
+void PipelineDocument::wrapGroup(int group, GroupKind kind) {
+    Preset p = preset_;
+    const OpGroup& g = p.pipeline.groups().at(static_cast<std::size_t>(group));
+    p.pipeline.addGroup(kind, g.first, g.count);
+    applyEdit(p, tr("Put in a %1 group").arg(groupKindName(kind)));
+}
+
+void PipelineDocument::ungroup(int group) {
+    Preset p = preset_;
+    p.pipeline.removeGroup(static_cast<std::size_t>(group));
+    applyEdit(p, tr("Ungroup"));
+}
+
+void PipelineDocument::editGroup(int group, const std::function<void(OpGroup&)>& edit, const QString& text,
+                                 int mergeKey) {
+    Preset p = preset_;
+    edit(p.pipeline.group(static_cast<std::size_t>(group)));
+    applyEdit(p, text, mergeKey);
+}
+
+void PipelineDocument::setGroupKind(int group, GroupKind kind) {
+    editGroup(
+        group,
+        [kind](OpGroup& g) {
+            // A kind without n draws none; one that has it starts at 1 (Albumentations' default).
+            if (groupHasCount(kind) != groupHasCount(g.kind)) {
+                g.n = 1;
+                g.replace = false;
+            }
+            g.kind = kind;
+        },
+        tr("Make the group a %1").arg(groupKindName(kind)));
+}
+
+void PipelineDocument::setGroupProbability(int group, double p, int mergeKey) {
+    editGroup(
+        group, [p](OpGroup& g) { g.p = p; }, tr("Change the group's probability"), mergeKey);
+}
+
+void PipelineDocument::setGroupCount(int group, int n) {
+    editGroup(
+        group, [n](OpGroup& g) { g.n = n; }, tr("Change how many children the group draws"));
+}
+
+void PipelineDocument::setGroupReplace(int group, bool replace) {
+    editGroup(
+        group, [replace](OpGroup& g) { g.replace = replace; },
+        replace ? tr("Draw with replacement") : tr("Draw without replacement"));
+}
+
+void PipelineDocument::setGroupEnabled(int group, bool enabled) {
+    editGroup(
+        group, [enabled](OpGroup& g) { g.enabled = enabled; },
+        enabled ? tr("Enable group") : tr("Disable group"));
 }
 
 void PipelineDocument::setSeed(quint64 seed) {

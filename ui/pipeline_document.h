@@ -5,6 +5,8 @@
 // changed(), tells views to update. Saving is atomic; an autosave file keeps unsaved work safe
 // from a crash and is offered back on the next start.
 
+#include <functional>
+
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -44,6 +46,19 @@ public:
     void addOp(const std::string& name);
     void removeOp(int op);
     void moveOp(int from, int to);
+    /// The editor's arrows: one step up (-1) or down (+1), into and out of groups (Pipeline::stepOp).
+    void stepOp(int op, int direction);
+    /// Puts op `op` alone in a new group; the arrows then move neighbours in.
+    void groupOp(int op, GroupKind kind);
+    /// Puts group `group` in a new group around it.
+    void wrapGroup(int group, GroupKind kind);
+    /// Removes the group; its children stay where they are, in its parent.
+    void ungroup(int group);
+    void setGroupKind(int group, GroupKind kind);
+    void setGroupProbability(int group, double p, int mergeKey = 0);
+    void setGroupCount(int group, int n);
+    void setGroupReplace(int group, bool replace);
+    void setGroupEnabled(int group, bool enabled);
     void setSeed(quint64 seed);
 
     // Files. Errors throw auglab::InputError / RuntimeError with the path and JSON path.
@@ -75,6 +90,8 @@ signals:
 private:
     friend class PresetEdit;
     void setPresetFromUndo(const Preset& p);
+    void editGroup(int group, const std::function<void(OpGroup&)>& edit, const QString& text,
+                   int mergeKey = 0);
 
     Preset preset_;
     QUndoStack undo_;

@@ -110,13 +110,15 @@ std::optional<MovedLabels> moveLabels(const Args& a, const std::optional<TargetS
                                       const Replay& replay, const fs::path& image) {
     // The partners' labels (the 4-image grid takes theirs too): --partner-annotations and
     // --partner-masks, one per --partner, in the same format as the image's.
-    const std::vector<std::string> partnerFiles = a.list("partner"), partnerAnn = a.list("partner-annotations"),
+    const std::vector<std::string> partnerFiles = a.list("partner"),
+                                   partnerAnn = a.list("partner-annotations"),
                                    partnerMasks = a.list("partner-masks");
     if (!partnerAnn.empty() && partnerAnn.size() != partnerFiles.size())
         throw UsageError{"--partner-annotations: give one file per --partner image (" +
                          std::to_string(partnerFiles.size()) + ")"};
     if (!partnerMasks.empty() && partnerMasks.size() != partnerFiles.size())
-        throw UsageError{"--partner-masks: give one PNG per --partner image (" + std::to_string(partnerFiles.size()) + ")"};
+        throw UsageError{"--partner-masks: give one PNG per --partner image (" +
+                         std::to_string(partnerFiles.size()) + ")"};
     const auto ann = a.value("annotations"), mask = a.value("mask");
     if (ann.has_value() != a.value("out-annotations").has_value())
         throw UsageError{ann ? "--annotations needs --out-annotations"
@@ -162,12 +164,14 @@ std::optional<MovedLabels> moveLabels(const Args& a, const std::optional<TargetS
             const ImageInfo info = probeImage(partnerFiles[k]);
             Targets t;
             if (!partnerAnn.empty()) {
-                ImageLabels l = readImageLabels(partnerAnn[k], format, partnerFiles[k], info.width, info.height);
+                ImageLabels l =
+                    readImageLabels(partnerAnn[k], format, partnerFiles[k], info.width, info.height);
                 if (!l.report.skipped.empty())
                     throw InputError(partnerAnn[k] + ": " + l.report.skipped.front());
                 t = std::move(l.targets);
             }
-            if (!partnerMasks.empty()) t.masks.push_back(readMaskPng(partnerMasks[k], info.width, info.height));
+            if (!partnerMasks.empty())
+                t.masks.push_back(readMaskPng(partnerMasks[k], info.width, info.height));
             it = cache->emplace(i, std::pair{std::move(t), info}).first;
         }
         return PartnerLabels{&it->second.first, it->second.second.width, it->second.second.height};
@@ -310,7 +314,9 @@ int runValidate(const std::vector<std::string>& argv) {
     if (a.positional().empty()) throw UsageError{"missing PRESET"};
     const Preset p = loadPreset(a.positional()[0]);
     std::cout << a.positional()[0] << ": ok, preset \"" << p.name << "\" with " << p.pipeline.size()
-              << " ops\n";
+              << " ops";
+    if (!p.pipeline.groups().empty()) std::cout << " in " << p.pipeline.groups().size() << " groups";
+    std::cout << "\n";
     return 0;
 }
 
@@ -409,8 +415,8 @@ int runRender(const std::vector<std::string>& argv) {
                 const ImageInfo info = probeImage(pool[static_cast<std::size_t>(i)]);
                 LabelReport ignored;  // reported where the image is shown itself
                 it = partnerRead
-                         .emplace(i, std::pair{labels->labelsFor(pool[static_cast<std::size_t>(i)], info.width,
-                                                                 info.height, ignored),
+                         .emplace(i, std::pair{labels->labelsFor(pool[static_cast<std::size_t>(i)],
+                                                                 info.width, info.height, ignored),
                                                info})
                          .first;
             }

@@ -14,12 +14,14 @@ namespace auglab::cli {
 
 std::string exportHelpText() {
     std::string targets;
-    for (const ExportTarget& t : exportTargets()) targets += "  " + t.name + std::string(20 - t.name.size(), ' ') + t.description + "\n";
+    for (const ExportTarget& t : exportTargets())
+        targets += "  " + t.name + std::string(20 - t.name.size(), ' ') + t.description + "\n";
     return "usage: auglab-cli export --preset P --to TARGET [--out FILE]\n\n"
            "Writes the preset for another library's training code, with the same meaning. Without --out\n"
            "the text goes to stdout; with it the file is written atomically. Whatever the target cannot\n"
            "express is printed as `warning: ...` lines on stderr (and written into the file).\n\n"
-           "targets:\n" + targets;
+           "targets:\n" +
+           targets;
 }
 
 std::string importHelpText() {
@@ -43,15 +45,18 @@ int runExport(const std::vector<std::string>& argv) {
     const Preset preset = loadPreset(a.required("preset"));
     const ExportResult r = exportPreset(preset, a.required("to"));
     for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
-    if (const auto out = a.value("out")) writeFileAtomically(*out, r.text);
-    else std::cout << r.text;
+    if (const auto out = a.value("out"))
+        writeFileAtomically(*out, r.text);
+    else
+        std::cout << r.text;
     return 0;
 }
 
 int runImport(const std::vector<std::string>& argv) {
     const Args a(argv, Args::Spec{{"from", "out"}, {}, {}, 1});
     const std::string from = a.required("from");
-    if (from != "albumentations") throw UsageError{"--from: unknown format '" + from + "' (expected albumentations)"};
+    if (from != "albumentations")
+        throw UsageError{"--from: unknown format '" + from + "' (expected albumentations)"};
     if (a.positional().empty()) throw UsageError{"missing FILE"};
     const std::string file = a.positional()[0];
     const std::string out = a.required("out");
@@ -66,8 +71,10 @@ int runImport(const std::vector<std::string>& argv) {
     }
     for (const std::string& w : r.warnings) std::cerr << "warning: " << w << "\n";
     savePreset(out, r.preset);
-    std::cerr << out << ": preset \"" << r.preset.name << "\" with " << r.preset.pipeline.size() << " ops ("
-              << r.warnings.size() << " warnings)\n";
+    std::cerr << out << ": preset \"" << r.preset.name << "\" with " << r.preset.pipeline.size() << " ops";
+    if (!r.preset.pipeline.groups().empty())
+        std::cerr << " in " << r.preset.pipeline.groups().size() << " groups";
+    std::cerr << " (" << r.warnings.size() << " warnings)\n";
     return 0;
 }
 
