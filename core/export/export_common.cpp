@@ -175,8 +175,161 @@ std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used) {
     return out;
 }
 
+namespace {
+
+/// Each line of `lines` indented by `by` more spaces.
+std::string indented(const std::string& lines, const std::string& by) {
+    std::string out;
+    for (std::size_t at = 0; at < lines.size();) {
+        const std::size_t end = std::min(lines.find('\n', at), lines.size());
+        out += by + lines.substr(at, end - at) + "\n";
+        at = end + 1;
+    }
+    return out;
+}
+
+/// torchvision: the children of `node` as list items (`units`: one item per child, so that a child of
+/// a one_of or some_of is one choice whatever number of transforms its op writes). `forced`: the
+/// children of a one_of, which run for sure once chosen (their p is a weight). `weights` gets the
+/// p of each child that wrote an item.
+/// The list items of `lines` (lines at the list's indentation that are not comments).
+int pythonItemCount(const std::string& lines) {
+    int items = 0;
+    for (std::size_t at = 0; at < lines.size();) {
+        const std::size_t end = std::min(lines.find('\n', at), lines.size());
+        if (lines.compare(at, 4, "    ") == 0 && at + 4 < end &&
+            std::string(" #])").find(lines[at + 4]) == std::string::npos)
+            ++items;
+        at = end + 1;
+    }
+    return items;
+}
+
+std::string torchvisionNodes(const Preset& preset, const PipelineNode& node, bool forced, bool units,
+                             PythonOps& out, std::vector<double>& weights, std::vector<std::string>& warnings,
+                             int& n) {
+    const Pipeline& pipeline = preset.pipeline;
+    std::string lines;
+    for (const PipelineNode& child : node.children) {
+        std::string item;
+        double weight = 0;
+        if (child.op >= 0) {
+            const auto i = static_cast<std::size_t>(child.op);
+            OpConfig op = pipeline[i];
+            weight = op.p;
+            if (!op.enabled) {
+                warnings.push_back(pipeline.path(i) + " " + op.name() +
+                                   " is disabled (never runs): not written to the torchvision output.");
+                continue;
+            }
+            if (forced) op.p = 1.0;
+            PythonExport x(PythonTarget::Torchvision, warnings);
+            x.index = n++;
+            opModule(op.id()).toPython(ExportedOp{i, &op, pipeline.path(i)}, x);
+            if (!x.configs.empty())
+                throw InputError("the torchvision export cannot write " + pipeline.path(i) + " " + op.name() +
+                                 " inside a group: it mixes whole batches (in collate_fn), not one image");
+            if (x.helperUsed) out.helpersUsed[static_cast<std::size_t>(op.id())] = true;
+            if (!hasPythonItem(x.lines)) {
+                lines += x.lines;  // the comment that says why it is left out
+                continue;
+            }
+            item = x.lines;
+        } else {
+            const auto g = static_cast<std::size_t>(child.group);
+            const OpGroup& group = pipeline.groups()[g];
+            weight = group.p;
+            if (!group.enabled) {
+                warnings.push_back(pipeline.groupPath(g) + " (" + groupKindName(group.kind) +
+                                   ") is disabled (never runs): not written to the torchvision output.");
+                continue;
+            }
+            std::vector<double> inner;
+            const std::string children =
+                torchvisionNodes(preset, child, group.kind == GroupKind::OneOf,
+                                 group.kind != GroupKind::Sequential, out, inner, warnings, n);
+            if (inner.empty()) continue;  // nothing in it was written
+            // Albumentations' SomeOf and RandomOrder keep their own gate even when a OneOf chose them.
+            const bool gated = groupHasCount(group.kind) || !forced;
+            std::string body;
+            switch (group.kind) {
+                case GroupKind::OneOf: {
+                    std::string ps;
+                    for (double w : inner) ps += (ps.empty() ? "" : ", ") + pyFloat(w);
+                    body =
+                        "    v2.RandomChoice([\n" + indented(children, "    ") + "    ], p=[" + ps + "]),\n";
+                    if (gated && group.p < 1.0)
+                        body = "    v2.RandomApply([\n" + indented(body, "    ") +
+                               "    ], p=" + pyFloat(group.p) + "),\n";
+                    break;
+                }
+                case GroupKind::Sequential:
+                    body = gated && group.p < 1.0
+                               ? "    v2.RandomApply([\n" + indented(children, "    ") +
+                                     "    ], p=" + pyFloat(group.p) + "),\n"
+                               : "    v2.Compose([\n" + indented(children, "    ") + "    ]),\n";
+                    break;
+                case GroupKind::SomeOf:
+                case GroupKind::RandomOrder:
+                    out.groupHelperUsed = true;
+                    body = "    SomeOf([\n" + indented(children, "    ") +
+                           "    ], n=" + std::to_string(group.n) +
+                           ", replace=" + (group.replace ? "True" : "False") + ", p=" + pyFloat(group.p) +
+                           ", ordered=" + (group.kind == GroupKind::SomeOf ? "True" : "False") + "),\n";
+                    break;
+            }
+            item = "    # " + pipeline.groupPath(g) + " " + groupKindName(group.kind) + "\n" + body;
+        }
+        weights.push_back(weight);
+        // A child a group chooses is one item: an op that writes several is composed into one.
+        lines += units && pythonItemCount(item) > 1
+                     ? "    v2.Compose([\n" + indented(item, "    ") + "    ]),\n"
+                     : item;
+    }
+    return lines;
+}
+
+}  // namespace
+
+std::string torchvisionGroupHelper() {
+    return R"(
+
+class SomeOf(torch.nn.Module):
+    """Albumentations 2.0.8's SomeOf (ordered=True) and RandomOrder (ordered=False): with probability p,
+    draws n of the transforms uniformly (with or without replacement) and runs them in list order, or
+    in the order drawn. Each transform keeps its own p."""
+
+    def __init__(self, transforms, n, replace, p, ordered):
+        super().__init__()
+        self.transforms = torch.nn.ModuleList(transforms)
+        self.n, self.replace, self.p, self.ordered = n, replace, p, ordered
+
+    def forward(self, image):
+        if torch.rand(1).item() >= self.p:
+            return image
+        k = len(self.transforms)
+        if self.replace:
+            chosen = torch.randint(k, (self.n,)).tolist()
+        else:
+            chosen = torch.randperm(k)[: min(self.n, k)].tolist()
+        if self.ordered:
+            chosen.sort()
+        for i in chosen:
+            image = self.transforms[i](image)
+        return image
+)";
+}
+
 PythonOps pythonOps(const Preset& preset, PythonTarget target, const std::string& targetName,
                     std::vector<std::string>& warnings) {
+    if (target == PythonTarget::Torchvision && !preset.pipeline.groups().empty()) {
+        PythonOps out;
+        out.helpersUsed.assign(opModules().size(), false);
+        std::vector<double> weights;
+        int n = 0;
+        out.lines = torchvisionNodes(preset, preset.pipeline.tree(), false, false, out, weights, warnings, n);
+        return out;
+    }
     refuseGroups(preset, targetName);
     PythonOps out;
     out.helpersUsed.assign(opModules().size(), false);

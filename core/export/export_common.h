@@ -93,10 +93,15 @@ std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used);
 
 /// Runs every enabled op's OpModule::toPython for `target`: the ops' lines and configs in pipeline
 /// order, the warnings (disabled ops first) in `warnings`, and which modules' helpers are used.
+/// torchvision writes groups (v2.RandomChoice, v2.RandomApply, SomeOf); the other targets refuse
+/// them (refuseGroups).
 struct PythonOps {
     std::string lines, configs;
     std::vector<bool> helpersUsed;
+    bool groupHelperUsed = false;  ///< torchvision: the lines use SomeOf (torchvisionGroupHelper)
 };
+/// torchvision's SomeOf class (some_of and random_order groups).
+std::string torchvisionGroupHelper();
 PythonOps pythonOps(const Preset& preset, PythonTarget target, const std::string& targetName,
                     std::vector<std::string>& warnings);
 

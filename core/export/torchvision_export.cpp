@@ -12,6 +12,7 @@ ExportResult exportTorchvision(const Preset& preset) {
     const PythonOps ops = pythonOps(preset, PythonTarget::Torchvision, "torchvision", r.warnings);
     std::string body = "import torch\nfrom torchvision.transforms import v2\n";
     body += pythonHelpers(PythonTarget::Torchvision, ops.helpersUsed);
+    if (ops.groupHelperUsed) body += torchvisionGroupHelper();
     body += "\n\n# Expects uint8 image tensors (C x H x W, RGB), e.g. from torchvision.io.decode_image.\n";
     // v2.Compose([]) raises: a preset with no per-image transform (only batch-level ops, or nothing
     // exportable) gets an identity.

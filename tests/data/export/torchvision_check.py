@@ -17,6 +17,7 @@ transforms whose draws are not compared.
 """
 
 import importlib.util
+import json
 import sys
 
 import torch
@@ -115,7 +116,40 @@ def mix(module_path, a_path, b_path, n):
     print(json.dumps(weights))
 
 
+def applied(module_path, n):
+    """Runs the export's transform n times on a small image whose flips and inversion all differ, and
+    prints, per run, which of them the output shows (an odd number of times): "h", "v", "i" joined."""
+    spec = importlib.util.spec_from_file_location("export_applied", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    image = (torch.arange(3 * 6 * 8, dtype=torch.int64).reshape(3, 6, 8) * 7 % 251).to(torch.uint8)
+    candidates = {}
+    for h in (0, 1):
+        for v in (0, 1):
+            for i in (0, 1):
+                x = image
+                if h:
+                    x = x.flip(-1)
+                if v:
+                    x = x.flip(-2)
+                if i:
+                    x = 255 - x
+                candidates["h" * h + "v" * v + "i" * i] = x
+    runs = []
+    for _ in range(n):
+        out = module.transform(image)
+        found = [name for name, x in candidates.items() if torch.equal(out, x)]
+        if len(found) != 1:
+            sys.exit(f"an output that is no combination of flips and inversion: {out}")
+        runs.append(found[0])
+    print(json.dumps(runs))
+
+
 def main(args):
+    if len(args) == 3 and args[0] == "--applied":
+        torch.manual_seed(5)
+        applied(args[1], int(args[2]))
+        return
     if len(args) == 5 and args[0] == "--mix":
         torch.manual_seed(5)
         mix(args[1], args[2], args[3], int(args[4]))
