@@ -344,8 +344,11 @@ private slots:
         for (const char* part :
              {"A.OneOf(\n", "A.SomeOf(\n", "A.RandomOrder(\n", "A.Sequential(\n", "n=2,", "replace=True,"})
             QVERIFY2(py.find(part) != std::string::npos, part);
-        // Targets without groups refuse them, naming the first.
-        for (const char* target : {"torchvision", "keras", "tf-deotte", "dali"}) {
+        // torchvision writes them; targets without groups refuse them, naming the first.
+        const std::string tv = exportPreset(preset, "torchvision").text;
+        for (const char* part : {"v2.RandomChoice([", "], p=[0.75, 0.25]),", "SomeOf([", "ordered=False),"})
+            QVERIFY2(tv.find(part) != std::string::npos, part);
+        for (const char* target : {"keras", "tf-deotte", "dali"}) {
             try {
                 exportPreset(preset, target);
                 QFAIL(target);
