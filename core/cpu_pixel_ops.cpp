@@ -14,6 +14,19 @@ namespace auglab {
 
 namespace {
 
+/// A table per colour channel (R, G, B); alpha kept.
+void channelLutRows(Image& img, const std::array<Lut, 3>& luts, int y0, int y1) {
+    const int cn = img.channels;
+    for (int y = y0; y < y1; ++y) {
+        std::uint8_t* p = img.row(y);
+        for (int x = 0; x < img.width; ++x, p += cn) {
+            p[0] = luts[0][p[0]];
+            p[1] = luts[1][p[1]];
+            p[2] = luts[2][p[2]];
+        }
+    }
+}
+
 void lutRows(Image& img, const Lut& lut, int y0, int y1) {
     const int cn = img.channels;
     {
@@ -184,15 +197,15 @@ void mixRows(Image& img, const MixStep& m, int y0, int y1) {
     if (m.paste) {
         const int bx0 = std::clamp(m.box.x, 0, img.width), bx1 = std::clamp(m.box.x + m.box.w, 0, img.width);
         const int by0 = std::clamp(m.box.y, y0, y1), by1 = std::clamp(m.box.y + m.box.h, y0, y1);
-        for (int y = by0; y < by1; ++y)
-            std::copy(b.at(bx0, y), b.at(bx1, y), img.at(bx0, y));
+        for (int y = by0; y < by1; ++y) std::copy(b.at(bx0, y), b.at(bx1, y), img.at(bx0, y));
         return;
     }
     const std::uint32_t wa = m.weight, wb = 65536u - m.weight;
     for (int y = y0; y < y1; ++y) {
         std::uint8_t* p = img.row(y);
         const std::uint8_t* q = b.row(y);
-        for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<std::uint8_t>((wa * p[i] + wb * q[i] + 32768u) >> 16);
+        for (std::size_t i = 0; i < n; ++i)
+            p[i] = static_cast<std::uint8_t>((wa * p[i] + wb * q[i] + 32768u) >> 16);
     }
 }
 
@@ -204,7 +217,10 @@ bool rowLocal(const PixelStep& step) {
 
 void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
     if (const auto* s = std::get_if<LutStep>(&step)) {
-        lutRows(img, s->lut, y0, y1);
+        if (s->uniform())
+            lutRows(img, s->luts[0], y0, y1);
+        else
+            channelLutRows(img, s->luts, y0, y1);
     } else if (const auto* s = std::get_if<HsvStep>(&step)) {
         hsvRows(img, s->luts, y0, y1);
     } else if (std::holds_alternative<GrayStep>(step)) {

@@ -56,9 +56,17 @@ inline int gatherIndex(float s, int lo, int hi) {
     return i < lo ? lo : (i > hi ? hi : i);
 }
 
+/// A 256-entry table per colour channel (R, G, B; alpha kept): brightness/contrast relative to 255,
+/// gamma, levels (one table for all three), per-channel shifts and channel dropout.
 struct LutStep {
-    Lut lut;
-};  ///< brightness/contrast relative to 255
+    LutStep() = default;
+    explicit LutStep(const Lut& all) : luts{all, all, all} {}  ///< one table for R, G and B
+    explicit LutStep(const std::array<Lut, 3>& perChannel) : luts(perChannel) {}
+    static LutStep same(const Lut& lut) { return LutStep(lut); }
+    bool uniform() const { return luts[0] == luts[1] && luts[1] == luts[2]; }
+    bool operator==(const LutStep&) const = default;
+    std::array<Lut, 3> luts{};
+};
 struct MeanBrightnessStep {
     float alpha;
     double brightness;

@@ -256,6 +256,10 @@ Plan pixelPlan(const QByteArray& op, int w, int h) {
     const HsvLuts hsv = hsvLuts(HsvParams{33, -17.5, 12.3});
     const NoiseStep noise{3.0f, 20.0f, true, 987654321ull};
     if (op == "lut") stage.ops = {LutStep{brightnessContrastLut(1.2f, 20.0f)}};
+    if (op == "channel_lut")  // a table per channel (rgb_shift, channel dropout)
+        stage.ops = {
+            LutStep(std::array<Lut, 3>{brightnessContrastLut(1.2f, 20.0f), brightnessContrastLut(0.7f, -9.0f),
+                                       brightnessContrastLut(1.0f, 33.0f)})};
     if (op == "mean_brightness") stage.ops = {MeanBrightnessStep{0.9f, 0.15}};
     if (op == "hsv") stage.ops = {HsvStep{hsv}};
     if (op == "gray") stage.ops = {GrayStep{}};
@@ -633,19 +637,11 @@ void TestCuda::pixelOpsMatchCpu_data() {
     QTest::addColumn<QByteArray>("op");
     QTest::addColumn<QSize>("size");
     QTest::addColumn<int>("channels");
-    const QList<QByteArray> ops{"lut",
-                                "mean_brightness",
-                                "hsv",
-                                "gray",
-                                "blur_small",
-                                "blur_large",
-                                "noise_per_channel",
-                                "noise_shared",
-                                "dropout_constant",
-                                "dropout_random",
-                                "dropout_random_uniform",
-                                "everything",
-                                "three_stages"};
+    const QList<QByteArray> ops{
+        "lut",          "channel_lut",      "mean_brightness", "hsv",
+        "gray",         "blur_small",       "blur_large",      "noise_per_channel",
+        "noise_shared", "dropout_constant", "dropout_random",  "dropout_random_uniform",
+        "everything",   "three_stages"};
     const QList<QPair<QSize, int>> sizes{
         {{1, 1}, 3}, {{7, 5}, 3}, {{4097, 3}, 3}, {{301, 207}, 3}, {{120, 91}, 4}};
     for (int engine : enginesOfThisBuild())

@@ -82,6 +82,13 @@ const std::vector<PinnedCase> kCases = [] {
              Bound::Exact},
             {"posterize 3 bits", R"({"op": "posterize", "bits": [3, 3]})", Bound::Exact},
             {"posterize 1 bit", R"({"op": "posterize", "bits": [1, 1]})", Bound::Exact},
+            {"rgb shift by (20, -35, 7)",
+             R"({"op": "rgb_shift", "r_shift": [20, 20], "g_shift": [-35, -35], "b_shift": [7, 7]})",
+             Bound::Exact},
+            // Ends within [-1, 1]: written as fractions of 255, which the library reads as such.
+            {"rgb shift by (1, -1, 0.5) levels",
+             R"({"op": "rgb_shift", "r_shift": [1, 1], "g_shift": [-1, -1], "b_shift": [0.5, 0.5]})",
+             Bound::Exact},
             {"gaussian blur 2.7", R"({"op": "gaussian_blur", "sigma_px": [2.7, 2.7]})", Bound::Blur},
             // No try fits a 2:1 crop of the whole area: both fall back to the 451 x 226 centre crop.
             {"random resized crop, centre fallback, upscaled",
@@ -267,7 +274,8 @@ private slots:
                {"op": "perspective", "scale": [0.02, 0.15]},
                {"op": "random_gamma", "gamma_pct": [40, 250]},
                {"op": "solarize", "threshold_frac": [0.2, 0.8]},
-               {"op": "posterize", "bits": [1, 7]})",
+               {"op": "posterize", "bits": [1, 7]},
+               {"op": "rgb_shift", "r_shift": [-30, 10], "g_shift": [0, 40], "b_shift": [-0.5, 0.8]})",
             R"({"op": "random_resized_crop", "size": [128, 128], "scale": [0.2, 0.9], "ratio": [0.5, 2]})",
         };
         QStringList failures;

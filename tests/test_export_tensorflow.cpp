@@ -83,6 +83,8 @@ const std::vector<PinnedCase> kKerasCases = {
     {"invert", R"({"op": "invert_img"})", Bound::Exact},
     {"solarize at 0.3", R"({"op": "solarize", "threshold_frac": [0.3, 0.3]})", Bound::Exact},
     {"posterize 3 bits", R"({"op": "posterize", "bits": [3, 3]})", Bound::Exact},
+    {"rgb shift by (20, -35, 7)",
+     R"({"op": "rgb_shift", "r_shift": [20, 20], "g_shift": [-35, -35], "b_shift": [7, 7]})", Bound::Exact},
     {"brightness/contrast by max",
      R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
     {"brightness/contrast by mean",

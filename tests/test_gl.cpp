@@ -74,6 +74,7 @@ void TestGl::opsMatchCpu_data() {
                                                      {"brightness_contrast", Expect::Exact},
                                                      {"brightness_mean", Expect::Exact},
                                                      {"to_gray", Expect::Exact},
+                                                     {"rgb_shift", Expect::Exact},
                                                      {"hue_saturation_value", Expect::Bounded},
                                                      {"gaussian_blur", Expect::Bounded},
                                                      {"gauss_noise", Expect::Bounded}};

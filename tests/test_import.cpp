@@ -4,6 +4,10 @@
 // preset -> albumentations JSON -> preset as the identity.
 
 #include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <set>
 
 #include <QRandomGenerator>
 #include <QtTest>
@@ -11,9 +15,13 @@
 #include <nlohmann/json.hpp>
 
 #include "atomic_file.h"
+#include "contact_sheet.h"
+#include "cpu_backend.h"
 #include "error.h"
 #include "export_test_support.h"
 #include "exporter.h"
+#include "image_io.h"
+#include "ops/op_module.h"
 
 using namespace auglab;
 using namespace auglab::testing;
@@ -51,6 +59,83 @@ class TestImport : public QObject {
     Q_OBJECT
 
 private slots:
+    void realPipelinesKeepWhatAugLabHas() {
+        // 26 pipelines from public training code (tests/data/import/pipelines/SOURCES.md: Kaggle
+        // solutions, YOLO and mmdetection configs, segmentation, OCR and keypoint projects), saved by
+        // Albumentations 2.0.8. Every transform whose class AugLab has (an op's class, a group, a
+        // nested Compose) is kept, unless an order rule leaves it out with a warning; every other
+        // one is reported with its JSON path. What is kept exports and imports back unchanged, and
+        // renders. The share kept is printed (the measure: transforms that survive import).
+        std::set<std::string> known{"OneOf", "SomeOf", "Sequential", "RandomOrder", "Compose"};
+        for (const OpModule* m : opModules())
+            for (const std::string& c : m->albumentationsClasses()) known.insert(c);
+        const std::filesystem::path dir =
+            std::filesystem::path(AUGLAB_SOURCE_DIR) / "tests/data/import/pipelines";
+        std::vector<std::filesystem::path> files;
+        for (const auto& e : std::filesystem::directory_iterator(dir))
+            if (e.path().extension() == ".json") files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        QVERIFY(files.size() >= 20);
+        std::map<std::string, int> missing;
+        int total = 0, kept = 0;
+        const Image photo = loadImage(samplePath("chelsea.png")).image;
+        for (const auto& file : files) {
+            const std::string name = file.filename().string();
+            const nlohmann::json doc = nlohmann::json::parse(readFileText(file));
+            const ImportResult r = importAlbumentations(readFileText(file), name);
+            const QString w = warningsOf(r);
+            // The file's transforms: groups (nested Composes too) and ops, each with its path.
+            int groups = 0, emptyGroups = 0, ops = 0, unknown = 0, inFile = 0;
+            const auto hasLine = [&r](const std::string& start) {
+                return std::any_of(r.warnings.begin(), r.warnings.end(),
+                                   [&](const std::string& line) { return line.rfind(start, 0) == 0; });
+            };
+            const std::function<void(const nlohmann::json&, const std::string&)> walk =
+                [&](const nlohmann::json& list, const std::string& at) {
+                    for (std::size_t i = 0; i < list.size(); ++i) {
+                        const std::string path = at + "[" + std::to_string(i) + "]";
+                        std::string cls = list[i]["__class_fullname__"].get<std::string>();
+                        cls = cls.substr(cls.rfind('.') + 1);
+                        ++total;
+                        ++inFile;
+                        if (!known.count(cls)) {
+                            ++unknown;
+                            ++missing[cls];
+                            QVERIFY2(hasLine(path + ": " + cls + " has no AugLab op"),
+                                     qPrintable(QString::fromStdString(name + " " + path + " " + cls) +
+                                                " not reported"));
+                        } else if (list[i].contains("transforms")) {
+                            ++groups;
+                            emptyGroups += hasLine(path + ": " + (cls == "Compose" ? "Sequential" : cls) +
+                                                   " holds no transform AugLab has");
+                            walk(list[i]["transforms"], path + ".transforms");
+                        } else {
+                            ++ops;
+                        }
+                    }
+                };
+            walk(doc["transform"]["transforms"], "transform.transforms");
+            const int leftByRules = int(w.count(": left out: ")) + int(w.count("AugLab crops once"));
+            QCOMPARE(int(r.preset.pipeline.size()), ops - leftByRules);
+            QCOMPARE(int(r.preset.pipeline.groups().size()), groups - emptyGroups);
+            kept += int(r.preset.pipeline.size() + r.preset.pipeline.groups().size());
+            // Loss-free from here on, and it renders.
+            QCOMPARE(importAlbumentations(exportAlbumentations(r.preset).text, name).preset.pipeline,
+                     r.preset.pipeline);
+            SourceLevels source(photo);
+            CpuBackend cpu(1);
+            for (std::uint64_t index = 0; index < 3; ++index)
+                QVERIFY(renderSample(r.preset.pipeline, source, 1, index, cpu).width > 0);
+            qInfo("%s: %d of %d transforms kept (%d without an AugLab op)", name.c_str(),
+                  int(r.preset.pipeline.size() + r.preset.pipeline.groups().size()), inFile, unknown);
+        }
+        QString list;
+        for (const auto& [cls, n] : missing)
+            list += QString(" %1 x%2").arg(QString::fromStdString(cls)).arg(n);
+        qInfo("kept %d of %d transforms (%.0f%%); without an AugLab op:%s", kept, total, 100.0 * kept / total,
+              qPrintable(list));
+    }
+
     void referenceExamples_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<double>("holeHeightMin");  // pixels in 1.4.24's example, a fraction in 2.0's
@@ -168,7 +253,8 @@ private slots:
               "transform.transforms[0].cval_mask: acts on masks", "transforms[0].rotate_method",
               "transform.transforms[0].balanced_scale", "transform.transforms[0].frobnicate",
               "transform.transforms[2].var_limit", "transform.transforms[2].noise_scale_factor",
-              "transform.transforms[3]: OneOf holds no transform AugLab has: left out", "transform.transforms[4].p: absent"})
+              "transform.transforms[3]: OneOf holds no transform AugLab has: left out",
+              "transform.transforms[4].p: absent"})
             QVERIFY2(w.contains(part), qPrintable(QString(part) + " not in:\n" + w));
         const OpConfig& d = r.preset.pipeline[1];
         QCOMPARE(d.range("holes"), (Range{6, 6}));

@@ -245,8 +245,16 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 ops.push_back(lut);
             } else if (const auto* l = std::get_if<LutStep>(&step)) {
                 DeviceOp op{};
-                op.kind = kOpLut;
-                op.luts = blob.put(l->lut.data(), l->lut.size());
+                if (l->uniform()) {
+                    op.kind = kOpLut;
+                    op.luts = blob.put(l->luts[0].data(), l->luts[0].size());
+                } else {
+                    op.kind = kOpChannelLut;
+                    std::array<std::uint8_t, 768> rows;
+                    for (std::size_t c = 0; c < 3; ++c)
+                        std::copy(l->luts[c].begin(), l->luts[c].end(), rows.begin() + 256 * c);
+                    op.luts = blob.put(rows.data(), rows.size());
+                }
                 ops.push_back(op);
             } else if (const auto* h = std::get_if<HsvStep>(&step)) {
                 DeviceOp op{};
@@ -426,8 +434,9 @@ PlacementLaunch addPlacements(DeviceBatch& b, std::span<const std::array<int, 2>
         p.y = positions[i][1];
         if (p.x < 0 || p.y < 0 || p.x + p.width > sheetWidth || p.y + p.height > sheetHeight)
             throw RuntimeError("CUDA backend: a " + std::to_string(p.width) + "x" + std::to_string(p.height) +
-                               " tile at (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") does not fit a " +
-                               std::to_string(sheetWidth) + "x" + std::to_string(sheetHeight) + " grid");
+                               " tile at (" + std::to_string(p.x) + ", " + std::to_string(p.y) +
+                               ") does not fit a " + std::to_string(sheetWidth) + "x" +
+                               std::to_string(sheetHeight) + " grid");
         placements.push_back(p);
         launch.maxWidth = std::max(launch.maxWidth, o.width);
         launch.maxHeight = std::max(launch.maxHeight, o.height);

@@ -329,6 +329,11 @@ AUGLAB_HD void applyOp(unsigned char* arena, const DeviceOp& op, int x, int y, i
             for (int c = 0; c < 3; ++c) px[c] = lut[px[c]];
             return;
         }
+        case kOpChannelLut: {
+            const std::uint8_t* lut = at<std::uint8_t>(arena, op.luts);
+            for (int c = 0; c < 3; ++c) px[c] = lut[256 * c + px[c]];
+            return;
+        }
         case kOpHsv: {
             const std::uint8_t* l = at<std::uint8_t>(arena, op.luts);
             int h, s, v;

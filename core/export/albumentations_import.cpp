@@ -145,10 +145,11 @@ void readTransforms(const JsonReader& list, const exporting::LibraryVersion& ver
 
 /// A OneOf, SomeOf, Sequential or RandomOrder (`t`) as a group of the ops read from its transforms.
 void readGroup(const JsonReader& t, GroupKind kind, const exporting::LibraryVersion& version,
-               ImportResult& result, std::vector<OpGroup>& groups, std::vector<std::string>& paths) {
+               ImportResult& result, std::vector<OpGroup>& groups, std::vector<std::string>& paths,
+               bool nestedCompose = false) {
     OpGroup g;
     g.kind = kind;
-    g.p = defaultGroupP(kind);
+    g.p = nestedCompose ? 1.0 : defaultGroupP(kind);
     for (const auto& item : t.json().items()) {
         const std::string& key = item.key();
         const JsonReader v = t.member(key);
@@ -161,9 +162,17 @@ void readGroup(const JsonReader& t, GroupKind kind, const exporting::LibraryVers
             g.replace = v.boolean();
         else if (key == "mask_interpolation" && v.json().is_null())
             continue;  // the masks' interpolation inherited from the Compose: none given
+        else if (nestedCompose &&
+                 (key == "is_check_shapes" || key == "strict" || key == "save_applied_params" ||
+                  ((key == "bbox_params" || key == "keypoint_params" || key == "seed") &&
+                   v.json().is_null()) ||
+                  (key == "additional_targets" && v.json().is_object() && v.json().empty())))
+            continue;  // a nested Compose's checks and empty settings: no effect on the pixels
         else
-            result.warnings.push_back(v.path() + ": not an argument of " +
-                                      exporting::albumentationsGroupClass(kind) + " AugLab knows: ignored.");
+            result.warnings.push_back(
+                v.path() + ": not an argument of " +
+                (nestedCompose ? "a nested Compose" : exporting::albumentationsGroupClass(kind)) +
+                " AugLab knows: ignored.");
     }
     if (kind == GroupKind::SomeOf && version.before2())
         result.warnings.push_back(
@@ -238,6 +247,10 @@ void readTransforms(const JsonReader& list, const exporting::LibraryVersion& ver
         GroupKind kind{};
         if (groupClass(cls, kind))
             readGroup(tr, kind, version, result, groups, paths);
+        else if (cls == "Compose")
+            // A Compose inside a pipeline runs its transforms in order with its own p (default 1), as
+            // Sequential does (and it is written back as one).
+            readGroup(tr, GroupKind::Sequential, version, result, groups, paths, true);
         else if (std::optional<OpConfig> op = exporting::readTransform(tr, cls, version, result.warnings))
             result.preset.pipeline.push_back(std::move(*op));
     }

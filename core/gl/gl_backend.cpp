@@ -6,10 +6,10 @@
 #include <QDir>
 #include <QFile>
 #include <QOpenGLContext>
-#include <QThread>
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVersionFunctionsFactory>
+#include <QThread>
 
 #include "colour.h"
 #include "error.h"
@@ -66,7 +66,7 @@ private:
     GLuint runWarp(GLuint input, int inW, int inH, const WarpStep& w, int outW, int outH);
     GLuint runGather(GLuint input, int inW, int inH, const GatherStep& g, int outW, int outH);
     GLuint runPixelStep(GLuint input, int w, int h, int channels, const PixelStep& step);
-    GLuint runLut(GLuint input, int w, int h, const Lut& lut);
+    GLuint runLut(GLuint input, int w, int h, const std::array<Lut, 3>& luts);
     /// Renders one job's plan on the GPU; the result is a scratch texture. `channels` is set.
     GLuint renderJob(const RenderJob& job, int& channels);
 
@@ -85,7 +85,8 @@ private:
 GlBackend::GlBackend(const GlBackendOptions& options) {
     ctx_.makeCurrent();
     gl_ = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(ctx_.context());
-    if (!gl_ || !gl_->initializeOpenGLFunctions()) throw RuntimeError("OpenGL 3.3 core functions are not available");
+    if (!gl_ || !gl_->initializeOpenGLFunctions())
+        throw RuntimeError("OpenGL 3.3 core functions are not available");
     auto source = [&](const std::string& name) {
         const auto it = options.shaderOverrides.find(name);
         return it != options.shaderOverrides.end() ? it->second : resourceText(name);
@@ -100,7 +101,8 @@ GlBackend::GlBackend(const GlBackendOptions& options) {
                                               QByteArray::fromStdString(withCommon(source(frag), common))))
             throw RuntimeError("shaders/" + frag + ": " + program->log().trimmed().toStdString());
         if (!program->link())
-            throw RuntimeError("shaders/" + frag + ": link failed: " + program->log().trimmed().toStdString());
+            throw RuntimeError("shaders/" + frag +
+                               ": link failed: " + program->log().trimmed().toStdString());
         programs_[frag] = std::move(program);
     }
     gl_->glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxTextureSize_);
@@ -153,7 +155,8 @@ GLuint GlBackend::uploadImage(const Image& img) {
     for (int y = 0; y < img.height; ++y) {
         const std::uint8_t* s = img.row(y);
         std::uint8_t* d = rgba.data() + std::size_t(y) * img.width * 4;
-        for (int x = 0; x < img.width; ++x, s += img.channels, d += 4) std::memcpy(d, s, std::size_t(img.channels));
+        for (int x = 0; x < img.width; ++x, s += img.channels, d += 4)
+            std::memcpy(d, s, std::size_t(img.channels));
     }
     return texture(GL_RGBA8UI, img.width, img.height, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, rgba.data());
 }
@@ -197,8 +200,10 @@ void GlBackend::draw(const char*, GLuint target, int w, int h) {
 
 GLuint GlBackend::runGather(GLuint input, int inW, int inH, const GatherStep& g, int outW, int outH) {
     std::vector<float> rows, columns;
-    for (int y = 0; y < outH; ++y) rows.insert(rows.end(), {g.rowA0[std::size_t(y)], g.rowA1[std::size_t(y)]});
-    for (int x = 0; x < outW; ++x) columns.insert(columns.end(), {g.colB0[std::size_t(x)], g.colB1[std::size_t(x)]});
+    for (int y = 0; y < outH; ++y)
+        rows.insert(rows.end(), {g.rowA0[std::size_t(y)], g.rowA1[std::size_t(y)]});
+    for (int x = 0; x < outW; ++x)
+        columns.insert(columns.end(), {g.colB0[std::size_t(x)], g.colB1[std::size_t(x)]});
     const GLuint rowTex = texture(GL_RG32F, outH, 1, GL_RG, GL_FLOAT, rows.data());
     const GLuint colTex = texture(GL_RG32F, outW, 1, GL_RG, GL_FLOAT, columns.data());
     const GLuint out = texture(GL_RGBA8UI, outW, outH, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, nullptr);
@@ -248,8 +253,11 @@ GLuint GlBackend::runWarp(GLuint input, int inW, int inH, const WarpStep& w, int
     return out;
 }
 
-GLuint GlBackend::runLut(GLuint input, int w, int h, const Lut& lut) {
-    const GLuint lutTex = texture(GL_R8UI, 256, 1, GL_RED_INTEGER, GL_UNSIGNED_BYTE, lut.data());
+GLuint GlBackend::runLut(GLuint input, int w, int h, const std::array<Lut, 3>& luts) {
+    // Row c of the 256 x 3 texture is channel c's table.
+    std::array<std::uint8_t, 768> rows;
+    for (std::size_t c = 0; c < 3; ++c) std::copy(luts[c].begin(), luts[c].end(), rows.begin() + 256 * c);
+    const GLuint lutTex = texture(GL_R8UI, 256, 3, GL_RED_INTEGER, GL_UNSIGNED_BYTE, rows.data());
     const GLuint out = texture(GL_RGBA8UI, w, h, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, nullptr);
     use("gl_lut.frag");
     bindTexture(0, input, "gl_lut.frag", "image");
@@ -260,7 +268,7 @@ GLuint GlBackend::runLut(GLuint input, int w, int h, const Lut& lut) {
 
 GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const PixelStep& step) {
     auto target = [&] { return texture(GL_RGBA8UI, w, h, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, nullptr); };
-    if (const auto* s = std::get_if<LutStep>(&step)) return runLut(input, w, h, s->lut);
+    if (const auto* s = std::get_if<LutStep>(&step)) return runLut(input, w, h, s->luts);
     if (const auto* s = std::get_if<MeanBrightnessStep>(&step)) {
         // The mean of the image the op sees, summed in integers as the CPU does.
         const Image img = readBack(input, w, h, channels);
@@ -270,7 +278,10 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
             for (int x = 0; x < w; ++x, p += channels) sum += p[0] + p[1] + p[2];
         }
         const BrightnessContrastParams bp{s->brightness, 0.0, false};
-        return runLut(input, w, h, brightnessContrastLut(s->alpha, brightnessBeta(bp, double(sum) / (3.0 * w * h))));
+        return runLut(
+            input, w, h,
+            LutStep::same(brightnessContrastLut(s->alpha, brightnessBeta(bp, double(sum) / (3.0 * w * h))))
+                .luts);
     }
     if (std::holds_alternative<GrayStep>(step)) {
         const GLuint out = target();
@@ -382,7 +393,8 @@ GLuint GlBackend::renderJob(const RenderJob& job, int& channels) {
             input = uploadImage(level);
         }
         current = runWarp(input, inW, inH, stage.warp, plan.width, plan.height);
-        for (const PixelStep& step : stage.ops) current = runPixelStep(current, plan.width, plan.height, channels, step);
+        for (const PixelStep& step : stage.ops)
+            current = runPixelStep(current, plan.width, plan.height, channels, step);
         check("rendering a plan stage");
     }
     return current;

@@ -78,7 +78,7 @@ public:
     void lower(const OpParams& params, PlanBuilder& b) const override {
         const auto& p = std::get<BrightnessContrastParams>(params);
         if (p.brightness_by_max)
-            b.pixel(LutStep{brightnessContrastLut(contrastAlpha(p), brightnessBeta(p, 0))});
+            b.pixel(LutStep::same(brightnessContrastLut(contrastAlpha(p), brightnessBeta(p, 0))));
         else
             b.pixel(MeanBrightnessStep{contrastAlpha(p), p.brightness});
     }

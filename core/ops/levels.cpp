@@ -125,7 +125,7 @@ public:
     }
 
     void lower(const OpParams& params, PlanBuilder& b) const override {
-        b.pixel(LutStep{levelLut(kind_, std::get<LevelParams>(params).value)});
+        b.pixel(LutStep::same(levelLut(kind_, std::get<LevelParams>(params).value)));
     }
 
     std::vector<std::string> albumentationsClasses() const override { return {className()}; }

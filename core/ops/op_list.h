@@ -17,9 +17,11 @@
 #include "ops/levels.h"
 #include "ops/mix.h"
 #include "ops/mosaic.h"
+#include "ops/no_op.h"
 #include "ops/perspective.h"
 #include "ops/random_gamma.h"
 #include "ops/random_resized_crop.h"
+#include "ops/rgb_shift.h"
 #include "ops/to_gray.h"
 #include "ops/training.h"
 
@@ -40,12 +42,14 @@ enum class OpId {
     InvertImg,
     Solarize,
     Posterize,
+    RgbShift,
     GaussianBlur,
     GaussNoise,
     ToGray,
     Mixup,
     Cutmix,
     Mosaic,
+    NoOp,
     Normalize,
     ToFloat,
     FromFloat,
@@ -57,11 +61,11 @@ enum class OpId {
 using OpParams =
     std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams, BlurParams,
                  NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams, MixParams,
-                 MosaicParams, TrainingParams, GammaParams, LevelParams>;
+                 MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 24>& opModules() {
-    static const std::array<const OpModule*, 24> modules{
+inline const std::array<const OpModule*, 26>& opModules() {
+    static const std::array<const OpModule*, 26> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
@@ -76,12 +80,14 @@ inline const std::array<const OpModule*, 24>& opModules() {
         &invertImgModule(),
         &solarizeModule(),
         &posterizeModule(),
+        &rgbShiftModule(),
         &gaussianBlurModule(),
         &gaussNoiseModule(),
         &toGrayModule(),
         &mixupModule(),
         &cutmixModule(),
         &mosaicModule(),
+        &noOpModule(),
         &normalizeModule(),
         &toFloatModule(),
         &fromFloatModule(),

@@ -73,7 +73,7 @@ public:
     }
 
     void lower(const OpParams& params, PlanBuilder& b) const override {
-        b.pixel(LutStep{gammaLut(std::get<GammaParams>(params).gamma)});
+        b.pixel(LutStep::same(gammaLut(std::get<GammaParams>(params).gamma)));
     }
 
     std::vector<std::string> albumentationsClasses() const override { return {"RandomGamma"}; }

@@ -55,6 +55,17 @@ def load_strict(path):
         raise SystemExit(f"{path}: invalid arguments {bad}")
     pipeline.strict = True  # Compose validates every transform's arguments again
     saved = json.loads(json.dumps(A.to_dict(pipeline)))
+
+    # A.save writes the AdditiveNoise settings RGBShift derives from its limits, and A.load refuses
+    # them as arguments (Albumentations 2.0.8): the export leaves them out, so they are left out here.
+    def drop_derived(transforms):
+        for t in transforms:
+            if t.get("__class_fullname__") == "RGBShift":
+                for key in ("noise_params", "noise_type", "spatial_mode", "approximation"):
+                    t.pop(key, None)
+            drop_derived(t.get("transforms", []))
+
+    drop_derived(saved["transform"]["transforms"])
     if saved["transform"] != doc["transform"]:
         for a, b in zip(saved["transform"]["transforms"], doc["transform"]["transforms"]):
             if a != b:
@@ -130,6 +141,9 @@ def draw_once(t, shape, image):
             return {"threshold_frac": params["threshold"]}
         if name == "Posterize":
             return {"bits": params["num_bits"]}
+        if name == "RGBShift":  # the constant noise per channel, in levels
+            return {"r_shift": float(p["noise_map"][0]), "g_shift": float(p["noise_map"][1]),
+                    "b_shift": float(p["noise_map"][2])}
         if name == "GaussNoise":
             return {"std_frac": recorder.values[0], "mean_frac": recorder.values[1]}
         if name == "CoarseDropout":
