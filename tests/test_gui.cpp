@@ -7,6 +7,7 @@
 #include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -20,6 +21,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -587,6 +589,20 @@ void TestGui::exportDialogShowsTargetText() {
     QFile f(out);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(QString::fromUtf8(f.readAll()), dialog.text());
+
+    // A target that cannot write the preset (Keras has no groups yet) says why and saves nothing.
+    Preset grouped = w->document()->preset();
+    grouped.pipeline.addGroup(GroupKind::OneOf, 0, 2);
+    ExportDialog refused(grouped, w.get());
+    QVERIFY(refused.selectTarget("keras"));
+    QVERIFY(
+        refused.warnings().join('\n').contains("Cannot export: the keras export cannot write groups yet"));
+    QVERIFY(!refused.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save)->isEnabled());
+    const QString none = dir_->filePath("refused.py");
+    QVERIFY(!refused.saveTo(none));
+    QVERIFY(!QFile::exists(none));
+    QVERIFY(refused.selectTarget("albumentations"));  // one that can: Save again
+    QVERIFY(refused.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save)->isEnabled());
 }
 
 void TestGui::importAlbumentationsIsOneUndoStep() {

@@ -41,7 +41,8 @@ ExportDialog::ExportDialog(const Preset& preset, QWidget* parent) : QDialog(pare
     layout->addWidget(warnings_, 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(buttons->button(QDialogButtonBox::Save), &QPushButton::clicked, this, [this] {
+    save_ = buttons->button(QDialogButtonBox::Save);
+    connect(save_, &QPushButton::clicked, this, [this] {
         const QString name = target_->currentData().toString();
         QString ext = ".json";
         for (const ExportTarget& t : exportTargets())
@@ -58,14 +59,19 @@ ExportDialog::ExportDialog(const Preset& preset, QWidget* parent) : QDialog(pare
 
 void ExportDialog::regenerate() {
     warnings_->clear();
+    failed_ = false;
+    if (save_) save_->setEnabled(true);
     try {
         const ExportResult r = exportPreset(preset_, target_->currentData().toString().toStdString());
         preview_->setPlainText(QString::fromStdString(r.text));
         for (const std::string& w : r.warnings) warnings_->addItem(QString::fromStdString(w));
         if (r.warnings.empty()) warnings_->addItem(tr("Nothing: this target expresses the preset exactly."));
     } catch (const std::exception& e) {
+        // Nothing to save: the target cannot write this preset (e.g. groups where it has none).
         preview_->setPlainText(QString());
         warnings_->addItem(tr("Cannot export: %1").arg(QString::fromUtf8(e.what())));
+        failed_ = true;
+        if (save_) save_->setEnabled(false);
     }
 }
 
@@ -87,6 +93,7 @@ bool ExportDialog::selectTarget(const QString& name) {
 }
 
 bool ExportDialog::saveTo(const QString& path) {
+    if (failed_) return false;  // never an empty file in place of an export
     try {
         writeFileAtomically(path.toStdString(), text().toStdString());
         emit exported(path, int(warnings().size()));

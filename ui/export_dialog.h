@@ -9,6 +9,7 @@
 class QComboBox;
 class QPlainTextEdit;
 class QListWidget;
+class QPushButton;
 
 namespace auglab {
 
@@ -35,6 +36,8 @@ private:
     QComboBox* target_ = nullptr;
     QPlainTextEdit* preview_ = nullptr;
     QListWidget* warnings_ = nullptr;
+    QPushButton* save_ = nullptr;
+    bool failed_ = false;  ///< the target cannot write this preset: nothing to save
 };
 
 }  // namespace auglab
