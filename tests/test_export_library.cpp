@@ -171,7 +171,31 @@ private slots:
             QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
         const PythonRun run = runProcess(pyenvPython(), {kChecker, "same", original, exported, input});
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err.right(2000)));
-        QVERIFY2(run.out.contains("same: float32 (300, 451, 3)"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("same: float32 (300, 451, 3) for 8 seeds"), qPrintable(run.out));
+        qInfo("%s", qPrintable(run.out.trimmed()));
+    }
+
+    void shiftScaleRotateKeepsItsMeaning() {
+        // ShiftScaleRotate (deprecated in 2.0, frequent in real pipelines) is Affine with
+        // keep_ratio False, shear 0 and its limits as ranges in Albumentations 2.0.8: a file A.save
+        // wrote with two of them (every argument form: a symmetric shift, per-axis shifts, a fill,
+        // nearest, reflect_101) is imported as affines, and the export of those, loaded by the
+        // library with the same seeds, gives the same arrays.
+        const QString original =
+            QString::fromStdString((kExportData / "reference" / "shift-scale-rotate.2.0.8.json").string());
+        const ImportResult r = importAlbumentations(readFileText(original.toStdString()), "ssr");
+        QVERIFY2(r.warnings.empty(),
+                 qPrintable(QString::fromStdString(r.warnings.empty() ? "" : r.warnings[0])));
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(3));
+        QCOMPARE(r.preset.pipeline[0].name(), std::string("affine"));
+        QVERIFY(!r.preset.pipeline[0].flag("keep_ratio"));
+        const QString exported = dir_.filePath("ssr-exported.json");
+        writeFileAtomically(exported.toStdString(), exportAlbumentations(r.preset).text);
+        const QString input =
+            QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
+        const PythonRun run = runProcess(pyenvPython(), {kChecker, "same", original, exported, input});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err.right(2000)));
+        QVERIFY2(run.out.contains("same: uint8 (300, 451, 3) for 8 seeds"), qPrintable(run.out));
         qInfo("%s", qPrintable(run.out.trimmed()));
     }
 

@@ -18,9 +18,12 @@ namespace auglab::exporting {
 
 class TransformArgs {
 public:
-    TransformArgs(const JsonReader& t, std::string cls, const LibraryVersion& version, std::vector<std::string>& warnings);
+    TransformArgs(const JsonReader& t, std::string cls, const LibraryVersion& version,
+                  std::vector<std::string>& warnings);
 
     const LibraryVersion& version() const { return version_; }
+    /// The transform's class (short name).
+    const std::string& cls() const { return cls_; }
 
     /// The first of `names` the transform has; marks it as mapped.
     std::optional<JsonReader> find(std::initializer_list<const char*> names);

@@ -79,8 +79,54 @@ Json albumentationsAffine(const exporting::ExportedOp& e, exporting::Albumentati
     return j;
 }
 
+/// ShiftScaleRotate, which Albumentations 2.0.8 builds as Affine(scale = 1 + scale_limit for both
+/// axes drawn apart (keep_ratio False), translate_percent = the shift limits, rotate = rotate_limit,
+/// shear 0, fit_output False): the same draws and pixels, so it is read as that affine.
+void readShiftScaleRotate(exporting::TransformArgs& a, OpConfig& op) {
+    using namespace exporting;
+    const JsonReader rotate = a.get("rotate_limit");
+    op.set("rotate_deg", a.clamp(rotate, symmetricRange(rotate), -180, 180));
+    const JsonReader scale = a.get("scale_limit");
+    const Range s = symmetricRange(scale);
+    const Range factor{1.0 + s.min, 1.0 + s.max};
+    // 2.0 draws the two axes apart (Affine with keep_ratio False); 1.x scaled both by one factor.
+    const bool oneFactor = a.version().before2();
+    if (oneFactor)
+        a.warn(scale,
+               "ShiftScaleRotate of Albumentations 1.x scales both axes by one factor: read with "
+               "keep_ratio (2.0 draws the two axes apart).");
+    op.set("keep_ratio", oneFactor);
+    op.set("scale_x", a.clamp(scale, factor, 0.05, 10));
+    op.set("scale_y", a.clamp(scale, factor, 0.05, 10));
+    op.set("shear_x_deg", Range{0, 0});
+    op.set("shear_y_deg", Range{0, 0});
+    // shift_limit_x / _y replace shift_limit where given (A.save writes the two).
+    const std::optional<JsonReader> sx = a.find({"shift_limit_x"}), sy = a.find({"shift_limit_y"});
+    const std::optional<JsonReader> both = a.find({"shift_limit"});
+    const auto shift = [&](const std::optional<JsonReader>& own, const char* key) {
+        const std::optional<JsonReader>& r = own && !own->json().is_null() ? own : both;
+        if (!r) {
+            a.noteDefault(key, "shift in [-0.0625, 0.0625]");
+            return Range{-0.0625, 0.0625};
+        }
+        return a.clamp(*r, symmetricRange(*r), -1, 1);
+    };
+    op.set("translate_x_frac", shift(sx, "shift_limit_x"));
+    op.set("translate_y_frac", shift(sy, "shift_limit_y"));
+    op.set("interpolation", std::string(interpolationName(a.get("interpolation"), a)));
+    op.set("border", std::string(borderName(a.get("border_mode", {"mode"}), a)));
+    op.set("fill", readFill(a.get("fill", {"value"}), a, false));
+    a.maskOnly("fill_mask", {"mask_value"});
+    a.maskOnly("mask_interpolation");
+    a.maskOnly("rotate_method");
+}
+
 void readAffine(exporting::TransformArgs& a, OpConfig& op) {
     using namespace exporting;
+    if (a.cls() == "ShiftScaleRotate") {
+        readShiftScaleRotate(a, op);
+        return;
+    }
     op.set("rotate_deg", a.clamp(a.get("rotate"), fixedOrPair(a.get("rotate")), -180, 180));
     const JsonReader scale = a.get("scale");
     auto [sx, sy] = xyRanges(scale, 1.0);
@@ -243,15 +289,23 @@ public:
         b.resampling(a.interpolation, a.border, a.fill);
     }
 
-    std::vector<std::string> albumentationsClasses() const override { return {"Affine"}; }
+    std::vector<std::string> albumentationsClasses() const override { return {"Affine", "ShiftScaleRotate"}; }
 
     Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour flavour,
                                  std::vector<std::string>& warnings) const override {
         return albumentationsAffine(e, flavour, warnings);
     }
 
-    nlohmann::json albumentationsDefaults(const std::string&,
+    nlohmann::json albumentationsDefaults(const std::string& cls,
                                           const exporting::LibraryVersion& v) const override {
+        if (cls == "ShiftScaleRotate")  // 1.x reflected at the border (BORDER_REFLECT_101), 2.0 fills
+            return {{"p", 0.5},
+                    {"shift_limit", {-0.0625, 0.0625}},
+                    {"scale_limit", {-0.1, 0.1}},
+                    {"rotate_limit", {-45.0, 45.0}},
+                    {"interpolation", 1},
+                    {"border_mode", v.before2() ? 4 : 0},
+                    {"fill", 0.0}};
         return {{"p", 0.5},
                 {"rotate", {0.0, 0.0}},
                 {"scale", {{"x", {1.0, 1.0}}, {"y", {1.0, 1.0}}}},
