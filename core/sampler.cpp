@@ -137,6 +137,10 @@ public:
     void children(const PipelineNode& node) {
         for (const PipelineNode& c : node.children) run(c, false);
     }
+    /// A pipeline without groups: every op in order (no tree to build per sample).
+    void flat() {
+        for (std::size_t i = 0; i < pipeline_.size(); ++i) runOp(i, false);
+    }
 
 private:
     bool enabled(const PipelineNode& n) const {
@@ -290,7 +294,10 @@ Replay samplePipeline(const Pipeline& pipeline, std::uint64_t seed, std::uint64_
     TreeSampler sampler(pipeline, seed, index, pool, replay);
     sampler.width_ = width;
     sampler.height_ = height;
-    sampler.children(pipeline.tree());
+    if (pipeline.groups().empty())
+        sampler.flat();
+    else
+        sampler.children(pipeline.tree());
     return replay;
 }
 

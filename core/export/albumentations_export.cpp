@@ -104,14 +104,15 @@ void writeNodes(const Preset& preset, const PipelineNode& node, AlbumentationsFl
             Pipeline sub(std::vector<OpConfig>(pipeline.begin() + static_cast<std::ptrdiff_t>(group.first),
                                                pipeline.begin() + static_cast<std::ptrdiff_t>(group.end())));
             std::vector<OpGroup> inner;
-            for (std::size_t h = g; h < pipeline.groups().size(); ++h)
-                if (h == g ||
-                    (pipeline.groups()[h].first >= group.first && pipeline.groups()[h].end() <= group.end() &&
-                     pipeline.parentGroup(h) >= static_cast<int>(g))) {
-                    OpGroup copy = pipeline.groups()[h];
-                    copy.first -= group.first;
-                    inner.push_back(copy);
-                }
+            // The group and its descendants: the groups after it (in order) that lie in its range.
+            for (std::size_t h = g;
+                 h < pipeline.groups().size() && pipeline.groups()[h].end() <= group.end() &&
+                 pipeline.groups()[h].first < group.end();
+                 ++h) {
+                OpGroup copy = pipeline.groups()[h];
+                copy.first -= group.first;
+                inner.push_back(copy);
+            }
             sub.setGroups(inner);
             json place{{"position", group.first}};
             if (pipeline.parentGroup(g) >= 0) place["parent"] = pipeline.parentGroup(g);
