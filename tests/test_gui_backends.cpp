@@ -111,6 +111,14 @@ void TestGuiGl::labelsAreTheSameOnEveryBackend() {
     QVERIFY(w->openFolder(root.path()));
     QTRY_COMPARE_WITH_TIMEOUT(w->grid()->overlays().size(), std::size_t(4), 20000);
     QTRY_COMPARE_WITH_TIMEOUT(w->lastBackend(), QString("cpu"), 20000);
+    // The labels load in the background: the CPU's reference only once every tile has its image's
+    // one box in (boxesIn), not a tile drawn before its labels arrived.
+    const auto allIn = [&] {
+        for (const TileOverlay& o : w->grid()->overlays())
+            if (o.boxesIn != 1) return false;
+        return w->grid()->overlays().size() == 4;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allIn(), 20000);
     const std::vector<TileOverlay> cpu = w->grid()->overlays();
     const QImage cpuSeen = seen(*w);
     QVERIFY(w->setBackend("gl"));
