@@ -51,6 +51,9 @@ struct ParamDesc {
     /// (0: typicalUpper applies).
     double typicalImageFraction = 0.0;
     std::string help;
+    /// Integer ranges of odd values only (kernel sizes): the parser refuses an even end, the editor
+    /// steps by two.
+    bool odd = false;
     /// A flag of the same op that makes this parameter meaningless while it is on (greyed out in the
     /// editor), e.g. a y scale while the aspect ratio is kept.
     std::string unusedWhenFlag;

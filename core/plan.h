@@ -78,6 +78,18 @@ struct GrayStep {};
 struct BlurStep {
     std::vector<float> kernel;
 };  ///< separable, border reflect_101
+/// A median over a ksize x ksize window per colour channel (cv2.medianBlur: border replicate); alpha
+/// kept. ksize odd.
+struct MedianStep {
+    int ksize = 3;
+};
+/// A 2-D correlation with a ksize x ksize kernel (row-major, anchor at the centre), as cv2.filter2D
+/// does it on 8-bit data: the non-zero taps fused-multiply-added in float in row-major order, border
+/// reflect_101, rounded to nearest even and clipped; alpha kept.
+struct ConvolveStep {
+    int ksize = 1;
+    std::vector<float> kernel;
+};
 struct NoiseStep {
     float mean255;
     float std255;
@@ -108,8 +120,8 @@ struct MixStep {
     std::shared_ptr<const MosaicParams> grid;
 };
 
-using PixelStep =
-    std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, NoiseStep, DropoutStep, MixStep>;
+using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
+                               ConvolveStep, NoiseStep, DropoutStep, MixStep>;
 
 struct PlanStage {
     WarpStep warp;

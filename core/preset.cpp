@@ -15,8 +15,13 @@ ParamValue readParam(const JsonReader& r, const ParamDesc& pd) {
     switch (pd.kind) {
         case ParamKind::FloatRange:
             return r.range(pd.lower, pd.upper, false);
-        case ParamKind::IntRange:
-            return r.range(pd.lower, pd.upper, true);
+        case ParamKind::IntRange: {
+            const Range v = r.range(pd.lower, pd.upper, true);
+            if (pd.odd && (std::fmod(v.min, 2) == 0 || std::fmod(v.max, 2) == 0))
+                r.fail("expected odd sizes (" + formatNumber(v.min) + ", " + formatNumber(v.max) +
+                       " given): a kernel has a centre pixel");
+            return v;
+        }
         case ParamKind::Float:
             return r.numberIn(pd.lower, pd.upper);
         case ParamKind::Bool:

@@ -32,8 +32,12 @@ Json paramSchema(const ParamDesc& pd) {
     switch (pd.kind) {
         case ParamKind::FloatRange:
             return rangeSchema(pd, false);
-        case ParamKind::IntRange:
-            return rangeSchema(pd, true);
+        case ParamKind::IntRange: {
+            Json s = rangeSchema(pd, true);
+            if (pd.odd)
+                for (Json& item : s["prefixItems"]) item["not"] = {{"multipleOf", 2}};
+            return s;
+        }
         case ParamKind::Float: {
             Json s;
             s["description"] = pd.help;

@@ -107,6 +107,12 @@ inline Preset everyOpPreset() {
          "brightness_by_max": false},
         {"op": "hue_saturation_value", "p": 0.5, "hue_shift_deg": [-30, 50], "sat_shift": [-20, 10], "val_shift": [-5, 5]},
         {"op": "gaussian_blur", "p": 0.4, "sigma_px": [0.5, 2.0]},
+        {"op": "box_blur", "p": 0.3, "kernel_size": [3, 9]},
+        {"op": "median_blur", "p": 0.3, "kernel_size": [5, 7]},
+        {"op": "motion_blur", "p": 0.3, "kernel_size": [3, 11], "angle": [20, 160], "direction": [-0.5, 0.5],
+         "allow_shifted": false},
+        {"op": "sharpen", "p": 0.2, "alpha": [0.1, 0.6], "lightness": [0.3, 1.5]},
+        {"op": "emboss", "p": 0.2, "alpha": [0.2, 0.4], "strength": [0.1, 1.0]},
         {"op": "gauss_noise", "p": 0.3, "std_frac": [0.01, 0.05], "mean_frac": [-0.01, 0.02], "per_channel": false},
         {"op": "to_gray", "p": 0.1},
         {"op": "horizontal_flip", "enabled": false, "p": 0.9},
@@ -116,6 +122,15 @@ inline Preset everyOpPreset() {
         {"op": "perspective", "p": 0.6, "scale": [0.03, 0.12], "fit_output": true, "interpolation": "nearest",
          "border": "reflect", "fill": [1, 2, 3]}
       ]})");
+}
+
+/// "pipeline[i] horizontal_flip is disabled": the warning every export gives for every-op's disabled
+/// flip.
+inline std::string everyOpDisabledFlipWarning() {
+    const Pipeline& p = everyOpPreset().pipeline;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if (!p[i].enabled) return "pipeline[" + std::to_string(i) + "] " + p[i].name() + " is disabled";
+    return "(every-op has no disabled op)";
 }
 
 /// The 4-image grid (it must be first, so it cannot join every-op) with non-default values, and ops
@@ -158,8 +173,12 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
                     op.set(pd.key, range(pd.lower, pd.upper));
                     break;
                 case ParamKind::IntRange: {
-                    const Range r = range(std::max(1.0, pd.lower), std::min(pd.upper, 50.0));
-                    op.set(pd.key, Range{std::floor(r.min), std::floor(r.max)});
+                    // Kernel sizes (odd) up to 15: the Keras median and motion layers take time in
+                    // k squared, and a random preset is about structure, not extremes.
+                    const Range r = range(std::max(1.0, pd.lower), std::min(pd.upper, pd.odd ? 15.0 : 50.0));
+                    Range ints{std::floor(r.min), std::floor(r.max)};
+                    if (pd.odd) ints = {2 * std::floor(ints.min / 2) + 1, 2 * std::floor(ints.max / 2) + 1};
+                    op.set(pd.key, ints);
                     break;
                 }
                 case ParamKind::Bool:
@@ -410,6 +429,39 @@ inline const std::vector<PinnedCase>& commonPinnedCases() {
         {"to gray", R"({"op": "to_gray"})", Bound::Exact},
     };
     return cases;
+}
+
+/// The kernel ops (box, median and motion blur, sharpen, emboss) with fixed sizes, angles, biases
+/// and strengths, for every target that exports them (`dali`: those DALI's export has).
+inline std::vector<PinnedCase> kernelPinnedCases(bool dali = false) {
+    std::vector<PinnedCase> cases{
+        {"box blur 3", R"({"op": "box_blur", "kernel_size": [3, 3]})", Bound::Exact},
+        {"box blur 9", R"({"op": "box_blur", "kernel_size": [9, 9]})", Bound::Exact},
+        {"sharpen 0.4, lightness 0.8", R"({"op": "sharpen", "alpha": [0.4, 0.4], "lightness": [0.8, 0.8]})",
+         Bound::Blur},
+        {"emboss 0.5, strength 0.6", R"({"op": "emboss", "alpha": [0.5, 0.5], "strength": [0.6, 0.6]})",
+         Bound::Blur},
+    };
+    if (dali) return cases;
+    cases.insert(
+        cases.end(),
+        {
+            {"median blur 3", R"({"op": "median_blur", "kernel_size": [3, 3]})", Bound::Exact},
+            {"median blur 7", R"({"op": "median_blur", "kernel_size": [7, 7]})", Bound::Exact},
+            {"motion blur 5 at 30 deg, forward 0.3",
+             R"({"op": "motion_blur", "kernel_size": [5, 5], "angle": [30, 30], "direction": [0.3, 0.3], "allow_shifted": false})",
+             Bound::Blur},
+            {"motion blur 7 at 200 deg, backward 0.6",
+             R"({"op": "motion_blur", "kernel_size": [7, 7], "angle": [200, 200], "direction": [-0.6, -0.6], "allow_shifted": false})",
+             Bound::Blur},
+        });
+    return cases;
+}
+
+/// `a` followed by `b`.
+inline std::vector<PinnedCase> joined(std::vector<PinnedCase> a, const std::vector<PinnedCase>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
 }
 
 /// The two-sample Kolmogorov-Smirnov statistic: the largest gap between the empirical distribution

@@ -146,6 +146,12 @@ private:
                             blurRowPixel(a, p, x, y);
                         else if (l.kind == kBlurColumns)
                             blurColumnPixel(a, p, x, y);
+                        else if (l.kind == kMedian)
+                            medianPixel(a, p, x, y);
+                        else if (l.kind == kConvolve)
+                            convolvePixel(a, p, x, y);
+                        else if (l.kind == kStoreFloats)
+                            storeFloatsPixel(a, p, x, y);
                         else
                             sum += std::uint64_t(rgbSumOf(a, p, x, y));
                     }
@@ -265,6 +271,14 @@ Plan pixelPlan(const QByteArray& op, int w, int h) {
     if (op == "gray") stage.ops = {GrayStep{}};
     if (op == "blur_small") stage.ops = {BlurStep{blurKernel(0.8)}};
     if (op == "blur_large") stage.ops = {BlurStep{blurKernel(3.0)}};
+    if (op == "median_small") stage.ops = {MedianStep{3}};
+    if (op == "median_large") stage.ops = {MedianStep{9}};
+    if (op == "convolve") {  // a motion blur's line, and weights that sum above one
+        ConvolveStep c{7, std::vector<float>(49, 0.0f)};
+        for (int i = 0; i < 7; ++i) c.kernel[std::size_t(i * 7 + (i + 2) / 2 + 1)] = 1.0f / 7.0f;
+        c.kernel[24] = 0.4f;
+        stage.ops = {c};
+    }
     if (op == "noise_per_channel") stage.ops = {noise};
     if (op == "noise_shared") stage.ops = {NoiseStep{-2.0f, 35.0f, false, 42}};
     if (op == "dropout_constant") stage.ops = {dropout(Fill::Mode::Constant, w, h)};
@@ -278,6 +292,7 @@ Plan pixelPlan(const QByteArray& op, int w, int h) {
                      noise,
                      BlurStep{blurKernel(1.5)},
                      GrayStep{},
+                     MedianStep{5},
                      dropout(Fill::Mode::Random, w, h),
                      MeanBrightnessStep{1.0f, 0.2}};
     plan.stages.push_back(stage);
@@ -641,7 +656,8 @@ void TestCuda::pixelOpsMatchCpu_data() {
         "lut",          "channel_lut",      "mean_brightness", "hsv",
         "gray",         "blur_small",       "blur_large",      "noise_per_channel",
         "noise_shared", "dropout_constant", "dropout_random",  "dropout_random_uniform",
-        "everything",   "three_stages"};
+        "median_small", "median_large",     "convolve",        "everything",
+        "three_stages"};
     const QList<QPair<QSize, int>> sizes{
         {{1, 1}, 3}, {{7, 5}, 3}, {{4097, 3}, 3}, {{301, 207}, 3}, {{120, 91}, 4}};
     for (int engine : enginesOfThisBuild())

@@ -209,7 +209,7 @@ private slots:
     void disabledOpsAreNamed() {
         for (const ExportTarget& t : exportTargets()) {
             const ExportResult r = t.write(everyOpPreset());
-            QVERIFY2(hasWarning(r, "pipeline[11] horizontal_flip is disabled"), t.name.c_str());
+            QVERIFY2(hasWarning(r, everyOpDisabledFlipWarning().c_str()), t.name.c_str());
         }
     }
 

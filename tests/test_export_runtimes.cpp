@@ -166,8 +166,8 @@ private slots:
 
     void pinnedMatchesApply() {
         const QStringList failures =
-            pinnedCasesOutsideBounds(kDaliCases, exportDali, python_, {checker("dali_check.py")}, dir_.path(),
-                                     samplePath("chelsea.png"));
+            pinnedCasesOutsideBounds(joined(kDaliCases, kernelPinnedCases(true)), exportDali, python_,
+                                     {checker("dali_check.py")}, dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }
 };
@@ -194,9 +194,9 @@ private slots:
     }
 
     void pinnedMatchesApply() {
-        const QStringList failures = pinnedCasesOutsideBounds(kTorchvisionCases, exportTorchvision, python_,
-                                                              {checker("torchvision_check.py")}, dir_.path(),
-                                                              samplePath("chelsea.png"));
+        const QStringList failures = pinnedCasesOutsideBounds(
+            joined(kTorchvisionCases, kernelPinnedCases()), exportTorchvision, python_,
+            {checker("torchvision_check.py")}, dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }
 

@@ -77,6 +77,11 @@ void TestGl::opsMatchCpu_data() {
                                                      {"rgb_shift", Expect::Exact},
                                                      {"hue_saturation_value", Expect::Bounded},
                                                      {"gaussian_blur", Expect::Bounded},
+                                                     {"box_blur", Expect::Bounded},
+                                                     {"median_blur", Expect::Exact},
+                                                     {"motion_blur", Expect::Bounded},
+                                                     {"sharpen", Expect::Bounded},
+                                                     {"emboss", Expect::Bounded},
                                                      {"gauss_noise", Expect::Bounded}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
     for (const auto& [name, expect] : ops)

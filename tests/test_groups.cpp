@@ -361,17 +361,17 @@ private slots:
     }
 
     void importReadsLibraryGroups() {
-        // The issue's pipeline as A.save writes it: OneOf of blurs (MotionBlur and MedianBlur have no
-        // op yet: reported), every kind nested, n clamped as the library clamps it.
+        // A pipeline as A.save writes it: OneOf of blurs (GlassBlur and Superpixels, which AugLab does
+        // not have: reported), every kind nested, n clamped as the library clamps it.
         const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
             "__class_fullname__": "Compose", "p": 1.0, "transforms": [
               {"__class_fullname__": "OneOf", "p": 0.5, "transforms": [
                 {"__class_fullname__": "GaussianBlur", "p": 0.5, "blur_limit": [0, 0], "sigma_limit": [0.5, 3.0]},
-                {"__class_fullname__": "MotionBlur", "p": 0.5},
+                {"__class_fullname__": "GlassBlur", "p": 0.5},
                 {"__class_fullname__": "ToGray", "p": 0.5, "num_output_channels": 3, "method": "weighted_average"}]},
               {"__class_fullname__": "HorizontalFlip", "p": 0.5},
               {"__class_fullname__": "SomeOf", "p": 1, "n": 3, "replace": false, "transforms": [
-                {"__class_fullname__": "InvertImg", "p": 0.5}, {"__class_fullname__": "MedianBlur", "p": 0.5},
+                {"__class_fullname__": "InvertImg", "p": 0.5}, {"__class_fullname__": "Superpixels", "p": 0.5},
                 {"__class_fullname__": "Sequential", "p": 0.5, "transforms": [{"__class_fullname__": "VerticalFlip", "p": 0.3}]}]},
               {"__class_fullname__": "RandomOrder", "p": 0.7, "n": 1, "replace": true, "transforms": [
                 {"__class_fullname__": "Solarize", "p": 0.5, "threshold_range": [0.5, 0.5]}]}],
@@ -383,7 +383,7 @@ private slots:
         QCOMPARE(p.groups()[0].kind, GroupKind::OneOf);
         QCOMPARE(p.groups()[0].count, std::size_t(2));
         QCOMPARE(p.groups()[1].kind, GroupKind::SomeOf);
-        QCOMPARE(p.groups()[1].n, 2);  // MedianBlur is left out: 2 children
+        QCOMPARE(p.groups()[1].n, 2);  // Superpixels is left out: 2 children
         QCOMPARE(p.groups()[2].kind, GroupKind::Sequential);
         QCOMPARE(p.groups()[3].kind, GroupKind::RandomOrder);
         QCOMPARE(p.groups()[3].p, 0.7);
@@ -391,7 +391,7 @@ private slots:
         std::string w;
         for (const std::string& s : r.warnings) w += s + "\n";
         for (const char* part :
-             {"transform.transforms[0].transforms[1]: MotionBlur", "transform.transforms[2].n: 3 is more"})
+             {"transform.transforms[0].transforms[1]: GlassBlur", "transform.transforms[2].n: 3 is more"})
             QVERIFY2(w.find(part) != std::string::npos, qPrintable(QString::fromStdString(w)));
         // What it means is what the preset now says: export again, import again, the same.
         QCOMPARE(importAlbumentations(exportAlbumentations(r.preset).text).preset.pipeline, p);

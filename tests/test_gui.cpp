@@ -70,6 +70,7 @@ private slots:
     void badPresetShowsErrorAndKeepsPipeline();
     void crashedSessionIsRecoveredFromAutosave();
     void everySliderTunesFinely();
+    void kernelSizesStayOdd();
     void numberFieldsRefuseRatherThanCut();
     void undoFromAFocusedField();
     void viewMenuBringsBackEveryPanel();
@@ -247,6 +248,39 @@ void TestGui::crashedSessionIsRecoveredFromAutosave() {
     again->document()->save(dir_->filePath("saved.auglab.json"));
     QVERIFY(again->close());
     QVERIFY(!QFile::exists(autosave));
+}
+
+void TestGui::kernelSizesStayOdd() {
+    // A kernel size typed or stepped in the editor stays odd (the preset refuses an even one): a
+    // typed 6 becomes 7, the arrows step by two, and a slider drag lands on odd sizes.
+    auto w = makeWindow();
+    QVERIFY(w);
+    w->openImages({sample("astronaut.png")});
+    Preset p;
+    p.pipeline = {OpConfig::withDefaults("median_blur")};
+    w->document()->newDocument(p);
+    QTRY_COMPARE(w->editor()->findChildren<OpPanel*>().size(), qsizetype(1));
+    auto* lo = w->editor()->findChild<QDoubleSpinBox*>("kernel_size_min");
+    auto* hi = w->editor()->findChild<QDoubleSpinBox*>("kernel_size_max");
+    QVERIFY(lo && hi);
+    const auto kernel = [&] { return w->document()->preset().pipeline[0].range("kernel_size"); };
+    hi->setValue(10);
+    QCOMPARE(kernel(), (Range{3, 11}));
+    QCOMPARE(hi->value(), 11.0);
+    hi->stepUp();
+    QCOMPARE(kernel(), (Range{3, 13}));
+    lo->setValue(4);
+    QCOMPARE(kernel(), (Range{5, 13}));
+    auto* slider = w->editor()->findChild<RangeSlider*>("kernel_size");
+    QVERIFY(slider);
+    const QPoint start(slider->positionForValue(13), slider->height() / 2);
+    sendMouse(slider, QEvent::MouseButtonPress, start);
+    sendMouse(slider, QEvent::MouseMove, start + QPoint(slider->positionForValue(18) - start.x(), 0));
+    sendMouse(slider, QEvent::MouseButtonRelease, start + QPoint(slider->positionForValue(18) - start.x(), 0));
+    const Range dragged = kernel();
+    QVERIFY2(dragged.max > 13 && std::fmod(dragged.max, 2) == 1, qPrintable(QString::number(dragged.max)));
+    // What the editor made loads back: the preset text is valid.
+    QVERIFY(parsePreset(serializePreset(w->document()->preset())).pipeline[0].range("kernel_size") == dragged);
 }
 
 void TestGui::everySliderTunesFinely() {

@@ -59,6 +59,30 @@ class TestImport : public QObject {
     Q_OBJECT
 
 private slots:
+    void settingsWithoutAnEquivalentLeaveTheTransformOut() {
+        // Sharpen's "gaussian" method has no AugLab op: the transform is left out (never imported as
+        // the "kernel" method, which would change what training does), saying why and where; the
+        // transforms around it are read.
+        const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "Sharpen", "p": 0.5, "alpha": [0.2, 0.5], "kernel_size": 5,
+               "lightness": [0.5, 1.0], "method": "gaussian", "sigma": 1.0},
+              {"__class_fullname__": "Sharpen", "p": 0.3, "alpha": [0.1, 0.2], "kernel_size": 5,
+               "lightness": [0.5, 1.0], "method": "kernel", "sigma": 1.0},
+              {"__class_fullname__": "Emboss", "p": 0.5, "alpha": [0.2, 0.5], "strength": [0.2, 0.7]}],
+            "bbox_params": null, "keypoint_params": null, "additional_targets": {}, "is_check_shapes": true}})",
+                                                    "sharpen.json");
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(2));
+        QCOMPARE(r.preset.pipeline[0].name(), std::string("sharpen"));
+        QCOMPARE(r.preset.pipeline[0].p, 0.3);
+        QCOMPARE(r.preset.pipeline[1].name(), std::string("emboss"));
+        const QString w = warningsOf(r);
+        QVERIFY2(w.contains("transform.transforms[0].method: Sharpen's method \"gaussian\"") &&
+                     w.contains("transform.transforms[0]: Sharpen left out"),
+                 qPrintable(w));
+        QVERIFY2(!w.contains("transforms[1]"), qPrintable(w));
+    }
+
     void realPipelinesKeepWhatAugLabHas() {
         // 26 pipelines from public training code (tests/data/import/pipelines/SOURCES.md: Kaggle
         // solutions, YOLO and mmdetection configs, segmentation, OCR and keypoint projects), saved by

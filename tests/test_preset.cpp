@@ -112,7 +112,7 @@ ParamValue awayFromDefault(const ParamDesc& pd, Fill::Mode fillMode) {
         case ParamKind::FloatRange:
             return Range{pd.lower + span / 3, pd.upper - span / 7};
         case ParamKind::IntRange:
-            return Range{pd.lower + 1, pd.lower + 7};
+            return pd.odd ? Range{pd.lower + 2, pd.lower + 8} : Range{pd.lower + 1, pd.lower + 7};
         case ParamKind::Float:
             return pd.lower + span / 3;
         case ParamKind::Bool:

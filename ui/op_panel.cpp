@@ -279,15 +279,21 @@ QWidget* OpPanel::buildRow(const ParamDesc& pd) {
             connect(slider, &RangeSlider::dragStarted, this,
                     [this, dragKey] { *dragKey = doc_->newMergeKey(); });
             connect(slider, &RangeSlider::dragFinished, this, [dragKey] { *dragKey = 0; });
-            connect(slider, &RangeSlider::rangeEdited, this,
-                    [this, key, slider, dragKey](double a, double b) {
-                        doc_->setParam(op_, key, Range{a, b}, slider->isDragging() ? *dragKey : 0);
-                    });
-            connect(lo, &QDoubleSpinBox::valueChanged, this, [this, key, hi](double a) {
-                doc_->setParam(op_, key, Range{a, std::max(a, hi->value())});
+            // Odd sizes only (kernel sizes): a value between two odd ones goes to the one above.
+            const auto snap = [odd = pd.odd, upper = pd.upper](double v) {
+                return odd ? std::min(2 * std::floor(v / 2) + 1, upper) : v;
+            };
+            if (pd.odd) lo->setSingleStep(2), hi->setSingleStep(2);
+            connect(
+                slider, &RangeSlider::rangeEdited, this,
+                [this, key, slider, dragKey, snap](double a, double b) {
+                    doc_->setParam(op_, key, Range{snap(a), snap(b)}, slider->isDragging() ? *dragKey : 0);
+                });
+            connect(lo, &QDoubleSpinBox::valueChanged, this, [this, key, hi, snap](double a) {
+                doc_->setParam(op_, key, Range{snap(a), snap(std::max(a, hi->value()))});
             });
-            connect(hi, &QDoubleSpinBox::valueChanged, this, [this, key, lo](double b) {
-                doc_->setParam(op_, key, Range{std::min(lo->value(), b), b});
+            connect(hi, &QDoubleSpinBox::valueChanged, this, [this, key, lo, snap](double b) {
+                doc_->setParam(op_, key, Range{snap(std::min(lo->value(), b)), snap(b)});
             });
             h->addWidget(lo);
             h->addWidget(slider, 1);

@@ -101,6 +101,12 @@ const char* passName(PassKind kind) {
             return "mean sum";
         case kMeanLut:
             return "mean LUT";
+        case kMedian:
+            return "median";
+        case kConvolve:
+            return "convolution";
+        case kStoreFloats:
+            return "store floats";
         default:
             return "unknown pass";
     }

@@ -60,7 +60,7 @@ private:
 struct JobWork {
     const Image* level = nullptr;   ///< the input of stage 0
     Offset images[2] = {0, 0};      ///< stage s writes images[s % 2] and reads images[(s - 1) % 2]
-    Offset floats = 0;              ///< blur rows
+    Offset floats = 0;              ///< blur rows, median, convolution sums
     std::vector<Offset> meanSlots;  ///< per mean brightness step: sum at +0, LUT at +256
 };
 
@@ -68,6 +68,12 @@ constexpr std::size_t kMeanSlotBytes = 512;
 
 bool isBlur(const PixelStep& s) {
     return std::holds_alternative<BlurStep>(s);
+}
+
+/// Steps whose passes go through the float buffer (blur rows, median, convolution).
+bool usesFloats(const PixelStep& s) {
+    return std::holds_alternative<BlurStep>(s) || std::holds_alternative<MedianStep>(s) ||
+           std::holds_alternative<ConvolveStep>(s);
 }
 bool isMean(const PixelStep& s) {
     return std::holds_alternative<MeanBrightnessStep>(s);
@@ -226,6 +232,25 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 passes.push_back(blur);
                 blur.kind = kBlurColumns;
                 passes.push_back(blur);
+            } else if (const auto* m = std::get_if<MedianStep>(&step)) {
+                flush();
+                DevicePass median = base;
+                median.taps = m->ksize;
+                median.floats = work.floats;
+                median.kind = kMedian;
+                passes.push_back(median);
+                median.kind = kStoreFloats;
+                passes.push_back(median);
+            } else if (const auto* c = std::get_if<ConvolveStep>(&step)) {
+                flush();
+                DevicePass conv = base;
+                conv.taps = c->ksize;
+                conv.kernel = blob.putArray(c->kernel);
+                conv.floats = work.floats;
+                conv.kind = kConvolve;
+                passes.push_back(conv);
+                conv.kind = kStoreFloats;
+                passes.push_back(conv);
             } else if (isMean(step)) {
                 flush();
                 const auto& m = std::get<MeanBrightnessStep>(step);
@@ -305,7 +330,7 @@ std::size_t jobBytes(const RenderJob& job) {
     const WarpStep& w = p.stages[0].warp;
     std::size_t n = alignUp(imageBytes(w.inputWidth, w.inputHeight, channels));
     n += alignUp(imageBytes(p.width, p.height, channels)) * (p.stages.size() > 1 ? 2 : 1);
-    if (stepCount(p, isBlur)) n += alignUp(imageBytes(p.width, p.height, 3) * sizeof(float));
+    if (stepCount(p, usesFloats)) n += alignUp(imageBytes(p.width, p.height, 3) * sizeof(float));
     n += stepCount(p, isMean) * kMeanSlotBytes + 4096;  // and the descriptors
     n += stepCount(p, [](const PixelStep& s) { return std::holds_alternative<MixStep>(s); }) *
          alignUp(imageBytes(p.width, p.height, channels));  // partners travel with the descriptors
@@ -349,7 +374,7 @@ DeviceBatch buildDeviceBatch(std::span<RenderJob> jobs) {
             work[j].images[1 - finalImage] = cursor;
             cursor += alignUp(imageBytes(p.width, p.height, work[j].level->channels));
         }
-        if (stepCount(p, isBlur)) {
+        if (stepCount(p, usesFloats)) {
             work[j].floats = cursor;
             cursor += alignUp(imageBytes(p.width, p.height, 3) * sizeof(float));
         }

@@ -13,13 +13,16 @@ using Offset = std::uint64_t;
 
 /// The kinds of pass a plan is cut into. A segment is one fused pass per output pixel: the warp
 /// (or the pixel as it is) followed by every pointwise op up to the next op that needs
-/// neighbours (blur) or the whole image (mean brightness).
+/// neighbours (blur, median, convolution) or the whole image (mean brightness).
 enum PassKind : int {
     kSegment,
     kBlurRows,     ///< 8-bit image -> float rows, border reflect_101
     kBlurColumns,  ///< float rows -> 8-bit image (RGB only)
     kMeanSum,      ///< integer sum of the RGB values into `sum`
     kMeanLut,      ///< builds the brightness/contrast LUT from `sum`
+    kMedian,       ///< 8-bit image -> the window's median per channel, as floats (border replicate)
+    kConvolve,     ///< 8-bit image -> the 2-D correlation's float sums (border reflect_101)
+    kStoreFloats,  ///< floats -> 8-bit image, rounded to nearest even and clipped (RGB only)
     kPassKinds
 };
 
@@ -40,16 +43,17 @@ struct DeviceOp {
     std::uint8_t fill[4];          ///< dropout constant fill
     float mean255, std255;         ///< noise
     std::uint32_t seedLo, seedHi;  ///< noise and random fill: Philox key
-    Offset luts;  ///< kOpLut: 256 bytes; kOpChannelLut: R, G, B tables, 768 bytes; kOpHsv: hue, saturation and value LUTs, 768 bytes
-    Offset divisions;              ///< kOpHsv: OpenCV's sdiv and hdiv tables, 2 x 256 ints
-    Offset holes;                  ///< dropout: x, y, w, h ints per hole, in output pixels
-    Offset colours;                ///< dropout random_uniform: 4 bytes (RGB, unused) per hole
+    Offset luts;  ///< kOpLut: 256 bytes; kOpChannelLut: R, G, B tables, 768 bytes; kOpHsv: hue, saturation
+                  ///< and value LUTs, 768 bytes
+    Offset divisions;  ///< kOpHsv: OpenCV's sdiv and hdiv tables, 2 x 256 ints
+    Offset holes;      ///< dropout: x, y, w, h ints per hole, in output pixels
+    Offset colours;    ///< dropout random_uniform: 4 bytes (RGB, unused) per hole
     // kOpMix (core/plan.h MixStep): the partner is an image of the output's size and channels.
-    int paste;            ///< 1: paste the box; 0: blend
+    int paste;             ///< 1: paste the box; 0: blend
     std::uint32_t weight;  ///< the blend's weight of the pixel, in 1/65536
-    int box[4];           ///< x, y, w, h in output pixels
-    int width, channels;  ///< the partner's row length, in pixels, and its channels
-    Offset partner;       ///< tightly packed rows of width * channels bytes
+    int box[4];            ///< x, y, w, h in output pixels
+    int width, channels;   ///< the partner's row length, in pixels, and its channels
+    Offset partner;        ///< tightly packed rows of width * channels bytes
 };
 
 /// The warp of a segment, in OpenCV's fixed point: source x of output (x, y) is
@@ -60,9 +64,9 @@ struct DeviceWarp {
     Offset input;   ///< tightly packed rows of inputWidth * channels bytes
     Offset tables;  ///< int adelta[width], bdelta[width], x0[height], y0[height] (the output's size)
     int inputWidth, inputHeight;
-    int linear;            ///< 0: nearest
-    int border;            ///< BorderMode as an int
-    int copy;              ///< identity of equal sizes: the output is the input, byte for byte
+    int linear;  ///< 0: nearest
+    int border;  ///< BorderMode as an int
+    int copy;    ///< identity of equal sizes: the output is the input, byte for byte
     /// A projective warp: `tables` then holds projectiveMap()'s int X, Y per output pixel (1/32 pixel
     /// for linear, whole pixels for nearest), computed on the host as for the other backends.
     int projective;
@@ -84,9 +88,9 @@ struct DevicePass {
     int opCount;
     Offset ops;  ///< DeviceOp[opCount]
     DeviceWarp warp;
-    // Blur.
+    // Blur (kernel: float[taps]), median (a taps x taps window), convolution (kernel: float[taps * taps]).
     int taps;
-    Offset kernel;  ///< float[taps]
+    Offset kernel;
     Offset floats;  ///< float[width * height * 3], the row pass's result
     // Mean brightness.
     float alpha;  ///< contrast factor

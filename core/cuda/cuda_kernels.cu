@@ -29,7 +29,8 @@ __device__ void loadPass(const DevicePass* src, DevicePass& dst) {
     __syncthreads();
 }
 
-/// Segment, blur rows, blur columns: one thread per output pixel, rows strided over gridDim.y.
+/// Segment, blur rows and columns, median, convolution, store: one thread per output pixel, rows strided over
+/// gridDim.y.
 template <int Kind>
 __global__ void __launch_bounds__(kBlockThreads)
     pixelPassKernel(unsigned char* arena, const DevicePass* passes) {
@@ -43,8 +44,14 @@ __global__ void __launch_bounds__(kBlockThreads)
             segmentPixel(arena, pass, x, y);
         else if constexpr (Kind == kBlurRows)
             blurRowPixel(arena, pass, x, y);
-        else
+        else if constexpr (Kind == kBlurColumns)
             blurColumnPixel(arena, pass, x, y);
+        else if constexpr (Kind == kMedian)
+            medianPixel(arena, pass, x, y);
+        else if constexpr (Kind == kConvolve)
+            convolvePixel(arena, pass, x, y);
+        else
+            storeFloatsPixel(arena, pass, x, y);
     }
 }
 
@@ -154,6 +161,15 @@ cudaError_t launchPasses(PassKind kind, unsigned char* arena, Offset passes, int
                 break;
             case kBlurColumns:
                 pixelPassKernel<kBlurColumns><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kMedian:
+                pixelPassKernel<kMedian><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kConvolve:
+                pixelPassKernel<kConvolve><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kStoreFloats:
+                pixelPassKernel<kStoreFloats><<<grid, block, 0, stream>>>(arena, p);
                 break;
             case kMeanSum:
                 meanSumKernel<<<grid, block, 0, stream>>>(arena, p);

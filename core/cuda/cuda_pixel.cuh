@@ -182,8 +182,8 @@ AUGLAB_HD int gatherIndexOf(float s, int lo, int hi) {
 }
 
 /// The gather (GatherStep) of output pixel (x, y): two float32 sums, then one source pixel.
-AUGLAB_HD void gatherPixel(const unsigned char* src, const float* tables, const DeviceWarp& w, int width, int height,
-                           int channels, int x, int y, int px[4]) {
+AUGLAB_HD void gatherPixel(const unsigned char* src, const float* tables, const DeviceWarp& w, int width,
+                           int height, int channels, int x, int y, int px[4]) {
     const float* rowA0 = tables;
     const float* rowA1 = tables + height;
     const float* colB0 = tables + 2 * static_cast<std::size_t>(height);
@@ -382,13 +382,15 @@ AUGLAB_HD void applyOp(unsigned char* arena, const DeviceOp& op, int x, int y, i
                                       static_cast<std::size_t>(x)) *
                                          static_cast<std::size_t>(op.channels);
             if (op.paste) {
-                if (x >= op.box[0] && x < op.box[0] + op.box[2] && y >= op.box[1] && y < op.box[1] + op.box[3])
+                if (x >= op.box[0] && x < op.box[0] + op.box[2] && y >= op.box[1] &&
+                    y < op.box[1] + op.box[3])
                     for (int c = 0; c < op.channels; ++c) px[c] = b[c];
                 return;
             }
             const std::uint32_t wb = 65536u - op.weight;
             for (int c = 0; c < op.channels; ++c)
-                px[c] = static_cast<int>((op.weight * static_cast<std::uint32_t>(px[c]) + wb * b[c] + 32768u) >> 16);
+                px[c] = static_cast<int>(
+                    (op.weight * static_cast<std::uint32_t>(px[c]) + wb * b[c] + 32768u) >> 16);
             return;
         }
         default:
@@ -455,6 +457,63 @@ AUGLAB_HD void blurColumnPixel(unsigned char* arena, const DevicePass& p, int x,
     for (int c = 0; c < 3; ++c) out[c] = static_cast<unsigned char>(clampInt(roundToInt(acc[c]), 0, 255));
 }
 
+/// kMedian: cv2.medianBlur's median of the pixel's taps x taps window per colour channel (border
+/// replicate), into `floats`: the smallest v with more than taps*taps/2 window values <= v, found by
+/// bisection on 0..255.
+AUGLAB_HD void medianPixel(unsigned char* arena, const DevicePass& p, int x, int y) {
+    const unsigned char* img = at<unsigned char>(arena, p.image);
+    const int r = p.taps / 2, half = p.taps * p.taps / 2;
+    int lo[3] = {0, 0, 0}, hi[3] = {255, 255, 255};
+    for (int step = 0; step < 8; ++step) {
+        int mid[3], count[3] = {0, 0, 0};
+        for (int c = 0; c < 3; ++c) mid[c] = (lo[c] + hi[c]) / 2;
+        for (int dy = -r; dy <= r; ++dy) {
+            const int sy = clampInt(y + dy, 0, p.height - 1);
+            for (int dx = -r; dx <= r; ++dx) {
+                const unsigned char* s = img + pixelIndex(p, clampInt(x + dx, 0, p.width - 1), sy);
+                for (int c = 0; c < 3; ++c) count[c] += s[c] <= mid[c] ? 1 : 0;
+            }
+        }
+        for (int c = 0; c < 3; ++c) {
+            if (count[c] > half)
+                hi[c] = mid[c];
+            else
+                lo[c] = mid[c] + 1;
+        }
+    }
+    float* dst = at<float>(arena, p.floats) + 3 * (static_cast<std::size_t>(y) * p.width + x);
+    for (int c = 0; c < 3; ++c) dst[c] = static_cast<float>(lo[c]);
+}
+
+/// kConvolve: cv2.filter2D's float sums, the non-zero taps fused-multiply-added in row-major order
+/// (cpu_pixel_ops.cpp),
+/// border reflect_101, into `floats`.
+AUGLAB_HD void convolvePixel(unsigned char* arena, const DevicePass& p, int x, int y) {
+    const unsigned char* img = at<unsigned char>(arena, p.image);
+    const float* k = at<float>(arena, p.kernel);
+    const int r = p.taps / 2;
+    float acc[3] = {0, 0, 0};
+    for (int i = 0; i < p.taps; ++i) {
+        const int sy = reflect101(y + i - r, p.height);
+        for (int j = 0; j < p.taps; ++j) {
+            const float kt = k[i * p.taps + j];
+            if (kt == 0.0f) continue;
+            const unsigned char* s = img + pixelIndex(p, reflect101(x + j - r, p.width), sy);
+            for (int c = 0; c < 3; ++c) acc[c] = fmaF(kt, static_cast<float>(s[c]), acc[c]);
+        }
+    }
+    float* dst = at<float>(arena, p.floats) + 3 * (static_cast<std::size_t>(y) * p.width + x);
+    for (int c = 0; c < 3; ++c) dst[c] = acc[c];
+}
+
+/// kStoreFloats: the floats of a median or convolution pass, rounded to nearest and clipped into the
+/// RGB bytes.
+AUGLAB_HD void storeFloatsPixel(unsigned char* arena, const DevicePass& p, int x, int y) {
+    const float* s = at<float>(arena, p.floats) + 3 * (static_cast<std::size_t>(y) * p.width + x);
+    unsigned char* out = at<unsigned char>(arena, p.image) + pixelIndex(p, x, y);
+    for (int c = 0; c < 3; ++c) out[c] = static_cast<unsigned char>(clampInt(roundToInt(s[c]), 0, 255));
+}
+
 /// kMeanSum: this pixel's share of the integer RGB sum.
 AUGLAB_HD int rgbSumOf(unsigned char* arena, const DevicePass& p, int x, int y) {
     const unsigned char* s = at<unsigned char>(arena, p.image) + pixelIndex(p, x, y);
@@ -484,9 +543,10 @@ AUGLAB_HD std::uint32_t packTexel(std::uint32_t r, std::uint32_t g, std::uint32_
 
 /// The texel of pixel (x, y) of a placed output: its RGB, and its alpha or 255.
 AUGLAB_HD std::uint32_t placedTexel(unsigned char* arena, const DevicePlacement& p, int x, int y) {
-    const unsigned char* s = at<unsigned char>(arena, p.image) +
-                             (static_cast<std::size_t>(y) * static_cast<std::size_t>(p.width) + static_cast<std::size_t>(x)) *
-                                 static_cast<std::size_t>(p.channels);
+    const unsigned char* s =
+        at<unsigned char>(arena, p.image) +
+        (static_cast<std::size_t>(y) * static_cast<std::size_t>(p.width) + static_cast<std::size_t>(x)) *
+            static_cast<std::size_t>(p.channels);
     return packTexel(s[0], s[1], s[2], p.channels == 4 ? s[3] : 255u);
 }
 

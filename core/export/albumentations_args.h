@@ -35,6 +35,13 @@ public:
     void maskOnly(const char* key, std::initializer_list<const char*> oldNames = {});
 
     void warn(const JsonReader& where, const std::string& message);
+    /// The transform's setting at `where` has no AugLab equivalent: the whole transform is left out,
+    /// reported with `why` (readTransform).
+    void leaveOut(const JsonReader& where, const std::string& why) {
+        warn(where, why);
+        leftOut_ = true;
+    }
+    bool leftOut() const { return leftOut_; }
     [[noreturn]] void fail(const JsonReader& where, const std::string& message) const { where.fail(message); }
     /// `r` limited to AugLab's bounds [lower, upper]; a change is reported.
     Range clamp(const JsonReader& where, Range r, double lower, double upper);
@@ -48,6 +55,7 @@ private:
     std::vector<std::string>& warnings_;
     std::set<std::string> used_, defaulted_;
     nlohmann::json defaults_;
+    bool leftOut_ = false;
 };
 
 /// [a, b] with a <= b.

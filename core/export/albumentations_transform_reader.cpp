@@ -21,6 +21,10 @@ std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cl
     op.p = p.number();
     if (op.p < 0 || op.p > 1) a.fail(p, "p must be in [0, 1]");
     opModule(desc->id).readAlbumentations(a, op);
+    if (a.leftOut()) {
+        warnings.push_back(t.path() + ": " + cls + " left out (see above).");
+        return std::nullopt;
+    }
     a.finish();
     return op;
 }

@@ -170,7 +170,10 @@ std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used) {
     std::string out;
     for (std::size_t i = 0; i < opModules().size(); ++i) {
         const OpModule& m = *opModules()[i];
-        if (m.pythonHelperAlways(target) || (i < used.size() && used[i])) out += m.pythonHelper(target);
+        if (!m.pythonHelperAlways(target) && !(i < used.size() && used[i])) continue;
+        // Modules that share a helper (one class for two ops) give the same text: written once.
+        const std::string helper = m.pythonHelper(target);
+        if (out.find(helper) == std::string::npos) out += helper;
     }
     return out;
 }

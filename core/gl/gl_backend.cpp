@@ -326,6 +326,24 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
         draw("gl_blur_columns.frag", out, w, h);
         return out;
     }
+    if (const auto* s = std::get_if<MedianStep>(&step)) {
+        const GLuint out = target();
+        QOpenGLShaderProgram& p = use("gl_median.frag");
+        bindTexture(0, input, "gl_median.frag", "image");
+        gl_->glUniform1i(p.uniformLocation("ksize"), s->ksize);
+        draw("gl_median.frag", out, w, h);
+        return out;
+    }
+    if (const auto* s = std::get_if<ConvolveStep>(&step)) {
+        const GLuint taps = texture(GL_R32F, s->ksize, s->ksize, GL_RED, GL_FLOAT, s->kernel.data());
+        const GLuint out = target();
+        QOpenGLShaderProgram& p = use("gl_convolve.frag");
+        bindTexture(0, input, "gl_convolve.frag", "image");
+        bindTexture(1, taps, "gl_convolve.frag", "taps");
+        gl_->glUniform1i(p.uniformLocation("ksize"), s->ksize);
+        draw("gl_convolve.frag", out, w, h);
+        return out;
+    }
     if (const auto* s = std::get_if<NoiseStep>(&step)) {
         const GLuint out = target();
         QOpenGLShaderProgram& p = use("gl_noise.frag");

@@ -14,14 +14,17 @@
 #include "ops/gauss_noise.h"
 #include "ops/gaussian_blur.h"
 #include "ops/hue_saturation_value.h"
+#include "ops/kernel_blur.h"
 #include "ops/levels.h"
 #include "ops/mix.h"
 #include "ops/mosaic.h"
+#include "ops/motion_blur.h"
 #include "ops/no_op.h"
 #include "ops/perspective.h"
 #include "ops/random_gamma.h"
 #include "ops/random_resized_crop.h"
 #include "ops/rgb_shift.h"
+#include "ops/sharpen.h"
 #include "ops/to_gray.h"
 #include "ops/training.h"
 
@@ -44,6 +47,11 @@ enum class OpId {
     Posterize,
     RgbShift,
     GaussianBlur,
+    BoxBlur,
+    MedianBlur,
+    MotionBlur,
+    Sharpen,
+    Emboss,
     GaussNoise,
     ToGray,
     Mixup,
@@ -61,11 +69,12 @@ enum class OpId {
 using OpParams =
     std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams, BlurParams,
                  NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams, MixParams,
-                 MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams>;
+                 MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams,
+                 KernelSizeParams, MotionBlurParams, KernelEffectParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 26>& opModules() {
-    static const std::array<const OpModule*, 26> modules{
+inline const std::array<const OpModule*, 31>& opModules() {
+    static const std::array<const OpModule*, 31> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
@@ -82,6 +91,11 @@ inline const std::array<const OpModule*, 26>& opModules() {
         &posterizeModule(),
         &rgbShiftModule(),
         &gaussianBlurModule(),
+        &boxBlurModule(),
+        &medianBlurModule(),
+        &motionBlurModule(),
+        &sharpenModule(),
+        &embossModule(),
         &gaussNoiseModule(),
         &toGrayModule(),
         &mixupModule(),

@@ -135,6 +135,15 @@ def draw_once(t, shape, image):
                     "val_shift": params["val_shift"]}
         if name == "GaussianBlur":
             return {"sigma_px": recorder.values[0]}
+        if name == "Sharpen":
+            return {"alpha": recorder.values[0], "lightness": recorder.values[1]}
+        if name == "Emboss":
+            return {"alpha": recorder.values[0], "strength": recorder.values[1]}
+        if name in ("Blur", "MedianBlur"):
+            return {"kernel_size": params["kernel"]}
+        if name == "MotionBlur":  # [kernel size index,] angle, direction, shift x, shift y
+            return {"kernel_size": params["kernel"].shape[0], "angle": recorder.values[-4],
+                    "direction": recorder.values[-3]}
         if name == "RandomGamma":  # the exponent in percent here
             return {"gamma_pct": 100 * p["gamma"]}
         if name == "Solarize":
@@ -232,6 +241,33 @@ def main(argv):
                                      op["keep_size"], 0 if op["interpolation"] == "nearest" else 1)
         if not cv2.imwrite(argv[3], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
             raise SystemExit(f"cannot write {argv[3]}")
+        return 0
+    if len(argv) == 4 and argv[0] == "motion-blur":
+        import cv2
+        import numpy as np
+        from albumentations.augmentations.blur import functional as fblur
+        from albumentations.augmentations.pixel import functional as fpixel
+
+        class Shifts:
+            """create_motion_kernel's random_state: the replay's shift, as the uniform draw it came from."""
+
+            def __init__(self, u):
+                self.u = list(u)
+
+            def uniform(self, lo, hi):
+                return self.u.pop(0)
+
+        image = cv2.cvtColor(cv2.imread(argv[1], cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        with open(argv[2]) as f:
+            op = next(o for o in json.load(f)["ops"] if o["op"] == "motion_blur" and o["applied"])
+        k = op["kernel_size"]
+        half = (k // 2) / 2
+        kernel = fblur.create_motion_kernel(k, op["angle"], op["direction"], allow_shifted=True,
+                                            random_state=Shifts(s / half for s in op["shift"]))
+        out = fpixel.convolve(image, kernel=kernel.astype(np.float32) / np.sum(kernel))
+        if not cv2.imwrite(argv[3], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
+            raise SystemExit(f"cannot write {argv[3]}")
+        print(f"{k}x{k} kernel, {int(kernel.sum())} pixels on the line")
         return 0
     if len(argv) == 5 and argv[0] == "draws":
         import numpy as np

@@ -12,14 +12,14 @@
 #     raise ValueError, as AugLab refuses it.
 #   - pipeline[5] coarse_dropout: hole_height_frac ends at 1.0, which Albumentations would read as 1
 #     pixel; written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).
-#   - pipeline[9] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
+#   - pipeline[14] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
-#   - pipeline[11] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[12] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[16] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[17] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[14] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[19] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -93,6 +93,34 @@ transform = A.Compose(
             blur_limit=(0, 0),
             sigma_limit=(0.5, 2.0),
             p=0.4,
+        ),
+        A.Blur(
+            blur_limit=(3, 9),
+            p=0.3,
+        ),
+        A.MedianBlur(
+            blur_limit=(5, 7),
+            p=0.3,
+        ),
+        A.MotionBlur(
+            allow_shifted=False,
+            angle_range=(20.0, 160.0),
+            blur_limit=(3, 11),
+            direction_range=(-0.5, 0.5),
+            p=0.3,
+        ),
+        A.Sharpen(
+            alpha=(0.1, 0.6),
+            kernel_size=5,
+            lightness=(0.3, 1.5),
+            method="kernel",
+            sigma=1.0,
+            p=0.2,
+        ),
+        A.Emboss(
+            alpha=(0.2, 0.4),
+            strength=(0.1, 1.0),
+            p=0.2,
         ),
         A.GaussNoise(
             mean_range=(-0.01, 0.02),
