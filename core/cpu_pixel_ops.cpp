@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cpu_backend.h"
+#include "cpu_convolve_fma.h"
 #include "error.h"
 #include "philox.h"
 
@@ -97,48 +98,60 @@ int reflect101(int p, int len) {
     return p;
 }
 
+// v rounded to nearest even and clipped to 0..255, as std::nearbyint in the default rounding mode
+// would, without its library call on baseline x86-64 (no SSE4.1 round): adding and subtracting
+// 1.5 * 2^23 leaves the integer float arithmetic rounds to, for |v| < 2^22 (v is clipped first).
+inline std::uint8_t roundedByte(float v) {
+    const float c = std::clamp(v, -1.0f, 256.0f);
+    const float shifted = c + 12582912.0f;  // not folded away: exact float maths (no -ffast-math)
+    const float r = shifted - 12582912.0f;
+    return static_cast<std::uint8_t>(std::clamp(static_cast<int>(r), 0, 255));
+}
+
+// acc[i] += k * s[i] over n floats (a multiply, then an add: no FMA, as the other backends round).
+// Its own function with the length by value, so that the loop vectorises.
+void addScaled(float* __restrict acc, const float* __restrict s, float k, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) acc[i] += k * s[i];
+}
+
 // Separable Gaussian like cv::sepFilter2D on 8-bit data: a float row pass into a float buffer, a
-// float column pass, rounded to nearest. Border reflect_101 on both axes.
+// float column pass, rounded to nearest. Border reflect_101 on both axes. Each pass adds one tap at
+// a time over a whole row (taps in order, so every value sums them as before, in vector registers).
 void applyBlur(Image& img, const std::vector<float>& k, const RowLoop& loop) {
-    const int w = img.width, h = img.height, ks = static_cast<int>(k.size()), r = ks / 2;
+    const int w = img.width, h = img.height, ks = static_cast<int>(k.size()), r = ks / 2, cn = img.channels;
     const std::size_t rowFloats = static_cast<std::size_t>(w) * 3;
     std::vector<float> tmp(rowFloats * static_cast<std::size_t>(h));
     loop(h, [&](int y0, int y1) {
-        std::vector<int> xs(static_cast<std::size_t>(w + 2 * r));
-        for (int i = 0; i < w + 2 * r; ++i) xs[static_cast<std::size_t>(i)] = reflect101(i - r, w);
+        // The row as RGB floats with r pixels of reflect_101 border on each side.
+        std::vector<float> padded(static_cast<std::size_t>(w + 2 * r) * 3);
         for (int y = y0; y < y1; ++y) {
             const std::uint8_t* src = img.row(y);
-            float* dst = tmp.data() + rowFloats * static_cast<std::size_t>(y);
-            for (int x = 0; x < w; ++x) {
-                float a0 = 0, a1 = 0, a2 = 0;
-                for (int t = 0; t < ks; ++t) {
-                    const std::uint8_t* s = src + xs[static_cast<std::size_t>(x + t)] * img.channels;
-                    const float kt = k[static_cast<std::size_t>(t)];
-                    a0 += kt * s[0];
-                    a1 += kt * s[1];
-                    a2 += kt * s[2];
-                }
-                dst[3 * x] = a0;
-                dst[3 * x + 1] = a1;
-                dst[3 * x + 2] = a2;
+            for (int x = -r; x < w + r; ++x) {
+                const std::uint8_t* p = src + static_cast<std::size_t>(reflect101(x, w)) * cn;
+                float* d = padded.data() + static_cast<std::size_t>(x + r) * 3;
+                d[0] = p[0];
+                d[1] = p[1];
+                d[2] = p[2];
             }
+            float* dst = tmp.data() + rowFloats * static_cast<std::size_t>(y);
+            std::fill(dst, dst + rowFloats, 0.0f);
+            for (int t = 0; t < ks; ++t)
+                addScaled(dst, padded.data() + static_cast<std::size_t>(t) * 3,
+                          k[static_cast<std::size_t>(t)], rowFloats);
         }
     });
     loop(h, [&](int y0, int y1) {
         std::vector<float> acc(rowFloats);
         for (int y = y0; y < y1; ++y) {
             std::fill(acc.begin(), acc.end(), 0.0f);
-            for (int t = 0; t < ks; ++t) {
-                const float kt = k[static_cast<std::size_t>(t)];
-                const float* s = tmp.data() + rowFloats * static_cast<std::size_t>(reflect101(y + t - r, h));
-                for (std::size_t i = 0; i < rowFloats; ++i) acc[i] += kt * s[i];
-            }
+            for (int t = 0; t < ks; ++t)
+                addScaled(acc.data(),
+                          tmp.data() + rowFloats * static_cast<std::size_t>(reflect101(y + t - r, h)),
+                          k[static_cast<std::size_t>(t)], rowFloats);
             std::uint8_t* out = img.row(y);
             for (int x = 0; x < w; ++x)
-                for (int c = 0; c < 3; ++c) {
-                    const int v = static_cast<int>(std::nearbyint(acc[static_cast<std::size_t>(3 * x + c)]));
-                    out[x * img.channels + c] = static_cast<std::uint8_t>(std::clamp(v, 0, 255));
-                }
+                for (int c = 0; c < 3; ++c)
+                    out[x * cn + c] = roundedByte(acc[static_cast<std::size_t>(3 * x + c)]);
         }
     });
 }
@@ -146,10 +159,61 @@ void applyBlur(Image& img, const std::vector<float>& k, const RowLoop& loop) {
 // cv2.medianBlur on 8-bit data (border replicate), a sliding histogram per channel (Huang): each
 // step along a row removes the window's left column and adds its new right column; the median is
 // the smallest value v with more than k*k/2 values <= v, tracked with the count of values below it.
+// One exchange of a sorting network over two rows of bytes: lo gets the smaller, hi the larger of
+// each pair. Its own function, with the length by value: a byte store may alias anything, so a
+// length read through a reference would be loaded again on every iteration and the loop would
+// not vectorise.
+void exchangeRows(std::uint8_t* __restrict lo, std::uint8_t* __restrict hi, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint8_t a = lo[i], b = hi[i];
+        lo[i] = a < b ? a : b;  // not std::min: its reference result keeps GCC from vectorising
+        hi[i] = a < b ? b : a;
+    }
+}
+
+// The 3 x 3 median by a sorting network of 19 exchanges (Paeth; Devillard's opt_med9), each
+// exchange a pass of min/max over a whole row of bytes (vector instructions); border replicate.
+void median3(Image& img, const Image& src, const RowLoop& loop) {
+    const int w = img.width, h = img.height, cn = img.channels;
+    const std::size_t n = static_cast<std::size_t>(w) * cn, c = static_cast<std::size_t>(cn);
+    static constexpr int kNetwork[19][2] = {{1, 2}, {4, 5}, {7, 8}, {0, 1}, {3, 4}, {6, 7}, {1, 2},
+                                            {4, 5}, {7, 8}, {0, 3}, {5, 8}, {4, 7}, {3, 6}, {1, 4},
+                                            {2, 5}, {4, 7}, {4, 2}, {6, 4}, {4, 2}};
+    loop(h, [&](int y0, int y1) {
+        std::vector<std::uint8_t> padded(n + 2 * c), values(9 * n);
+        for (int y = y0; y < y1; ++y) {
+            // The nine neighbours of every byte, as nine rows.
+            for (int t = 0; t < 3; ++t) {
+                const std::uint8_t* s = src.row(std::clamp(y + t - 1, 0, h - 1));
+                std::copy_n(s, c, padded.data());
+                std::copy_n(s, n, padded.data() + c);
+                std::copy_n(s + n - c, c, padded.data() + c + n);
+                for (std::size_t dx = 0; dx < 3; ++dx)
+                    std::copy_n(padded.data() + dx * c, n, values.data() + (3 * t + dx) * n);
+            }
+            for (const auto& [x, z] : kNetwork)
+                exchangeRows(values.data() + static_cast<std::size_t>(x) * n,
+                             values.data() + static_cast<std::size_t>(z) * n, n);
+            const std::uint8_t* median = values.data() + 4 * n;
+            std::uint8_t* out = img.row(y);
+            if (cn == 3) {
+                std::copy_n(median, n, out);
+            } else {
+                for (std::size_t i = 0; i < n; ++i)
+                    if (i % c < 3) out[i] = median[i];  // alpha is not a colour
+            }
+        }
+    });
+}
+
 void applyMedian(Image& img, int ksize, const RowLoop& loop) {
     const int w = img.width, h = img.height, r = ksize / 2, cn = img.channels, half = ksize * ksize / 2;
     if (ksize <= 1 || w == 0 || h == 0) return;
     const Image src = img;
+    if (ksize == 3) {
+        median3(img, src, loop);
+        return;
+    }
     loop(h, [&](int y0, int y1) {
         std::vector<const std::uint8_t*> rows(static_cast<std::size_t>(ksize));
         for (int y = y0; y < y1; ++y) {
@@ -200,53 +264,42 @@ void applyMedian(Image& img, int ksize, const RowLoop& loop) {
 
 // cv2.filter2D on 8-bit data with a float kernel: the non-zero taps in row-major order, each a fused
 // multiply-add in float as OpenCV's vector loop does it (measured: exact where OpenCV convolves
-// directly, kernels under 13 x 13), border reflect_101, rounded to nearest even.
+// directly, kernels under 13 x 13), border reflect_101, rounded to nearest even. The rows are
+// cpu_convolve_rows.h's, vectorised where the CPU has FMA.
 void applyConvolve(Image& img, const ConvolveStep& k, const RowLoop& loop) {
     const int w = img.width, h = img.height, r = k.ksize / 2, cn = img.channels;
-    struct Tap {
-        int dx, dy;
-        float weight;
-    };
-    std::vector<Tap> taps;
+    std::vector<convolve_rows::Tap> taps;
     for (int i = 0; i < k.ksize; ++i)
         for (int j = 0; j < k.ksize; ++j)
             if (const float v = k.kernel[static_cast<std::size_t>(i * k.ksize + j)]; v != 0.0f)
                 taps.push_back({j - r, i - r, v});
-    if (taps.empty() || w == 0 || h == 0) {
-        if (taps.empty())
-            for (int y = 0; y < h; ++y)
-                for (int x = 0; x < w; ++x) std::fill_n(img.at(x, y), 3, std::uint8_t{0});
+    if (w == 0 || h == 0) return;
+    if (taps.empty()) {  // an all-zero kernel: black, as filter2D gives
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) std::fill_n(img.at(x, y), 3, std::uint8_t{0});
         return;
     }
-    const Image src = img;
-    // Reflected column of x + dx for every x (dx in [-r, r]).
-    std::vector<int> xs(static_cast<std::size_t>(2 * r + 1) * static_cast<std::size_t>(w));
-    for (int dx = -r; dx <= r; ++dx)
-        for (int x = 0; x < w; ++x) xs[static_cast<std::size_t>(dx + r) * w + x] = reflect101(x + dx, w) * cn;
+    // The source with r columns of reflect_101 border on each side.
+    const std::size_t rowBytes = static_cast<std::size_t>(w + 2 * r) * cn;
+    std::vector<std::uint8_t> padded(rowBytes * static_cast<std::size_t>(h));
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t* src = img.row(y);
+        std::uint8_t* dst = padded.data() + rowBytes * static_cast<std::size_t>(y);
+        for (int x = -r; x < w + r; ++x)
+            std::copy_n(src + static_cast<std::size_t>(reflect101(x, w)) * cn, cn,
+                        dst + static_cast<std::size_t>(x + r) * cn);
+    }
+    const auto paddedRow = [&](int y) -> const std::uint8_t* {
+        return padded.data() + rowBytes * static_cast<std::size_t>(y);
+    };
+    const auto outRow = [&](int y) { return img.row(y); };
+    const bool fma = cpuHasFma();
     loop(h, [&](int y0, int y1) {
-        std::vector<const std::uint8_t*> rows(taps.size());
-        std::vector<const int*> cols(taps.size());
-        for (int y = y0; y < y1; ++y) {
-            for (std::size_t t = 0; t < taps.size(); ++t) {
-                rows[t] = src.row(reflect101(y + taps[t].dy, h));
-                cols[t] = xs.data() + static_cast<std::size_t>(taps[t].dx + r) * w;
-            }
-            std::uint8_t* out = img.row(y);
-            for (int x = 0; x < w; ++x) {
-                float a0 = 0, a1 = 0, a2 = 0;
-                for (std::size_t t = 0; t < taps.size(); ++t) {
-                    const std::uint8_t* s = rows[t] + cols[t][x];
-                    const float kt = taps[t].weight;
-                    a0 = std::fma(kt, float(s[0]), a0);
-                    a1 = std::fma(kt, float(s[1]), a1);
-                    a2 = std::fma(kt, float(s[2]), a2);
-                }
-                const float acc[3] = {a0, a1, a2};
-                for (int c = 0; c < 3; ++c)
-                    out[static_cast<std::size_t>(x) * cn + c] = static_cast<std::uint8_t>(
-                        std::clamp(static_cast<int>(std::nearbyint(acc[c])), 0, 255));
-            }
-        }
+        std::vector<float> acc(static_cast<std::size_t>(w) * cn);
+        if (fma)
+            convolveRowsFma(taps, w, h, cn, r, y0, y1, paddedRow, outRow, acc.data(), reflect101);
+        else
+            convolve_rows::rows(taps, w, h, cn, r, y0, y1, paddedRow, outRow, acc.data(), reflect101);
     });
 }
 

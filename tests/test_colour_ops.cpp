@@ -14,6 +14,7 @@
 
 #include "colour.h"
 #include "cpu_backend.h"
+#include "cpu_convolve_fma.h"
 #include "image_io.h"
 #include "plan.h"
 #include "thread_pool.h"
@@ -145,6 +146,53 @@ class TestColourOps : public QObject {
     Q_OBJECT
 
 private slots:
+    void convolutionMatchesOpenCvOnBothPaths() {
+        // ConvolveStep's rows, as the baseline build runs them (std::fma calls) and as the AVX2+FMA
+        // build does, give the same bytes, and both are cv::filter2D's (a 5 x 5 kernel of mixed
+        // signs with zero taps, a photo crop, RGB): each value fused-multiply-adds its taps in row
+        // order, as OpenCV's vector loop does.
+        const Image img = loadSample("chelsea.png");  // RGB, 451 x 300
+        std::vector<convolve_rows::Tap> taps;
+        std::vector<float> kernel(25, 0.0f);
+        for (int i = 0; i < 25; ++i)
+            if (i % 3 != 1) kernel[std::size_t(i)] = float(((i * 7) % 11) - 4) / 13.0f;
+        for (int i = 0; i < 25; ++i)
+            if (kernel[std::size_t(i)] != 0.0f)
+                taps.push_back({i % 5 - 2, i / 5 - 2, kernel[std::size_t(i)]});
+        const int w = img.width, h = img.height, r = 2;
+        const auto reflect = [](int p, int len) {
+            if (len == 1) return 0;
+            while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
+            return p;
+        };
+        std::vector<std::uint8_t> padded(std::size_t(w + 2 * r) * 3 * h);
+        for (int y = 0; y < h; ++y)
+            for (int x = -r; x < w + r; ++x)
+                std::memcpy(&padded[(std::size_t(y) * (w + 2 * r) + std::size_t(x + r)) * 3],
+                            img.at(reflect(x, w), y), 3);
+        const auto row = [&](int y) -> const std::uint8_t* {
+            return &padded[std::size_t(y) * (w + 2 * r) * 3];
+        };
+        Image baseline(w, h, 3), vector(w, h, 3);
+        std::vector<float> acc(std::size_t(w) * 3);
+        convolve_rows::rows(
+            taps, w, h, 3, r, 0, h, row, [&](int y) { return baseline.row(y); }, acc.data(), +reflect);
+        if (cpuHasFma())
+            convolveRowsFma(
+                taps, w, h, 3, r, 0, h, row, [&](int y) { return vector.row(y); }, acc.data(), +reflect);
+        else
+            vector = baseline;  // this CPU runs the baseline rows only
+        QVERIFY(samePixels(baseline, vector));
+        cv::Mat src(h, w, CV_8UC3, const_cast<std::uint8_t*>(img.pixels.data()), img.stride), dst;
+        cv::filter2D(src, dst, -1, cv::Mat(5, 5, CV_32F, kernel.data()));
+        int worst = 0;
+        for (int y = 0; y < h; ++y)
+            for (int i = 0; i < w * 3; ++i)
+                worst = std::max(worst,
+                                 std::abs(int(dst.at<cv::Vec3b>(y, i / 3)[i % 3]) - int(baseline.row(y)[i])));
+        QCOMPARE(worst, 0);
+    }
+
     void brightnessContrast_data();
     void brightnessContrast();
     void hsvOnPhotos_data();

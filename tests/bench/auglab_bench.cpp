@@ -9,34 +9,37 @@
 //             `auglab-cli render --mode dataset` as a child process (wall time, peak RSS), against
 //             OpenCV decoding the same files at 1/8 scale (IMREAD_REDUCED_COLOR_8) on one thread.
 //
-// Usage: auglab-bench [w1] [w2] [w4] [--camera-dir D]   (all workloads by default). W4 makes its
+// Usage: auglab-bench [w1] [w2] [w4] [kernels] [--camera-dir D]   (all workloads by default). W4 makes its
 // photos once in build/bench-data/ (about 20 s), or uses the JPEGs of D, such as real camera files.
 
 #include <fcntl.h>
 #include <spawn.h>
-#include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <nlohmann/json.hpp>
 
 #include "contact_sheet.h"
 #include "cpu_backend.h"
 #include "geometry.h"
 #include "image_io.h"
+#include "ops/motion_blur.h"
+#include "ops/sharpen.h"
 #include "sampler.h"
 
 using namespace auglab;
@@ -76,7 +79,10 @@ double secondsOf(F&& f) {
 template <class F>
 double imagesPerSecond(int n, F&& body) {
     double best = 1e30;
-    for (int run = 0; run < 3; ++run) best = std::min(best, secondsOf([&] { for (int i = 0; i < n; ++i) body(i); }));
+    for (int run = 0; run < 3; ++run)
+        best = std::min(best, secondsOf([&] {
+                            for (int i = 0; i < n; ++i) body(i);
+                        }));
     return n / best;
 }
 
@@ -147,8 +153,10 @@ int main(int argc, char** argv) {
     std::set<std::string> only;
     fs::path cameraDir;
     for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--camera-dir") == 0 && i + 1 < argc) cameraDir = argv[++i];
-        else only.insert(argv[i]);
+        if (std::strcmp(argv[i], "--camera-dir") == 0 && i + 1 < argc)
+            cameraDir = argv[++i];
+        else
+            only.insert(argv[i]);
     }
     const auto wanted = [&](const char* w) { return only.empty() || only.count(w) > 0; };
     const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -185,7 +193,8 @@ int main(int argc, char** argv) {
             const auto& im = inputs[std::size_t(i) % inputs.size()];
             const Replay r = samplePipeline(affineOnly, 1, std::uint64_t(i), 512, 512);
             const Matrix3 m = affineMatrix(std::get<AffineParams>(r.ops[0].params), 512, 512);
-            const cv::Mat mm = (cv::Mat_<double>(2, 3) << m(0, 0), m(0, 1), m(0, 2), m(1, 0), m(1, 1), m(1, 2));
+            const cv::Mat mm =
+                (cv::Mat_<double>(2, 3) << m(0, 0), m(0, 1), m(0, 2), m(1, 0), m(1, 1), m(1, 2));
             cv::Mat src(512, 512, CV_8UC3, const_cast<std::uint8_t*>(im.pixels.data())), dst;
             cv::warpAffine(src, dst, mm, src.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT);
         };
@@ -197,16 +206,19 @@ int main(int argc, char** argv) {
         // kernel handing out and zeroing fresh pages: 38% of the time on 1 thread or 2.)
         std::vector<Image> outs(64);
         const auto batches = [&](CpuBackend& cpu, const std::vector<OpConfig>& p) {
-            return imagesPerSecond(n / 64, [&](int b) {
-                std::vector<RenderJob> jobs;
-                for (int k = 0; k < 64; ++k) {
-                    const auto i = std::uint64_t(b * 64 + k);
-                    SourceLevels& s = *sources[i % sources.size()];
-                    const Replay r = samplePipeline(p, 1, i, 512, 512);
-                    jobs.push_back({&s, buildFullPlan(r, 512, 512), &outs[std::size_t(k)]});
-                }
-                cpu.render(jobs);
-            }) * 64;
+            return imagesPerSecond(
+                       n / 64,
+                       [&](int b) {
+                           std::vector<RenderJob> jobs;
+                           for (int k = 0; k < 64; ++k) {
+                               const auto i = std::uint64_t(b * 64 + k);
+                               SourceLevels& s = *sources[i % sources.size()];
+                               const Replay r = samplePipeline(p, 1, i, 512, 512);
+                               jobs.push_back({&s, buildFullPlan(r, 512, 512), &outs[std::size_t(k)]});
+                           }
+                           cpu.render(jobs);
+                       }) *
+                   64;
         };
         CpuBackend one(1), all(0);
         const double affineOne = batches(one, affineOnly);
@@ -229,6 +241,49 @@ int main(int argc, char** argv) {
         out["w2_target_affine_vs_opencv"] = 1.25;
         out["w2_target_pipeline_vs_opencv_warp"] = 1.0;
     }
+    // Kernel steps: each neighbourhood step of the CPU backend on a 512x512 photo, one thread, against
+    // the OpenCV call Albumentations makes for the op (ours includes copying the input image).
+    if (wanted("kernels")) {
+        cv::setNumThreads(1);
+        const Image im = photo(512, 512);
+        const cv::Mat src(512, 512, CV_8UC3, const_cast<std::uint8_t*>(im.pixels.data()));
+        const std::vector<std::uint8_t> line = motionKernel(MotionBlurParams{9, 30, 0, 0, 0});
+        ConvolveStep motion{9, std::vector<float>(81, 0.0f)};
+        const float n = static_cast<float>(std::count(line.begin(), line.end(), 1));
+        cv::Mat motionCv(9, 9, CV_32F, cv::Scalar(0));
+        for (int i = 0; i < 81; ++i)
+            if (line[std::size_t(i)])
+                motion.kernel[std::size_t(i)] = motionCv.at<float>(i / 9, i % 9) = 1.0f / n;
+        const std::array<float, 9> sharp = effectKernel(false, KernelEffectParams{0.4, 0.8});
+        const cv::Mat sharpCv(3, 3, CV_32F, const_cast<float*>(sharp.data()));
+        struct Case {
+            const char* name;
+            PixelStep step;
+            std::function<void(cv::Mat&)> reference;
+        };
+        const std::vector<Case> cases{
+            {"box_blur_7", BlurStep{std::vector<float>(7, 1.0f / 7)},
+             [&](cv::Mat& d) {
+                 cv::blur(src, d, {7, 7});
+             }},
+            {"median_blur_3", MedianStep{3}, [&](cv::Mat& d) { cv::medianBlur(src, d, 3); }},
+            {"median_blur_7", MedianStep{7}, [&](cv::Mat& d) { cv::medianBlur(src, d, 7); }},
+            {"motion_blur_9", motion, [&](cv::Mat& d) { cv::filter2D(src, d, -1, motionCv); }},
+            {"sharpen_3", ConvolveStep{3, std::vector<float>(sharp.begin(), sharp.end())},
+             [&](cv::Mat& d) { cv::filter2D(src, d, -1, sharpCv); }},
+        };
+        for (const Case& c : cases) {
+            cv::Mat dst;
+            const double theirs = imagesPerSecond(64, [&](int) { c.reference(dst); });
+            const double ours = imagesPerSecond(64, [&](int) {
+                Image out = im;
+                applyPixelStep(out, c.step, RowLoop{nullptr});
+            });
+            out[std::string("kernel_") + c.name + "_ips"] = ours;
+            out[std::string("kernel_") + c.name + "_opencv_ips"] = theirs;
+            out[std::string("kernel_") + c.name + "_vs_opencv"] = ours / theirs;
+        }
+    }
     // W4: a dataset page of camera photos.
     if (wanted("w4")) {
         std::vector<fs::path> files;
@@ -237,7 +292,8 @@ int main(int argc, char** argv) {
             files = cameraPhotos(cameraDir);
         } else {
             for (const auto& e : fs::directory_iterator(cameraDir))
-                if (e.path().extension() == ".jpg" || e.path().extension() == ".JPG") files.push_back(e.path());
+                if (e.path().extension() == ".jpg" || e.path().extension() == ".JPG")
+                    files.push_back(e.path());
             std::sort(files.begin(), files.end());
             if (files.size() > 64) files.resize(64);
         }
@@ -247,17 +303,19 @@ int main(int argc, char** argv) {
         double reference = 1e30;
         for (int run = 0; run < 3; ++run)  // the first run also brings the files into the page cache
             reference = std::min(reference, secondsOf([&] {
-                for (const fs::path& f : files) cv::imread(f.string(), cv::IMREAD_REDUCED_COLOR_8);
-            }));
+                                     for (const fs::path& f : files)
+                                         cv::imread(f.string(), cv::IMREAD_REDUCED_COLOR_8);
+                                 }));
         const fs::path sheet = fs::temp_directory_path() / "auglab-bench-w4.png";
         const auto render = [&](int threads) {
             ChildRun best;
             best.seconds = 1e30;
             for (int run = 0; run < 3; ++run) {
-                const ChildRun r = runChild({AUGLAB_CLI, "render", "--dir", cameraDir.string(), "--mode", "dataset",
-                                             "--grid", "8x8", "--tile", "128", "--backend", "cpu", "--threads",
-                                             std::to_string(threads), "--out", sheet.string()});
-                if (r.status != 0) std::fprintf(stderr, "w4: auglab-cli render failed (status %d)\n", r.status);
+                const ChildRun r = runChild({AUGLAB_CLI, "render", "--dir", cameraDir.string(), "--mode",
+                                             "dataset", "--grid", "8x8", "--tile", "128", "--backend", "cpu",
+                                             "--threads", std::to_string(threads), "--out", sheet.string()});
+                if (r.status != 0)
+                    std::fprintf(stderr, "w4: auglab-cli render failed (status %d)\n", r.status);
                 if (r.seconds < best.seconds) best = r;
             }
             return best;
