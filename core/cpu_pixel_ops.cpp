@@ -214,7 +214,9 @@ void applyMedian(Image& img, int ksize, const RowLoop& loop) {
         median3(img, src, loop);
         return;
     }
-    loop(h, [&](int y0, int y1) {
+    // The sizes by value: the histogram's int stores could otherwise alias captured ints, which the
+    // compiler would then read again inside the loops.
+    loop(h, [&img, &src, w, h, r, cn, half, ksize](int y0, int y1) {
         std::vector<const std::uint8_t*> rows(static_cast<std::size_t>(ksize));
         for (int y = y0; y < y1; ++y) {
             for (int t = 0; t < ksize; ++t)

@@ -13,7 +13,6 @@
 
 #include "albumentations_args.h"
 #include "albumentations_common.h"
-#include "error.h"
 #include "export_common.h"
 #include "ops/op_module.h"
 #include "ops/param_builders.h"
