@@ -1,6 +1,7 @@
 #include "cpu_backend.h"
 
 #include <algorithm>
+#include <string>
 
 #include "error.h"
 
@@ -21,16 +22,19 @@ Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop
         const Image& input = s == 0 ? source.level(stage.warp.sourceLevel) : current;
         if (input.width != stage.warp.inputWidth || input.height != stage.warp.inputHeight)
             throw RuntimeError("plan does not match its input image size");
-        Image out(plan.width, plan.height, input.channels, Image::Uninitialised{});  // the warp writes every pixel
+        if (stage.width <= 0 || stage.height <= 0)
+            throw RuntimeError("plan stage " + std::to_string(s) + " has no size");
+        // The warp writes every pixel.
+        Image out(stage.width, stage.height, input.channels, Image::Uninitialised{});
         const WarpTables tables = stage.warp.gather || stage.warp.copy || stage.warp.projective
                                       ? WarpTables{}
-                                      : warpTables(stage.warp, plan.width, plan.height);
+                                      : warpTables(stage.warp, stage.width, stage.height);
         // The row-local ops that follow the warp run on strips of rows as they come out of it,
         // still in cache, instead of as passes over the whole image; the rest (a blur, and any op
         // after it) then run over the whole image.
         std::size_t fused = 0;
         while (fused < stage.ops.size() && rowLocal(stage.ops[fused])) ++fused;
-        loop(plan.height, [&](int y0, int y1) {
+        loop(stage.height, [&](int y0, int y1) {
             for (int s0 = y0; s0 < y1; s0 += kStripRows) {
                 const int s1 = std::min(y1, s0 + kStripRows);
                 warpRows(input, out, stage.warp, tables, s0, s1);

@@ -53,7 +53,10 @@ std::vector<Mask> moveMasksPreview(const Replay& replay, const std::vector<Mask>
         if (op.applied)
             if (const auto* g = std::get_if<MosaicParams>(&op.params)) grid = g;
     const int frameW = grid ? grid->targetW : W, frameH = grid ? grid->targetH : H;
-    PlanBuilder b = PlanBuilder::forMasks(frameW, frameH, outWidth, outHeight, maskFill, grid ? 0 : level);
+    int finalW = 0, finalH = 0;
+    frameSize(replay, replay.ops.size(), finalW, finalH);
+    PlanBuilder b = PlanBuilder::forMasks(frameW, frameH, outWidth, outHeight, maskFill, grid ? 0 : level,
+                                          finalW, finalH);
     for (const ConcreteOp& op : replay.ops)
         if (op.applied && opDesc(op.id).category == OpCategory::Geometric &&
             !std::holds_alternative<MosaicParams>(op.params))

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include <map>
+#include <tuple>
 
 #include "cpu_backend.h"
 #include "error.h"
@@ -102,8 +103,10 @@ Image composeGrid(const MosaicParams& m, int outW, int outH, int channels, bool 
 }
 
 void bindPartners(Plan& plan, int channels, const PartnerLoader& load, SourceSampling sampling) {
-    std::map<std::uint64_t, std::shared_ptr<const Image>> resized;
-    for (PlanStage& stage : plan.stages)
+    // Each partner resized once per stage size.
+    std::map<std::tuple<std::uint64_t, int, int>, std::shared_ptr<const Image>> resized;
+    for (PlanStage& stage : plan.stages) {
+        const int w = stage.width, h = stage.height;
         for (PixelStep& step : stage.ops) {
             auto* mix = std::get_if<MixStep>(&step);
             if (!mix || mix->partner) continue;
@@ -113,37 +116,36 @@ void bindPartners(Plan& plan, int channels, const PartnerLoader& load, SourceSam
                 auto source = [&](const MosaicCell& cell) {
                     std::shared_ptr<SourceLevels> s;
                     try {
-                        s = load(cell.partner, plan.width, plan.height);
+                        s = load(cell.partner, w, h);
                     } catch (const InputError& e) {
                         throw InputError("partner image " + std::to_string(cell.partner) + ": " + e.what());
                     }
                     if (!s)
                         throw InputError("partner image " + std::to_string(cell.partner) + " is not loaded");
                     held.push_back(s);
-                    const int level =
-                        partnerLevel(s->width(), s->height(), plan.width, plan.height, sampling);
+                    const int level = partnerLevel(s->width(), s->height(), w, h, sampling);
                     const int k = std::max(level, s->firstLevel());
                     return GridSource{&s->level(k), k, s->width(), s->height()};
                 };
-                mix->partner = std::make_shared<const Image>(composeGrid(
-                    *mix->grid, plan.width, plan.height, channels, false, mix->grid->fill, source));
+                mix->partner = std::make_shared<const Image>(
+                    composeGrid(*mix->grid, w, h, channels, false, mix->grid->fill, source));
                 continue;
             }
-            auto& image = resized[mix->partnerIndex];
+            auto& image = resized[{mix->partnerIndex, w, h}];
             if (!image) {
                 std::shared_ptr<SourceLevels> source;
                 try {
-                    source = load(mix->partnerIndex, plan.width, plan.height);
+                    source = load(mix->partnerIndex, w, h);
                 } catch (const InputError& e) {
                     throw InputError("partner image " + std::to_string(mix->partnerIndex) + ": " + e.what());
                 }
                 if (!source)
                     throw InputError("partner image " + std::to_string(mix->partnerIndex) + " is not loaded");
-                image = std::make_shared<const Image>(
-                    resizePartner(*source, plan.width, plan.height, channels, sampling));
+                image = std::make_shared<const Image>(resizePartner(*source, w, h, channels, sampling));
             }
             mix->partner = image;
         }
+    }
 }
 
 PartnerLoader selfPartner(SourceLevels& source) {

@@ -99,13 +99,6 @@ bool setsFrame(const OpConfig& op) {
     return opModule(op.id()).setsFrame(op);
 }
 
-std::string opsAfterFrame() {
-    std::string after = "every pixel op";
-    for (const OpDesc& d : opRegistry())
-        if (d.ownStage) after += " and " + d.name;
-    return after;
-}
-
 const char* groupKindName(GroupKind kind) {
     switch (kind) {
         case GroupKind::OneOf:
@@ -439,7 +432,6 @@ std::string Pipeline::groupPath(std::size_t g) const {
 }
 
 int pipelineOrderError(const Pipeline& pipeline, std::string& why) {
-    const std::string after = opsAfterFrame();
     const auto& groups = pipeline.groups();
     // The some_of or random_order group holding op i, if any: they change the order ops run in.
     const auto reorderingHolder = [&](std::size_t i) -> int {
@@ -447,16 +439,8 @@ int pipelineOrderError(const Pipeline& pipeline, std::string& why) {
             if (groupHasCount(groups[g].kind)) return static_cast<int>(g);
         return -1;
     };
-    // Whether ops j < i can both run in one sample: not when they are alternatives of one one_of.
-    const auto canBothRun = [&](std::size_t j, std::size_t i) {
-        int common = -1;
-        for (std::size_t g : holders(groups, i))
-            if (groups[g].holds(j)) common = static_cast<int>(g);
-        return common < 0 || groups[static_cast<std::size_t>(common)].kind != GroupKind::OneOf;
-    };
     const auto at = [&](int i) { return pipeline.path(static_cast<std::size_t>(i)); };
-    int firstPixel = -1, firstTraining = -1;
-    std::vector<std::size_t> frameOps;
+    int firstTraining = -1;
     for (std::size_t i = 0; i < pipeline.size(); ++i) {
         const int here = static_cast<int>(i);
         const OpDesc& d = pipeline[i].desc();
@@ -487,23 +471,6 @@ int pipelineOrderError(const Pipeline& pipeline, std::string& why) {
                       " group: it sets the size the later ops work at, so it must run before them";
                 return here;
             }
-            for (std::size_t j : frameOps)
-                if (canBothRun(j, i)) {
-                    why = d.name + " may run once per sample (" + at(static_cast<int>(j)) + " " +
-                          pipeline[j].name() + " can run too; alternatives in one one_of are fine)";
-                    return here;
-                }
-            if (firstPixel >= 0) {
-                why = d.name + " must come before " + after + " (" + at(firstPixel) + " " +
-                      pipeline[static_cast<std::size_t>(firstPixel)].name() +
-                      " is before it): it sets the size the "
-                      "later ops work at";
-                return here;
-            }
-            frameOps.push_back(i);
-        } else if ((d.category == OpCategory::Pixel || d.ownStage) && firstPixel < 0) {
-            // An ownStage op's stage comes after the warp, like a pixel op's.
-            firstPixel = here;
         }
     }
     return -1;

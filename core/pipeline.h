@@ -198,17 +198,14 @@ std::string groupsError(const std::vector<OpGroup>& groups, std::size_t opCount)
 std::string groupRulesError(const Pipeline& pipeline);
 
 /// The first op of `pipeline` that breaks the order rules, or -1, with `why` set: an op that sets the
-/// frame (OpDesc::setsFrame) runs at most once per sample (several are fine as alternatives of one
-/// one_of) and before every pixel op and ownStage op (it sets the size every later op works at, and a
-/// stage before it would need an image of another size); it is in no some_of or random_order group
-/// (they change the order). Training ops end the pipeline; an op that must be first is outside groups.
+/// frame (OpDesc::setsFrame: a crop, a resize) is in no some_of or random_order group (it sets the
+/// size every later op works at, and those groups change the order). Training ops end the pipeline;
+/// an op that must be first is outside groups. Frame-setting ops may come anywhere else, any number
+/// of times: each stage of the plan has its own size.
 int pipelineOrderError(const Pipeline& pipeline, std::string& why);
 
 /// Whether `op`, as configured, replaces the frame (OpModule::setsFrame).
 bool setsFrame(const OpConfig& op);
-
-/// What a frame-setting op must come before, for messages: "every pixel op and" the ownStage ops.
-std::string opsAfterFrame();
 
 /// The `auglab-preset` document (SPEC §4).
 struct Preset {

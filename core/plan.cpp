@@ -1,7 +1,9 @@
 #include "plan.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "error.h"
 #include "ops/op_module.h"
@@ -19,21 +21,24 @@ std::array<double, 6> affinePart(const Matrix3& m) {
 
 }  // namespace
 
-PlanBuilder::PlanBuilder(int srcW, int srcH, int outW, int outH, SourceSampling sampling)
+PlanBuilder::PlanBuilder(int srcW, int srcH, int outW, int outH, SourceSampling sampling, int finalW,
+                         int finalH)
     : srcW_(srcW),
       srcH_(srcH),
       frameW_(srcW),
       frameH_(srcH),
       outW_(outW),
       outH_(outH),
-      levelScale_(std::min(static_cast<double>(outW) / srcW, static_cast<double>(outH) / srcH)),
+      finalW_(finalW > 0 ? finalW : srcW),
+      finalH_(finalH > 0 ? finalH : srcH),
       prefiltered_(sampling == SourceSampling::Prefiltered) {
     plan_.width = outW;
     plan_.height = outH;
 }
 
-PlanBuilder PlanBuilder::forMasks(int srcW, int srcH, int outW, int outH, int maskFill, int level) {
-    PlanBuilder b(srcW, srcH, outW, outH, SourceSampling::Source);
+PlanBuilder PlanBuilder::forMasks(int srcW, int srcH, int outW, int outH, int maskFill, int level, int finalW,
+                                  int finalH) {
+    PlanBuilder b(srcW, srcH, outW, outH, SourceSampling::Source, finalW, finalH);
     b.masks_ = true;
     b.maskLevel_ = level;
     b.maskFill_ = static_cast<std::uint8_t>(maskFill);
@@ -42,9 +47,28 @@ PlanBuilder PlanBuilder::forMasks(int srcW, int srcH, int outW, int outH, int ma
     return b;
 }
 
+int PlanBuilder::stageSize(int frame, int out, int final) const {
+    // The final frame fills the output exactly; the others keep the output's scale, but a scale
+    // above 1 (a tile larger than the final frame) enlarges them only up to the output's size.
+    if (frameW_ == finalW_ && frameH_ == finalH_) return out;
+    const double scale = static_cast<double>(out) / final;
+    long size = std::lround(frame * scale);
+    if (scale > 1) size = std::min<long>(size, std::max(frame, out));
+    return static_cast<int>(std::max<long>(1, size));
+}
+
+int PlanBuilder::stageWidth() const {
+    return stageSize(frameW_, outW_, finalW_);
+}
+
+int PlanBuilder::stageHeight() const {
+    return stageSize(frameH_, outH_, finalH_);
+}
+
 void PlanBuilder::geometric(const Matrix3& forward) {
     pending_ = forward * pending_;
     hasPending_ = true;
+    pendingResize_.reset();  // anything composed with a resize is a warp
 }
 
 void PlanBuilder::resampling(Interpolation interpolation, BorderMode border, const Rgb& fill) {
@@ -55,17 +79,44 @@ void PlanBuilder::resampling(Interpolation interpolation, BorderMode border, con
 }
 
 void PlanBuilder::newFrame(const Matrix3& forward, int newW, int newH, int regionW, int regionH,
-                           Interpolation interpolation, bool resize) {
+                           Interpolation interpolation, bool resize, int regionX, int regionY) {
     // cv2.resize's INTER_NEAREST reads source pixel floor(x * region / new): the centre-aligned map
     // moved by half an output pixel, so that the warp's rounding (half up) gives that floor.
-    geometric(masks_ && resize ? Matrix3::translation(0.5, 0.5) * forward : forward);
+    const bool nearest = masks_ || interpolation == Interpolation::Nearest;
+    const bool alone = !hasPending_;
+    geometric(nearest && resize ? Matrix3::translation(0.5, 0.5) * forward : forward);
+    // Alone in its warp, a nearest resize picks exactly the pixels OpenCV's resizeNN picks.
+    if (alone && nearest && resize)
+        pendingResize_ = WarpStep::NearestRegion{regionX, regionY, regionW, regionH};
     frameW_ = newW;
     frameH_ = newH;
     interpolation_ = masks_ ? Interpolation::Nearest : interpolation;
-    // cv2.resize repeats the region's edge pixels; an op before it that set a border keeps its own.
+    // cv2.resize repeats the region's edge pixels; an op before it (in the same warp) that set a
+    // border keeps its own.
     if (!borderSet_) border_ = BorderMode::Replicate;
-    // The source level is chosen for the region's scale, not the whole image's.
-    levelScale_ = std::min(static_cast<double>(outW_) / regionW, static_cast<double>(outH_) / regionH);
+    // The first stage's source level is chosen for the region's scale, not the whole image's.
+    srcPerFrameX_ *= static_cast<double>(regionW) / newW;
+    srcPerFrameY_ *= static_cast<double>(regionH) / newH;
+}
+
+void PlanBuilder::wholePixelFrame(const Matrix3& forward, int newW, int newH, bool swapsAxes) {
+    geometric(forward);  // (a resize pending before it is no longer alone)
+    frameW_ = newW;
+    frameH_ = newH;
+    if (swapsAxes) std::swap(srcPerFrameX_, srcPerFrameY_);
+}
+
+void PlanBuilder::window(int dx, int dy, int newW, int newH, BorderMode border, const Rgb& fill) {
+    const bool outside = dx > 0 || dy > 0 || newW - dx > frameW_ || newH - dy > frameH_;
+    if (outside && hasPending_) flushWarp();
+    geometric(Matrix3::translation(dx, dy));
+    frameW_ = newW;
+    frameH_ = newH;
+    if (!outside) return;
+    border_ = border;
+    fill_ = masks_ ? Rgb{maskFill_, maskFill_, maskFill_} : fill;
+    borderSet_ = true;
+    flushWarp();
 }
 
 void PlanBuilder::gatherStage(std::shared_ptr<const GatherStep> gather) {
@@ -73,19 +124,30 @@ void PlanBuilder::gatherStage(std::shared_ptr<const GatherStep> gather) {
     PlanStage stage;
     WarpStep& w = stage.warp;
     w.gather = std::move(gather);
+    stage.width = stageWidth();
+    stage.height = stageHeight();
     if (plan_.stages.empty()) {
         // Tiles read a pre-filtered level of the source, as a fused warp does.
-        const int k = masks_         ? maskLevel_
-                      : prefiltered_ ? SourceLevels::levelForScale(levelScale_, srcW_, srcH_)
-                                     : 0;
+        const int k = firstLevel(stage.width, stage.height);
         SourceLevels::levelSize(srcW_, srcH_, k, w.inputWidth, w.inputHeight);
         w.sourceLevel = k;
     } else {
         w.sourceLevel = -1;
-        w.inputWidth = outW_;
-        w.inputHeight = outH_;
+        w.inputWidth = plan_.stages.back().width;
+        w.inputHeight = plan_.stages.back().height;
     }
+    lastFrameW_ = frameW_;
+    lastFrameH_ = frameH_;
     plan_.stages.push_back(std::move(stage));
+}
+
+int PlanBuilder::firstLevel(int stageW, int stageH) const {
+    if (masks_) return maskLevel_;
+    if (!prefiltered_) return 0;
+    // Stage pixels per source pixel, the smaller of the two axes.
+    const double scale = std::min(static_cast<double>(stageW) / frameW_ / srcPerFrameX_,
+                                  static_cast<double>(stageH) / frameH_ / srcPerFrameY_);
+    return SourceLevels::levelForScale(scale, srcW_, srcH_);
 }
 
 void PlanBuilder::pixel(PixelStep step) {
@@ -96,6 +158,12 @@ void PlanBuilder::pixel(PixelStep step) {
 
 Plan PlanBuilder::finish() {
     if (plan_.stages.empty() || hasPending_) flushWarp();
+    if (frameW_ != lastFrameW_ || frameH_ != lastFrameH_ || plan_.stages.back().width != outW_ ||
+        plan_.stages.back().height != outH_)
+        throw RuntimeError("plan: the last stage is " + std::to_string(plan_.stages.back().width) + "x" +
+                           std::to_string(plan_.stages.back().height) + ", not the output's " +
+                           std::to_string(outW_) + "x" + std::to_string(outH_) +
+                           " (the final frame given to the builder is not the last op's)");
     return std::move(plan_);
 }
 
@@ -106,24 +174,24 @@ void PlanBuilder::flushWarp() {
     w.interpolation = interpolation_;
     w.border = border_;
     w.fill = fill_;
-    const Matrix3 toOut = resizeMatrix(frameW_, frameH_, outW_, outH_);
+    stage.width = stageWidth();
+    stage.height = stageHeight();
+    const Matrix3 toStage = resizeMatrix(frameW_, frameH_, stage.width, stage.height);
     Matrix3 inverse;
     if (plan_.stages.empty()) {
-        // Output pixel -> frame -> source full resolution -> pre-filtered level.
-        const int k = masks_         ? maskLevel_
-                      : prefiltered_ ? SourceLevels::levelForScale(levelScale_, srcW_, srcH_)
-                                     : 0;
-        int lw = 0, lh = 0;
-        SourceLevels::levelSize(srcW_, srcH_, k, lw, lh);
+        // Stage pixel -> frame -> source full resolution -> pre-filtered level.
+        const int k = firstLevel(stage.width, stage.height);
+        SourceLevels::levelSize(srcW_, srcH_, k, w.inputWidth, w.inputHeight);
         w.sourceLevel = k;
-        w.inputWidth = lw;
-        w.inputHeight = lh;
-        inverse = levelMatrix(k) * pending_.inverse() * toOut.inverse();
+        inverse = levelMatrix(k) * pending_.inverse() * toStage.inverse();
     } else {
+        // Stage pixel -> frame -> the last stage's frame -> the last stage's pixels.
+        const PlanStage& last = plan_.stages.back();
         w.sourceLevel = -1;
-        w.inputWidth = outW_;
-        w.inputHeight = outH_;
-        inverse = toOut * pending_.inverse() * toOut.inverse();
+        w.inputWidth = last.width;
+        w.inputHeight = last.height;
+        inverse = resizeMatrix(lastFrameW_, lastFrameH_, last.width, last.height) * pending_.inverse() *
+                  toStage.inverse();
     }
     // A projective map leaves a last row other than (0, 0, 1): the stage is then a projective warp.
     w.projective = std::abs(inverse(2, 0)) > 1e-15 || std::abs(inverse(2, 1)) > 1e-15 ||
@@ -132,10 +200,22 @@ void PlanBuilder::flushWarp() {
         w.homography = inverse.m;
     else
         w.inverse = affinePart(inverse);
-    w.copy = !w.projective && inverse.isIdentity(1e-8) && w.inputWidth == outW_ && w.inputHeight == outH_;
+    w.copy = !w.projective && inverse.isIdentity(1e-8) && w.inputWidth == stage.width &&
+             w.inputHeight == stage.height;
+    // The exact resize needs the stage at its frame's scale, reading the frame it resizes at full size.
+    const int fromW = plan_.stages.empty() ? srcW_ : lastFrameW_,
+              fromH = plan_.stages.empty() ? srcH_ : lastFrameH_;
+    if (pendingResize_ && w.interpolation == Interpolation::Nearest && stage.width == frameW_ &&
+        stage.height == frameH_ && w.inputWidth == fromW && w.inputHeight == fromH)
+        w.nearestResize = pendingResize_;
+    pendingResize_.reset();
+    lastFrameW_ = frameW_;
+    lastFrameH_ = frameH_;
     plan_.stages.push_back(std::move(stage));
     pending_ = Matrix3::identity();
     hasPending_ = false;
+    // The next warp's ops set their own border; a resize among them repeats the edge (newFrame).
+    borderSet_ = false;
 }
 
 Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, int outHeight,
@@ -145,7 +225,9 @@ Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, 
                          std::to_string(replay.imageHeight) + " image, but this image is " +
                          std::to_string(srcWidth) + "x" + std::to_string(srcHeight));
     if (outWidth <= 0 || outHeight <= 0) throw InputError("output size must be positive");
-    PlanBuilder b(srcWidth, srcHeight, outWidth, outHeight, sampling);
+    int finalW = 0, finalH = 0;
+    frameSize(replay, replay.ops.size(), finalW, finalH);
+    PlanBuilder b(srcWidth, srcHeight, outWidth, outHeight, sampling, finalW, finalH);
     for (const ConcreteOp& op : replay.ops) {
         if (!op.applied) continue;
         opModule(op.id).lower(op.params, b);

@@ -1,7 +1,8 @@
 #pragma once
 // What a backend executes for one output (SPEC §2 "Plan"): stages of one fused warp followed by
 // pixel ops in pipeline order. Consecutive geometric ops compose into one matrix, sampled once;
-// a pixel op between geometric ops starts a new stage, so order is kept exactly. The tile scale
+// a pixel op between geometric ops starts a new stage, so order is kept exactly. Each stage has
+// its own size (a resize after pixel ops renders them at the size before it). The tile scale
 // is folded into the first warp, which reads a pre-filtered source level. Backends never sample
 // random numbers or derive matrices: everything they need is here.
 
@@ -9,6 +10,7 @@
 #include <climits>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -48,6 +50,15 @@ struct WarpStep {
     bool projective = false;
     std::array<double, 9> homography{};
     std::shared_ptr<const GatherStep> gather;  ///< a gather instead of the matrix
+    /// A nearest-neighbour cv2.resize of the input's region [x, x + w) x [y, y + h) onto the whole
+    /// output, picked as OpenCV's resizeNN picks: column x + min(floor(i * ifx), w - 1) with
+    /// ifx = 1 / (outWidth / w) in double (rows alike). The warp tables hold these indices exactly
+    /// (warpTables), so every backend picks the same pixels; `inverse` is the same map, unused.
+    struct NearestRegion {
+        int x = 0, y = 0, w = 0, h = 0;
+        bool operator==(const NearestRegion&) const = default;
+    };
+    std::optional<NearestRegion> nearestResize;
 };
 
 /// The truncation the gather applies to s0 and s1 (GatherStep).
@@ -97,23 +108,23 @@ struct NoiseStep {
     std::uint64_t seed;
 };
 struct DropoutStep {
-    std::vector<Hole> holes;  ///< in output pixels
+    std::vector<Hole> holes;  ///< in pixels of the stage's image
     Fill::Mode mode = Fill::Mode::Constant;
     Rgb fill{0, 0, 0};
     std::vector<Rgb> colours;
     std::uint64_t seed = 0;
 };
 
-/// Mixes in a partner image (mixing ops): `partner` is that image already resized to the plan's
-/// output size with the output's channels (bindPartners, partners.h). Blend (`paste` false): every
+/// Mixes in a partner image (mixing ops): `partner` is that image already resized to its stage's
+/// size with the output's channels (bindPartners, partners.h). Blend (`paste` false): every
 /// channel becomes (weight * a + (65536 - weight) * b + 32768) >> 16, a the pixel, b the partner's, so
 /// weight = round(lambda * 65536) and the result is lambda * a + (1 - lambda) * b rounded half up.
-/// Paste: the pixels of `box` (output pixels) become the partner's.
+/// Paste: the pixels of `box` (pixels of the stage) become the partner's.
 struct MixStep {
     std::uint64_t partnerIndex = 0;  ///< the partner's index in the pool the sample was drawn from
     bool paste = false;
     std::uint32_t weight = 65536;  ///< blend: the pixel's weight in 1/65536
-    Hole box;                      ///< paste
+    Hole box;                      ///< paste (pixels of the stage's image)
     std::shared_ptr<const Image> partner;
     /// The 4-image grid (core/ops/): `partner` is then the whole canvas, composed by bindPartners
     /// from the cells' images (the sample's own among them), and pasted over the output.
@@ -123,13 +134,18 @@ struct MixStep {
 using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
                                ConvolveStep, NoiseStep, DropoutStep, MixStep>;
 
+/// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
+/// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full
+/// resolution plan renders every frame at its own size, a tile at the tile's scale (PlanBuilder).
+/// A stage after the first reads the previous stage's image.
 struct PlanStage {
     WarpStep warp;
     std::vector<PixelStep> ops;
+    int width = 0, height = 0;
 };
 
 struct Plan {
-    int width = 0, height = 0;  ///< output size
+    int width = 0, height = 0;  ///< output size: the last stage's
     std::vector<PlanStage> stages;
 };
 

@@ -26,10 +26,10 @@ int nearest(double v, int n) {
 }  // namespace
 
 std::vector<std::uint8_t> inventedMask(const Plan& plan) {
-    const int W = plan.width, H = plan.height;
-    std::vector<std::uint8_t> mask(static_cast<std::size_t>(W) * H, 0), previous;
+    std::vector<std::uint8_t> mask(static_cast<std::size_t>(plan.width) * plan.height, 0), previous;
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {
         const PlanStage& stage = plan.stages[s];
+        const int W = stage.width, H = stage.height;  // each stage has its own size
         const WarpStep& w = stage.warp;
         const int inW = w.inputWidth, inH = w.inputHeight;
         // What this stage reads: the source (all real) or the previous stage (its mask).
@@ -153,9 +153,8 @@ double shareOverThreshold(const Pipeline& pipeline, std::uint64_t seed, int widt
     return counted ? static_cast<double>(over) / counted : 0.0;
 }
 
-Range findTheEdge(const Pipeline& pipeline, std::size_t op, const std::string& key,
-                  std::uint64_t seed, int width, int height, double threshold, double allowedShare,
-                  int samples, int side) {
+Range findTheEdge(const Pipeline& pipeline, std::size_t op, const std::string& key, std::uint64_t seed,
+                  int width, int height, double threshold, double allowedShare, int samples, int side) {
     if (op >= pipeline.size()) throw InputError("find the edge: no op " + std::to_string(op));
     const ParamDesc* pd = pipeline[op].desc().param(key);
     if (!pd || (pd->kind != ParamKind::FloatRange && pd->kind != ParamKind::IntRange) ||

@@ -678,7 +678,7 @@ std::vector<Mask> moveMasks(const Replay& replay, const std::vector<Mask>& masks
     // neighbour of the composed map (a crop's resize then a rotation would pick other pixels).
     return movePackedMasks(masks, [&](Image packed, std::size_t first) {
         auto step = [&](const ConcreteOp* op, int toW, int toH) {
-            PlanBuilder b = PlanBuilder::forMasks(packed.width, packed.height, toW, toH, maskFill);
+            PlanBuilder b = PlanBuilder::forMasks(packed.width, packed.height, toW, toH, maskFill, 0, toW, toH);
             if (op) opModule(op->id).lower(op->params, b);
             const Plan plan = b.finish();
             if (plan.stages.size() == 1 && plan.stages[0].warp.copy) return;

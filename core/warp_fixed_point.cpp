@@ -24,6 +24,24 @@ WarpTables warpTables(const WarpStep& w, int outWidth, int outHeight) {
         w.interpolation == Interpolation::Nearest ? scale / 2 : scale / (1 << kWarpInterBits) / 2;
     const auto& m = w.inverse;
     WarpTables t;
+    if (w.nearestResize && w.interpolation == Interpolation::Nearest) {
+        // OpenCV's resizeNN: sx = min(cvFloor(x * ifx), w - 1), ifx = 1 / (dst / src) in double; the
+        // tables hold the indices in whole units of the fixed point, so (x0 + adelta) >> bits is sx.
+        const auto& r = *w.nearestResize;
+        const double ifx = 1.0 / (static_cast<double>(outWidth) / r.w);
+        const double ify = 1.0 / (static_cast<double>(outHeight) / r.h);
+        t.adelta.resize(static_cast<std::size_t>(outWidth));
+        t.bdelta.assign(static_cast<std::size_t>(outWidth), 0);
+        for (int x = 0; x < outWidth; ++x)
+            t.adelta[static_cast<std::size_t>(x)] =
+                (r.x + std::min(static_cast<int>(std::floor(x * ifx)), r.w - 1)) * scale;
+        t.x0.assign(static_cast<std::size_t>(outHeight), 0);
+        t.y0.resize(static_cast<std::size_t>(outHeight));
+        for (int y = 0; y < outHeight; ++y)
+            t.y0[static_cast<std::size_t>(y)] =
+                (r.y + std::min(static_cast<int>(std::floor(y * ify)), r.h - 1)) * scale;
+        return t;
+    }
     t.adelta.resize(static_cast<std::size_t>(outWidth));
     t.bdelta.resize(static_cast<std::size_t>(outWidth));
     for (int x = 0; x < outWidth; ++x) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -115,6 +116,15 @@ inline Preset everyOpPreset() {
         {"op": "emboss", "p": 0.2, "alpha": [0.2, 0.4], "strength": [0.1, 1.0]},
         {"op": "gauss_noise", "p": 0.3, "std_frac": [0.01, 0.05], "mean_frac": [-0.01, 0.02], "per_channel": false},
         {"op": "to_gray", "p": 0.1},
+        {"op": "resize", "p": 0.8, "size": [180, 240], "interpolation": "nearest"},
+        {"op": "longest_max_size", "p": 1.0, "max_size": [200, 220]},
+        {"op": "smallest_max_size", "p": 0.5, "max_size": [150, 150], "interpolation": "nearest"},
+        {"op": "random_rotate90", "p": 0.7},
+        {"op": "transpose", "p": 0.4},
+        {"op": "pad_if_needed", "p": 1.0, "min_size": [260, 300], "position": "random", "border": "reflect"},
+        {"op": "random_crop", "p": 1.0, "size": [200, 240], "pad_if_needed": true, "pad_position": "top_right",
+         "fill": [9, 99, 199]},
+        {"op": "center_crop", "p": 0.9, "size": [150, 180]},
         {"op": "horizontal_flip", "enabled": false, "p": 0.9},
         {"op": "grid_dropout", "p": 0.4, "ratio": 0.3, "unit_size_px": [12, 40], "fill": "random_uniform"},
         {"op": "grid_dropout", "p": 1.0, "ratio": 0.6, "random_offset": false, "fill": [0, 128, 255]},
@@ -225,6 +235,12 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
                    Size2{std::max(c.height, (t.height + 1) / 2), std::max(c.width, (t.width + 1) / 2)});
         }
         if (op.id() == OpId::GaussianBlur) op.set("sigma_px", range(0.01, 50));
+        if (op.id() == OpId::RandomCrop || op.id() == OpId::CenterCrop || op.id() == OpId::PadIfNeeded) {
+            // A window larger than the image is an error without padding (as in the library), and
+            // torch pads by reflection only by less than the image's side: pad, constant or replicate.
+            if (op.id() != OpId::PadIfNeeded) op.set("pad_if_needed", true);
+            op.set("border", std::string(rng.bounded(2) == 0 ? "constant" : "replicate"));
+        }
         if (op.id() == OpId::GridDropout && rng.bounded(2) == 0) {
             const Range u = range(2, 300);
             op.set("unit_size_px", Range{std::floor(u.min), std::floor(u.max)});
@@ -236,22 +252,32 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
     int radius = 0;
     for (const OpConfig& op : p.pipeline)
         if (op.id() == OpId::GaussianBlur) radius = std::max(radius, int(op.range("sigma_px").max * 3.5));
-    for (OpConfig& op : p.pipeline)
-        if (op.id() == OpId::RandomResizedCrop) {
+    // A crop or resize keeps its output above the largest radius (and the kernel ops' 7).
+    radius = std::max(radius, 8);
+    for (OpConfig& op : p.pipeline) {
+        if (op.id() == OpId::RandomResizedCrop || op.id() == OpId::Resize) {
             const Size2 s = op.size("size");
             op.set("size", Size2{std::max(s.height, radius + 1), std::max(s.width, radius + 1)});
         }
+        if (op.id() == OpId::LongestMaxSize || op.id() == OpId::SmallestMaxSize) {
+            // A shorter side of 1 px after a longest-side resize of a wide image would be below any
+            // radius: sizes of 2 to 3 times the radius, from 64 px.
+            const double lo = std::max(64.0, 3.0 * (radius + 1)), hi = lo + double(rng.bounded(200));
+            op.set("max_size", rng.bounded(2) == 0 ? Range{lo, lo} : Range{lo, hi});
+        }
+    }
     // The training tail ends the pipeline (ToTensorV2 needs torch, which the library's test
     // environment does not have: it is checked in the torch environment).
     erase_if(p.pipeline, [](const OpConfig& c) { return c.id() == OpId::ToTensor; });
     std::stable_partition(p.pipeline.begin(), p.pipeline.end(),
                           [](const OpConfig& c) { return c.desc().category != OpCategory::Training; });
-    // AugLab's order rule: one op that sets the frame (a crop) at most, before every pixel op (here: first).
-    const auto isCrop = [](const OpConfig& c) { return setsFrame(c); };
-    if (const auto crop = std::find_if(p.pipeline.begin(), p.pipeline.end(), isCrop);
-        crop != p.pipeline.end()) {
-        const OpConfig keep = *crop;
-        erase_if(p.pipeline, isCrop);
+    // AugLab's order rule: the 4-image grid comes first (one at most). Crops and resizes stay where
+    // they were drawn, several of them too.
+    const auto isGrid = [](const OpConfig& c) { return c.desc().mustBeFirst; };
+    if (const auto grid = std::find_if(p.pipeline.begin(), p.pipeline.end(), isGrid);
+        grid != p.pipeline.end()) {
+        const OpConfig keep = *grid;
+        erase_if(p.pipeline, isGrid);
         p.pipeline.insert(p.pipeline.begin(), keep);
     }
     return p;
@@ -458,6 +484,67 @@ inline std::vector<PinnedCase> kernelPinnedCases(bool dali = false) {
     return cases;
 }
 
+/// What can export them.
+enum class ResizeTarget { Albumentations, Torchvision, Keras, Dali };
+
+/// The resizes (resize, longest_max_size, smallest_max_size), alone and after or between pixel ops
+/// (each plan stage has its own size), and the crops and paddings (exact), on chelsea.png (451 x 300),
+/// for every target that has them.
+inline std::vector<PinnedCase> resizePinnedCases(ResizeTarget target) {
+    std::vector<PinnedCase> cases{
+        {"resize to 120 x 200 (height, width)", R"({"op": "resize", "size": [120, 200]})", Bound::Linear},
+        {"resize up to 517 x 640", R"({"op": "resize", "size": [517, 640]})", Bound::Linear},
+        {"box blur 5, then resize to 150 x 225",
+         R"({"op": "box_blur", "kernel_size": [5, 5]}, {"op": "resize", "size": [150, 225]})", Bound::Linear},
+        {"sharpen, resize to 200 x 160, box blur 3",
+         R"({"op": "sharpen", "alpha": [0.4, 0.4], "lightness": [0.8, 0.8]}, {"op": "resize", "size": [200, 160]}, {"op": "box_blur", "kernel_size": [3, 3]})",
+         Bound::Linear},
+    };
+    // DALI's nearest takes the pixel under the output pixel's centre (its export says so).
+    if (target != ResizeTarget::Keras && target != ResizeTarget::Dali)
+        cases.push_back({"resize up to 411 x 700, nearest",
+                         R"({"op": "resize", "size": [411, 700], "interpolation": "nearest"})",
+                         Bound::Nearest});
+    // Crops and paddings (whole pixels: exact).
+    cases.push_back({"center crop 201 x 333", R"({"op": "center_crop", "size": [201, 333]})", Bound::Exact});
+    if (target == ResizeTarget::Keras) return cases;
+    if (target != ResizeTarget::Dali)
+        cases.insert(
+            cases.end(),
+            {
+                {"pad to 400 x 520, constant (10, 20, 30)",
+                 R"({"op": "pad_if_needed", "min_size": [400, 520], "border": "constant", "fill": [10, 20, 30]})",
+                 Bound::Exact},
+                {"pad to 360 x 500, reflect_101, image at the top left",
+                 R"({"op": "pad_if_needed", "min_size": [360, 500], "position": "top_left"})", Bound::Exact},
+                {"pad to 333 x 470, reflect",
+                 R"({"op": "pad_if_needed", "min_size": [333, 470], "border": "reflect"})", Bound::Exact},
+                {"pad to 350 x 460, wrap, bottom right",
+                 R"({"op": "pad_if_needed", "min_size": [350, 460], "border": "wrap", "position": "bottom_right"})",
+                 Bound::Exact},
+                {"box blur 3, then center crop 420 x 400 padded (replicate)",
+                 R"({"op": "box_blur", "kernel_size": [3, 3]}, {"op": "center_crop", "size": [420, 400], "pad_if_needed": true, "border": "replicate"})",
+                 Bound::Exact},
+            });
+    cases.insert(
+        cases.end(),
+        {
+            {"longest max size 300", R"({"op": "longest_max_size", "max_size": [300, 300]})", Bound::Linear},
+            {"smallest max size 256, then box blur 3",
+             R"({"op": "smallest_max_size", "max_size": [256, 256]}, {"op": "box_blur", "kernel_size": [3, 3]})",
+             Bound::Linear},
+            {"box blur 3, then longest max size 640 (up)",
+             R"({"op": "box_blur", "kernel_size": [3, 3]}, {"op": "longest_max_size", "max_size": [640, 640]})",
+             Bound::Linear},
+        });
+    if (target == ResizeTarget::Albumentations)
+        cases.push_back(
+            {"box blur 3, then the whole image cropped and downscaled",
+             R"({"op": "box_blur", "kernel_size": [3, 3]}, {"op": "random_resized_crop", "size": [200, 333], "scale": [1, 1], "ratio": [1.5033333333333334, 1.5033333333333334]})",
+             Bound::Linear});
+    return cases;
+}
+
 /// `a` followed by `b`.
 inline std::vector<PinnedCase> joined(std::vector<PinnedCase> a, const std::vector<PinnedCase>& b) {
     a.insert(a.end(), b.begin(), b.end());
@@ -488,15 +575,23 @@ inline double ksCritical(std::size_t n, std::size_t m) {
 
 /// AugLab's draws of every op of `preset` for `n` samples of a width x height image: per op, key ->
 /// the values drawnValues() reports (ops that did not apply add nothing).
-inline std::vector<std::map<std::string, std::vector<double>>> auglabDraws(const Preset& preset, int width,
-                                                                           int height, int n) {
+/// The values AugLab draws for each op's preset keys, and for the other keys `theirs` (the library's
+/// draws, one object per op) names (a value drawn that no key sets, as random_rotate90's factor).
+inline std::vector<std::map<std::string, std::vector<double>>> auglabDraws(
+    const Preset& preset, int width, int height, int n, const nlohmann::json* theirs = nullptr) {
     std::vector<std::map<std::string, std::vector<double>>> out(preset.pipeline.size());
+    std::vector<std::set<std::string>> keys(preset.pipeline.size());
+    for (std::size_t k = 0; k < preset.pipeline.size(); ++k) {
+        for (const ParamDesc& pd : preset.pipeline[k].desc().params) keys[k].insert(pd.key);
+        if (theirs && k < theirs->size())
+            for (const auto& [key, value] : (*theirs)[k].items()) keys[k].insert(key);
+    }
     for (int i = 0; i < n; ++i) {
         const Replay r =
             samplePipeline(preset.pipeline, preset.seed, static_cast<std::uint64_t>(i), width, height);
         for (std::size_t k = 0; k < preset.pipeline.size(); ++k)
-            for (const ParamDesc& pd : preset.pipeline[k].desc().params)
-                for (double v : drawnValues(r.ops[k], pd.key, width, height)) out[k][pd.key].push_back(v);
+            for (const std::string& key : keys[k])
+                for (double v : drawnValues(r.ops[k], key, width, height)) out[k][key].push_back(v);
     }
     return out;
 }
@@ -507,7 +602,7 @@ inline std::vector<std::map<std::string, std::vector<double>>> auglabDraws(const
 /// `failures`; returns how many keys were compared.
 inline int compareDraws(const Preset& preset, const nlohmann::json& theirs, int width, int height, int n,
                         QStringList& failures) {
-    const auto ours = auglabDraws(preset, width, height, n);
+    const auto ours = auglabDraws(preset, width, height, n, &theirs);
     if (theirs.size() != ours.size()) {
         failures
             << QString("the library reported %1 transforms for %2 ops").arg(theirs.size()).arg(ours.size());

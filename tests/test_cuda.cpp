@@ -257,6 +257,8 @@ Plan pixelPlan(const QByteArray& op, int w, int h) {
     a.rotate_deg = 7;
     a.scale_x = a.scale_y = 1.05;
     PlanStage stage;
+    stage.width = w;
+    stage.height = h;
     stage.warp =
         warpStep(affineMatrix(a, w, h), w, h, w, h, Interpolation::Linear, BorderMode::Reflect101, {});
     const HsvLuts hsv = hsvLuts(HsvParams{33, -17.5, 12.3});
@@ -298,15 +300,20 @@ Plan pixelPlan(const QByteArray& op, int w, int h) {
     plan.stages.push_back(stage);
     if (op == "three_stages") {
         plan.stages[0].ops = {LutStep{brightnessContrastLut(1.3f, 5.0f)}};
+        // The middle stage has a size of its own (a resize between pixel ops): about 2/3 x 1/2.
         PlanStage flip;
-        flip.warp =
-            warpStep(horizontalFlipMatrix(w), w, h, w, h, Interpolation::Linear, BorderMode::Constant, {});
+        flip.width = std::max(1, 2 * w / 3);
+        flip.height = std::max(1, h / 2);
+        flip.warp = warpStep(resizeMatrix(w, h, flip.width, flip.height) * horizontalFlipMatrix(w), w, h,
+                             flip.width, flip.height, Interpolation::Linear, BorderMode::Replicate, {});
         flip.warp.sourceLevel = -1;
-        flip.ops = {HsvStep{hsv}, BlurStep{blurKernel(1.0)}};
+        flip.ops = {HsvStep{hsv}, BlurStep{blurKernel(1.0)}, MedianStep{3}};
         PlanStage turn;
+        turn.width = w;
+        turn.height = h;
         a.rotate_deg = -40;
-        turn.warp = warpStep(affineMatrix(a, w, h), w, h, w, h, Interpolation::Nearest, BorderMode::Constant,
-                             {9, 8, 7});
+        turn.warp = warpStep(affineMatrix(a, w, h) * resizeMatrix(flip.width, flip.height, w, h), flip.width,
+                             flip.height, w, h, Interpolation::Nearest, BorderMode::Constant, {9, 8, 7});
         turn.warp.sourceLevel = -1;
         turn.ops = {GrayStep{}};
         plan.stages.push_back(flip);
@@ -547,7 +554,9 @@ void TestCuda::batchesSplitInOrder() {
         p.width = p.height = i == 4 ? 1000 : 100;  // job 4 alone exceeds the budget
         p.stages.push_back(PlanStage{warpStep(Matrix3::identity(), 100, 100, p.width, p.height,
                                               Interpolation::Linear, BorderMode::Constant, {}),
-                                     {}});
+                                     {},
+                                     p.width,
+                                     p.height});
         jobs.push_back(RenderJob{&source, p, &outs[std::size_t(i)]});
     }
     const auto groups = cuda::splitBatches(jobs, 200000);
@@ -633,7 +642,9 @@ void TestCuda::warpMatchesCpu() {
         plan.height = out.height();
         plan.stages.push_back(PlanStage{warpStep(maps[i], in.width(), in.height(), out.width(), out.height(),
                                                  Interpolation(interp), BorderMode(border), {200, 30, 90}),
-                                        {}});
+                                        {},
+                                        out.width(),
+                                        out.height()});
         const Image expected = render(cpu, source, plan);
         const Image actual = render(*backend, source, plan);
         const Diff d = compare(actual, expected);
@@ -705,7 +716,9 @@ void TestCuda::everyColourMatchesCpu() {
     plan.width = plan.height = 4096;
     plan.stages.push_back(PlanStage{warpStep(Matrix3::identity(), 4096, 4096, 4096, 4096,
                                              Interpolation::Nearest, BorderMode::Constant, {}),
-                                    {}});
+                                    {},
+                                    4096,
+                                    4096});
     QVERIFY(plan.stages[0].warp.copy);
     const std::vector<std::vector<PixelStep>> opLists{{HsvStep{hsvLuts(HsvParams{-71, 23.9, -18.2})}},
                                                       {HsvStep{hsvLuts(HsvParams{180, -255, 255})}},
@@ -892,7 +905,10 @@ void TestCuda::badPlansAreRuntimeErrors() {
     plan.width = 40;
     plan.height = 30;
     plan.stages.push_back(PlanStage{
-        warpStep(Matrix3::identity(), 41, 30, 40, 30, Interpolation::Linear, BorderMode::Constant, {}), {}});
+        warpStep(Matrix3::identity(), 41, 30, 40, 30, Interpolation::Linear, BorderMode::Constant, {}),
+        {},
+        40,
+        30});
     QVERIFY_THROWS_EXCEPTION(RuntimeError, render(*backend, source, plan));
     Image out;
     RenderJob noSource{nullptr, plan, &out};

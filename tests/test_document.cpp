@@ -18,7 +18,7 @@ private slots:
     void dragMergesIntoOneStep();
     void dragBackToStartLeavesNoStep();
     void structureEdits();
-    void cropStaysBeforePixelOps();
+    void framesChangeAnywhereBeforeTheTail();
     void optionalPixelHolesComeAsAPair();
     void saveOpenAndDirtyState();
     void failedSaveKeepsOldFileAndDirtyState();
@@ -87,21 +87,29 @@ void TestDocument::structureEdits() {
     QCOMPARE(doc.undoStack()->count(), 3);
 }
 
-void TestDocument::cropStaysBeforePixelOps() {
+void TestDocument::framesChangeAnywhereBeforeTheTail() {
     // The default pipeline: affine, horizontal_flip, coarse_dropout, brightness_contrast.
     PipelineDocument doc;
     QSignalSpy refused(&doc, &PipelineDocument::editRefused);
     doc.addOp("random_resized_crop");
-    QCOMPARE(doc.preset().pipeline[2].name(), std::string("random_resized_crop"));  // before the first pixel op
+    doc.addOp("resize");  // a crop and a resize after pixel ops: each stage has its own size
+    QCOMPARE(doc.preset().pipeline[4].name(), std::string("random_resized_crop"));
+    QCOMPARE(doc.preset().pipeline[5].name(), std::string("resize"));
+    doc.moveOp(4, 1);  // anywhere
+    QCOMPARE(doc.preset().pipeline[1].name(), std::string("random_resized_crop"));
+    doc.addOp("normalize");
+    doc.addOp("longest_max_size");  // placed before the training tail
+    QCOMPARE(doc.preset().pipeline[6].name(), std::string("longest_max_size"));
+    QCOMPARE(doc.preset().pipeline[7].name(), std::string("normalize"));
+    QCOMPARE(refused.count(), 0);
     const Preset before = doc.preset();
     const int steps = doc.undoStack()->count();
-    doc.moveOp(2, 3);  // after coarse_dropout: refused, nothing changes, the user is told why
-    doc.addOp("random_resized_crop");  // a second crop: refused
+    doc.moveOp(5, 7);  // the resize after the training tail: refused, nothing changes, the user is told why
     QCOMPARE(doc.preset(), before);
     QCOMPARE(doc.undoStack()->count(), steps);
-    QCOMPARE(refused.count(), 2);
-    QVERIFY2(refused[0][0].toString().contains("before every pixel op"), qPrintable(refused[0][0].toString()));
-    QVERIFY(refused[1][0].toString().contains("may run once per sample"));
+    QCOMPARE(refused.count(), 1);
+    QVERIFY2(refused[0][0].toString().contains("must come before the training ops"),
+             qPrintable(refused[0][0].toString()));
     // What the document holds always loads back.
     QVERIFY(parsePreset(serializePreset(doc.preset())) == doc.preset());
 }

@@ -166,7 +166,7 @@ private slots:
 
     void pinnedMatchesApply() {
         const QStringList failures =
-            pinnedCasesOutsideBounds(joined(kDaliCases, kernelPinnedCases(true)), exportDali, python_,
+            pinnedCasesOutsideBounds(joined(joined(kDaliCases, kernelPinnedCases(true)), resizePinnedCases(ResizeTarget::Dali)), exportDali, python_,
                                      {checker("dali_check.py")}, dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }
@@ -195,7 +195,8 @@ private slots:
 
     void pinnedMatchesApply() {
         const QStringList failures = pinnedCasesOutsideBounds(
-            joined(kTorchvisionCases, kernelPinnedCases()), exportTorchvision, python_,
+            joined(joined(kTorchvisionCases, kernelPinnedCases()), resizePinnedCases(ResizeTarget::Torchvision)),
+            exportTorchvision, python_,
             {checker("torchvision_check.py")}, dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }

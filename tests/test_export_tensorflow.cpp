@@ -192,7 +192,7 @@ private slots:
 
     void kerasPinnedMatchesApply() {
         const QStringList failures =
-            pinnedCasesOutsideBounds(joined(kKerasCases, kernelPinnedCases()), exportKeras, pyenvPython(),
+            pinnedCasesOutsideBounds(joined(joined(kKerasCases, kernelPinnedCases()), resizePinnedCases(ResizeTarget::Keras)), exportKeras, pyenvPython(),
                                      {kChecker, "--keras"}, dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }

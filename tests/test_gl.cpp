@@ -69,6 +69,14 @@ void TestGl::opsMatchCpu_data() {
                                                      {"grid_dropout", Expect::Exact},
                                                      {"grid_random_uniform", Expect::Exact},
                                                      {"random_resized_crop", Expect::Exact},
+                                                     {"resize", Expect::Exact},
+                                                     {"resize_nearest", Expect::Exact},
+                                                     {"longest_max_size", Expect::Exact},
+                                                     {"random_rotate90", Expect::Exact},
+                                                     {"transpose", Expect::Exact},
+                                                     {"pad_if_needed", Expect::Exact},
+                                                     {"random_crop", Expect::Exact},
+                                                     {"frames_after_pixel_ops", Expect::Bounded},
                                                      {"deotte_affine", Expect::Exact},
                                                      {"perspective", Expect::Exact},
                                                      {"brightness_contrast", Expect::Exact},
@@ -101,10 +109,12 @@ void TestGl::opsMatchCpu() {
     QFETCH(int, width);
     QFETCH(int, height);
     QFETCH(int, channels);
-    OpConfig c = op(opName.startsWith("dropout_") ? "coarse_dropout"
-                    : opName.startsWith("grid_")  ? "grid_dropout"
-                    : opName == "brightness_mean" ? "brightness_contrast"
-                                                  : qPrintable(opName));
+    OpConfig c = op(opName.startsWith("dropout_")        ? "coarse_dropout"
+                    : opName.startsWith("grid_")         ? "grid_dropout"
+                    : opName == "brightness_mean"        ? "brightness_contrast"
+                    : opName.startsWith("resize")        ? "resize"
+                    : opName == "frames_after_pixel_ops" ? "sharpen"
+                                                         : qPrintable(opName));
     if (opName == "dropout_random") c.set("fill", Fill{Fill::Mode::Random, {}});
     if (opName == "dropout_uniform") c.set("fill", Fill{Fill::Mode::RandomUniform, {}});
     if (opName.startsWith("dropout") || opName == "coarse_dropout") c.set("holes", Range{3, 12});
@@ -118,8 +128,27 @@ void TestGl::opsMatchCpu() {
     if (opName == "brightness_mean") c.set("brightness_by_max", false);
     if (opName == "affine") c.set("rotate_deg", Range{-40, 40});
     if (opName == "random_resized_crop") c.set("size", Size2{std::max(1, height * 2 / 3), width + 5});
+    if (opName.startsWith("resize")) c.set("size", Size2{std::max(1, height * 2 / 3), width + 5});
+    if (opName == "resize_nearest") c.set("interpolation", std::string("nearest"));
+    if (opName == "longest_max_size") c.set("max_size", Range{20, 90});
+    if (opName == "pad_if_needed") {  // reflect_101, more than the image's size on small ones
+        c.set("min_size", Size2{height * 2 + 3, width + 9});
+        c.set("position", std::string("random"));
+    }
+    if (opName == "random_crop") {  // a window partly past the image: padded with wrap
+        c.set("size", Size2{height + 4, std::max(1, width / 2)});
+        c.set("pad_if_needed", true);
+        c.set("border", std::string("wrap"));
+    }
     if (opName == "deotte_affine") height = width;  // square images only
-    const std::vector<OpConfig> pipeline{c};
+    std::vector<OpConfig> pipeline{c};
+    if (opName == "frames_after_pixel_ops") {
+        // Stages of other sizes: a resize, quarter turns and a transpose between pixel ops.
+        OpConfig resize = op("resize"), blur = op("box_blur");
+        resize.set("size", Size2{std::max(1, height / 2), std::max(1, width * 3 / 2)});
+        blur.set("kernel_size", Range{3, 3});
+        pipeline = {blur, resize, c, op("random_rotate90"), op("transpose"), blur};
+    }
     SourceLevels source(photoCrop("chelsea.png", width, height, channels));
     CpuBackend cpu(1);
     auto gl = createGlBackend();

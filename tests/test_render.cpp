@@ -2,13 +2,16 @@
 // determinism across threads and grid sizes, tile i == apply(i), replay == apply bit for bit.
 
 #include <QtTest>
+
 #include <opencv2/imgproc.hpp>
+#include <set>
 
 #include "contact_sheet.h"
 #include "cpu_backend.h"
 #include "error.h"
 #include "fallback_backend.h"
 #include "geometry.h"
+#include "realism.h"
 #include "sampler.h"
 #include "test_support.h"
 
@@ -60,7 +63,10 @@ private slots:
     void degeneratePerspectiveIsAnError();
     void replayForAnotherSizeIsAnError();
     void randomResizedCropResizesTheCrop();
-    void cropAfterPixelOpIsRefused();
+    void frameChangesAfterPixelOps();
+    void quarterTurnsAndTransposeAreExact();
+    void resizesAsOpenCvResizes();
+    void paddingAndCropsAsOpenCv();
     void trainingTailIsNotPreviewed();
     void deotteFollowsTheNotebook_data();
     void deotteFollowsTheNotebook();
@@ -423,22 +429,191 @@ void TestRender::trainingTailIsNotPreviewed() {
                        renderSheet(busyPipeline(), {&levels}, o, cpu).image));
 }
 
-void TestRender::cropAfterPixelOpIsRefused() {
-    // The order rule, for replays built by hand and for presets.
+void TestRender::frameChangesAfterPixelOps() {
+    // Each plan stage has its own size: a crop or a resize after pixel ops leaves them at the size
+    // before it, so the pipeline renders as its ops applied one after the other.
     const Image photo = photoCrop("rocket.jpg", 64, 48, 3);
     SourceLevels src(photo);
-    OpConfig c = op("random_resized_crop");
-    const Replay r = samplePipeline({op("to_gray"), c}, 1, 0, 64, 48);
-    try {
-        buildFullPlan(r, 64, 48);
-        QFAIL("a crop after a pixel op was planned");
-    } catch (const InputError& e) {
-        QVERIFY2(std::string(e.what()).find("before every pixel op") != std::string::npos, e.what());
-    }
+    CpuBackend cpu(1);
+    OpConfig blur = op("box_blur");
+    blur.set("kernel_size", Range{3, 3});
+    OpConfig crop = op("random_resized_crop");
+    crop.set("size", Size2{40, 30});  // height, width
+    OpConfig sharpen = op("sharpen");
+    OpConfig resize = op("resize");
+    resize.set("size", Size2{20, 50});
+    const std::vector<OpConfig> pipeline{blur, crop, sharpen, resize};
     std::string why;
-    QCOMPARE(pipelineOrderError({op("to_gray"), c}, why), 1);
-    QCOMPARE(pipelineOrderError({op("affine"), c, op("to_gray")}, why), -1);
-    QCOMPARE(pipelineOrderError({c, op("affine"), c}, why), 2);
+    QCOMPARE(pipelineOrderError(pipeline, why), -1);
+    QCOMPARE(pipelineOrderError({crop, op("affine"), crop, resize}, why), -1);  // several, too
+    const Replay r = samplePipeline(pipeline, 3, 0, 64, 48);
+    for (const ConcreteOp& o : r.ops) QVERIFY(o.applied);
+
+    const Plan full = buildFullPlan(r, 64, 48);
+    QCOMPARE(full.stages.size(), std::size_t(3));  // blur | crop + sharpen | resize
+    const std::vector<std::pair<int, int>> fullSizes{{64, 48}, {30, 40}, {50, 20}};
+    for (std::size_t s = 0; s < full.stages.size(); ++s) {
+        QCOMPARE(full.stages[s].width, fullSizes[s].first);
+        QCOMPARE(full.stages[s].height, fullSizes[s].second);
+    }
+    const Image whole = executePlanCpu(src, full, RowLoop{});
+    QCOMPARE(whole.width, 50);
+    QCOMPARE(whole.height, 20);
+
+    // The same ops one at a time, each on the previous one's output.
+    Image current = photo;
+    for (const ConcreteOp& o : r.ops) {
+        Replay one;
+        one.imageWidth = current.width;
+        one.imageHeight = current.height;
+        one.ops = {o};
+        SourceLevels levels(current);
+        current = executePlanCpu(levels, buildFullPlan(one, current.width, current.height), RowLoop{});
+    }
+    QVERIFY(samePixels(whole, current));
+    QCOMPARE(inventedShare(full), 0.0);  // crops and resizes invent nothing
+
+    // A tile at half the final size: every stage at half its frame's size, the last one the tile's.
+    const Plan tile = buildPlan(r, 64, 48, 25, 10);
+    const std::vector<std::pair<int, int>> tileSizes{{32, 24}, {15, 20}, {25, 10}};
+    QCOMPARE(tile.stages.size(), std::size_t(3));
+    for (std::size_t s = 0; s < tile.stages.size(); ++s) {
+        QCOMPARE(tile.stages[s].width, tileSizes[s].first);
+        QCOMPARE(tile.stages[s].height, tileSizes[s].second);
+        if (s > 0) {
+            QCOMPARE(tile.stages[s].warp.inputWidth, tileSizes[s - 1].first);
+            QCOMPARE(tile.stages[s].warp.inputHeight, tileSizes[s - 1].second);
+        }
+    }
+    const Image small = executePlanCpu(src, tile, RowLoop{});
+    QCOMPARE(small.width, 25);
+    QCOMPARE(small.height, 10);
+
+    // Replays with frame changes after pixel ops read back as they were written.
+    QVERIFY(parseReplay(serializeReplay(r), "replay") == r);
+}
+
+void TestRender::quarterTurnsAndTransposeAreExact() {
+    // np.rot90's quarter turns and the transpose, against OpenCV's cv::rotate and cv::transpose on a
+    // non-square photo: bit for bit, alone and after a pixel op (a stage of another size before them).
+    const Image photo = loadImage(samplePath("chelsea.png")).image;  // 451 x 300
+    SourceLevels src(photo);
+    CpuBackend cpu(2);
+    OpConfig blur = op("box_blur");
+    blur.set("kernel_size", Range{5, 5});
+    const Image blurred = renderSample({blur}, src, 1, 0, cpu);
+    std::set<int> seen;
+    for (std::uint64_t i = 0; i < 24; ++i) {
+        Replay r;
+        const Image out = renderSample({blur, op("random_rotate90")}, src, 9, i, cpu, &r);
+        const int k = std::get<Rot90Params>(r.ops[1].params).factor;
+        seen.insert(k);
+        cv::Mat expected = toMat(blurred).clone();
+        if (k == 1) cv::rotate(toMat(blurred), expected, cv::ROTATE_90_COUNTERCLOCKWISE);
+        if (k == 2) cv::rotate(toMat(blurred), expected, cv::ROTATE_180);
+        if (k == 3) cv::rotate(toMat(blurred), expected, cv::ROTATE_90_CLOCKWISE);
+        QVERIFY2(samePixels(out, fromMat(expected)), qPrintable("k = " + QString::number(k)));
+        QVERIFY(samePixels(renderReplay(parseReplay(serializeReplay(r)), src, cpu), out));
+    }
+    QCOMPARE(seen, (std::set<int>{0, 1, 2, 3}));
+    cv::Mat transposed;
+    cv::transpose(toMat(photo), transposed);
+    QVERIFY(samePixels(renderSample({op("transpose")}, src, 1, 0, cpu), fromMat(transposed)));
+    // A tile of the transposed photo is tall: the frame's sides swapped before the tile was fitted.
+    SheetOptions o;
+    o.rows = o.cols = 1;
+    o.tile = 90;
+    const Sheet sheet = renderSheet({op("transpose")}, {&src}, o, cpu);
+    QCOMPARE(sheet.tiles[0].width, 60);
+    QCOMPARE(sheet.tiles[0].height, 90);
+}
+
+void TestRender::resizesAsOpenCvResizes() {
+    // resize against cv::resize: INTER_NEAREST bit for bit (floor(x * old / new)), INTER_LINEAR within
+    // SPEC §2's linear bounds, down and up; the max-size ops' sizes as Albumentations rounds them.
+    const Image photo = loadImage(samplePath("chelsea.png")).image;  // 451 x 300
+    SourceLevels src(photo);
+    CpuBackend cpu(2);
+    for (const Size2 size : {Size2{120, 200}, Size2{517, 640}, Size2{300, 451}, Size2{37, 1000}}) {
+        OpConfig r = op("resize");
+        r.set("size", size);
+        cv::Mat linear, nearest;
+        cv::resize(toMat(photo), linear, cv::Size(size.width, size.height), 0, 0, cv::INTER_LINEAR);
+        cv::resize(toMat(photo), nearest, cv::Size(size.width, size.height), 0, 0, cv::INTER_NEAREST);
+        const Diff d = compare(renderSample({r}, src, 1, 0, cpu), fromMat(linear));
+        qInfo("resize to %dx%d, linear: %s", size.width, size.height, d.describe().constData());
+        QVERIFY2(d.withinLinearBounds(), d.describe().constData());
+        r.set("interpolation", std::string("nearest"));
+        QVERIFY(samePixels(renderSample({r}, src, 1, 0, cpu), fromMat(nearest)));
+    }
+    OpConfig longest = op("longest_max_size"), smallest = op("smallest_max_size");
+    longest.set("max_size", Range{300, 300});
+    smallest.set("max_size", Range{256, 256});
+    // 451 x 300: scale 300/451 -> 300 x round(199.56) = 200; 256/300 -> round(384.85) = 385 x 256.
+    const Image l = renderSample({longest}, src, 1, 0, cpu), s = renderSample({smallest}, src, 1, 0, cpu);
+    QCOMPARE(l.width, 300);
+    QCOMPARE(l.height, 200);
+    QCOMPARE(s.width, 385);
+    QCOMPARE(s.height, 256);
+}
+
+void TestRender::paddingAndCropsAsOpenCv() {
+    // pad_if_needed against cv::copyMakeBorder for every border mode (paddings larger than the
+    // image too, which reflect more than once), positions as the library places them; crops as
+    // windows of the padded image; bit for bit, alone and after a pixel op.
+    const Image photo = photoCrop("chelsea.png", 61, 40, 3);
+    SourceLevels src(photo);
+    CpuBackend cpu(1);
+    const std::vector<std::pair<const char*, int>> borders{{"constant", cv::BORDER_CONSTANT},
+                                                           {"replicate", cv::BORDER_REPLICATE},
+                                                           {"reflect", cv::BORDER_REFLECT},
+                                                           {"reflect_101", cv::BORDER_REFLECT_101},
+                                                           {"wrap", cv::BORDER_WRAP}};
+    for (const auto& [name, cvBorder] : borders)
+        for (const Size2 min : {Size2{57, 70}, Size2{150, 200}}) {
+            OpConfig pad = op("pad_if_needed");
+            pad.set("min_size", min);
+            pad.set("border", std::string(name));
+            pad.set("fill", Fill{Fill::Mode::Constant, {10, 200, 30}});
+            // Centred: int(missing / 2) before, the rest after.
+            const int top = (min.height - 40) / 2, left = (min.width - 61) / 2;
+            cv::Mat expected;
+            cv::copyMakeBorder(toMat(photo), expected, top, min.height - 40 - top, left,
+                               min.width - 61 - left, cvBorder, cv::Scalar(10, 200, 30));
+            const QByteArray what = QByteArray(name) + " to " + QByteArray::number(min.width) + "x" +
+                                    QByteArray::number(min.height);
+            QVERIFY2(samePixels(renderSample({pad}, src, 1, 0, cpu), fromMat(expected)), what.constData());
+            // A crop of the padded image is that window of it.
+            OpConfig crop = op("center_crop");
+            crop.set("size", Size2{min.height - 7, min.width - 12});
+            const Image cropped = renderSample({pad, crop}, src, 1, 0, cpu);
+            const cv::Mat window = expected(cv::Rect(6, 3, min.width - 12, min.height - 7));
+            QVERIFY2(samePixels(cropped, fromMat(window.clone())), what.constData());
+        }
+    // A random crop lies inside the image, each place drawn as int((H - h + 1) u); after a blur.
+    OpConfig blur = op("box_blur"), crop = op("random_crop");
+    blur.set("kernel_size", Range{3, 3});
+    crop.set("size", Size2{25, 30});
+    const Image blurred = renderSample({blur}, src, 1, 0, cpu);
+    for (std::uint64_t i = 0; i < 6; ++i) {
+        Replay r;
+        const Image out = renderSample({blur, crop}, src, 4, i, cpu, &r);
+        const auto& c = std::get<CropPadParams>(r.ops[1].params);
+        QVERIFY(c.x >= 0 && c.x <= 61 - 30 && c.y >= 0 && c.y <= 40 - 25 && !c.padded);
+        const cv::Mat window = toMat(blurred)(cv::Rect(c.x, c.y, 30, 25));
+        QVERIFY(samePixels(out, fromMat(window.clone())));
+        QVERIFY(samePixels(renderReplay(parseReplay(serializeReplay(r)), src, cpu), out));
+    }
+    // A window larger than the image without padding is refused, naming the op and the sizes.
+    crop.set("size", Size2{50, 30});
+    try {
+        (void)renderSample({crop}, src, 1, 0, cpu);
+        QFAIL("a crop larger than the image was made");
+    } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find(
+                     "random_crop: the window [50, 30] is larger than the 61x40 image") != std::string::npos,
+                 e.what());
+    }
 }
 
 void TestRender::deotteFollowsTheNotebook_data() {

@@ -126,9 +126,8 @@ void PipelineDocument::addOp(const std::string& name) {
     Preset p = preset_;
     OpConfig op = OpConfig::withDefaults(name);
     auto at = p.pipeline.end();
-    if (setsFrame(op))  // it must come before the pixel ops
-        at = std::find_if(p.pipeline.begin(), p.pipeline.end(),
-                          [](const OpConfig& c) { return c.desc().category != OpCategory::Geometric; });
+    if (op.desc().mustBeFirst)
+        at = p.pipeline.begin();
     else if (op.desc().category != OpCategory::Training)  // before the training tail
         at = std::find_if(p.pipeline.begin(), p.pipeline.end(),
                           [](const OpConfig& c) { return c.desc().category == OpCategory::Training; });

@@ -89,12 +89,33 @@ const Image* jobInput(RenderJob& job) {
     const Image* level = &job.source->level(plan.stages[0].warp.sourceLevel);
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {
         const WarpStep& w = plan.stages[s].warp;
-        const int inW = s == 0 ? level->width : plan.width, inH = s == 0 ? level->height : plan.height;
+        const int inW = s == 0 ? level->width : plan.stages[s - 1].width,
+                  inH = s == 0 ? level->height : plan.stages[s - 1].height;
         if (w.inputWidth != inW || w.inputHeight != inH)
             throw RuntimeError("plan does not match its input image size");
+        if (plan.stages[s].width <= 0 || plan.stages[s].height <= 0)
+            throw RuntimeError("plan stage " + std::to_string(s) + " has no size");
     }
-    if (plan.width < 0 || plan.height < 0) throw RuntimeError("plan has a negative output size");
+    const PlanStage& last = plan.stages.back();
+    if (plan.width != last.width || plan.height != last.height)
+        throw RuntimeError("plan's output size is not its last stage's");
     return level;
+}
+
+/// Bytes of the largest image among the stages of parity `parity` (stage s writes images[s % 2]).
+std::size_t slotBytes(const Plan& plan, std::size_t parity, int channels) {
+    std::size_t n = 0;
+    for (std::size_t s = parity; s < plan.stages.size(); s += 2)
+        n = std::max(n, imageBytes(plan.stages[s].width, plan.stages[s].height, channels));
+    return n;
+}
+
+/// Bytes of the float buffer: three floats per pixel of the largest stage.
+std::size_t floatBytes(const Plan& plan) {
+    std::size_t n = 0;
+    for (const PlanStage& stage : plan.stages)
+        n = std::max(n, imageBytes(stage.width, stage.height, 3) * sizeof(float));
+    return n;
 }
 
 DeviceWarp deviceWarp(const WarpStep& w, Offset input, int inW, int inH, int outW, int outH,
@@ -163,11 +184,11 @@ DeviceOp dropoutOp(const DropoutStep& d, BlobWriter& blob) {
     return op;
 }
 
-DeviceOp mixOp(const MixStep& m, const Plan& plan, int channels, BlobWriter& blob) {
+DeviceOp mixOp(const MixStep& m, const PlanStage& stage, int channels, BlobWriter& blob) {
     if (!m.partner) throw RuntimeError("a mixing step has no partner image (bindPartners)");
     const Image& b = *m.partner;
-    if (b.width != plan.width || b.height != plan.height || b.channels != channels)
-        throw RuntimeError("a partner image does not have the output's size and channels");
+    if (b.width != stage.width || b.height != stage.height || b.channels != channels)
+        throw RuntimeError("a partner image does not have its stage's size and channels");
     DeviceOp op{};
     op.kind = kOpMix;
     op.paste = m.paste ? 1 : 0;
@@ -197,8 +218,8 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {
         const PlanStage& stage = plan.stages[s];
         DevicePass base{};
-        base.width = plan.width;
-        base.height = plan.height;
+        base.width = stage.width;
+        base.height = stage.height;
         base.channels = channels;
         base.image = work.images[s % 2];
 
@@ -206,9 +227,9 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
         segment.kind = kSegment;
         segment.warped = 1;
         segment.warp = s == 0 ? deviceWarp(stage.warp, levelAt.at(work.level), work.level->width,
-                                           work.level->height, plan.width, plan.height, blob)
-                              : deviceWarp(stage.warp, work.images[(s - 1) % 2], plan.width, plan.height,
-                                           plan.width, plan.height, blob);
+                                           work.level->height, stage.width, stage.height, blob)
+                              : deviceWarp(stage.warp, work.images[(s - 1) % 2], plan.stages[s - 1].width,
+                                           plan.stages[s - 1].height, stage.width, stage.height, blob);
         std::vector<DeviceOp> ops;
         // Ends the current segment: it must run when it still has the warp to do or ops to apply.
         auto flush = [&] {
@@ -306,7 +327,7 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
             } else if (const auto* d = std::get_if<DropoutStep>(&step)) {
                 ops.push_back(dropoutOp(*d, blob));
             } else if (const auto* m = std::get_if<MixStep>(&step)) {
-                ops.push_back(mixOp(*m, plan, channels, blob));
+                ops.push_back(mixOp(*m, stage, channels, blob));
             }
         }
         flush();
@@ -329,11 +350,13 @@ std::size_t jobBytes(const RenderJob& job) {
     const int channels = job.source->channels();
     const WarpStep& w = p.stages[0].warp;
     std::size_t n = alignUp(imageBytes(w.inputWidth, w.inputHeight, channels));
-    n += alignUp(imageBytes(p.width, p.height, channels)) * (p.stages.size() > 1 ? 2 : 1);
-    if (stepCount(p, usesFloats)) n += alignUp(imageBytes(p.width, p.height, 3) * sizeof(float));
+    n += alignUp(slotBytes(p, 0, channels)) + alignUp(slotBytes(p, 1, channels));
+    if (stepCount(p, usesFloats)) n += alignUp(floatBytes(p));
     n += stepCount(p, isMean) * kMeanSlotBytes + 4096;  // and the descriptors
-    n += stepCount(p, [](const PixelStep& s) { return std::holds_alternative<MixStep>(s); }) *
-         alignUp(imageBytes(p.width, p.height, channels));  // partners travel with the descriptors
+    for (const PlanStage& stage : p.stages)             // partners travel with the descriptors
+        for (const PixelStep& s : stage.ops)
+            if (std::holds_alternative<MixStep>(s))
+                n += alignUp(imageBytes(stage.width, stage.height, channels));
     return n;
 }
 
@@ -361,8 +384,9 @@ DeviceBatch buildDeviceBatch(std::span<RenderJob> jobs) {
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         if (!work[j].level) continue;
         const Plan& p = jobs[j].plan;
-        work[j].images[(p.stages.size() - 1) % 2] = cursor;
-        cursor += alignUp(imageBytes(p.width, p.height, work[j].level->channels));
+        const std::size_t finalImage = (p.stages.size() - 1) % 2;
+        work[j].images[finalImage] = cursor;
+        cursor += alignUp(slotBytes(p, finalImage, work[j].level->channels));
     }
     b.outputBytes = cursor - b.outputBase;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -372,11 +396,11 @@ DeviceBatch buildDeviceBatch(std::span<RenderJob> jobs) {
         work[j].images[1 - finalImage] = work[j].images[finalImage];
         if (p.stages.size() > 1) {
             work[j].images[1 - finalImage] = cursor;
-            cursor += alignUp(imageBytes(p.width, p.height, work[j].level->channels));
+            cursor += alignUp(slotBytes(p, 1 - finalImage, work[j].level->channels));
         }
         if (stepCount(p, usesFloats)) {
             work[j].floats = cursor;
-            cursor += alignUp(imageBytes(p.width, p.height, 3) * sizeof(float));
+            cursor += alignUp(floatBytes(p));
         }
     }
     // Scratch of the mean brightness steps.

@@ -297,47 +297,14 @@ void readCompose(const JsonReader& t, const exporting::LibraryVersion& version, 
     checkGroups(result, paths);
 }
 
-/// AugLab sets the frame once per sample, before every pixel op (pipelineOrderError: a crop);
-/// Albumentations allows its crops anywhere. A crop after pixel ops of its own group is moved before
-/// them; one that cannot be (a second crop that can run too, a crop in a random_order, or after pixel
-/// ops elsewhere) is left out, each with a warning. Whatever else breaks an order rule is left out too.
+/// Whatever breaks an order rule (pipelineOrderError: a crop or resize in a some_of or random_order,
+/// an op after the training tail) is left out, with a warning naming the rule.
 void fixOrder(ImportResult& result) {
     Pipeline& ops = result.preset.pipeline;
     std::string why;
     for (int bad = pipelineOrderError(ops, why); bad >= 0; bad = pipelineOrderError(ops, why)) {
         const auto i = static_cast<std::size_t>(bad);
-        const std::string label = ops.path(i) + " " + ops[i].name();
-        if (setsFrame(ops[i]) && why.find("must come before") != std::string::npos) {
-            // The first pixel op (or ownStage op) before the crop, in the crop's own group.
-            const int parent = ops.groupOf(i);
-            const std::size_t from = parent < 0 ? 0 : ops.groups()[static_cast<std::size_t>(parent)].first;
-            std::size_t pixel = i;
-            for (std::size_t j = from; j < i; ++j)
-                if ((ops[j].desc().category == OpCategory::Pixel || ops[j].desc().ownStage) &&
-                    ops.groupOf(j) == parent) {
-                    pixel = j;
-                    break;
-                }
-            if (pixel < i &&
-                (parent < 0 || ops.groups()[static_cast<std::size_t>(parent)].kind != GroupKind::OneOf)) {
-                Pipeline moved = ops;
-                moved.moveInto(i, pixel, parent);
-                std::string still;
-                if (pipelineOrderError(moved, still) != static_cast<int>(pixel)) {
-                    result.warnings.push_back(
-                        label + ": moved to " + moved.path(pixel) +
-                        ", before the pixel ops: AugLab crops first (colour "
-                        "ops give the same pixels; hole and blur sizes then refer to the "
-                        "resized crop).");
-                    ops = std::move(moved);
-                    continue;
-                }
-            }
-        }
-        if (setsFrame(ops[i]) && why.find("may run once") != std::string::npos)
-            result.warnings.push_back(label + ": AugLab crops once; this second crop is left out.");
-        else
-            result.warnings.push_back(label + ": left out: " + why + ".");
+        result.warnings.push_back(ops.path(i) + " " + ops[i].name() + ": left out: " + why + ".");
         ops.erase(ops.begin() + static_cast<std::ptrdiff_t>(i));
     }
 }

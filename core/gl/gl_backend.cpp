@@ -401,7 +401,7 @@ GLuint GlBackend::renderJob(const RenderJob& job, int& channels) {
     channels = 3;
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {
         const PlanStage& stage = plan.stages[s];
-        int inW = plan.width, inH = plan.height;
+        int inW = s > 0 ? plan.stages[s - 1].width : 0, inH = s > 0 ? plan.stages[s - 1].height : 0;
         GLuint input = current;
         if (s == 0) {
             const Image& level = job.source->level(stage.warp.sourceLevel);
@@ -410,9 +410,9 @@ GLuint GlBackend::renderJob(const RenderJob& job, int& channels) {
             inH = level.height;
             input = uploadImage(level);
         }
-        current = runWarp(input, inW, inH, stage.warp, plan.width, plan.height);
+        current = runWarp(input, inW, inH, stage.warp, stage.width, stage.height);
         for (const PixelStep& step : stage.ops)
-            current = runPixelStep(current, plan.width, plan.height, channels, step);
+            current = runPixelStep(current, stage.width, stage.height, channels, step);
         check("rendering a plan stage");
     }
     return current;

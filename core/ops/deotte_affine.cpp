@@ -201,7 +201,7 @@ public:
         // The notebook's clip range is empty for a 1x1 image (it would gather out of bounds): left as it is.
         if (dim < 2) return;
         b.gatherStage(std::make_shared<GatherStep>(
-            deotteGather(std::get<DeotteParams>(params), dim, b.outWidth(), b.outHeight())));
+            deotteGather(std::get<DeotteParams>(params), dim, b.stageWidth(), b.stageHeight())));
     }
 
     Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour,

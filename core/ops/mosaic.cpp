@@ -308,7 +308,7 @@ public:
                    b.frameWidth(), b.frameHeight(), m.interpolation);
         MixStep s;
         s.paste = true;
-        s.box = Hole{0, 0, b.outWidth(), b.outHeight()};
+        s.box = Hole{0, 0, b.stageWidth(), b.stageHeight()};
         for (const MosaicCell& c : m.cells)
             if (c.primary) s.partnerIndex = c.partner;
         s.grid = std::make_shared<const MosaicParams>(m);

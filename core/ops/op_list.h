@@ -8,6 +8,7 @@
 
 #include "ops/affine.h"
 #include "ops/brightness_contrast.h"
+#include "ops/crop_pad.h"
 #include "ops/deotte_affine.h"
 #include "ops/dropout.h"
 #include "ops/flip.h"
@@ -23,7 +24,9 @@
 #include "ops/perspective.h"
 #include "ops/random_gamma.h"
 #include "ops/random_resized_crop.h"
+#include "ops/resize.h"
 #include "ops/rgb_shift.h"
+#include "ops/rotate90.h"
 #include "ops/sharpen.h"
 #include "ops/to_gray.h"
 #include "ops/training.h"
@@ -36,6 +39,14 @@ enum class OpId {
     VerticalFlip,
     Perspective,
     RandomResizedCrop,
+    Resize,
+    LongestMaxSize,
+    SmallestMaxSize,
+    RandomRotate90,
+    Transpose,
+    PadIfNeeded,
+    RandomCrop,
+    CenterCrop,
     DeotteAffine,
     CoarseDropout,
     GridDropout,
@@ -66,20 +77,28 @@ enum class OpId {
 
 /// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
 /// of thing share a type (the flips, the dropouts).
-using OpParams =
-    std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams, BlurParams,
-                 NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams, MixParams,
-                 MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams,
-                 KernelSizeParams, MotionBlurParams, KernelEffectParams>;
+using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
+                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams,
+                              PerspectiveParams, MixParams, MosaicParams, TrainingParams, GammaParams,
+                              LevelParams, NoOpParams, ChannelShiftParams, KernelSizeParams, MotionBlurParams,
+                              KernelEffectParams, ResizeParams, Rot90Params, CropPadParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 31>& opModules() {
-    static const std::array<const OpModule*, 31> modules{
+inline const std::array<const OpModule*, 39>& opModules() {
+    static const std::array<const OpModule*, 39> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
         &perspectiveModule(),
         &randomResizedCropModule(),
+        &resizeModule(),
+        &longestMaxSizeModule(),
+        &smallestMaxSizeModule(),
+        &randomRotate90Module(),
+        &transposeModule(),
+        &padIfNeededModule(),
+        &randomCropModule(),
+        &centerCropModule(),
         &deotteAffineModule(),
         &coarseDropoutModule(),
         &gridDropoutModule(),

@@ -511,9 +511,6 @@ public:
         if (p.keepSize) {
             b.geometric(m);
         } else {
-            if (b.hasStages())
-                throw InputError("perspective without keep_size must come before " + opsAfterFrame() +
-                                 " (it sets the size the later ops work at)");
             b.newFrame(m, p.maxWidth, p.maxHeight, b.frameWidth(), b.frameHeight(), p.interpolation, false);
         }
         b.resampling(p.interpolation, p.border, p.fill);

@@ -131,7 +131,7 @@ public:
             id, "random_resized_crop", "Random resized crop", OpCategory::Geometric,
             "torchvision / Albumentations RandomResizedCrop: a crop of U(scale) x the image's area with an "
             "aspect ratio drawn log-uniformly from `ratio` (up to 10 tries, then a centre crop), resized to "
-            "`size`. The ops after it work at that size; it must come before every pixel op.",
+            "`size`. The ops after it work at that size.",
             {
                 sizeParam("size", "Output size", 1, 16384, {224, 224},
                           "Height and width of the output in pixels."),
@@ -226,16 +226,13 @@ public:
         return true;
     }
 
-    /// The crop, resized: the frame becomes the crop at its output size. Only before pixel ops.
+    /// The crop, resized: the frame becomes the crop at its output size.
     void lower(const OpParams& params, PlanBuilder& b) const override {
         const auto& c = std::get<CropParams>(params);
-        if (b.hasStages())
-            throw InputError("random_resized_crop must come before " + opsAfterFrame() +
-                             " (it sets the size the later ops work at)");
         // Crop pixel centres map as cv2.resize maps them: x' = (x - x0 + 0.5) * w'/w - 0.5.
         b.newFrame(
             resizeMatrix(c.width, c.height, c.outWidth, c.outHeight) * Matrix3::translation(-c.x, -c.y),
-            c.outWidth, c.outHeight, c.width, c.height, c.interpolation);
+            c.outWidth, c.outHeight, c.width, c.height, c.interpolation, true, c.x, c.y);
     }
 
     std::vector<std::string> albumentationsClasses() const override { return {"RandomResizedCrop"}; }

@@ -56,13 +56,16 @@ def load_strict(path):
     pipeline.strict = True  # Compose validates every transform's arguments again
     saved = json.loads(json.dumps(A.to_dict(pipeline)))
 
-    # A.save writes the AdditiveNoise settings RGBShift derives from its limits, and A.load refuses
-    # them as arguments (Albumentations 2.0.8): the export leaves them out, so they are left out here.
+    # A.save writes the AdditiveNoise settings RGBShift derives from its limits, and Pad's "padding"
+    # for PadIfNeeded, and A.load refuses them as arguments (Albumentations 2.0.8): the export leaves
+    # them out, so they are left out here.
     def drop_derived(transforms):
         for t in transforms:
             if t.get("__class_fullname__") == "RGBShift":
                 for key in ("noise_params", "noise_type", "spatial_mode", "approximation"):
                     t.pop(key, None)
+            if t.get("__class_fullname__") == "PadIfNeeded":
+                t.pop("padding", None)
             drop_derived(t.get("transforms", []))
 
     drop_derived(saved["transform"]["transforms"])
@@ -165,6 +168,19 @@ def draw_once(t, shape, image):
             w, h = width, height
             return {"scale": [x[0][0] / w, x[0][1] / h, 1 - x[1][0] / w, x[1][1] / h,
                               1 - x[2][0] / w, 1 - x[2][1] / h, x[3][0] / w, 1 - x[3][1] / h]}
+        if name == "RandomRotate90":
+            return {"factor": params["factor"]}
+        if name in ("RandomCrop", "PadIfNeeded"):  # the window's and the padding's places
+            out = {}
+            if name == "RandomCrop":
+                out = {"crop_x": p["crop_coords"][0], "crop_y": p["crop_coords"][1]}
+            pad = p if name == "PadIfNeeded" else p["pad_params"]
+            if pad is not None and pad["pad_top"] + pad["pad_bottom"] + pad["pad_left"] + pad["pad_right"] > 0:
+                out.update(pad_top=pad["pad_top"], pad_left=pad["pad_left"])
+            return out
+        if name in ("LongestMaxSize", "SmallestMaxSize"):  # the side length drawn, from the scale
+            side = max(height, width) if name == "LongestMaxSize" else min(height, width)
+            return {"max_size": round(p["scale"] * side)}
         if name == "RandomResizedCrop":
             x1, y1, x2, y2 = p["crop_coords"]
             return {"scale": (x2 - x1) * (y2 - y1) / (width * height), "ratio": (x2 - x1) / (y2 - y1)}

@@ -38,6 +38,20 @@ def inject(transform, op):
             if op["fit_output"]:
                 matrix, max_width, max_height = fgeometric.expand_transform(matrix, shape)
             out.update(matrix=matrix, max_width=max_width, max_height=max_height, matrix_bbox=matrix)
+        elif name == "RandomRotate90":
+            out["factor"] = op["factor"]
+        elif name in ("LongestMaxSize", "SmallestMaxSize"):  # the side length AugLab drew
+            side = max(shape) if name == "LongestMaxSize" else min(shape)
+            out["scale"] = op["max_size"] / side
+        elif name in ("RandomCrop", "CenterCrop", "PadIfNeeded"):  # the window and padding AugLab drew
+            top, bottom, left, right = op["pad"]
+            pad = {"pad_top": top, "pad_bottom": bottom, "pad_left": left, "pad_right": right}
+            if name == "PadIfNeeded":
+                out.update(pad)
+            else:
+                x, y, w, h = op["crop"]
+                out["crop_coords"] = (x, y, x + w, y + h)
+                out["pad_params"] = pad if top + bottom + left + right > 0 else None
         elif name in ("CoarseDropout", "GridDropout"):
             holes = [[h[0], h[1], h[0] + h[2], h[1] + h[3]] for h in op["holes"]]
             out["holes"] = np.array(holes, dtype=np.int64).reshape(-1, 4)

@@ -15,11 +15,17 @@
 #   - pipeline[14] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
-#   - pipeline[16] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[17] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[16] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#     (as in AugLab's preview); training code usually wants p = 1.
+#   - pipeline[18] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
+#   - pipeline[23] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#     sizes (as in AugLab's preview); training code usually wants p = 1.
+#   - pipeline[24] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[25] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[19] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[27] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -133,6 +139,67 @@ transform = A.Compose(
             method="weighted_average",
             num_output_channels=3,
             p=0.1,
+        ),
+        A.Resize(
+            area_for_downscale=None,
+            height=180,
+            interpolation=cv2.INTER_NEAREST,
+            mask_interpolation=cv2.INTER_NEAREST,
+            width=240,
+            p=0.8,
+        ),
+        A.LongestMaxSize(
+            area_for_downscale=None,
+            interpolation=cv2.INTER_LINEAR,
+            mask_interpolation=cv2.INTER_NEAREST,
+            max_size=(200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220),
+            max_size_hw=None,
+            p=1.0,
+        ),
+        A.SmallestMaxSize(
+            area_for_downscale=None,
+            interpolation=cv2.INTER_NEAREST,
+            mask_interpolation=cv2.INTER_NEAREST,
+            max_size=150,
+            max_size_hw=None,
+            p=0.5,
+        ),
+        A.RandomRotate90(
+            p=0.7,
+        ),
+        A.Transpose(
+            p=0.4,
+        ),
+        A.PadIfNeeded(
+            border_mode=cv2.BORDER_REFLECT,
+            fill=0.0,
+            fill_mask=0.0,
+            min_height=260,
+            min_width=300,
+            pad_height_divisor=None,
+            pad_width_divisor=None,
+            position="random",
+            p=1.0,
+        ),
+        A.RandomCrop(
+            border_mode=cv2.BORDER_CONSTANT,
+            fill=(9.0, 99.0, 199.0),
+            fill_mask=0.0,
+            height=200,
+            pad_if_needed=True,
+            pad_position="top_right",
+            width=240,
+            p=1.0,
+        ),
+        A.CenterCrop(
+            border_mode=cv2.BORDER_CONSTANT,
+            fill=0.0,
+            fill_mask=0.0,
+            height=150,
+            pad_if_needed=False,
+            pad_position="center",
+            width=180,
+            p=0.9,
         ),
         A.GridDropout(
             fill="random_uniform",
