@@ -121,10 +121,18 @@ inline Preset everyOpPreset() {
         {"op": "smallest_max_size", "p": 0.5, "max_size": [150, 150], "interpolation": "nearest"},
         {"op": "random_rotate90", "p": 0.7},
         {"op": "transpose", "p": 0.4},
+        {"op": "d4", "p": 0.6},
         {"op": "pad_if_needed", "p": 1.0, "min_size": [260, 300], "position": "random", "border": "reflect"},
         {"op": "random_crop", "p": 1.0, "size": [200, 240], "pad_if_needed": true, "pad_position": "top_right",
          "fill": [9, 99, 199]},
         {"op": "center_crop", "p": 0.9, "size": [150, 180]},
+        {"op": "crop", "p": 1.0, "top_left": [5, 10], "bottom_right": [150, 200], "pad_if_needed": true,
+         "pad_position": "bottom_left", "border": "replicate"},
+        {"op": "random_sized_crop", "p": 0.8, "min_max_height": [120, 200], "w2h_ratio": 1.25, "size": [190, 230],
+         "interpolation": "nearest"},
+        {"op": "random_scale", "p": 0.6, "scale_limit": [-0.2, 0.15]},
+        {"op": "channel_dropout", "p": 0.3, "channel_drop_range": [1, 2], "fill": 77.5},
+        {"op": "random_tone_curve", "p": 0.4, "scale": 0.2, "per_channel": true},
         {"op": "horizontal_flip", "enabled": false, "p": 0.9},
         {"op": "grid_dropout", "p": 0.4, "ratio": 0.3, "unit_size_px": [12, 40], "fill": "random_uniform"},
         {"op": "grid_dropout", "p": 1.0, "ratio": 0.6, "random_offset": false, "fill": [0, 128, 255]},
@@ -241,6 +249,19 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
             if (op.id() != OpId::PadIfNeeded) op.set("pad_if_needed", true);
             op.set("border", std::string(rng.bounded(2) == 0 ? "constant" : "replicate"));
         }
+        if (op.id() == OpId::Crop) {
+            // Padded (constant or replicate, as above) so that any image holds the window; its size is
+            // set below, with the blur radius known.
+            op.set("pad_if_needed", true);
+            op.set("border", std::string(rng.bounded(2) == 0 ? "constant" : "replicate"));
+            op.set("top_left", Size2{int(rng.bounded(200)), int(rng.bounded(200))});
+        }
+        if (op.id() == OpId::RandomSizedCrop) {  // crops at least 2 px wide
+            op.set("w2h_ratio", uniform(0.5, 2));
+            const Range h = op.range("min_max_height");
+            op.set("min_max_height", Range{std::max(4.0, h.min), std::max(4.0, h.max)});
+        }
+        if (op.id() == OpId::RandomScale) op.set("scale_limit", range(-0.5, 0.5));  // sizes of a run's order
         if (op.id() == OpId::GridDropout && rng.bounded(2) == 0) {
             const Range u = range(2, 300);
             op.set("unit_size_px", Range{std::floor(u.min), std::floor(u.max)});
@@ -255,7 +276,13 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
     // A crop or resize keeps its output above the largest radius (and the kernel ops' 7).
     radius = std::max(radius, 8);
     for (OpConfig& op : p.pipeline) {
-        if (op.id() == OpId::RandomResizedCrop || op.id() == OpId::Resize) {
+        if (op.id() == OpId::Crop) {
+            const Size2 tl = op.size("top_left");
+            op.set("bottom_right", Size2{tl.height + radius + 1 + int(rng.bounded(300)),
+                                         tl.width + radius + 1 + int(rng.bounded(300))});
+        }
+        if (op.id() == OpId::RandomResizedCrop || op.id() == OpId::Resize ||
+            op.id() == OpId::RandomSizedCrop) {
             const Size2 s = op.size("size");
             op.set("size", Size2{std::max(s.height, radius + 1), std::max(s.width, radius + 1)});
         }
@@ -507,6 +534,8 @@ inline std::vector<PinnedCase> resizePinnedCases(ResizeTarget target) {
                          Bound::Nearest});
     // Crops and paddings (whole pixels: exact).
     cases.push_back({"center crop 201 x 333", R"({"op": "center_crop", "size": [201, 333]})", Bound::Exact});
+    cases.push_back({"crop rows 20..249, columns 30..399",
+                     R"({"op": "crop", "top_left": [20, 30], "bottom_right": [250, 400]})", Bound::Exact});
     if (target == ResizeTarget::Keras) return cases;
     if (target != ResizeTarget::Dali)
         cases.insert(
@@ -522,6 +551,9 @@ inline std::vector<PinnedCase> resizePinnedCases(ResizeTarget target) {
                 {"pad to 350 x 460, wrap, bottom right",
                  R"({"op": "pad_if_needed", "min_size": [350, 460], "border": "wrap", "position": "bottom_right"})",
                  Bound::Exact},
+                {"crop to row 350, column 500 padded (reflect_101, the library's centred padding)",
+                 R"({"op": "crop", "top_left": [10, 20], "bottom_right": [350, 500], "pad_if_needed": true, "border": "reflect_101"})",
+                 Bound::Exact},
                 {"box blur 3, then center crop 420 x 400 padded (replicate)",
                  R"({"op": "box_blur", "kernel_size": [3, 3]}, {"op": "center_crop", "size": [420, 400], "pad_if_needed": true, "border": "replicate"})",
                  Bound::Exact},
@@ -536,7 +568,21 @@ inline std::vector<PinnedCase> resizePinnedCases(ResizeTarget target) {
             {"box blur 3, then longest max size 640 (up)",
              R"({"op": "box_blur", "kernel_size": [3, 3]}, {"op": "longest_max_size", "max_size": [640, 640]})",
              Bound::Linear},
+            {"random scale by 1.25", R"({"op": "random_scale", "scale_limit": [0.25, 0.25]})", Bound::Linear},
+            {"box blur 3, then random scale by 0.6",
+             R"({"op": "box_blur", "kernel_size": [3, 3]}, {"op": "random_scale", "scale_limit": [-0.4, -0.4]})",
+             Bound::Linear},
         });
+    // torchvision's nearest index uses a float32 ratio (its export says so): a row or column apart.
+    if (target == ResizeTarget::Albumentations)
+        cases.push_back({"random scale by 1.3, nearest",
+                         R"({"op": "random_scale", "scale_limit": [0.3, 0.3], "interpolation": "nearest"})",
+                         Bound::Nearest});
+    if (target != ResizeTarget::Dali)  // its window is drawn: here the whole image (451 x 300)
+        cases.push_back(
+            {"random sized crop of the whole image, to 200 x 260",
+             R"({"op": "random_sized_crop", "min_max_height": [300, 300], "w2h_ratio": 1.504, "size": [200, 260]})",
+             Bound::Linear});
     if (target == ResizeTarget::Albumentations)
         cases.push_back(
             {"box blur 3, then the whole image cropped and downscaled",

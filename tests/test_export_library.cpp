@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 
 #include <QDir>
 #include <QFileInfo>
@@ -75,6 +76,8 @@ const std::vector<PinnedCase> kCases = [] {
             {"gamma 0.65 (brightens)", R"({"op": "random_gamma", "gamma_pct": [65, 65]})", Bound::Exact},
             {"gamma 1.7 (darkens)", R"({"op": "random_gamma", "gamma_pct": [170, 170]})", Bound::Exact},
             {"gamma 1.0 (identity)", R"({"op": "random_gamma", "gamma_pct": [100, 100]})", Bound::Exact},
+            {"tone curve, the fixed S-curve (scale 0)", R"({"op": "random_tone_curve", "scale": 0})",
+             Bound::Exact},
             {"invert", R"({"op": "invert_img"})", Bound::Exact},
             {"solarize at 0.5 (127.5)", R"({"op": "solarize", "threshold_frac": [0.5, 0.5]})", Bound::Exact},
             {"solarize at 0.3 (76.5)", R"({"op": "solarize", "threshold_frac": [0.3, 0.3]})", Bound::Exact},
@@ -314,6 +317,12 @@ private slots:
             R"({"op": "random_crop", "size": [100, 333]})",
             R"({"op": "random_crop", "size": [320, 500], "pad_if_needed": true, "pad_position": "random"})",
             R"({"op": "pad_if_needed", "min_size": [333, 460], "position": "random"})",
+            R"({"op": "crop", "top_left": [10, 20], "bottom_right": [420, 500], "pad_if_needed": true, "pad_position": "random"})",
+            R"({"op": "random_sized_crop", "min_max_height": [50, 280], "w2h_ratio": 1.3, "size": [64, 64]})",
+            R"({"op": "random_scale", "scale_limit": [-0.3, 0.4]})",
+            R"({"op": "channel_dropout", "channel_drop_range": [1, 2]})",
+            R"({"op": "random_tone_curve", "scale": 0.3})",
+            R"({"op": "d4"})",
         };
         QStringList failures;
         int checked = 0;
@@ -327,7 +336,7 @@ private slots:
             checked +=
                 compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
-        QVERIFY(checked >= 34);
+        QVERIFY(checked >= 44);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
 
@@ -435,6 +444,57 @@ private slots:
             if (st.maxAbs > (k >= 13 ? 1 : 0)) failures << line;
         }
         QVERIFY2(failures.isEmpty(), qPrintable("other kernels:\n" + failures.join('\n')));
+    }
+
+    void replayFedMatchesLibrary_data() {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("entry");  // the preset's pipeline entry
+        QTest::addColumn<int>("variants");   // how many different draws 12 samples show at least
+        QTest::newRow("channel_dropout")
+            << "channel_dropout"
+            << R"({"op": "channel_dropout", "p": 1, "channel_drop_range": [1, 2], "fill": 77.9})"
+            << 4;  // 6 possible sets of channels
+        QTest::newRow("d4") << "d4"
+                            << R"({"op": "d4", "p": 1})" << 5;  // of 8 elements
+        QTest::newRow("random_tone_curve")
+            << "random_tone_curve"
+            << R"({"op": "random_tone_curve", "p": 1, "scale": 0.3})" << 10;  // both points clip now and then
+        QTest::newRow("random_tone_curve per channel")
+            << "random_tone_curve"
+            << R"({"op": "random_tone_curve", "p": 1, "scale": 0.2, "per_channel": true})" << 12;
+    }
+
+    void replayFedMatchesLibrary() {
+        // The library's own function fed with what `auglab-cli apply` drew (its replay): the same
+        // pixels, over 12 samples. channel_dropout: one and two channels and a fill with a fraction
+        // (numpy stores its integer part); random_tone_curve: one curve and a curve per channel.
+        QFETCH(QString, op);
+        QFETCH(QString, entry);
+        QFETCH(int, variants);
+        const QString input =
+            QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
+        const QString preset = dir_.filePath(op + ".auglab.json");
+        writeFileAtomically(preset.toStdString(),
+                            R"({"format": "auglab-preset", "version": 1, "seed": 3, "pipeline": [)" +
+                                entry.toStdString() + "]}");
+        std::set<std::string> seen;
+        for (int index = 0; index < 12; ++index) {
+            const QString base = dir_.filePath(op + "-" + QString::number(index));
+            const PythonRun apply = runProcess(
+                QStringLiteral(AUGLAB_CLI),
+                {"apply", "--preset", preset, "--image", input, "--index", QString::number(index),
+                 "--backend", "cpu", "--out", base + "-auglab.png", "--save-replay", base + ".replay.json"});
+            QVERIFY2(apply.code == 0, qPrintable(apply.err));
+            const PythonRun r = runProcess(
+                pyenvPython(), {kChecker, "replay-fed", op, input, base + ".replay.json", base + "-alb.png"});
+            QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+            seen.insert(r.out.trimmed().toStdString());
+            const Image ours = loadImage((base + "-auglab.png").toStdString()).image;
+            const Image theirs = loadImage((base + "-alb.png").toStdString()).image;
+            QVERIFY2(columnStats(ours, theirs).maxAbs == 0, qPrintable(r.out));
+        }
+        qInfo("%zu different draws in 12 samples, each equal to the library's", seen.size());
+        QVERIFY(int(seen.size()) >= variants);
     }
 
     void perspectiveMatchesLibrary() {

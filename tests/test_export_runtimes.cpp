@@ -54,6 +54,8 @@ const std::vector<PinnedCase> kDaliCases = {
     {"brightness/contrast by max",
      R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
     {"gamma 0.65 (float32 pow)", R"({"op": "random_gamma", "gamma_pct": [65, 65]})", Bound::Stated, 0.05, 1},
+    {"tone curve, the fixed S-curve (float32 per pixel)", R"({"op": "random_tone_curve", "scale": 0})",
+     Bound::Stated, 0.05, 1},
     {"invert", R"({"op": "invert_img"})", Bound::Exact},
     {"solarize at 0.3", R"({"op": "solarize", "threshold_frac": [0.3, 0.3]})", Bound::Exact},
     {"posterize 3 bits", R"({"op": "posterize", "bits": [3, 3]})", Bound::Exact},
@@ -104,6 +106,7 @@ const std::vector<PinnedCase> kTorchvisionCases = {
      R"({"op": "brightness_contrast", "brightness": [0.1, 0.1], "contrast": [-0.2, -0.2]})", Bound::Exact},
     {"gamma 0.65", R"({"op": "random_gamma", "gamma_pct": [65, 65]})", Bound::Exact},
     {"gamma 1.7", R"({"op": "random_gamma", "gamma_pct": [170, 170]})", Bound::Exact},
+    {"tone curve, the fixed S-curve", R"({"op": "random_tone_curve", "scale": 0})", Bound::Exact},
     {"invert", R"({"op": "invert_img"})", Bound::Exact},
     {"solarize at 0.3", R"({"op": "solarize", "threshold_frac": [0.3, 0.3]})", Bound::Exact},
     {"posterize 3 bits", R"({"op": "posterize", "bits": [3, 3]})", Bound::Exact},
@@ -165,9 +168,9 @@ private slots:
     }
 
     void pinnedMatchesApply() {
-        const QStringList failures =
-            pinnedCasesOutsideBounds(joined(joined(kDaliCases, kernelPinnedCases(true)), resizePinnedCases(ResizeTarget::Dali)), exportDali, python_,
-                                     {checker("dali_check.py")}, dir_.path(), samplePath("chelsea.png"));
+        const QStringList failures = pinnedCasesOutsideBounds(
+            joined(joined(kDaliCases, kernelPinnedCases(true)), resizePinnedCases(ResizeTarget::Dali)),
+            exportDali, python_, {checker("dali_check.py")}, dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }
 };
@@ -194,10 +197,11 @@ private slots:
     }
 
     void pinnedMatchesApply() {
-        const QStringList failures = pinnedCasesOutsideBounds(
-            joined(joined(kTorchvisionCases, kernelPinnedCases()), resizePinnedCases(ResizeTarget::Torchvision)),
-            exportTorchvision, python_,
-            {checker("torchvision_check.py")}, dir_.path(), samplePath("chelsea.png"));
+        const QStringList failures =
+            pinnedCasesOutsideBounds(joined(joined(kTorchvisionCases, kernelPinnedCases()),
+                                            resizePinnedCases(ResizeTarget::Torchvision)),
+                                     exportTorchvision, python_, {checker("torchvision_check.py")},
+                                     dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }
 

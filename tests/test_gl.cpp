@@ -74,8 +74,14 @@ void TestGl::opsMatchCpu_data() {
                                                      {"longest_max_size", Expect::Exact},
                                                      {"random_rotate90", Expect::Exact},
                                                      {"transpose", Expect::Exact},
+                                                     {"d4", Expect::Exact},
                                                      {"pad_if_needed", Expect::Exact},
                                                      {"random_crop", Expect::Exact},
+                                                     {"crop", Expect::Exact},
+                                                     {"random_sized_crop", Expect::Exact},
+                                                     {"random_scale", Expect::Exact},
+                                                     {"channel_dropout", Expect::Exact},
+                                                     {"random_tone_curve", Expect::Exact},
                                                      {"frames_after_pixel_ops", Expect::Bounded},
                                                      {"deotte_affine", Expect::Exact},
                                                      {"perspective", Expect::Exact},
@@ -139,6 +145,25 @@ void TestGl::opsMatchCpu() {
         c.set("size", Size2{height + 4, std::max(1, width / 2)});
         c.set("pad_if_needed", true);
         c.set("border", std::string("wrap"));
+    }
+    if (opName == "crop") {  // a window past the image's end: padded (reflect, placed at random)
+        c.set("top_left", Size2{height / 3, width / 4});
+        c.set("bottom_right", Size2{height + 3, width / 4 + 1 + width / 2});
+        c.set("pad_if_needed", true);
+        c.set("pad_position", std::string("random"));
+        c.set("border", std::string("reflect"));
+    }
+    if (opName == "random_sized_crop") {
+        c.set("min_max_height", Range{1, double(height + 2)});
+        c.set("w2h_ratio", 1.7);
+        c.set("size", Size2{std::max(1, height / 2), width + 3});
+    }
+    if (opName == "random_scale")  // a 1x1 image scaled below 1 would have no pixels (an error)
+        c.set("scale_limit", std::min(width, height) < 2 ? Range{0, 0.6} : Range{-0.4, 0.6});
+    if (opName == "random_tone_curve") c.set("per_channel", true);
+    if (opName == "channel_dropout") {
+        c.set("channel_drop_range", Range{1, 2});
+        c.set("fill", 200.5);
     }
     if (opName == "deotte_affine") height = width;  // square images only
     std::vector<OpConfig> pipeline{c};

@@ -291,6 +291,34 @@ private slots:
         QCOMPARE(r.preset.pipeline[3].p, 0.5);  // A.load's default when p is missing
     }
 
+    void oldCutoutIsCoarseDropout() {
+        // Albumentations 1.x Cutout (removed in 2.0): num_holes holes of max_h_size x max_w_size px.
+        const ImportResult r = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "Cutout", "p": 0.4, "num_holes": 5, "max_h_size": 12, "max_w_size": 20,
+               "fill_value": 128},
+              {"__class_fullname__": "Cutout", "max_w_size": 3}
+            ]}})",
+                                                    "cutout.json");
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(2));
+        const OpConfig& c = r.preset.pipeline[0];
+        QCOMPARE(QString::fromStdString(c.name()), QString("coarse_dropout"));
+        QCOMPARE(c.p, 0.4);
+        QCOMPARE(c.range("holes"), (Range{5, 5}));
+        QCOMPARE(c.range("hole_height_px"), (Range{12, 12}));
+        QCOMPARE(c.range("hole_width_px"), (Range{20, 20}));
+        QCOMPARE(c.fill("fill").rgb, (std::array<int, 3>{128, 128, 128}));
+        // Missing keys: 1.4's defaults (8 holes of 8 x 8, black), said as defaults.
+        const OpConfig& d = r.preset.pipeline[1];
+        QCOMPARE(d.range("holes"), (Range{8, 8}));
+        QCOMPARE(d.range("hole_height_px"), (Range{8, 8}));
+        QCOMPARE(d.range("hole_width_px"), (Range{3, 3}));
+        const QString w = warningsOf(r);
+        QVERIFY2(
+            w.contains("transform.transforms[0].num_holes: Cutout (Albumentations 1.x) centres its holes"),
+            qPrintable(w));
+    }
+
     void gridDropout() {
         // unit_size_range is numpy's [low, high): AugLab's inclusive range is [low, high - 1].
         const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {

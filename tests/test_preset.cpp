@@ -112,7 +112,9 @@ ParamValue awayFromDefault(const ParamDesc& pd, Fill::Mode fillMode) {
         case ParamKind::FloatRange:
             return Range{pd.lower + span / 3, pd.upper - span / 7};
         case ParamKind::IntRange:
-            return pd.odd ? Range{pd.lower + 2, pd.lower + 8} : Range{pd.lower + 1, pd.lower + 7};
+            // A narrow range (channels dropped: 1..2) ends at its bound.
+            return pd.odd ? Range{pd.lower + 2, pd.lower + 8}
+                          : Range{std::min(pd.lower + 1, pd.upper), std::min(pd.lower + 7, pd.upper)};
         case ParamKind::Float:
             return pd.lower + span / 3;
         case ParamKind::Bool:

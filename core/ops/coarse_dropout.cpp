@@ -229,15 +229,18 @@ public:
         return sampleDropout(op, d, width, height);
     }
 
-    std::vector<std::string> albumentationsClasses() const override { return {"CoarseDropout"}; }
+    /// Cutout: the 1.x name (removed in 2.0) read as the coarse_dropout it became.
+    std::vector<std::string> albumentationsClasses() const override { return {"CoarseDropout", "Cutout"}; }
 
     Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour,
                                  std::vector<std::string>& warnings) const override {
         return albumentationsCoarseDropout(e, warnings);
     }
 
-    nlohmann::json albumentationsDefaults(const std::string&,
+    nlohmann::json albumentationsDefaults(const std::string& cls,
                                           const exporting::LibraryVersion& v) const override {
+        if (cls == "Cutout")  // Albumentations 1.4's signature
+            return {{"p", 0.5}, {"num_holes", 8}, {"max_h_size", 8}, {"max_w_size", 8}, {"fill_value", 0}};
         if (v.before2())
             return {{"p", 0.5},
                     {"num_holes_range", {1, 1}},
@@ -252,9 +255,31 @@ public:
     }
 
     void readAlbumentations(exporting::TransformArgs& a, OpConfig& op) const override {
+        if (a.cls() == "Cutout") {
+            readCutout(a, op);
+            return;
+        }
         readCoarseDropout(a, op);
     }
 
+private:
+    /// 1.x Cutout: num_holes holes of max_h_size x max_w_size pixels, fill_value.
+    static void readCutout(exporting::TransformArgs& a, OpConfig& op) {
+        using namespace exporting;
+        const JsonReader n = a.get("num_holes");
+        const auto holes = static_cast<double>(n.integer(0, 1000));
+        op.set("holes", Range{holes, holes});
+        const auto h = static_cast<double>(a.get("max_h_size").integer(1, 100000));
+        const auto w = static_cast<double>(a.get("max_w_size").integer(1, 100000));
+        op.set("hole_height_px", Range{h, h});
+        op.set("hole_width_px", Range{w, w});
+        op.set("fill", readFill(a.get("fill_value", {"fill"}), a, true));
+        a.warn(n,
+               "Cutout (Albumentations 1.x) centres its holes anywhere and clips them at the image's edges; "
+               "read as coarse_dropout, whose holes of the same size lie inside the image.");
+    }
+
+public:
     void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
         using namespace exporting;
         const OpConfig& op = *e.op;

@@ -1,5 +1,5 @@
-// pad_if_needed, random_crop, center_crop: Albumentations 2.0.8 PadIfNeeded, RandomCrop and
-// CenterCrop (BaseCropAndPad: pad first when asked, then crop). Everything AugLab knows about the
+// pad_if_needed, random_crop, center_crop, crop: Albumentations 2.0.8 PadIfNeeded, RandomCrop,
+// CenterCrop and Crop (BaseCropAndPad: pad first when asked, then crop). Everything AugLab knows about the
 // ops is here (core/ops/op_module.h, docs/adding-an-op.md).
 //
 // The padding is cv2.copyMakeBorder's (every border mode, exact: the warp's borders are OpenCV's
@@ -32,7 +32,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 using namespace params;
 
-enum class Kind { PadIfNeeded, RandomCrop, CenterCrop };
+enum class Kind { PadIfNeeded, RandomCrop, CenterCrop, Crop };
 
 // Draws (draw 0 is the gate): the random padding position, then the crop's place.
 constexpr std::uint32_t kPadTopDraw = 1, kPadLeftDraw = 2, kCropYDraw = 3, kCropXDraw = 4;
@@ -81,6 +81,8 @@ const char* className(Kind kind) {
             return "RandomCrop";
         case Kind::CenterCrop:
             return "CenterCrop";
+        case Kind::Crop:
+            return "Crop";
     }
     return "PadIfNeeded";
 }
@@ -163,7 +165,9 @@ public:
             "Where the image sits in the padding: centred (the odd pixel after), in a corner, or at a "
             "random place (drawn per sample).");
         OpDesc d;
-        if (kind_ == Kind::PadIfNeeded) {
+        if (kind_ == Kind::Crop) {
+            d = describeCrop(id, positionParam, border, fillParam);
+        } else if (kind_ == Kind::PadIfNeeded) {
             d = makeOp(id, "pad_if_needed", "Pad if needed", OpCategory::Geometric,
                        "Albumentations PadIfNeeded: a side shorter than `min_size` (height, width) is padded "
                        "to it (half before, rounded down, the rest after, or as `position` says), with "
@@ -191,7 +195,64 @@ public:
         return d;
     }
 
+    static OpDesc describeCrop(OpId id, ParamDesc positionParam, ParamDesc border, ParamDesc fillParam) {
+        ParamDesc topLeft = sizeParam("top_left", "Top left", 0, 16384, {0, 0},
+                                      "Row and column of the window's first pixel (y_min, x_min).");
+        topLeft.unit = "px (y, x)";
+        ParamDesc bottomRight = sizeParam("bottom_right", "Bottom right", 1, 16384, {1024, 1024},
+                                          "Row and column just past the window (y_max, x_max).");
+        bottomRight.unit = "px (y, x)";
+        return makeOp(id, "crop", "Crop", OpCategory::Geometric,
+                      "Albumentations Crop: the fixed window [y_min, y_max) x [x_min, x_max). With "
+                      "`pad_if_needed` an image that ends before y_max or x_max is padded (the missing rows "
+                      "split by `pad_position`, and at least the missing ones after it, as the library "
+                      "does; the window stays at its coordinates in the padded image); otherwise such an "
+                      "image cannot be cropped (an error, as in the library).",
+                      {topLeft, bottomRight,
+                       boolean("pad_if_needed", "Pad if needed", false,
+                               "Pad an image that ends before the window does (else an error)."),
+                       positionParam, border, fillParam});
+    }
+
+    /// Crop: the window at its coordinates; Crop._compute_min_padding / _compute_adjusted_padding
+    /// when padding (the missing rows split delta // 2 before, placed by position, then at least the
+    /// missing rows after).
+    static CropPadParams sampleCrop(const OpConfig& op, const OpDraws& d, int width, int height) {
+        CropPadParams c;
+        c.border = borderFromName(op.choice("border"));
+        c.fill = op.fill("fill").rgb;
+        const Size2 tl = op.size("top_left"), br = op.size("bottom_right");
+        const std::string name = opDesc(OpId::Crop).name;
+        const auto yx = [](Size2 s) {
+            return "[" + std::to_string(s.height) + ", " + std::to_string(s.width) + "]";
+        };
+        if (br.height <= tl.height || br.width <= tl.width)
+            throw InputError(name + ": bottom_right " + yx(br) + " must lie below and right of top_left " +
+                             yx(tl));
+        const int missingH = std::max(0, br.height - height), missingW = std::max(0, br.width - width);
+        if (!op.flag("pad_if_needed") && missingH + missingW > 0)
+            throw InputError(name + ": the window up to " + yx(br) + " reaches past the " +
+                             std::to_string(width) + "x" + std::to_string(height) +
+                             " image (set pad_if_needed to pad it)");
+        if (op.flag("pad_if_needed") && missingH + missingW > 0) {
+            c.top = missingH / 2;
+            c.bottom = missingH - c.top;
+            c.left = missingW / 2;
+            c.right = missingW - c.left;
+            placePadding(c, op.choice("pad_position"), d);
+            c.bottom = std::max(c.bottom, missingH);
+            c.right = std::max(c.right, missingW);
+            c.padded = true;
+        }
+        c.x = tl.width;
+        c.y = tl.height;
+        c.width = br.width - tl.width;
+        c.height = br.height - tl.height;
+        return c;
+    }
+
     OpParams sample(const OpConfig& op, const OpDraws& d, int width, int height) const override {
+        if (kind_ == Kind::Crop) return sampleCrop(op, d, width, height);
         CropPadParams c;
         c.border = borderFromName(op.choice("border"));
         c.fill = op.fill("fill").rgb;
@@ -251,12 +312,8 @@ public:
         c.left = static_cast<int>(pad.element(2).integer(0, 1'000'000));
         c.right = static_cast<int>(pad.element(3).integer(0, 1'000'000));
         c.padded = c.top + c.bottom + c.left + c.right > 0;
-        const JsonReader crop = r.member("crop");
-        if (crop.arraySize() != 4) crop.fail("expected [x, y, width, height]");
-        c.x = static_cast<int>(crop.element(0).integer(0, 1'000'000));
-        c.y = static_cast<int>(crop.element(1).integer(0, 1'000'000));
-        c.width = static_cast<int>(crop.element(2).integer(1, 1'000'000));
-        c.height = static_cast<int>(crop.element(3).integer(1, 1'000'000));
+        const replay_fields::Window w = replay_fields::readWindow(r.member("crop"));
+        c.x = w.x, c.y = w.y, c.width = w.width, c.height = w.height;
         c.border = replay_fields::readBorder(r, "border");
         const Rgb fill = replay_fields::readRgb(r.member("fill"));
         for (std::size_t i = 0; i < 3; ++i) c.fill[i] = fill[i];
@@ -333,6 +390,14 @@ public:
             // A.save also writes Pad's "padding", which A.load then refuses as an argument
             // (Albumentations 2.0.8): left out, as the library reads it.
             j["position"] = op.choice("position");
+        } else if (kind_ == Kind::Crop) {
+            const Size2 tl = op.size("top_left"), br = op.size("bottom_right");
+            j["pad_if_needed"] = op.flag("pad_if_needed");
+            j["pad_position"] = op.choice("pad_position");
+            j["x_max"] = br.width;
+            j["x_min"] = tl.width;
+            j["y_max"] = br.height;
+            j["y_min"] = tl.height;
         } else {
             const Size2 s = op.size("size");
             j["height"] = s.height;
@@ -356,6 +421,17 @@ public:
                     {"pad_height_divisor", nullptr},
                     {"pad_width_divisor", nullptr},
                     {"padding", 0}};
+        if (kind_ == Kind::Crop)
+            return {{"p", 1.0},
+                    {"x_min", 0},
+                    {"y_min", 0},
+                    {"x_max", 1024},
+                    {"y_max", 1024},
+                    {"pad_if_needed", false},
+                    {"pad_position", "center"},
+                    {"border_mode", 0},
+                    {"fill", 0.0},
+                    {"fill_mask", 0.0}};
         return {{"p", 1.0},    {"pad_if_needed", false}, {"pad_position", "center"}, {"border_mode", 0},
                 {"fill", 0.0}, {"fill_mask", 0.0}};
     }
@@ -385,6 +461,18 @@ public:
             op.set("min_size",
                    Size2{static_cast<int>(h.integer(1, 16384)), static_cast<int>(w.integer(1, 16384))});
             op.set("position", readPosition(a.get("position"), a));
+        } else if (kind_ == Kind::Crop) {
+            const auto coord = [&](const char* key, std::int64_t lower) {
+                return static_cast<int>(a.get(key).integer(lower, 16384));
+            };
+            const int x0 = coord("x_min", 0), y0 = coord("y_min", 0), x1 = coord("x_max", 1),
+                      y1 = coord("y_max", 1);
+            if (x1 <= x0) a.fail(a.get("x_max"), "x_max must be greater than x_min");
+            if (y1 <= y0) a.fail(a.get("y_max"), "y_max must be greater than y_min");
+            op.set("top_left", Size2{y0, x0});
+            op.set("bottom_right", Size2{y1, x1});
+            op.set("pad_if_needed", a.get("pad_if_needed").boolean());
+            op.set("pad_position", readPosition(a.get("pad_position"), a));
         } else {
             const std::optional<JsonReader> height = a.find({"height"}), width = a.find({"width"});
             if (!height || !width)
@@ -404,9 +492,13 @@ public:
         const OpConfig& op = *e.op;
         const std::string L = e.label();
         const bool pads = kind_ == Kind::PadIfNeeded || op.flag("pad_if_needed");
-        const Size2 size = kind_ == Kind::PadIfNeeded ? op.size("min_size") : op.size("size");
         const std::string position = op.choice(kind_ == Kind::PadIfNeeded ? "position" : "pad_position");
         const Fill f = op.fill("fill");
+        if (kind_ == Kind::Crop) {
+            cropToPython(e, x, pads, position, f);
+            return;
+        }
+        const Size2 size = kind_ == Kind::PadIfNeeded ? op.size("min_size") : op.size("size");
         switch (x.target) {
             case PythonTarget::Torchvision: {
                 x.helperUsed = true;
@@ -481,47 +573,133 @@ public:
         }
     }
 
+    /// crop: the window [y0, y1) x [x0, x1) (with Crop's padding in torchvision).
+    static void cropToPython(const exporting::ExportedOp& e, PythonExport& x, bool pads,
+                             const std::string& position, const Fill& f) {
+        using namespace exporting;
+        const OpConfig& op = *e.op;
+        const std::string L = e.label();
+        const Size2 tl = op.size("top_left"), br = op.size("bottom_right");
+        const std::string y0 = std::to_string(tl.height), x0 = std::to_string(tl.width);
+        const std::string y1 = std::to_string(br.height), x1 = std::to_string(br.width);
+        switch (x.target) {
+            case PythonTarget::Torchvision: {
+                x.helperUsed = true;
+                const std::string t =
+                    "CropPad(mode=\"window\", size=None, pad=" + std::string(pads ? "True" : "False") +
+                    ", position=" + pyString(position) + ", border=" + pyString(op.choice("border")) +
+                    ", fill=" + pyRgb(f) + ", window=(" + y0 + ", " + x0 + ", " + y1 + ", " + x1 + "))";
+                x.lines += "    " + torchvisionWithP(t, op.p) + ",\n";
+                return;
+            }
+            case PythonTarget::Keras:
+                if (pads || op.p < 1) {
+                    notExported(e, x,
+                                L + ": Keras batches hold one image size and have no padding crop: " +
+                                    (op.p < 1 ? "a window some images skip" : "the padding") +
+                                    " is not exported.");
+                    return;
+                }
+                x.helperUsed = true;
+                x.lines += "    CropWindow(" + y0 + ", " + x0 + ", " + y1 + ", " + x1 + "),\n";
+                return;
+            case PythonTarget::TfDeotte:
+                notInTfDeotte(e, x);
+                return;
+            case PythonTarget::Dali:
+                x.lines += "    # " + L + "\n";
+                if (pads) {
+                    notExported(
+                        e, x,
+                        L + ": DALI's slice pads a window that leaves the image with a constant only: "
+                            "the padding is not exported.");
+                    return;
+                }
+                if (op.p < 1)
+                    x.warnings.push_back(
+                        L + ": DALI crops every image (a pipeline's output size is fixed): p = " +
+                        formatNumber(op.p) + " becomes 1.");
+                x.lines += "    images = fn.slice(images, start=[" + y0 + ", " + x0 + "], shape=[" +
+                           std::to_string(br.height - tl.height) + ", " +
+                           std::to_string(br.width - tl.width) +
+                           "], axis_names=\"HW\", out_of_bounds_policy=\"error\")\n";
+                x.lines += "    height, width = " + pyFloat(br.height - tl.height) + ", " +
+                           pyFloat(br.width - tl.width) + "\n";
+                return;
+        }
+    }
+
     std::string pythonHelper(PythonTarget t) const override {
+        if (t == PythonTarget::Keras && kind_ == Kind::Crop)
+            return R"(
+
+class CropWindow(keras.layers.Layer):
+    """AugLab crop (Albumentations Crop without padding): rows y0..y1 - 1, columns x0..x1 - 1."""
+
+    def __init__(self, y0, x0, y1, x1, **kwargs):
+        super().__init__(**kwargs)
+        self.window = (y0, x0, y1, x1)
+
+    def call(self, images, training=True):
+        y0, x0, y1, x1 = self.window
+        if images.shape[1] is not None and (y1 > images.shape[1] or x1 > images.shape[2]):
+            raise ValueError(f"the window {self.window} reaches past the {images.shape[2]}x{images.shape[1]} images")
+        return images[:, y0:y1, x0:x1, :]
+)";
         if (t != PythonTarget::Torchvision) return {};
         return R"(
 
 class CropPad(torch.nn.Module):
-    """AugLab pad_if_needed / random_crop / center_crop (Albumentations PadIfNeeded, RandomCrop,
-    CenterCrop): a side shorter than `size` padded to it when `pad` (int(missing / 2) before, or as
-    `position` says), with cv2.copyMakeBorder's modes; then the window at int((H - h + 1) u) (random),
-    (H - h) // 2 (center) or the whole padded image (pad)."""
+    """AugLab pad_if_needed / random_crop / center_crop / crop (Albumentations PadIfNeeded, RandomCrop,
+    CenterCrop, Crop): a side shorter than `size` padded to it when `pad` (int(missing / 2) before, or
+    as `position` says), with cv2.copyMakeBorder's modes; then the window at int((H - h + 1) u)
+    (random), (H - h) // 2 (center) or the whole padded image (pad). Crop ("window": y0, x0, y1, x1):
+    the missing rows placed by `position`, and all of them after, then the window at its coordinates."""
 
     MODES = {"constant": "constant", "replicate": "edge", "reflect": "symmetric", "reflect_101": "reflect"}
 
-    def __init__(self, mode, size, pad, position, border, fill):
+    def __init__(self, mode, size, pad, position, border, fill, window=None):
         super().__init__()
         self.mode, self.size, self.pad, self.position = mode, size, pad, position
-        self.border, self.fill = border, fill
+        self.border, self.fill, self.window = border, fill, window
+
+    def place(self, ph, pw):  # rows above and columns left of the image, of ph and pw to add
+        if self.position == "random":
+            return int(torch.randint(ph + 1, ())), int(torch.randint(pw + 1, ()))
+        if self.position == "center":
+            return ph // 2, pw // 2
+        return (ph if self.position.startswith("bottom") else 0), (pw if self.position.endswith("right") else 0)
+
+    def pad_image(self, img, top, bottom, left, right):
+        h, w = img.shape[-2], img.shape[-1]
+        if self.border == "wrap":
+            return torch.nn.functional.pad(img.unsqueeze(0).float(), (left, right, top, bottom),
+                                           mode="circular")[0].to(img.dtype)
+        if self.border == "constant":
+            out = torch.empty((img.shape[0], h + top + bottom, w + left + right), dtype=img.dtype)
+            out[:] = torch.tensor(list(self.fill) + [255] * (img.shape[0] - 3), dtype=img.dtype)[:img.shape[0], None, None]
+            out[:, top:top + h, left:left + w] = img
+            return out
+        return v2.functional.pad(img, [left, top, right, bottom], padding_mode=self.MODES[self.border])
 
     def forward(self, img):  # uint8 tensor, C x H x W
         h, w = img.shape[-2], img.shape[-1]
+        if self.mode == "window":
+            y0, x0, y1, x1 = self.window
+            ph, pw = max(0, y1 - h), max(0, x1 - w)
+            if ph + pw > 0:
+                if not self.pad:
+                    raise ValueError(f"the window {self.window} reaches past the {w}x{h} image")
+                top, left = self.place(ph, pw)
+                img = self.pad_image(img, top, ph, left, pw)
+            return img[..., y0:y1, x0:x1]
         th, tw = self.size
         if not self.pad and (th > h or tw > w):
             raise ValueError(f"crop size {self.size} exceeds the image {(h, w)}")
         ph, pw = max(0, th - h), max(0, tw - w)
         if self.pad and ph + pw > 0:
-            top, left = int(ph / 2.0), int(pw / 2.0)
-            if self.position == "random":
-                top, left = int(torch.randint(ph + 1, ())), int(torch.randint(pw + 1, ()))
-            elif self.position != "center":
-                top = ph if self.position.startswith("bottom") else 0
-                left = pw if self.position.endswith("right") else 0
-            pads = [left, top, pw - left, ph - top]
-            if self.border == "wrap":
-                img = torch.nn.functional.pad(img.unsqueeze(0).float(), (pads[0], pads[2], pads[1], pads[3]),
-                                              mode="circular")[0].to(img.dtype)
-            elif self.border == "constant":
-                out = torch.empty((img.shape[0], h + ph, w + pw), dtype=img.dtype)
-                out[:] = torch.tensor(list(self.fill) + [255] * (img.shape[0] - 3), dtype=img.dtype)[:img.shape[0], None, None]
-                out[:, top:top + h, left:left + w] = img
-                img = out
-            else:
-                img = v2.functional.pad(img, pads, padding_mode=self.MODES[self.border])
+            top, left = self.place(ph, pw)
+            img = self.pad_image(img, top, ph - top, left, pw - left)
             h, w = h + ph, w + pw
         if self.mode == "pad":
             return img
@@ -560,6 +738,11 @@ const OpModule& randomCropModule() {
 
 const OpModule& centerCropModule() {
     static const CropPadModule module(Kind::CenterCrop);
+    return module;
+}
+
+const OpModule& cropModule() {
+    static const CropPadModule module(Kind::Crop);
     return module;
 }
 

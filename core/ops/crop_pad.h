@@ -1,5 +1,5 @@
 #pragma once
-// pad_if_needed, random_crop and center_crop: a padded and cropped window of the frame (module:
+// pad_if_needed, random_crop, center_crop and crop: a padded and cropped window of the frame (module:
 // crop_pad.cpp).
 
 #include <array>
@@ -25,5 +25,6 @@ struct CropPadParams {
 const OpModule& padIfNeededModule();
 const OpModule& randomCropModule();
 const OpModule& centerCropModule();
+const OpModule& cropModule();
 
 }  // namespace auglab

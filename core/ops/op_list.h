@@ -8,6 +8,7 @@
 
 #include "ops/affine.h"
 #include "ops/brightness_contrast.h"
+#include "ops/channel_dropout.h"
 #include "ops/crop_pad.h"
 #include "ops/deotte_affine.h"
 #include "ops/dropout.h"
@@ -24,6 +25,7 @@
 #include "ops/perspective.h"
 #include "ops/random_gamma.h"
 #include "ops/random_resized_crop.h"
+#include "ops/random_tone_curve.h"
 #include "ops/resize.h"
 #include "ops/rgb_shift.h"
 #include "ops/rotate90.h"
@@ -39,14 +41,18 @@ enum class OpId {
     VerticalFlip,
     Perspective,
     RandomResizedCrop,
+    RandomSizedCrop,
     Resize,
     LongestMaxSize,
     SmallestMaxSize,
+    RandomScale,
     RandomRotate90,
     Transpose,
+    D4,
     PadIfNeeded,
     RandomCrop,
     CenterCrop,
+    Crop,
     DeotteAffine,
     CoarseDropout,
     GridDropout,
@@ -57,6 +63,8 @@ enum class OpId {
     Solarize,
     Posterize,
     RgbShift,
+    ChannelDropout,
+    RandomToneCurve,
     GaussianBlur,
     BoxBlur,
     MedianBlur,
@@ -77,28 +85,33 @@ enum class OpId {
 
 /// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
 /// of thing share a type (the flips, the dropouts).
-using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
-                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams,
-                              PerspectiveParams, MixParams, MosaicParams, TrainingParams, GammaParams,
-                              LevelParams, NoOpParams, ChannelShiftParams, KernelSizeParams, MotionBlurParams,
-                              KernelEffectParams, ResizeParams, Rot90Params, CropPadParams>;
+using OpParams =
+    std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams, BlurParams,
+                 NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams, MixParams,
+                 MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams,
+                 KernelSizeParams, MotionBlurParams, KernelEffectParams, ResizeParams, Rot90Params,
+                 CropPadParams, ChannelDropParams, ToneCurveParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 39>& opModules() {
-    static const std::array<const OpModule*, 39> modules{
+inline const std::array<const OpModule*, 45>& opModules() {
+    static const std::array<const OpModule*, 45> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
         &perspectiveModule(),
         &randomResizedCropModule(),
+        &randomSizedCropModule(),
         &resizeModule(),
         &longestMaxSizeModule(),
         &smallestMaxSizeModule(),
+        &randomScaleModule(),
         &randomRotate90Module(),
         &transposeModule(),
+        &d4Module(),
         &padIfNeededModule(),
         &randomCropModule(),
         &centerCropModule(),
+        &cropModule(),
         &deotteAffineModule(),
         &coarseDropoutModule(),
         &gridDropoutModule(),
@@ -109,6 +122,8 @@ inline const std::array<const OpModule*, 39>& opModules() {
         &solarizeModule(),
         &posterizeModule(),
         &rgbShiftModule(),
+        &channelDropoutModule(),
+        &randomToneCurveModule(),
         &gaussianBlurModule(),
         &boxBlurModule(),
         &medianBlurModule(),

@@ -1,4 +1,5 @@
-// random_resized_crop: torchvision / Albumentations 2.0 RandomResizedCrop.
+// random_resized_crop, random_sized_crop: torchvision / Albumentations 2.0 RandomResizedCrop and
+// Albumentations 2.0.8 RandomSizedCrop (a crop of a drawn height, resized).
 // Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/random_resized_crop.h"
@@ -70,6 +71,28 @@ CropParams sampleCrop(const OpConfig& op, const OpDraws& d, int width, int heigh
     return c;
 }
 
+/// RandomSizedCrop.get_params_dependent_on_data: h = randint(min_max_height), w = int(h * w2h_ratio),
+/// both clipped to the image (get_crop_coords), the corner at int((H - h + 1) u).
+CropParams sampleSizedCrop(const OpConfig& op, const OpDraws& d, int width, int height) {
+    CropParams c;
+    const Size2 size = op.size("size");
+    c.outWidth = size.width;
+    c.outHeight = size.height;
+    c.interpolation = interpolationFromName(op.choice("interpolation"));
+    const Range m = op.range("min_max_height");
+    const auto h = d.randint(1, static_cast<std::int64_t>(m.min), static_cast<std::int64_t>(m.max));
+    const auto w = static_cast<std::int64_t>(static_cast<double>(h) * op.number("w2h_ratio"));
+    if (w < 1)
+        throw InputError(opDesc(OpId::RandomSizedCrop).name + ": a crop " + std::to_string(h) +
+                         " px high is " + std::to_string(w) + " px wide at w2h_ratio " +
+                         formatNumber(op.number("w2h_ratio")) + " (the library cannot crop it)");
+    c.height = static_cast<int>(std::min<std::int64_t>(h, height));
+    c.width = static_cast<int>(std::min<std::int64_t>(w, width));
+    c.y = static_cast<int>((height - c.height + 1) * d.uniform(2));
+    c.x = static_cast<int>((width - c.width + 1) * d.uniform(3));
+    return c;
+}
+
 Json albumentationsCrop(const exporting::ExportedOp& e, std::vector<std::string>& warnings) {
     using namespace exporting;
     const OpConfig& op = *e.op;
@@ -124,9 +147,61 @@ void readRandomResizedCrop(exporting::TransformArgs& a, OpConfig& op) {
     a.maskOnly("mask_interpolation");
 }
 
+void readRandomSizedCrop(exporting::TransformArgs& a, OpConfig& op) {
+    using namespace exporting;
+    const JsonReader heights = a.get("min_max_height");
+    if (heights.arraySize() != 2) a.fail(heights, "expected [min, max]");
+    const auto lo = heights.element(0).integer(1, 16384), hi = heights.element(1).integer(1, 16384);
+    if (hi < lo) a.fail(heights, "the range's end is below its start");
+    op.set("min_max_height", Range{double(lo), double(hi)});
+    // 2.0: size [height, width]; 1.4.x: height and width.
+    const std::optional<JsonReader> size = a.find({"size"});
+    if (size && !size->json().is_null()) {
+        if (size->arraySize() != 2) a.fail(*size, "expected [height, width]");
+        op.set("size", Size2{static_cast<int>(size->element(0).integer(1, 16384)),
+                             static_cast<int>(size->element(1).integer(1, 16384))});
+    } else {
+        const std::optional<JsonReader> height = a.find({"height"}), width = a.find({"width"});
+        if (!height || !width) a.fail(a.get("p"), "RandomSizedCrop without size (or height and width)");
+        op.set("size", Size2{static_cast<int>(height->integer(1, 16384)),
+                             static_cast<int>(width->integer(1, 16384))});
+    }
+    const JsonReader ratio = a.get("w2h_ratio");
+    const double r = ratio.numberIn(0, 1e9);
+    if (r <= 0) a.fail(ratio, "w2h_ratio must be positive");
+    op.set("w2h_ratio", a.clamp(ratio, Range{r, r}, 0.01, 100).min);
+    op.set("interpolation", std::string(interpolationName(a.get("interpolation"), a)));
+    if (const std::optional<JsonReader> area = a.find({"area_for_downscale"});
+        area && !area->json().is_null())
+        a.warn(*area,
+               "INTER_AREA for downscaled crops cannot be expressed: resized with the interpolation given.");
+    a.maskOnly("mask_interpolation");
+}
+
 class RandomResizedCropModule final : public OpModule {
 public:
+    explicit RandomResizedCropModule(bool sized) : sized_(sized) {}
+
     OpDesc describe(OpId id) const override {
+        if (sized_) {
+            OpDesc d = makeOp(
+                id, "random_sized_crop", "Random sized crop", OpCategory::Geometric,
+                "Albumentations RandomSizedCrop: a crop of height h drawn uniformly from `min_max_height`'s "
+                "integers and width int(h * w2h_ratio) (each at most the image's), at a uniformly drawn "
+                "place, resized to `size`. The ops after it work at that size.",
+                {intRange("min_max_height", "Crop height", "px", 1, 16384, {256, 512},
+                          "Height of the crop, drawn uniformly from the range's integers."),
+                 number("w2h_ratio", "Aspect ratio", "width / height", 0.01, 100, 1.0,
+                        "Width of the crop as a multiple of its height (truncated to whole pixels)."),
+                 sizeParam("size", "Output size", 1, 16384, {256, 256},
+                           "Height and width of the output in pixels."),
+                 choice("interpolation", "Interpolation", kInterpolationChoices, "linear",
+                        "How the crop is resized.")});
+            d.setsFrame = true;
+            typical(d, "min_max_height", 16, 2048, true);
+            typical(d, "w2h_ratio", 0.25, 4);
+            return d;
+        }
         OpDesc d = makeOp(
             id, "random_resized_crop", "Random resized crop", OpCategory::Geometric,
             "torchvision / Albumentations RandomResizedCrop: a crop of U(scale) x the image's area with an "
@@ -150,7 +225,7 @@ public:
     }
 
     OpParams sample(const OpConfig& op, const OpDraws& d, int width, int height) const override {
-        return sampleCrop(op, d, width, height);
+        return sized_ ? sampleSizedCrop(op, d, width, height) : sampleCrop(op, d, width, height);
     }
 
     void frameAfter(const OpParams& params, int& width, int& height) const override {
@@ -169,22 +244,13 @@ public:
     OpParams readReplay(const JsonReader& r) const override {
         r.requireObject({"op", "applied", "crop", "size", "interpolation"});
         CropParams c;
-        const JsonReader crop = r.member("crop");
-        if (crop.arraySize() != 4) crop.fail("expected [x, y, width, height]");
-        c.x = static_cast<int>(crop.element(0).integer(0, 1'000'000));
-        c.y = static_cast<int>(crop.element(1).integer(0, 1'000'000));
-        c.width = static_cast<int>(crop.element(2).integer(1, 1'000'000));
-        c.height = static_cast<int>(crop.element(3).integer(1, 1'000'000));
+        const replay_fields::Window w = replay_fields::readWindow(r.member("crop"));
+        c.x = w.x, c.y = w.y, c.width = w.width, c.height = w.height;
         const JsonReader size = r.member("size");
         if (size.arraySize() != 2) size.fail("expected [height, width]");
         c.outHeight = static_cast<int>(size.element(0).integer(1, 16384));
         c.outWidth = static_cast<int>(size.element(1).integer(1, 16384));
-        const JsonReader interp = r.member("interpolation");
-        try {
-            c.interpolation = interpolationFromName(interp.string());
-        } catch (const InputError& e) {
-            interp.fail(e.what());
-        }
+        c.interpolation = replay_fields::readInterpolation(r, "interpolation");
         return c;
     }
 
@@ -199,6 +265,12 @@ public:
                                     int height) const override {
         // The crop's share of the image's area, and its aspect ratio.
         const auto& c = std::get<CropParams>(params);
+        if (sized_) {
+            if (key == "min_max_height") return {double(c.height)};
+            if (key == "crop_x") return {double(c.x)};
+            if (key == "crop_y") return {double(c.y)};
+            return {};
+        }
         if (key == "scale") return {double(c.width) * c.height / (double(width) * height)};
         if (key == "ratio") return {double(c.width) / c.height};
         return {};
@@ -235,21 +307,48 @@ public:
             c.outWidth, c.outHeight, c.width, c.height, c.interpolation, true, c.x, c.y);
     }
 
-    std::vector<std::string> albumentationsClasses() const override { return {"RandomResizedCrop"}; }
+    std::vector<std::string> albumentationsClasses() const override {
+        return {sized_ ? "RandomSizedCrop" : "RandomResizedCrop"};
+    }
 
     Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour,
                                  std::vector<std::string>& warnings) const override {
-        return albumentationsCrop(e, warnings);
+        if (!sized_) return albumentationsCrop(e, warnings);
+        using namespace exporting;
+        const OpConfig& op = *e.op;
+        const Size2 size = op.size("size");
+        const Range m = op.range("min_max_height");
+        if (op.p < 1)
+            warnings.push_back(e.label() + ": p = " + formatNumber(op.p) +
+                               ": the images it skips keep their own size, so a batch mixes sizes (as in "
+                               "AugLab's preview); training code usually wants p = 1.");
+        Json j = start("RandomSizedCrop", op.p);
+        j["area_for_downscale"] = nullptr;
+        j["interpolation"] = cvInterpolation(op.choice("interpolation"));
+        j["mask_interpolation"] = 0;
+        j["min_max_height"] = Json::array({static_cast<int>(m.min), static_cast<int>(m.max)});
+        j["size"] = Json::array({size.height, size.width});
+        j["w2h_ratio"] = op.number("w2h_ratio");
+        return j;
     }
 
     nlohmann::json albumentationsDefaults(const std::string&,
                                           const exporting::LibraryVersion&) const override {
+        if (sized_)
+            return {{"p", 1.0},
+                    {"w2h_ratio", 1.0},
+                    {"interpolation", 1},
+                    {"mask_interpolation", 0},
+                    {"area_for_downscale", nullptr}};
         return {{"p", 1.0},           {"scale", {0.08, 1.0}},    {"ratio", {0.75, 1.3333333333333333}},
                 {"interpolation", 1}, {"mask_interpolation", 0}, {"area_for_downscale", nullptr}};
     }
 
     void readAlbumentations(exporting::TransformArgs& a, OpConfig& op) const override {
-        readRandomResizedCrop(a, op);
+        if (sized_)
+            readRandomSizedCrop(a, op);
+        else
+            readRandomResizedCrop(a, op);
     }
 
     void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
@@ -257,6 +356,10 @@ public:
         const OpConfig& op = *e.op;
         const std::string L = e.label();
         auto& w = x.warnings;
+        if (sized_) {
+            sizedCropToPython(e, x);
+            return;
+        }
         switch (x.target) {
             case PythonTarget::Torchvision: {
                 std::string& lines = x.lines;
@@ -303,12 +406,83 @@ public:
             }
         }
     }
+
+    static void sizedCropToPython(const exporting::ExportedOp& e, PythonExport& x) {
+        using namespace exporting;
+        const OpConfig& op = *e.op;
+        const std::string L = e.label();
+        const Size2 size = op.size("size");
+        const Range m = op.range("min_max_height");
+        switch (x.target) {
+            case PythonTarget::Torchvision: {
+                x.helperUsed = true;
+                const std::string interp = op.choice("interpolation") == "nearest" ? "NEAREST" : "BILINEAR";
+                const std::string t = "RandomSizedCrop(heights=(" + std::to_string(static_cast<int>(m.min)) +
+                                      ", " + std::to_string(static_cast<int>(m.max)) +
+                                      "), w2h_ratio=" + pyFloat(op.number("w2h_ratio")) + ", size=(" +
+                                      std::to_string(size.height) + ", " + std::to_string(size.width) +
+                                      "), interpolation=v2.InterpolationMode." + interp + ")";
+                x.lines += "    " + torchvisionWithP(t, op.p) + ",\n";
+                return;
+            }
+            case PythonTarget::Keras:
+                notExported(
+                    e, x,
+                    L + ": Keras 3 has no layer that crops a window of a drawn size and resizes it: not "
+                        "exported (the albumentations and torchvision exports have it).");
+                return;
+            case PythonTarget::TfDeotte:
+                notInTfDeotte(e, x);
+                return;
+            case PythonTarget::Dali:
+                x.lines += "    # " + L + "\n";
+                notExported(e, x,
+                            L + ": DALI's crops draw an area and an aspect ratio, not a height: not exported "
+                                "(the albumentations and torchvision exports have it).");
+                return;
+        }
+    }
+
+    std::string pythonHelper(PythonTarget t) const override {
+        if (!sized_ || t != PythonTarget::Torchvision) return {};
+        return R"(
+
+class RandomSizedCrop(torch.nn.Module):
+    """AugLab random_sized_crop (Albumentations RandomSizedCrop): h ~ randint(heights), w = int(h *
+    w2h_ratio), each at most the image's; the corner at int((H - h + 1) u); resized to `size` without
+    antialiasing, as cv2.resize."""
+
+    def __init__(self, heights, w2h_ratio, size, interpolation):
+        super().__init__()
+        self.heights, self.w2h_ratio, self.size, self.interpolation = heights, w2h_ratio, size, interpolation
+
+    def forward(self, img):  # uint8 tensor, C x H x W
+        h, w = img.shape[-2], img.shape[-1]
+        ch = int(torch.randint(self.heights[0], self.heights[1] + 1, ()))
+        cw = min(int(ch * self.w2h_ratio), w)
+        ch = min(ch, h)
+        y = int((h - ch + 1) * float(torch.rand(())))
+        x = int((w - cw + 1) * float(torch.rand(())))
+        crop = img[..., y:y + ch, x:x + cw]
+        if [ch, cw] == list(self.size):
+            return crop
+        return v2.functional.resize(crop, list(self.size), interpolation=self.interpolation, antialias=False)
+)";
+    }
+
+private:
+    bool sized_;
 };
 
 }  // namespace
 
 const OpModule& randomResizedCropModule() {
-    static const RandomResizedCropModule module;
+    static const RandomResizedCropModule module(false);
+    return module;
+}
+
+const OpModule& randomSizedCropModule() {
+    static const RandomResizedCropModule module(true);
     return module;
 }
 

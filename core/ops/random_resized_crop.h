@@ -1,5 +1,5 @@
 #pragma once
-// random_resized_crop: the drawn crop (module: random_resized_crop.cpp).
+// random_resized_crop and random_sized_crop: the drawn crop (module: random_resized_crop.cpp).
 
 #include "op_types.h"
 
@@ -17,5 +17,6 @@ struct CropParams {
 };
 
 const OpModule& randomResizedCropModule();
+const OpModule& randomSizedCropModule();
 
 }  // namespace auglab

@@ -23,6 +23,19 @@ inline Rgb readRgb(const JsonReader& r) {
     return c;
 }
 
+/// A window [x, y, width, height] in pixels (a crop's place and size).
+struct Window {
+    int x = 0, y = 0, width = 1, height = 1;
+};
+
+inline Window readWindow(const JsonReader& r) {
+    if (r.arraySize() != 4) r.fail("expected [x, y, width, height]");
+    return {static_cast<int>(r.element(0).integer(0, 1'000'000)),
+            static_cast<int>(r.element(1).integer(0, 1'000'000)),
+            static_cast<int>(r.element(2).integer(1, 1'000'000)),
+            static_cast<int>(r.element(3).integer(1, 1'000'000))};
+}
+
 inline double num(const JsonReader& r, std::string_view key, double lower, double upper) {
     return r.member(key).numberIn(lower, upper);
 }

@@ -1,6 +1,6 @@
-// resize, longest_max_size, smallest_max_size: Albumentations 2.0.8 Resize, LongestMaxSize and
-// SmallestMaxSize. Everything AugLab knows about the ops is here (core/ops/op_module.h,
-// docs/adding-an-op.md).
+// resize, longest_max_size, smallest_max_size, random_scale: Albumentations 2.0.8 Resize,
+// LongestMaxSize, SmallestMaxSize and RandomScale. Everything AugLab knows about the ops is here
+// (core/ops/op_module.h, docs/adding-an-op.md).
 //
 // Each replaces the frame by the frame resized (cv2.resize: pixel centres aligned, edges repeated);
 // a resize to the frame's own size leaves it as it is, as fgeometric.resize does. They may come
@@ -33,10 +33,17 @@ namespace {
 using Json = nlohmann::ordered_json;
 using namespace params;
 
-enum class Kind { Resize, LongestMaxSize, SmallestMaxSize };
+enum class Kind { Resize, LongestMaxSize, SmallestMaxSize, RandomScale };
 
-/// The draw of longest_max_size / smallest_max_size's side length (draw 0 is the gate).
-constexpr std::uint32_t kMaxSizeDraw = 1;
+/// The draw of longest_max_size / smallest_max_size's side length, of random_scale's factor (draw 0
+/// is the gate).
+constexpr std::uint32_t kMaxSizeDraw = 1, kScaleDraw = 1;
+
+/// fgeometric.scale: each side int(side * scale) (truncated).
+void scaledOutput(double scale, int width, int height, int& outW, int& outH) {
+    outW = static_cast<int>(width * scale);
+    outH = static_cast<int>(height * scale);
+}
 
 /// Albumentations' MaxSizeTransform: scale = m / the longer (shorter) side in double, each side
 /// max(1, round(side * scale)) with Python's round (half to even).
@@ -55,6 +62,8 @@ const char* className(Kind kind) {
             return "LongestMaxSize";
         case Kind::SmallestMaxSize:
             return "SmallestMaxSize";
+        case Kind::RandomScale:
+            return "RandomScale";
     }
     return "Resize";
 }
@@ -76,7 +85,16 @@ public:
                    "How the image is resampled (cv2.resize: linear, or nearest, which picks floor(x * "
                    "old / new)).");
         OpDesc d;
-        if (kind_ == Kind::Resize) {
+        if (kind_ == Kind::RandomScale) {
+            d = makeOp(id, "random_scale", "Random scale", OpCategory::Geometric,
+                       "Albumentations RandomScale: the image resized by a factor 1 + U(scale_limit), aspect "
+                       "ratio kept, each side int(side * factor) (truncated), as cv2.resize does. The ops "
+                       "after it work at that size.",
+                       {floatRange("scale_limit", "Scale change", "fraction", -0.99, 10, {-0.1, 0.1},
+                                   "The factor minus 1, drawn uniformly: -0.1 to 0.1 scales by 0.9 to 1.1."),
+                        interpolation});
+            typical(d, "scale_limit", -0.5, 1);
+        } else if (kind_ == Kind::Resize) {
             d = makeOp(
                 id, "resize", "Resize", OpCategory::Geometric,
                 "Albumentations Resize: the image resized to `size` (height, width), aspect ratio not "
@@ -112,6 +130,16 @@ public:
             r.outHeight = size.height;
             return r;
         }
+        if (kind_ == Kind::RandomScale) {
+            const Range l = op.range("scale_limit");
+            r.scale = d.uniform(kScaleDraw, l.min, l.max) + 1.0;
+            scaledOutput(r.scale, width, height, r.outWidth, r.outHeight);
+            if (r.outWidth < 1 || r.outHeight < 1)
+                throw InputError(opDesc(OpId::RandomScale).name + ": the " + std::to_string(width) + "x" +
+                                 std::to_string(height) + " image scaled by " + formatNumber(r.scale) +
+                                 " has no pixels left (a side of 0)");
+            return r;
+        }
         const Range m = op.range("max_size");
         r.maxSize =
             static_cast<int>(m.min == m.max ? m.min
@@ -129,7 +157,8 @@ public:
 
     void writeReplay(const OpParams& params, Json& j) const override {
         const auto& r = std::get<ResizeParams>(params);
-        if (kind_ != Kind::Resize) j["max_size"] = r.maxSize;
+        if (kind_ == Kind::RandomScale) j["scale"] = r.scale;
+        if (kind_ == Kind::LongestMaxSize || kind_ == Kind::SmallestMaxSize) j["max_size"] = r.maxSize;
         j["size"] = Json::array({r.outHeight, r.outWidth});
         j["interpolation"] = interpolationName(r.interpolation);
     }
@@ -137,10 +166,14 @@ public:
     OpParams readReplay(const JsonReader& r) const override {
         if (kind_ == Kind::Resize)
             r.requireObject({"op", "applied", "size", "interpolation"});
+        else if (kind_ == Kind::RandomScale)
+            r.requireObject({"op", "applied", "scale", "size", "interpolation"});
         else
             r.requireObject({"op", "applied", "max_size", "size", "interpolation"});
         ResizeParams p;
-        if (kind_ != Kind::Resize) p.maxSize = static_cast<int>(r.member("max_size").integer(1, 16384));
+        if (kind_ == Kind::RandomScale) p.scale = replay_fields::num(r, "scale", 0.01, 11);
+        if (kind_ == Kind::LongestMaxSize || kind_ == Kind::SmallestMaxSize)
+            p.maxSize = static_cast<int>(r.member("max_size").integer(1, 16384));
         const JsonReader size = r.member("size");
         if (size.arraySize() != 2) size.fail("expected [height, width]");
         p.outHeight = static_cast<int>(size.element(0).integer(1, 16384 * 16));
@@ -153,17 +186,24 @@ public:
         const auto& p = std::get<ResizeParams>(params);
         if (kind_ == Kind::Resize) return;
         int w = 0, h = 0;
-        maxSizeOutput(kind_, p.maxSize, frameW, frameH, w, h);
+        if (kind_ == Kind::RandomScale)
+            scaledOutput(p.scale, frameW, frameH, w, h);
+        else
+            maxSizeOutput(kind_, p.maxSize, frameW, frameH, w, h);
         if (w != p.outWidth || h != p.outHeight)
             o.member("size").fail("a " + std::to_string(frameW) + "x" + std::to_string(frameH) +
-                                  " image with max_size " + std::to_string(p.maxSize) + " becomes [" +
-                                  std::to_string(h) + ", " + std::to_string(w) + "], not [" +
+                                  " image with " +
+                                  (kind_ == Kind::RandomScale ? "scale " + formatNumber(p.scale)
+                                                              : "max_size " + std::to_string(p.maxSize)) +
+                                  " becomes [" + std::to_string(h) + ", " + std::to_string(w) + "], not [" +
                                   std::to_string(p.outHeight) + ", " + std::to_string(p.outWidth) + "]");
     }
 
     std::vector<double> drawnValues(const OpParams& params, std::string_view key, int, int) const override {
-        if (key == "max_size" && kind_ != Kind::Resize)
+        if (key == "max_size" && (kind_ == Kind::LongestMaxSize || kind_ == Kind::SmallestMaxSize))
             return {double(std::get<ResizeParams>(params).maxSize)};
+        if (key == "scale_limit" && kind_ == Kind::RandomScale)
+            return {std::get<ResizeParams>(params).scale - 1.0};
         return {};
     }
 
@@ -180,7 +220,9 @@ public:
             b.y1 *= by;
         }
         double kx = bx, ky = by;
-        if (kind_ != Kind::Resize) {
+        if (kind_ == Kind::RandomScale) {
+            kx = ky = p.scale;
+        } else if (kind_ != Kind::Resize) {
             const double side =
                 kind_ == Kind::LongestMaxSize ? std::max(f.width, f.height) : std::min(f.width, f.height);
             kx = ky = p.maxSize / side;
@@ -215,6 +257,12 @@ public:
                                "AugLab's preview); training code usually wants p = 1.");
         Json j = start(className(kind_), op.p);
         j["area_for_downscale"] = nullptr;
+        if (kind_ == Kind::RandomScale) {
+            j["interpolation"] = cvInterpolation(op.choice("interpolation"));
+            j["mask_interpolation"] = 0;
+            j["scale_limit"] = pair(op.range("scale_limit"));
+            return j;
+        }
         if (kind_ == Kind::Resize) j["height"] = op.size("size").height;
         j["interpolation"] = cvInterpolation(op.choice("interpolation"));
         j["mask_interpolation"] = 0;
@@ -236,6 +284,14 @@ public:
 
     nlohmann::json albumentationsDefaults(const std::string&,
                                           const exporting::LibraryVersion& v) const override {
+        if (kind_ == Kind::RandomScale)
+            return v.before2()
+                       ? nlohmann::json{{"p", 0.5}, {"scale_limit", {-0.1, 0.1}}, {"interpolation", 1}}
+                       : nlohmann::json{{"p", 0.5},
+                                        {"scale_limit", {-0.1, 0.1}},
+                                        {"interpolation", 1},
+                                        {"mask_interpolation", 0},
+                                        {"area_for_downscale", nullptr}};
         if (kind_ == Kind::Resize)
             return v.before2() ? nlohmann::json{{"p", 1.0}, {"interpolation", 1}}
                                : nlohmann::json{{"p", 1.0},
@@ -251,7 +307,11 @@ public:
 
     void readAlbumentations(exporting::TransformArgs& a, OpConfig& op) const override {
         using namespace exporting;
-        if (kind_ == Kind::Resize) {
+        if (kind_ == Kind::RandomScale) {
+            // to_tuple: a single number v means (-v, v).
+            const JsonReader l = a.get("scale_limit");
+            op.set("scale_limit", a.clamp(l, symmetricRange(l), -0.99, 10));
+        } else if (kind_ == Kind::Resize) {
             const std::optional<JsonReader> height = a.find({"height"}), width = a.find({"width"});
             if (!height || !width) a.fail(a.get("p"), "Resize without height and width");
             op.set("size", Size2{static_cast<int>(height->integer(1, 16384)),
@@ -299,8 +359,12 @@ public:
         const std::string L = e.label();
         const bool nearest = op.choice("interpolation") == "nearest";
         const Size2 size = kind_ == Kind::Resize ? op.size("size") : Size2{};
-        const Range m = kind_ == Kind::Resize ? Range{} : op.range("max_size");
+        const Range m = kind_ == Kind::Resize || kind_ == Kind::RandomScale ? Range{} : op.range("max_size");
         const bool longest = kind_ == Kind::LongestMaxSize;
+        if (kind_ == Kind::RandomScale) {
+            scaleToPython(e, x, nearest);
+            return;
+        }
         switch (x.target) {
             case PythonTarget::Torchvision: {
                 const std::string interp =
@@ -390,8 +454,80 @@ public:
         }
     }
 
+    static void scaleToPython(const exporting::ExportedOp& e, PythonExport& x, bool nearest) {
+        using namespace exporting;
+        const OpConfig& op = *e.op;
+        const std::string L = e.label();
+        const Range l = op.range("scale_limit");
+        switch (x.target) {
+            case PythonTarget::Torchvision: {
+                x.helperUsed = true;
+                if (nearest)
+                    x.warnings.push_back(
+                        L +
+                        ": torchvision's nearest resize picks the source row and column with a "
+                        "float32 ratio, cv2.resize with a double one: a row or column apart in "
+                        "places at some sizes.");
+                const std::string t = "RandomScale(limit=" + pyRange(l) +
+                                      ", interpolation=v2.InterpolationMode." +
+                                      (nearest ? "NEAREST" : "BILINEAR") + ")";
+                x.lines += "    " + torchvisionWithP(t, op.p) + ",\n";
+                return;
+            }
+            case PythonTarget::Keras:
+                notExported(
+                    e, x,
+                    L + ": Keras resizes a whole batch to one size (layers.Resizing): a size drawn per "
+                        "image is not exported.");
+                return;
+            case PythonTarget::TfDeotte:
+                notInTfDeotte(e, x);
+                return;
+            case PythonTarget::Dali: {
+                std::string& s = x.lines;
+                s += "    # " + L + "\n";
+                if (nearest)
+                    x.warnings.push_back(
+                        L +
+                        ": DALI's nearest resize takes the pixel under each output pixel's "
+                        "centre; cv2.resize takes floor(x * old / new): a pixel apart in places.");
+                // A skipped image gets the factor 1: DALI's resize to the same size leaves it as it is.
+                s += "    scale = 1.0 + " + daliUniform(l) + " * " + daliCoin(op.p) + "\n";
+                s += "    shape = images.shape(dtype=types.FLOAT)\n";
+                s += "    height, width = shape[0], shape[1]\n";
+                s += "    images = fn.resize(images, resize_x=dmath.floor(width * scale), "
+                     "resize_y=dmath.floor(height * "
+                     "scale), interp_type=types." +
+                     std::string(nearest ? "INTERP_NN" : "INTERP_LINEAR") + ", antialias=False)\n";
+                s += "    shape = images.shape(dtype=types.FLOAT)\n";
+                s += "    height, width = shape[0], shape[1]\n";
+                return;
+            }
+        }
+    }
+
     std::string pythonHelper(PythonTarget t) const override {
         if (t != PythonTarget::Torchvision || kind_ == Kind::Resize) return {};
+        if (kind_ == Kind::RandomScale)
+            return R"(
+
+class RandomScale(torch.nn.Module):
+    """AugLab random_scale (Albumentations RandomScale): factor s = 1 + U(limit), each side int(side * s),
+    resized without antialiasing, as cv2.resize (the image itself when the size stays)."""
+
+    def __init__(self, limit, interpolation):
+        super().__init__()
+        self.limit, self.interpolation = limit, interpolation
+
+    def forward(self, img):  # uint8 tensor, C x H x W
+        h, w = img.shape[-2], img.shape[-1]
+        s = 1.0 + float(torch.empty((), dtype=torch.float64).uniform_(*self.limit)) if self.limit[0] != self.limit[1] \
+            else 1.0 + self.limit[0]
+        size = [int(h * s), int(w * s)]
+        if size == [h, w]:
+            return img
+        return v2.functional.resize(img, size, interpolation=self.interpolation, antialias=False)
+)";
         return R"(
 
 class MaxSizeResize(torch.nn.Module):
@@ -432,6 +568,11 @@ const OpModule& longestMaxSizeModule() {
 
 const OpModule& smallestMaxSizeModule() {
     static const ResizeModule module(Kind::SmallestMaxSize);
+    return module;
+}
+
+const OpModule& randomScaleModule() {
+    static const ResizeModule module(Kind::RandomScale);
     return module;
 }
 

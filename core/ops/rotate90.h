@@ -1,5 +1,5 @@
 #pragma once
-// random_rotate90 and transpose: whole-pixel maps that swap the frame's sides (module: rotate90.cpp).
+// random_rotate90, transpose and d4: whole-pixel maps that swap the frame's sides (module: rotate90.cpp).
 
 #include "op_types.h"
 
@@ -15,5 +15,6 @@ struct Rot90Params {
 
 const OpModule& randomRotate90Module();
 const OpModule& transposeModule();
+const OpModule& d4Module();
 
 }  // namespace auglab

@@ -19,6 +19,10 @@
                                                   import), loaded by the library with the same seed
                                                   and run on an RGB image, give the same array (the
                                                   same values, type and shape) for each of 8 seeds
+  albumentations_check.py replay-fed OP IN.png REPLAY.json OUT.png
+                                                  the library's function of AugLab op OP
+                                                  (channel_dropout, random_tone_curve, d4) fed with the
+                                                  concrete parameters of the replay's OP
   albumentations_check.py draws FILE HEIGHT WIDTH N
                                                   draws each transform's parameters N times for a
                                                   HEIGHT x WIDTH image through the library's own
@@ -181,6 +185,23 @@ def draw_once(t, shape, image):
         if name in ("LongestMaxSize", "SmallestMaxSize"):  # the side length drawn, from the scale
             side = max(height, width) if name == "LongestMaxSize" else min(height, width)
             return {"max_size": round(p["scale"] * side)}
+        if name == "RandomSizedCrop":  # the drawn height (below the image's here) and the corner
+            x1, y1, x2, y2 = p["crop_coords"]
+            return {"min_max_height": y2 - y1, "crop_x": x1, "crop_y": y1}
+        if name == "RandomScale":
+            return {"scale_limit": params["scale"] - 1.0}
+        if name == "ChannelDropout":  # how many, and which
+            channels = list(p["channels_to_drop"])
+            return {"channel_drop_range": len(channels), "channel": channels}
+        if name == "D4":  # the element's place in the library's list
+            return {"element": ["e", "r90", "r180", "r270", "v", "hvt", "h", "t"].index(params["group_element"])}
+        if name == "RandomToneCurve":  # the first channel's control points
+            import numpy as np
+
+            return {"low_y": float(np.ravel(p["low_y"])[0]), "high_y": float(np.ravel(p["high_y"])[0])}
+        if name == "Crop":  # the random padding's place
+            pad = p["pad_params"]
+            return {} if pad is None else {"pad_top": pad["pad_top"], "pad_left": pad["pad_left"]}
         if name == "RandomResizedCrop":
             x1, y1, x2, y2 = p["crop_coords"]
             return {"scale": (x2 - x1) * (y2 - y1) / (width * height), "ratio": (x2 - x1) / (y2 - y1)}
@@ -284,6 +305,37 @@ def main(argv):
         if not cv2.imwrite(argv[3], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
             raise SystemExit(f"cannot write {argv[3]}")
         print(f"{k}x{k} kernel, {int(kernel.sum())} pixels on the line")
+        return 0
+    if len(argv) == 5 and argv[0] == "replay-fed":
+        import cv2
+        import numpy as np
+
+        image = cv2.cvtColor(cv2.imread(argv[2], cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        with open(argv[3]) as f:
+            op = next(o for o in json.load(f)["ops"] if o["op"] == argv[1] and o["applied"])
+        if argv[1] == "channel_dropout":
+            from albumentations.augmentations.dropout.functional import channel_dropout
+
+            out = channel_dropout(image, op["channels"], op["fill"])
+            print(f"channels {op['channels']} set to {op['fill']}")
+        elif argv[1] == "d4":
+            from albumentations.augmentations.geometric import functional as fgeometric
+
+            out = fgeometric.d4(image, op["element"])
+            print(f"element {op['element']}")
+        elif argv[1] == "random_tone_curve":
+            from albumentations.augmentations.pixel import functional as fpixel
+
+            low, high = op["low_y"], op["high_y"]
+            if len(set(low)) == 1 and len(set(high)) == 1:  # one curve: the library's scalar form
+                out = fpixel.move_tone_curve(image, float(low[0]), float(high[0]))
+            else:
+                out = fpixel.move_tone_curve(image, np.array(low), np.array(high))
+            print(f"low_y {[round(v, 4) for v in low]}, high_y {[round(v, 4) for v in high]}")
+        else:
+            raise SystemExit(f"no replay-fed form for {argv[1]}")
+        if not cv2.imwrite(argv[4], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
+            raise SystemExit(f"cannot write {argv[4]}")
         return 0
     if len(argv) == 5 and argv[0] == "draws":
         import numpy as np

@@ -29,7 +29,7 @@ def inject(transform, op):
     def fixed(params, data):
         out = original(params, data)
         shape = params["shape"][:2]
-        if name == "RandomResizedCrop":
+        if name in ("RandomResizedCrop", "RandomSizedCrop"):
             x, y, w, h = op["crop"]
             out["crop_coords"] = (x, y, x + w, y + h)
         elif name == "Perspective":
@@ -40,10 +40,14 @@ def inject(transform, op):
             out.update(matrix=matrix, max_width=max_width, max_height=max_height, matrix_bbox=matrix)
         elif name == "RandomRotate90":
             out["factor"] = op["factor"]
+        elif name == "D4":
+            out["group_element"] = op["element"]
         elif name in ("LongestMaxSize", "SmallestMaxSize"):  # the side length AugLab drew
             side = max(shape) if name == "LongestMaxSize" else min(shape)
             out["scale"] = op["max_size"] / side
-        elif name in ("RandomCrop", "CenterCrop", "PadIfNeeded"):  # the window and padding AugLab drew
+        elif name == "RandomScale":
+            out["scale"] = op["scale"]
+        elif name in ("RandomCrop", "CenterCrop", "PadIfNeeded", "Crop"):  # the window and padding AugLab drew
             top, bottom, left, right = op["pad"]
             pad = {"pad_top": top, "pad_bottom": bottom, "pad_left": left, "pad_right": right}
             if name == "PadIfNeeded":

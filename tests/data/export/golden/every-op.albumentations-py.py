@@ -19,13 +19,17 @@
 #     (as in AugLab's preview); training code usually wants p = 1.
 #   - pipeline[18] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[23] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[24] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[24] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[25] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[26] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
+#   - pipeline[27] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#     sizes (as in AugLab's preview); training code usually wants p = 1.
+#   - pipeline[30] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[31] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[27] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[33] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -170,6 +174,9 @@ transform = A.Compose(
         A.Transpose(
             p=0.4,
         ),
+        A.D4(
+            p=0.6,
+        ),
         A.PadIfNeeded(
             border_mode=cv2.BORDER_REFLECT,
             fill=0.0,
@@ -200,6 +207,44 @@ transform = A.Compose(
             pad_position="center",
             width=180,
             p=0.9,
+        ),
+        A.Crop(
+            border_mode=cv2.BORDER_REPLICATE,
+            fill=0.0,
+            fill_mask=0.0,
+            pad_if_needed=True,
+            pad_position="bottom_left",
+            x_max=200,
+            x_min=10,
+            y_max=150,
+            y_min=5,
+            p=1.0,
+        ),
+        A.RandomSizedCrop(
+            area_for_downscale=None,
+            interpolation=cv2.INTER_NEAREST,
+            mask_interpolation=cv2.INTER_NEAREST,
+            min_max_height=(120, 200),
+            size=(190, 230),
+            w2h_ratio=1.25,
+            p=0.8,
+        ),
+        A.RandomScale(
+            area_for_downscale=None,
+            interpolation=cv2.INTER_LINEAR,
+            mask_interpolation=cv2.INTER_NEAREST,
+            scale_limit=(-0.2, 0.15),
+            p=0.6,
+        ),
+        A.ChannelDropout(
+            channel_drop_range=(1, 2),
+            fill=77.5,
+            p=0.3,
+        ),
+        A.RandomToneCurve(
+            per_channel=True,
+            scale=0.2,
+            p=0.4,
         ),
         A.GridDropout(
             fill="random_uniform",
