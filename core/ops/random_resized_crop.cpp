@@ -30,15 +30,21 @@ using Json = nlohmann::ordered_json;
 using namespace params;
 using namespace replay_fields;
 
-/// torchvision / Albumentations 2.0 RandomResizedCrop.get_params: up to 10 tries of an area
-/// U(scale) x W x H and a log-uniform aspect ratio, rounded half to even as Python's round();
-/// the first that fits is placed uniformly; else a centre crop clamped to the ratio range.
-CropParams sampleCrop(const OpConfig& op, const OpDraws& d, int width, int height) {
+/// The output size and interpolation both crops resize to.
+CropParams cropOutput(const OpConfig& op) {
     CropParams c;
     const Size2 size = op.size("size");
     c.outWidth = size.width;
     c.outHeight = size.height;
     c.interpolation = interpolationFromName(op.choice("interpolation"));
+    return c;
+}
+
+/// torchvision / Albumentations 2.0 RandomResizedCrop.get_params: up to 10 tries of an area
+/// U(scale) x W x H and a log-uniform aspect ratio, rounded half to even as Python's round();
+/// the first that fits is placed uniformly; else a centre crop clamped to the ratio range.
+CropParams sampleCrop(const OpConfig& op, const OpDraws& d, int width, int height) {
+    CropParams c = cropOutput(op);
     const Range scale = op.range("scale"), ratio = op.range("ratio");
     const double area = static_cast<double>(width) * height;
     const double logLo = std::log(ratio.min), logHi = std::log(ratio.max);
@@ -74,11 +80,7 @@ CropParams sampleCrop(const OpConfig& op, const OpDraws& d, int width, int heigh
 /// RandomSizedCrop.get_params_dependent_on_data: h = randint(min_max_height), w = int(h * w2h_ratio),
 /// both clipped to the image (get_crop_coords), the corner at int((H - h + 1) u).
 CropParams sampleSizedCrop(const OpConfig& op, const OpDraws& d, int width, int height) {
-    CropParams c;
-    const Size2 size = op.size("size");
-    c.outWidth = size.width;
-    c.outHeight = size.height;
-    c.interpolation = interpolationFromName(op.choice("interpolation"));
+    CropParams c = cropOutput(op);
     const Range m = op.range("min_max_height");
     const auto h = d.randint(1, static_cast<std::int64_t>(m.min), static_cast<std::int64_t>(m.max));
     const auto w = static_cast<std::int64_t>(static_cast<double>(h) * op.number("w2h_ratio"));
