@@ -143,7 +143,9 @@ std::vector<std::pair<std::string, Preset>> generatedPresets() {
     const std::pair<const char*, Fill::Mode> fills[] = {{"constant", Fill::Mode::Constant},
                                                         {"random", Fill::Mode::Random},
                                                         {"random_uniform", Fill::Mode::RandomUniform}};
-    for (const auto& [fillName, mode] : fills) {
+    for (const auto& fill : fills) {
+        const char* fillName = fill.first;
+        const Fill::Mode mode = fill.second;  // a plain variable: clang 14 cannot capture a binding
         Preset p;
         p.name = std::string("every parameter changed, fill ") + fillName;
         p.seed = 123456789;
