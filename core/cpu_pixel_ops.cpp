@@ -9,6 +9,7 @@
 #include "cpu_backend.h"
 #include "cpu_convolve_fma.h"
 #include "error.h"
+#include "host_steps.h"
 #include "philox.h"
 
 namespace auglab {
@@ -375,7 +376,8 @@ void mixRows(Image& img, const MixStep& m, int y0, int y1) {
 
 bool rowLocal(const PixelStep& step) {
     return !std::holds_alternative<MeanBrightnessStep>(step) && !std::holds_alternative<BlurStep>(step) &&
-           !std::holds_alternative<MedianStep>(step) && !std::holds_alternative<ConvolveStep>(step);
+           !std::holds_alternative<MedianStep>(step) && !std::holds_alternative<ConvolveStep>(step) &&
+           !std::holds_alternative<CompressStep>(step);
 }
 
 void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
@@ -408,6 +410,8 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
         applyMedian(img, s->ksize, loop);
     } else if (const auto* s = std::get_if<ConvolveStep>(&step)) {
         applyConvolve(img, *s, loop);
+    } else if (const auto* s = std::get_if<CompressStep>(&step)) {
+        applyCompress(img, *s);  // one codec call: libjpeg-turbo and libwebp are single-threaded
     } else if (std::holds_alternative<DropoutStep>(step)) {
         applyPixelRows(img, step, 0, img.height);  // a few rectangles: not worth the threads
     } else {

@@ -36,6 +36,16 @@ Image decodeJpeg(const std::vector<std::uint8_t>& bytes, const std::string& name
 /// default of cv2.imwrite and Pillow. quality 1..100.
 std::vector<std::uint8_t> encodeJpeg(const Image& image, int quality);
 
+/// Albumentations' ImageCompression with JPEG: the pixels encoded and decoded in place as
+/// cv2.imencode(".jpg", rgb, quality) then cv2.imdecode do it, the RGB bytes read as OpenCV's BGR
+/// (R and B swapped for the colour conversion), 4:2:0 chroma, the accurate integer DCT, libjpeg's
+/// default decoding; alpha kept. quality 1..100. Throws RuntimeError when the encoder fails.
+void jpegRoundTrip(Image& image, int quality);
+
+/// The same with lossy WebP (cv2.imencode(".webp", ...) calls WebPEncodeBGR at `quality`, and
+/// imdecode WebPDecodeBGRInto). WebP holds at most 16383 x 16383 pixels: larger throws RuntimeError.
+void webpRoundTrip(Image& image, int quality);
+
 /// What a PNG's header says: size, channels as the file stores them (a tRNS chunk counts as alpha)
 /// and bit depth.
 struct PngHeader {

@@ -86,6 +86,9 @@ struct OpDesc {
     bool usesPartner = false;
     /// The op must be the pipeline's first: it composes whole images (nothing may move them before).
     bool mustBeFirst = false;
+    /// The op's plan step runs on the host on the GPU backends too (a codec call: host_steps.h); they
+    /// read the image back, run it and upload the result. `auglab-cli info` and the cost meter say so.
+    bool runsOnHost = false;
 
     const ParamDesc* param(std::string_view key) const;
     int paramIndex(std::string_view key) const;  ///< -1 when unknown

@@ -115,6 +115,17 @@ struct DropoutStep {
     std::uint64_t seed = 0;
 };
 
+/// A lossy encode and decode, as Albumentations' ImageCompression does it with cv2.imencode then
+/// cv2.imdecode: the RGB pixels are handed to the codec as OpenCV's BGR (so the library's colour
+/// conversion sees R and B swapped), JPEG with 4:2:0 chroma and the accurate integer DCT, WebP lossy
+/// at `quality`; alpha kept. It runs on the host on every backend (host_steps.h).
+struct CompressStep {
+    enum class Codec { Jpeg, Webp };
+    Codec codec = Codec::Jpeg;
+    int quality = 100;  ///< 1..100
+    bool operator==(const CompressStep&) const = default;
+};
+
 /// Mixes in a partner image (mixing ops): `partner` is that image already resized to its stage's
 /// size with the output's channels (bindPartners, partners.h). Blend (`paste` false): every
 /// channel becomes (weight * a + (65536 - weight) * b + 32768) >> 16, a the pixel, b the partner's, so
@@ -132,7 +143,7 @@ struct MixStep {
 };
 
 using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
-                               ConvolveStep, NoiseStep, DropoutStep, MixStep>;
+                               ConvolveStep, NoiseStep, DropoutStep, MixStep, CompressStep>;
 
 /// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
 /// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full

@@ -115,6 +115,7 @@ inline Preset everyOpPreset() {
         {"op": "sharpen", "p": 0.2, "alpha": [0.1, 0.6], "lightness": [0.3, 1.5]},
         {"op": "emboss", "p": 0.2, "alpha": [0.2, 0.4], "strength": [0.1, 1.0]},
         {"op": "gauss_noise", "p": 0.3, "std_frac": [0.01, 0.05], "mean_frac": [-0.01, 0.02], "per_channel": false},
+        {"op": "image_compression", "p": 0.3, "compression_type": "webp", "quality_range": [40, 90]},
         {"op": "to_gray", "p": 0.1},
         {"op": "resize", "p": 0.8, "size": [180, 240], "interpolation": "nearest"},
         {"op": "longest_max_size", "p": 1.0, "max_size": [200, 220]},

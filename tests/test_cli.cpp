@@ -77,6 +77,9 @@ void TestCli::infoJson() {
         names << o["name"].toString();
         QVERIFY(o.contains("compiled") && o.contains("available") && !o["detail"].toString().isEmpty());
         if (o["name"] == "cpu") QVERIFY(o["available"].toBool());
+        // The codec step runs on the CPU inside the GPU backends' plans, and they say so.
+        const QJsonArray onCpu = o["ops_on_cpu"].toArray();
+        QCOMPARE(onCpu.contains(QJsonValue("image_compression")), o["name"] != "cpu");
         const QString detail = o["detail"].toString().toLower();
         const bool software = detail.contains("llvmpipe") || detail.contains("softpipe") ||
                               detail.contains("swrast") || detail.contains("software");

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <random>
 
@@ -212,6 +213,8 @@ private slots:
     void noiseStatistics();
     void dropout_data();
     void dropout();
+    void compression_data();
+    void compression();
 };
 
 void TestColourOps::brightnessContrast_data() {
@@ -642,6 +645,58 @@ void TestColourOps::dropout() {
     // Uniform bytes: standard deviation 73.9 per value; allow 5 standard errors.
     if (inHole)
         QVERIFY(std::abs(sum / (3.0 * double(inHole)) - 127.5) <= 5 * 73.9 / std::sqrt(3.0 * double(inHole)));
+}
+
+void TestColourOps::compression_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<QRect>("crop");  // empty: the whole photo
+    QTest::addColumn<bool>("webp");
+    QTest::addColumn<int>("quality");
+    QTest::addColumn<bool>("rgba");
+    for (const QString& sample : {QString("chelsea.png"), QString("rocket.jpg")})
+        for (const QRect& crop : {QRect(), QRect(5, 7, 53, 37), QRect(3, 2, 1, 1), QRect(0, 9, 17, 1)}) {
+            for (int q : {1, 13, 50, 95, 100})
+                for (bool rgba : {false, true})
+                    QTest::addRow("%s %dx%d jpeg %d%s", qPrintable(sample), crop.width(), crop.height(), q,
+                                  rgba ? " rgba" : "")
+                        << sample << crop << false << q << rgba;
+            for (int q : {1, 60, 100})
+                QTest::addRow("%s %dx%d webp %d", qPrintable(sample), crop.width(), crop.height(), q)
+                    << sample << crop << true << q << (q == 60);
+        }
+}
+
+void TestColourOps::compression() {
+    // Albumentations' ImageCompression calls cv2.imencode then cv2.imdecode on its RGB array, which
+    // OpenCV takes for BGR: OpenCV's C++ API on the same bytes is the reference.
+    QFETCH(QString, sample);
+    QFETCH(QRect, crop);
+    QFETCH(bool, webp);
+    QFETCH(int, quality);
+    QFETCH(bool, rgba);
+    Image src = loadSample(sample);
+    if (!crop.isEmpty()) {
+        Image part(crop.width(), crop.height(), 3);
+        for (int y = 0; y < crop.height(); ++y)
+            std::memcpy(part.row(y), src.at(crop.x(), crop.y() + y), std::size_t(crop.width()) * 3);
+        src = part;
+    }
+    if (rgba) src = rgbaPadded(src, 7);
+    std::vector<std::uint8_t> bytes;
+    const std::vector<int> params{webp ? cv::IMWRITE_WEBP_QUALITY : cv::IMWRITE_JPEG_QUALITY, quality};
+    QVERIFY(cv::imencode(webp ? ".webp" : ".jpg", rgbMat(src), bytes, params));
+    const cv::Mat ref = cv::imdecode(bytes, cv::IMREAD_UNCHANGED);
+    QCOMPARE(ref.type(), CV_8UC3);
+
+    Image out = src;
+    applyPixelStep(out, CompressStep{webp ? CompressStep::Codec::Webp : CompressStep::Codec::Jpeg, quality},
+                   RowLoop{});
+    const Cmp c = compareRgb(out, ref);
+    QVERIFY2(c.max == 0,
+             qPrintable(QString("%1 of %2 values differ, by up to %3").arg(c.differing).arg(c.n).arg(c.max)));
+    QVERIFY(sameNonRgbBytes(out, src));  // alpha and row padding kept
+    // Not an identity: below quality 100 the codecs change the photo.
+    if (quality < 95 && src.width * src.height > 100) QVERIFY(compareRgb(src, ref).differing > 0);
 }
 
 QTEST_APPLESS_MAIN(TestColourOps)

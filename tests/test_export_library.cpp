@@ -79,6 +79,12 @@ const std::vector<PinnedCase> kCases = [] {
             {"tone curve, the fixed S-curve (scale 0)", R"({"op": "random_tone_curve", "scale": 0})",
              Bound::Exact},
             {"invert", R"({"op": "invert_img"})", Bound::Exact},
+            // cv2.imencode and imdecode of the RGB array (which OpenCV takes for BGR).
+            {"jpeg at quality 50", R"({"op": "image_compression", "quality_range": [50, 50]})", Bound::Exact},
+            {"jpeg at quality 7", R"({"op": "image_compression", "quality_range": [7, 7]})", Bound::Exact},
+            {"webp at quality 60",
+             R"({"op": "image_compression", "compression_type": "webp", "quality_range": [60, 60]})",
+             Bound::Exact},
             {"solarize at 0.5 (127.5)", R"({"op": "solarize", "threshold_frac": [0.5, 0.5]})", Bound::Exact},
             {"solarize at 0.3 (76.5)", R"({"op": "solarize", "threshold_frac": [0.3, 0.3]})", Bound::Exact},
             {"solarize at 100 / 255 (on a level)",
@@ -323,6 +329,7 @@ private slots:
             R"({"op": "channel_dropout", "channel_drop_range": [1, 2]})",
             R"({"op": "random_tone_curve", "scale": 0.3})",
             R"({"op": "d4"})",
+            R"({"op": "image_compression", "quality_range": [20, 95]})",
         };
         QStringList failures;
         int checked = 0;

@@ -108,6 +108,10 @@ const std::vector<PinnedCase> kTorchvisionCases = {
     {"gamma 1.7", R"({"op": "random_gamma", "gamma_pct": [170, 170]})", Bound::Exact},
     {"tone curve, the fixed S-curve", R"({"op": "random_tone_curve", "scale": 0})", Bound::Exact},
     {"invert", R"({"op": "invert_img"})", Bound::Exact},
+    // torchvision.io's libjpeg-turbo and Pillow's libwebp, fed B, G, R as OpenCV is.
+    {"jpeg at quality 50", R"({"op": "image_compression", "quality_range": [50, 50]})", Bound::Exact},
+    {"webp at quality 60",
+     R"({"op": "image_compression", "compression_type": "webp", "quality_range": [60, 60]})", Bound::Exact},
     {"solarize at 0.3", R"({"op": "solarize", "threshold_frac": [0.3, 0.3]})", Bound::Exact},
     {"posterize 3 bits", R"({"op": "posterize", "bits": [3, 3]})", Bound::Exact},
     {"rgb shift by (20, -35, 7)",

@@ -96,7 +96,9 @@ void TestGl::opsMatchCpu_data() {
                                                      {"motion_blur", Expect::Bounded},
                                                      {"sharpen", Expect::Bounded},
                                                      {"emboss", Expect::Bounded},
-                                                     {"gauss_noise", Expect::Bounded}};
+                                                     {"gauss_noise", Expect::Bounded},
+                                                     {"image_compression", Expect::Exact},
+                                                     {"image_compression_webp", Expect::Exact}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
     for (const auto& [name, expect] : ops)
         for (const QSize& s : sizes)
@@ -115,12 +117,13 @@ void TestGl::opsMatchCpu() {
     QFETCH(int, width);
     QFETCH(int, height);
     QFETCH(int, channels);
-    OpConfig c = op(opName.startsWith("dropout_")        ? "coarse_dropout"
-                    : opName.startsWith("grid_")         ? "grid_dropout"
-                    : opName == "brightness_mean"        ? "brightness_contrast"
-                    : opName.startsWith("resize")        ? "resize"
-                    : opName == "frames_after_pixel_ops" ? "sharpen"
-                                                         : qPrintable(opName));
+    OpConfig c = op(opName.startsWith("dropout_")            ? "coarse_dropout"
+                    : opName.startsWith("grid_")             ? "grid_dropout"
+                    : opName == "brightness_mean"            ? "brightness_contrast"
+                    : opName.startsWith("resize")            ? "resize"
+                    : opName.startsWith("image_compression") ? "image_compression"
+                    : opName == "frames_after_pixel_ops"     ? "sharpen"
+                                                             : qPrintable(opName));
     if (opName == "dropout_random") c.set("fill", Fill{Fill::Mode::Random, {}});
     if (opName == "dropout_uniform") c.set("fill", Fill{Fill::Mode::RandomUniform, {}});
     if (opName.startsWith("dropout") || opName == "coarse_dropout") c.set("holes", Range{3, 12});
@@ -161,6 +164,10 @@ void TestGl::opsMatchCpu() {
     if (opName == "random_scale")  // a 1x1 image scaled below 1 would have no pixels (an error)
         c.set("scale_limit", std::min(width, height) < 2 ? Range{0, 0.6} : Range{-0.4, 0.6});
     if (opName == "random_tone_curve") c.set("per_channel", true);
+    if (opName.startsWith("image_compression")) {  // read back, compressed on the host, uploaded
+        c.set("quality_range", Range{5, 60});
+        if (opName.endsWith("webp")) c.set("compression_type", std::string("webp"));
+    }
     if (opName == "channel_dropout") {
         c.set("channel_drop_range", Range{1, 2});
         c.set("fill", 200.5);

@@ -319,6 +319,41 @@ private slots:
             qPrintable(w));
     }
 
+    void compressionOldAndNewNames() {
+        // 2.x ImageCompression; 1.x ImageCompression (quality_lower/upper, the enum's value for the
+        // codec); 1.x JpegCompression (removed in 2.0).
+        const ImportResult r = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "ImageCompression", "p": 0.3, "quality_range": [30, 60], "compression_type": "webp"},
+              {"__class_fullname__": "ImageCompression", "p": 0.6, "quality_lower": 40, "quality_upper": 80,
+               "quality_range": [99, 100], "compression_type": 1},
+              {"__class_fullname__": "JpegCompression", "p": 0.2, "quality_lower": 70, "quality_upper": 90},
+              {"__class_fullname__": "JpegCompression"}
+            ]}})",
+                                                    "compression.json");
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(4));
+        const auto check = [&](std::size_t i, const char* codec, Range q, double p) {
+            const OpConfig& c = r.preset.pipeline[i];
+            QCOMPARE(QString::fromStdString(c.name()), QString("image_compression"));
+            QCOMPARE(QString::fromStdString(c.choice("compression_type")), QString(codec));
+            QCOMPARE(c.range("quality_range"), q);
+            QCOMPARE(c.p, p);
+        };
+        check(0, "webp", Range{30, 60}, 0.3);
+        check(1, "webp", Range{40, 80}, 0.6);
+        check(2, "jpeg", Range{70, 90}, 0.2);
+        check(3, "jpeg", Range{99, 100}, 0.5);
+        const QString w = warningsOf(r);
+        QVERIFY2(w.contains("transform.transforms[3].quality_range: absent"), qPrintable(w));
+        QVERIFY2(!w.contains("transforms[1].quality"), qPrintable(w));  // every key read
+
+        // An upper end below the lower one is an error at its path.
+        const std::string e = importError(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "JpegCompression", "quality_lower": 70, "quality_upper": 60}]}})");
+        QVERIFY2(QString::fromStdString(e).contains("transform.transforms[0].quality_upper"), e.c_str());
+    }
+
     void gridDropout() {
         // unit_size_range is numpy's [low, high): AugLab's inclusive range is [low, high - 1].
         const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {

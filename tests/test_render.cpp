@@ -11,6 +11,7 @@
 #include "error.h"
 #include "fallback_backend.h"
 #include "geometry.h"
+#include "host_steps.h"
 #include "realism.h"
 #include "sampler.h"
 #include "test_support.h"
@@ -71,6 +72,7 @@ private slots:
     void deotteFollowsTheNotebook_data();
     void deotteFollowsTheNotebook();
     void failingBackendFallsThroughToCpu();
+    void hostStepsSplitTheirPlans();
 };
 
 void TestRender::geometricOpsFuseIntoOneWarp() {
@@ -748,6 +750,91 @@ void TestRender::failingBackendFallsThroughToCpu() {
     QVERIFY(QString::fromStdString(chain.messages()[0]).contains("device lost"));
     renderSample(busyPipeline(), levels, 1, 3, chain);
     QCOMPARE(created, 1);  // disabled for the session: never tried again
+}
+
+namespace {
+// What the CUDA backend does with compression: the plans' host steps resolved on the host around a
+// device that has no such step (here the CPU backend, refusing any plan that still has one).
+class DeviceWithoutHostSteps final : public Backend {
+public:
+    std::string name() const override { return "device"; }
+    void render(std::span<RenderJob> jobs) override {
+        HostStepResolver host;
+        std::vector<RenderJob> resolved =
+            host.resolve(jobs, [this](std::span<RenderJob> part) { device(part); });
+        device(resolved);
+    }
+    int calls = 0;
+    std::size_t jobs = 0;
+
+private:
+    void device(std::span<RenderJob> part) {
+        for (const RenderJob& j : part)
+            if (hasHostStep(j.plan)) throw RuntimeError("a host step reached the device");
+        ++calls;
+        jobs += part.size();
+        cpu_.render(part);
+    }
+    CpuBackend cpu_{1};
+};
+}  // namespace
+
+void TestRender::hostStepsSplitTheirPlans() {
+    // Compression between a frame change and kernels, twice, in different stages.
+    OpConfig resize = op("resize"), jpeg = op("image_compression"), webp = op("image_compression");
+    OpConfig blur = op("box_blur"), turn = op("random_rotate90");
+    resize.set("size", Size2{170, 230});
+    jpeg.set("quality_range", Range{10, 40});
+    webp.set("compression_type", std::string("webp"));
+    webp.set("quality_range", Range{30, 70});
+    blur.set("kernel_size", Range{5, 5});
+    turn.p = 1;
+    const std::vector<OpConfig> pipeline{op("brightness_contrast"), resize, jpeg, blur, turn, webp,
+                                         op("gauss_noise")};
+    SourceLevels levels(loadImage(samplePath("chelsea.png")).image);
+    CpuBackend cpu(1);
+    DeviceWithoutHostSteps device;
+    for (std::uint64_t i = 0; i < 3; ++i) {
+        const Image a = renderSample(pipeline, levels, 9, i, cpu);
+        QVERIFY(samePixels(renderSample(pipeline, levels, 9, i, device), a));
+    }
+    QCOMPARE(device.calls, 3 * 3);  // before the JPEG, before the WebP, the rest
+    // A grid: the tiles' plans resolved together, one device call per round.
+    SheetOptions o;
+    o.rows = 3;
+    o.cols = 4;
+    o.tile = 96;
+    o.seed = 5;
+    device.calls = 0;
+    device.jobs = 0;
+    QVERIFY(samePixels(renderSheet(pipeline, {&levels}, o, device).image,
+                       renderSheet(pipeline, {&levels}, o, cpu).image));
+    QCOMPARE(device.calls % 3, 0);               // three rounds per render call
+    QCOMPARE(device.jobs, std::size_t(3 * 12));  // each tile's plan in three parts
+
+    // The split itself: the part before ends at the step's stage and size, the rest starts with a copy.
+    Plan plan;
+    plan.stages.resize(2);
+    plan.stages[0].width = 40;
+    plan.stages[0].height = 30;
+    plan.stages[0].ops = {GrayStep{}, CompressStep{CompressStep::Codec::Jpeg, 20}, MedianStep{3}};
+    plan.stages[1].width = plan.width = 20;
+    plan.stages[1].height = plan.height = 15;
+    plan.stages[1].warp.inputWidth = 40;
+    plan.stages[1].warp.inputHeight = 30;
+    Plan before, after;
+    PixelStep step;
+    QVERIFY(splitAtHostStep(plan, before, step, after));
+    QCOMPARE(before.stages.size(), std::size_t(1));
+    QCOMPARE(before.stages[0].ops.size(), std::size_t(1));
+    QCOMPARE(before.width, 40);
+    QCOMPARE(std::get<CompressStep>(step).quality, 20);
+    QCOMPARE(after.stages.size(), std::size_t(2));
+    QVERIFY(after.stages[0].warp.copy);
+    QCOMPARE(after.stages[0].warp.inputWidth, 40);
+    QCOMPARE(after.stages[0].ops.size(), std::size_t(1));
+    QCOMPARE(after.width, 20);
+    QVERIFY(!splitAtHostStep(after, before, step, plan));
 }
 
 QTEST_APPLESS_MAIN(TestRender)

@@ -358,6 +358,17 @@ QString CostMeter::describe(const CostResult& r) const {
         how += " " + (r.threads == 1 ? tr("1 CPU thread.") : tr("%1 CPU threads.").arg(r.threads));
     for (const Row& row : rows_)
         if (row.name == r.backend && r.threads == 0) how += " " + row.detail + ".";
+    if (r.backend != "cpu") {
+        // Codec steps run on the CPU inside the GPU's plan (read back, encoded and decoded, uploaded).
+        QStringList onCpu;
+        for (const OpConfig& op : r.pipeline)
+            if (op.enabled && op.desc().runsOnHost) onCpu << QString::fromStdString(op.name());
+        onCpu.removeDuplicates();
+        if (!onCpu.isEmpty())
+            how += " " + tr("%1 runs on the CPU on this backend (the image read back, encoded and decoded, "
+                            "uploaded).")
+                             .arg(onCpu.join(", "));
+    }
     return how;
 }
 

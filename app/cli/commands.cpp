@@ -279,6 +279,16 @@ std::string helpText(const std::string& command) {
     return "";
 }
 
+namespace {
+/// The ops the GPU backends run on the CPU (OpDesc::runsOnHost).
+std::vector<std::string> hostOpNames() {
+    std::vector<std::string> names;
+    for (const OpDesc& op : opRegistry())
+        if (op.runsOnHost) names.push_back(op.name);
+    return names;
+}
+}  // namespace
+
 int runInfo(const std::vector<std::string>& argv) {
     const Args a(argv, Args::Spec{{}, {}, {"json"}, 0});
     const auto infos = backendInfos();
@@ -286,24 +296,31 @@ int runInfo(const std::vector<std::string>& argv) {
         nlohmann::ordered_json j;
         j["version"] = AUGLAB_VERSION;
         j["backends"] = nlohmann::ordered_json::array();
-        for (const BackendInfo& b : infos)
-            j["backends"].push_back({{"name", b.name},
-                                     {"compiled", b.compiled},
-                                     {"available", b.available},
-                                     {"detail", b.detail}});
+        for (const BackendInfo& b : infos) {
+            nlohmann::ordered_json backend{
+                {"name", b.name}, {"compiled", b.compiled}, {"available", b.available}, {"detail", b.detail}};
+            // The ops whose step a GPU backend hands to the CPU inside the same plan.
+            backend["ops_on_cpu"] = nlohmann::ordered_json::array();
+            if (b.name != "cpu")
+                for (const std::string& name : hostOpNames()) backend["ops_on_cpu"].push_back(name);
+            j["backends"].push_back(backend);
+        }
         j["auto"] = autoBackendName();
         j["ops"] = nlohmann::ordered_json::array();
         for (const OpDesc& op : opRegistry()) j["ops"].push_back(op.name);
         std::cout << j.dump(2) << "\n";
         return 0;
     }
+    std::string hostOps;
+    for (const std::string& name : hostOpNames()) hostOps += (hostOps.empty() ? "" : ", ") + name;
     std::cout << "AugLab " << AUGLAB_VERSION << "\n\nbackends (auto picks " << autoBackendName() << "):\n";
     for (const BackendInfo& b : infos)
         std::cout << "  " << b.name << ": "
                   << (b.available  ? "available"
                       : b.compiled ? "unavailable"
                                    : "not built")
-                  << " - " << b.detail << "\n";
+                  << " - " << b.detail
+                  << (b.name != "cpu" && !hostOps.empty() ? "; on the CPU: " + hostOps : "") << "\n";
     std::cout << "\nops:\n";
     for (const OpDesc& op : opRegistry()) std::cout << "  " << op.name << " - " << op.label << "\n";
     return 0;

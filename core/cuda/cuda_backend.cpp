@@ -18,6 +18,7 @@
 #include "cuda_pixel.cuh"
 #include "cuda_resources.h"
 #include "error.h"
+#include "host_steps.h"
 
 #ifndef AUGLAB_CUDA_ARCHITECTURES
 #define AUGLAB_CUDA_ARCHITECTURES "unknown"
@@ -125,6 +126,30 @@ public:
     void render(std::span<RenderJob> jobs) override {
         std::lock_guard lock(mutex_);
         check(cudaSetDevice(device_), "cudaSetDevice");
+        if (!anyHostStep(jobs)) return renderJobs(jobs);
+        // Compression runs on the host between the device's parts of the plan (host_steps.h).
+        HostStepResolver host;
+        std::vector<RenderJob> resolved =
+            host.resolve(jobs, [this](std::span<RenderJob> part) { renderJobs(part); });
+        renderJobs(resolved);
+    }
+
+    void renderSheet(SheetLayout& layout, CudaSheetTarget& target) override {
+        std::lock_guard lock(mutex_);
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        if (!anyHostStep(layout.jobs)) return renderSheetJobs(layout, layout.jobs, target);
+        HostStepResolver host;
+        std::vector<RenderJob> resolved =
+            host.resolve(layout.jobs, [this](std::span<RenderJob> part) { renderJobs(part); });
+        renderSheetJobs(layout, resolved, target);
+    }
+
+private:
+    static bool anyHostStep(std::span<const RenderJob> jobs) {
+        return std::any_of(jobs.begin(), jobs.end(), [](const RenderJob& j) { return hasHostStep(j.plan); });
+    }
+
+    void renderJobs(std::span<RenderJob> jobs) {
         for (std::span<RenderJob> batch : splitBatches(jobs, kBatchBudget)) {
             try {
                 renderBatch(batch);
@@ -137,27 +162,28 @@ public:
         }
     }
 
-    void renderSheet(SheetLayout& layout, CudaSheetTarget& target) override {
-        std::lock_guard lock(mutex_);
-        check(cudaSetDevice(device_), "cudaSetDevice");
-        const auto surface = static_cast<cudaSurfaceObject_t>(target.map(stream_.get(), layout.width, layout.height));
+    /// The grid of `jobs` (layout.jobs, or those with their host steps resolved), in the layout's places.
+    void renderSheetJobs(SheetLayout& layout, std::span<RenderJob> jobs, CudaSheetTarget& target) {
+        const auto surface =
+            static_cast<cudaSurfaceObject_t>(target.map(stream_.get(), layout.width, layout.height));
         try {
             check(launchSheetFill(surface, layout.width, layout.height,
                                   packTexel(kSheetGapGray, kSheetGapGray, kSheetGapGray, 255), stream_.get()),
                   "kernel launch (grid gaps)");
             const std::vector<std::array<int, 2>> positions = jobPositions(layout);
             std::size_t first = 0;
-            for (std::span<RenderJob> batch : splitBatches(layout.jobs, kBatchBudget)) {
+            for (std::span<RenderJob> batch : splitBatches(jobs, kBatchBudget)) {
                 DeviceBatch b = buildDeviceBatch(batch);
-                const PlacementLaunch place =
-                    addPlacements(b, std::span(positions).subspan(first, batch.size()), layout.width, layout.height);
+                const PlacementLaunch place = addPlacements(
+                    b, std::span(positions).subspan(first, batch.size()), layout.width, layout.height);
                 first += batch.size();
                 uploadAndLaunch(b);
                 check(launchSheetPlace(surface, arena_.data(), place.placements, place.count, place.maxWidth,
                                        place.maxHeight, stream_.get()),
                       "kernel launch (placing tiles in the grid)");
                 // The next batch reuses the pinned staging buffer and the arena.
-                check(cudaStreamSynchronize(stream_.get()), "cudaStreamSynchronize (a kernel or copy failed)");
+                check(cudaStreamSynchronize(stream_.get()),
+                      "cudaStreamSynchronize (a kernel or copy failed)");
             }
             // All written (a grid without tiles still has its gaps) before the target is released.
             check(cudaStreamSynchronize(stream_.get()), "cudaStreamSynchronize (a kernel failed)");
@@ -170,7 +196,6 @@ public:
         target.unmap(stream_.get(), false);
     }
 
-private:
     static int selectDevice() {
         check(cudaSetDevice(kDevice), "cudaSetDevice");
         return kDevice;

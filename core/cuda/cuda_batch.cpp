@@ -328,6 +328,9 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 ops.push_back(dropoutOp(*d, blob));
             } else if (const auto* m = std::get_if<MixStep>(&step)) {
                 ops.push_back(mixOp(*m, stage, channels, blob));
+            } else {
+                // Compression runs on the host: the backend resolves it first (host_steps.h).
+                throw RuntimeError("CUDA backend: a host step reached the device plan");
             }
         }
         flush();

@@ -14,6 +14,7 @@
 #include "colour.h"
 #include "error.h"
 #include "gl_context.h"
+#include "host_steps.h"
 #include "warp_fixed_point.h"
 
 namespace auglab {
@@ -391,6 +392,12 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
         gl_->glUniform4i(p.uniformLocation("box"), s->box.x, s->box.y, s->box.w, s->box.h);
         draw("gl_mix.frag", out, w, h);
         return out;
+    }
+    if (const auto* s = std::get_if<CompressStep>(&step)) {
+        // A codec call, on the host (host_steps.h): read back, encode and decode, upload.
+        Image img = readBack(input, w, h, channels);
+        applyCompress(img, *s);
+        return uploadImage(img);
     }
     throw RuntimeError("GL backend: unknown pixel step");
 }

@@ -16,6 +16,7 @@
 #include "ops/gauss_noise.h"
 #include "ops/gaussian_blur.h"
 #include "ops/hue_saturation_value.h"
+#include "ops/image_compression.h"
 #include "ops/kernel_blur.h"
 #include "ops/levels.h"
 #include "ops/mix.h"
@@ -72,6 +73,7 @@ enum class OpId {
     Sharpen,
     Emboss,
     GaussNoise,
+    ImageCompression,
     ToGray,
     Mixup,
     Cutmix,
@@ -90,11 +92,11 @@ using OpParams =
                  NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams, MixParams,
                  MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams,
                  KernelSizeParams, MotionBlurParams, KernelEffectParams, ResizeParams, Rot90Params,
-                 CropPadParams, ChannelDropParams, ToneCurveParams>;
+                 CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 45>& opModules() {
-    static const std::array<const OpModule*, 45> modules{
+inline const std::array<const OpModule*, 46>& opModules() {
+    static const std::array<const OpModule*, 46> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
@@ -131,6 +133,7 @@ inline const std::array<const OpModule*, 45>& opModules() {
         &sharpenModule(),
         &embossModule(),
         &gaussNoiseModule(),
+        &imageCompressionModule(),
         &toGrayModule(),
         &mixupModule(),
         &cutmixModule(),

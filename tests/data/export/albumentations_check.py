@@ -195,6 +195,8 @@ def draw_once(t, shape, image):
             return {"channel_drop_range": len(channels), "channel": channels}
         if name == "D4":  # the element's place in the library's list
             return {"element": ["e", "r90", "r180", "r270", "v", "hvt", "h", "t"].index(params["group_element"])}
+        if name == "ImageCompression":
+            return {"quality_range": params["quality"]}
         if name == "RandomToneCurve":  # the first channel's control points
             import numpy as np
 
