@@ -93,6 +93,17 @@ void grayRows(Image& img, int y0, int y1) {
     }
 }
 
+void channelMatrixRows(Image& img, const ChannelMatrixStep& s, int y0, int y1) {
+    const int cn = img.channels;
+    for (int y = y0; y < y1; ++y) {
+        std::uint8_t* p = img.row(y);
+        for (int x = 0; x < img.width; ++x, p += cn) {
+            const int r = p[0], g = p[1], b = p[2];
+            for (int c = 0; c < 3; ++c) p[c] = static_cast<std::uint8_t>(channelMatrixOf(s, c, r, g, b));
+        }
+    }
+}
+
 int reflect101(int p, int len) {
     if (len == 1) return 0;
     while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
@@ -390,6 +401,8 @@ void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
         hsvRows(img, s->luts, y0, y1);
     } else if (std::holds_alternative<GrayStep>(step)) {
         grayRows(img, y0, y1);
+    } else if (const auto* s = std::get_if<ChannelMatrixStep>(&step)) {
+        channelMatrixRows(img, *s, y0, y1);
     } else if (const auto* s = std::get_if<NoiseStep>(&step)) {
         noiseRows(img, *s, y0, y1);
     } else if (const auto* s = std::get_if<DropoutStep>(&step)) {

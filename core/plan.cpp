@@ -21,6 +21,15 @@ std::array<double, 6> affinePart(const Matrix3& m) {
 
 }  // namespace
 
+ChannelMatrixStep ChannelMatrixStep::fromFloat(const std::array<float, 9>& m) {
+    // cv::transform's 8-bit path: saturate_cast<short>(m * 1024), i.e. rounded half to even.
+    ChannelMatrixStep s;
+    for (std::size_t i = 0; i < 9; ++i)
+        s.m[i] = static_cast<std::int32_t>(
+            std::clamp(std::nearbyint(m[i] * static_cast<float>(1 << kShift)), -32768.0f, 32767.0f));
+    return s;
+}
+
 PlanBuilder::PlanBuilder(int srcW, int srcH, int outW, int outH, SourceSampling sampling, int finalW,
                          int finalH)
     : srcW_(srcW),

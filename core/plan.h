@@ -86,6 +86,23 @@ struct HsvStep {
     HsvLuts luts;
 };
 struct GrayStep {};
+/// A 3 x 3 matrix on the colour channels in cv2.transform's 8-bit fixed point: coefficients
+/// round(m * 1024) (half to even), each output (sum of coefficient x input + 512) >> 10, saturated to
+/// [0, 255]; alpha kept. ToSepia's matrix; ChannelShuffle's permutations (coefficients 0 and 1024).
+struct ChannelMatrixStep {
+    static constexpr int kShift = 10;
+    /// The coefficients cv2.transform uses for a float matrix (row-major, output by input).
+    static ChannelMatrixStep fromFloat(const std::array<float, 9>& m);
+    std::array<std::int32_t, 9> m{};  ///< row-major: output channel by input channel, in 1/1024
+    bool operator==(const ChannelMatrixStep&) const = default;
+};
+/// Output channel c of a pixel under the matrix (every backend computes exactly this).
+inline int channelMatrixOf(const ChannelMatrixStep& s, int c, int r, int g, int b) {
+    const int v = (s.m[std::size_t(3 * c)] * r + s.m[std::size_t(3 * c + 1)] * g +
+                   s.m[std::size_t(3 * c + 2)] * b + (1 << (ChannelMatrixStep::kShift - 1))) >>
+                  ChannelMatrixStep::kShift;
+    return v < 0 ? 0 : (v > 255 ? 255 : v);
+}
 struct BlurStep {
     std::vector<float> kernel;
 };  ///< separable, border reflect_101
@@ -142,8 +159,9 @@ struct MixStep {
     std::shared_ptr<const MosaicParams> grid;
 };
 
-using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
-                               ConvolveStep, NoiseStep, DropoutStep, MixStep, CompressStep>;
+using PixelStep =
+    std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep, ConvolveStep,
+                 NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep>;
 
 /// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
 /// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full

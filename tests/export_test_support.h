@@ -117,6 +117,8 @@ inline Preset everyOpPreset() {
         {"op": "gauss_noise", "p": 0.3, "std_frac": [0.01, 0.05], "mean_frac": [-0.01, 0.02], "per_channel": false},
         {"op": "image_compression", "p": 0.3, "compression_type": "webp", "quality_range": [40, 90]},
         {"op": "to_gray", "p": 0.1},
+        {"op": "channel_shuffle", "p": 0.4},
+        {"op": "to_sepia", "p": 0.2},
         {"op": "resize", "p": 0.8, "size": [180, 240], "interpolation": "nearest"},
         {"op": "longest_max_size", "p": 1.0, "max_size": [200, 220]},
         {"op": "smallest_max_size", "p": 0.5, "max_size": [150, 150], "interpolation": "nearest"},

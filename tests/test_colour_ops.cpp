@@ -201,6 +201,8 @@ private slots:
     void conversionsExhaustive();
     void toGray_data();
     void toGray();
+    void channelMatrix_data();
+    void channelMatrix();
     void gaussianKernel_data();
     void gaussianKernel();
     void blurOnPhotos_data();
@@ -386,6 +388,50 @@ void TestColourOps::toGray() {
         QCOMPARE(compareRgb(out, ref).max, 0);
         QVERIFY(sameNonRgbBytes(out, src));
     }
+}
+
+void TestColourOps::channelMatrix_data() {
+    // ToSepia's matrix (float64 in the library: cv::transform converts it to float), one whose sums
+    // go negative (the shift floors them before the saturation), and a permutation.
+    QTest::addColumn<QVector<double>>("matrix");
+    QTest::newRow("sepia") << QVector<double>{0.393, 0.769, 0.189, 0.349, 0.686, 0.168, 0.272, 0.534, 0.131};
+    QTest::newRow("negative and half-way")
+        << QVector<double>{1.5, -0.75, 0.0009765625 * 1.5, -0.2, 1.0, 0.2, 0.00048828125, -1.25, 2.0};
+    QTest::newRow("permutation") << QVector<double>{0, 0, 1, 1, 0, 0, 0, 1, 0};
+}
+
+void TestColourOps::channelMatrix() {
+    // cv::transform on 8-bit RGB (the function Albumentations' ToSepia calls), on every photo, with
+    // alpha kept; and every one of the 2^24 colours once.
+    QFETCH(QVector<double>, matrix);
+    const cv::Mat m(3, 3, CV_64F, matrix.data());
+    std::array<float, 9> mf{};
+    for (std::size_t i = 0; i < 9; ++i) mf[i] = static_cast<float>(matrix[qsizetype(i)]);
+    const ChannelMatrixStep step = ChannelMatrixStep::fromFloat(mf);
+    ThreadPool pool(2);
+    for (const QString& f : kSamples)
+        for (bool rgba : {false, true}) {
+            const Image src = rgba ? rgbaPadded(loadSample(f), 11) : loadSample(f);
+            cv::Mat ref;
+            cv::transform(rgbMat(src), ref, m);
+            Image out = src;
+            applyPixelStep(out, step, RowLoop{&pool});
+            QVERIFY2(compareRgb(out, ref).max == 0, qPrintable(f));
+            QVERIFY(sameNonRgbBytes(out, src));
+        }
+    Image all(4096, 4096, 3);
+    for (int y = 0; y < 4096; ++y)
+        for (int x = 0; x < 4096; ++x) {
+            const int v = y * 4096 + x;
+            std::uint8_t* p = all.at(x, y);
+            p[0] = std::uint8_t(v >> 16);
+            p[1] = std::uint8_t(v >> 8);
+            p[2] = std::uint8_t(v);
+        }
+    cv::Mat ref;
+    cv::transform(rgbMat(all), ref, m);
+    applyPixelStep(all, step, RowLoop{&pool});
+    QCOMPARE(compareRgb(all, ref).max, 0);
 }
 
 void TestColourOps::gaussianKernel_data() {

@@ -10,6 +10,7 @@
 // steps); Gaussian noise on the device may differ by one level where its log/sin/cos (CUDA's
 // libdevice, not glibc) round differently, so rows with noise allow that on the device only.
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -20,6 +21,7 @@
 #include "cuda_backend.h"
 #include "error.h"
 #include "geometry.h"
+#include "host_steps.h"
 #include "sampler.h"
 #include "test_support.h"
 
@@ -54,6 +56,16 @@ public:
     std::string name() const override { return "cuda (host emulation)"; }
 
     void render(std::span<RenderJob> jobs) override {
+        // Compression runs on the host between the device's parts of the plan, as CudaBackend does it.
+        if (std::none_of(jobs.begin(), jobs.end(), [](const RenderJob& j) { return hasHostStep(j.plan); }))
+            return renderBatches(jobs);
+        HostStepResolver host;
+        std::vector<RenderJob> resolved =
+            host.resolve(jobs, [this](std::span<RenderJob> part) { renderBatches(part); });
+        renderBatches(resolved);
+    }
+
+    void renderBatches(std::span<RenderJob> jobs) {
         using namespace auglab::cuda;
         for (std::span<RenderJob> batch : splitBatches(jobs, budget_)) {
             ++batches;
@@ -271,6 +283,13 @@ Plan pixelPlan(const QByteArray& op, int w, int h) {
     if (op == "mean_brightness") stage.ops = {MeanBrightnessStep{0.9f, 0.15}};
     if (op == "hsv") stage.ops = {HsvStep{hsv}};
     if (op == "gray") stage.ops = {GrayStep{}};
+    if (op == "channel_matrix")  // to_sepia's matrix (sums past 255), then a permutation
+        stage.ops = {ChannelMatrixStep::fromFloat(
+                         {0.393f, 0.769f, 0.189f, 0.349f, 0.686f, 0.168f, 0.272f, 0.534f, 0.131f}),
+                     ChannelMatrixStep{{0, 0, 1024, 1024, 0, 0, 0, 1024, 0}}};
+    if (op == "compression")  // a host step between device ops (host_steps.h)
+        stage.ops = {LutStep{brightnessContrastLut(1.2f, 20.0f)}, CompressStep{CompressStep::Codec::Jpeg, 30},
+                     HsvStep{hsv}};
     if (op == "blur_small") stage.ops = {BlurStep{blurKernel(0.8)}};
     if (op == "blur_large") stage.ops = {BlurStep{blurKernel(3.0)}};
     if (op == "median_small") stage.ops = {MedianStep{3}};
@@ -668,7 +687,7 @@ void TestCuda::pixelOpsMatchCpu_data() {
         "gray",         "blur_small",       "blur_large",      "noise_per_channel",
         "noise_shared", "dropout_constant", "dropout_random",  "dropout_random_uniform",
         "median_small", "median_large",     "convolve",        "everything",
-        "three_stages"};
+        "three_stages", "channel_matrix",   "compression"};
     const QList<QPair<QSize, int>> sizes{
         {{1, 1}, 3}, {{7, 5}, 3}, {{4097, 3}, 3}, {{301, 207}, 3}, {{120, 91}, 4}};
     for (int engine : enginesOfThisBuild())

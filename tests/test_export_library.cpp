@@ -85,6 +85,8 @@ const std::vector<PinnedCase> kCases = [] {
             {"webp at quality 60",
              R"({"op": "image_compression", "compression_type": "webp", "quality_range": [60, 60]})",
              Bound::Exact},
+            // cv2.transform with the sepia matrix, in OpenCV's 8-bit fixed point.
+            {"sepia", R"({"op": "to_sepia"})", Bound::Exact},
             {"solarize at 0.5 (127.5)", R"({"op": "solarize", "threshold_frac": [0.5, 0.5]})", Bound::Exact},
             {"solarize at 0.3 (76.5)", R"({"op": "solarize", "threshold_frac": [0.3, 0.3]})", Bound::Exact},
             {"solarize at 100 / 255 (on a level)",
@@ -330,6 +332,7 @@ private slots:
             R"({"op": "random_tone_curve", "scale": 0.3})",
             R"({"op": "d4"})",
             R"({"op": "image_compression", "quality_range": [20, 95]})",
+            R"({"op": "channel_shuffle"})",
         };
         QStringList failures;
         int checked = 0;
@@ -343,7 +346,7 @@ private slots:
             checked +=
                 compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
-        QVERIFY(checked >= 44);
+        QVERIFY(checked >= 45);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
 
@@ -463,6 +466,8 @@ private slots:
             << 4;  // 6 possible sets of channels
         QTest::newRow("d4") << "d4"
                             << R"({"op": "d4", "p": 1})" << 5;  // of 8 elements
+        QTest::newRow("channel_shuffle") << "channel_shuffle"
+                                         << R"({"op": "channel_shuffle", "p": 1})" << 4;  // of 6 orders
         QTest::newRow("random_tone_curve")
             << "random_tone_curve"
             << R"({"op": "random_tone_curve", "p": 1, "scale": 0.3})" << 10;  // both points clip now and then

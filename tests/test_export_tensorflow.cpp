@@ -92,6 +92,7 @@ const std::vector<PinnedCase> kKerasCases = {
      R"({"op": "brightness_contrast", "brightness": [-0.15, -0.15], "contrast": [0.3, 0.3], "brightness_by_max": false})",
      Bound::Exact},
     {"to gray", R"({"op": "to_gray"})", Bound::Exact},
+    {"sepia", R"({"op": "to_sepia"})", Bound::Exact},
     {"gauss noise, mean alone", R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [0.02, 0.02]})",
      Bound::Exact},
     {"gaussian blur 1.3", R"({"op": "gaussian_blur", "sigma_px": [1.3, 1.3]})", Bound::Blur},

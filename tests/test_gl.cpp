@@ -98,7 +98,9 @@ void TestGl::opsMatchCpu_data() {
                                                      {"emboss", Expect::Bounded},
                                                      {"gauss_noise", Expect::Bounded},
                                                      {"image_compression", Expect::Exact},
-                                                     {"image_compression_webp", Expect::Exact}};
+                                                     {"image_compression_webp", Expect::Exact},
+                                                     {"to_sepia", Expect::Exact},
+                                                     {"channel_shuffle", Expect::Exact}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
     for (const auto& [name, expect] : ops)
         for (const QSize& s : sizes)

@@ -315,6 +315,11 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 DeviceOp op{};
                 op.kind = kOpGray;
                 ops.push_back(op);
+            } else if (const auto* cm = std::get_if<ChannelMatrixStep>(&step)) {
+                DeviceOp op{};
+                op.kind = kOpMatrix;
+                op.luts = blob.put(cm->m.data(), sizeof(cm->m));
+                ops.push_back(op);
             } else if (const auto* n = std::get_if<NoiseStep>(&step)) {
                 DeviceOp op{};
                 op.kind = kOpNoise;

@@ -27,7 +27,7 @@ enum PassKind : int {
 };
 
 /// The pointwise ops a segment applies, in pipeline order.
-enum OpKind : int { kOpLut, kOpHsv, kOpGray, kOpNoise, kOpDropout, kOpMix, kOpChannelLut };
+enum OpKind : int { kOpLut, kOpHsv, kOpGray, kOpNoise, kOpDropout, kOpMix, kOpChannelLut, kOpMatrix };
 
 /// Dropout fill modes, as Fill::Mode.
 enum FillKind : int { kFillConstant, kFillRandom, kFillRandomUniform };
@@ -44,7 +44,7 @@ struct DeviceOp {
     float mean255, std255;         ///< noise
     std::uint32_t seedLo, seedHi;  ///< noise and random fill: Philox key
     Offset luts;  ///< kOpLut: 256 bytes; kOpChannelLut: R, G, B tables, 768 bytes; kOpHsv: hue, saturation
-                  ///< and value LUTs, 768 bytes
+                  ///< and value LUTs, 768 bytes; kOpMatrix: ChannelMatrixStep's 9 ints
     Offset divisions;  ///< kOpHsv: OpenCV's sdiv and hdiv tables, 2 x 256 ints
     Offset holes;      ///< dropout: x, y, w, h ints per hole, in output pixels
     Offset colours;    ///< dropout random_uniform: 4 bytes (RGB, unused) per hole

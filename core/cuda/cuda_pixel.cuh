@@ -344,6 +344,14 @@ AUGLAB_HD void applyOp(unsigned char* arena, const DeviceOp& op, int x, int y, i
         case kOpGray:
             px[0] = px[1] = px[2] = grayOf(px[0], px[1], px[2]);
             return;
+        case kOpMatrix: {
+            // cv2.transform's 8-bit fixed point (plan.h ChannelMatrixStep): 1/1024, rounded, saturated.
+            const int* m = at<int>(arena, op.luts);
+            const int r = px[0], g = px[1], b = px[2];
+            for (int c = 0; c < 3; ++c)
+                px[c] = clampInt((m[3 * c] * r + m[3 * c + 1] * g + m[3 * c + 2] * b + 512) >> 10, 0, 255);
+            return;
+        }
         case kOpNoise: {
             const Words4 words = pixelNoiseWords(op.seedLo, op.seedHi, x, y);
             float g[4];

@@ -291,6 +291,14 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
         draw("gl_gray.frag", out, w, h);
         return out;
     }
+    if (const auto* s = std::get_if<ChannelMatrixStep>(&step)) {
+        const GLuint out = target();
+        QOpenGLShaderProgram& p = use("gl_channel_matrix.frag");
+        bindTexture(0, input, "gl_channel_matrix.frag", "image");
+        gl_->glUniform3iv(p.uniformLocation("rows"), 3, s->m.data());
+        draw("gl_channel_matrix.frag", out, w, h);
+        return out;
+    }
     if (const auto* s = std::get_if<HsvStep>(&step)) {
         std::vector<std::int32_t> div(512);
         std::copy(hsvSaturationDivisors().begin(), hsvSaturationDivisors().end(), div.begin());

@@ -186,6 +186,7 @@ class ImageCompression(torch.nn.Module):
 
         import numpy
         import PIL.Image
+        import torchvision.io
 
         q = int(torch.randint(self.quality_range[0], self.quality_range[1] + 1, ()))
         bgr = img[:3].flip(0).contiguous()

@@ -9,6 +9,7 @@
 #include "ops/affine.h"
 #include "ops/brightness_contrast.h"
 #include "ops/channel_dropout.h"
+#include "ops/channel_mix.h"
 #include "ops/crop_pad.h"
 #include "ops/deotte_affine.h"
 #include "ops/dropout.h"
@@ -65,6 +66,8 @@ enum class OpId {
     Posterize,
     RgbShift,
     ChannelDropout,
+    ChannelShuffle,
+    ToSepia,
     RandomToneCurve,
     GaussianBlur,
     BoxBlur,
@@ -87,16 +90,16 @@ enum class OpId {
 
 /// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
 /// of thing share a type (the flips, the dropouts).
-using OpParams =
-    std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams, BlurParams,
-                 NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams, MixParams,
-                 MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams,
-                 KernelSizeParams, MotionBlurParams, KernelEffectParams, ResizeParams, Rot90Params,
-                 CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams>;
+using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
+                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams,
+                              PerspectiveParams, MixParams, MosaicParams, TrainingParams, GammaParams,
+                              LevelParams, NoOpParams, ChannelShiftParams, KernelSizeParams, MotionBlurParams,
+                              KernelEffectParams, ResizeParams, Rot90Params, CropPadParams, ChannelDropParams,
+                              ToneCurveParams, CompressionParams, SepiaParams, ChannelShuffleParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 46>& opModules() {
-    static const std::array<const OpModule*, 46> modules{
+inline const std::array<const OpModule*, 48>& opModules() {
+    static const std::array<const OpModule*, 48> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
@@ -125,6 +128,8 @@ inline const std::array<const OpModule*, 46>& opModules() {
         &posterizeModule(),
         &rgbShiftModule(),
         &channelDropoutModule(),
+        &channelShuffleModule(),
+        &toSepiaModule(),
         &randomToneCurveModule(),
         &gaussianBlurModule(),
         &boxBlurModule(),

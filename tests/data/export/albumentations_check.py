@@ -21,7 +21,8 @@
                                                   same values, type and shape) for each of 8 seeds
   albumentations_check.py replay-fed OP IN.png REPLAY.json OUT.png
                                                   the library's function of AugLab op OP
-                                                  (channel_dropout, random_tone_curve, d4) fed with the
+                                                  (channel_dropout, random_tone_curve, d4,
+                                                  channel_shuffle) fed with the
                                                   concrete parameters of the replay's OP
   albumentations_check.py draws FILE HEIGHT WIDTH N
                                                   draws each transform's parameters N times for a
@@ -195,6 +196,10 @@ def draw_once(t, shape, image):
             return {"channel_drop_range": len(channels), "channel": channels}
         if name == "D4":  # the element's place in the library's list
             return {"element": ["e", "r90", "r180", "r270", "v", "hvt", "h", "t"].index(params["group_element"])}
+        if name == "ChannelShuffle":  # the order's place among the six, in lexicographic order
+            import itertools
+
+            return {"order": list(itertools.permutations(range(3))).index(tuple(p["channels_shuffled"]))}
         if name == "ImageCompression":
             return {"quality_range": params["quality"]}
         if name == "RandomToneCurve":  # the first channel's control points
@@ -334,6 +339,11 @@ def main(argv):
             else:
                 out = fpixel.move_tone_curve(image, np.array(low), np.array(high))
             print(f"low_y {[round(v, 4) for v in low]}, high_y {[round(v, 4) for v in high]}")
+        elif argv[1] == "channel_shuffle":
+            from albumentations.augmentations.pixel import functional as fpixel
+
+            out = fpixel.channel_shuffle(image, op["channels"])
+            print(f"channels {op['channels']}")
         else:
             raise SystemExit(f"no replay-fed form for {argv[1]}")
         if not cv2.imwrite(argv[4], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):

@@ -15,21 +15,21 @@
 #   - pipeline[14] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
-#   - pipeline[17] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[19] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[19] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[21] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[25] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[27] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[27] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[29] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[28] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[30] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[31] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[32] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[33] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[34] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[34] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[36] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -148,6 +148,12 @@ transform = A.Compose(
             method="weighted_average",
             num_output_channels=3,
             p=0.1,
+        ),
+        A.ChannelShuffle(
+            p=0.4,
+        ),
+        A.ToSepia(
+            p=0.2,
         ),
         A.Resize(
             area_for_downscale=None,
