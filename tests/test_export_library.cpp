@@ -87,6 +87,12 @@ const std::vector<PinnedCase> kCases = [] {
              Bound::Exact},
             // cv2.transform with the sepia matrix, in OpenCV's 8-bit fixed point.
             {"sepia", R"({"op": "to_sepia"})", Bound::Exact},
+            // albucore's uint8 multiply: a float32 table, clipped and truncated.
+            {"multiply by 1.37", R"({"op": "multiplicative_noise", "multiplier": [1.37, 1.37]})",
+             Bound::Exact},
+            {"multiply by 0.61, per channel",
+             R"({"op": "multiplicative_noise", "multiplier": [0.61, 0.61], "per_channel": true})",
+             Bound::Exact},
             {"solarize at 0.5 (127.5)", R"({"op": "solarize", "threshold_frac": [0.5, 0.5]})", Bound::Exact},
             {"solarize at 0.3 (76.5)", R"({"op": "solarize", "threshold_frac": [0.3, 0.3]})", Bound::Exact},
             {"solarize at 100 / 255 (on a level)",
@@ -185,6 +191,44 @@ private slots:
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err.right(2000)));
         QVERIFY2(run.out.contains("same: float32 (300, 451, 3) for 8 seeds"), qPrintable(run.out));
         qInfo("%s", qPrintable(run.out.trimmed()));
+    }
+
+    void rotateKeepsItsMeaning() {
+        // Rotate is Affine(rotate=limit) in Albumentations 2.0.8. Pixels: a file A.save wrote with three
+        // fixed angles (nearest and replicate; an RGB fill; the defaults) is imported as affines, and
+        // the export of those, loaded by the library with the same seeds, gives the same arrays (fixed
+        // angles: Affine's draws are more than Rotate's one, so a seed gives them other angles).
+        // Draws: the angles the library's Rotate draws for a file with a range and a scalar limit, and
+        // those AugLab draws for its import, come from the same distribution (KS, as drawsMatchTheLibrary).
+        const QString original =
+            QString::fromStdString((kExportData / "reference" / "rotate.2.0.8.json").string());
+        const ImportResult r = importAlbumentations(readFileText(original.toStdString()), "rotate");
+        QVERIFY2(r.warnings.empty(),
+                 qPrintable(QString::fromStdString(r.warnings.empty() ? "" : r.warnings[0])));
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(4));
+        QCOMPARE(r.preset.pipeline[0].name(), std::string("affine"));
+        const QString exported = dir_.filePath("rotate-exported.json");
+        writeFileAtomically(exported.toStdString(), exportAlbumentations(r.preset).text);
+        const QString input =
+            QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
+        const PythonRun run = runProcess(pyenvPython(), {kChecker, "same", original, exported, input});
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err.right(2000)));
+        QVERIFY2(run.out.contains("same: uint8 (300, 451, 3) for 8 seeds"), qPrintable(run.out));
+        qInfo("%s", qPrintable(run.out.trimmed()));
+
+        const QString ranges =
+            QString::fromStdString((kExportData / "reference" / "rotate-ranges.2.0.8.json").string());
+        const ImportResult rr = importAlbumentations(readFileText(ranges.toStdString()), "rotate ranges");
+        QVERIFY(rr.warnings.empty());
+        const int width = 451, height = 300, n = 4000;
+        const PythonRun draws = runProcess(pyenvPython(), {kChecker, "draws", ranges, QString::number(height),
+                                                           QString::number(width), QString::number(n)});
+        QVERIFY2(draws.code == 0, qPrintable(draws.out + draws.err.right(2000)));
+        QStringList failures;
+        const int checked = compareDraws(rr.preset, nlohmann::json::parse(draws.out.toStdString()), width,
+                                         height, n, failures);
+        QVERIFY(checked >= 2);
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
     }
 
     void shiftScaleRotateKeepsItsMeaning() {
@@ -333,6 +377,8 @@ private slots:
             R"({"op": "d4"})",
             R"({"op": "image_compression", "quality_range": [20, 95]})",
             R"({"op": "channel_shuffle"})",
+            R"({"op": "multiplicative_noise", "multiplier": [0.5, 1.7]})",
+            R"({"op": "multiplicative_noise", "multiplier": [0.8, 1.2], "per_channel": true})",
         };
         QStringList failures;
         int checked = 0;
@@ -346,7 +392,7 @@ private slots:
             checked +=
                 compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
-        QVERIFY(checked >= 45);
+        QVERIFY(checked >= 47);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
 

@@ -93,6 +93,7 @@ const std::vector<PinnedCase> kKerasCases = {
      Bound::Exact},
     {"to gray", R"({"op": "to_gray"})", Bound::Exact},
     {"sepia", R"({"op": "to_sepia"})", Bound::Exact},
+    {"multiply by 1.37", R"({"op": "multiplicative_noise", "multiplier": [1.37, 1.37]})", Bound::Exact},
     {"gauss noise, mean alone", R"({"op": "gauss_noise", "std_frac": [0, 0], "mean_frac": [0.02, 0.02]})",
      Bound::Exact},
     {"gaussian blur 1.3", R"({"op": "gaussian_blur", "sigma_px": [1.3, 1.3]})", Bound::Blur},

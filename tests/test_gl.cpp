@@ -100,7 +100,8 @@ void TestGl::opsMatchCpu_data() {
                                                      {"image_compression", Expect::Exact},
                                                      {"image_compression_webp", Expect::Exact},
                                                      {"to_sepia", Expect::Exact},
-                                                     {"channel_shuffle", Expect::Exact}};
+                                                     {"channel_shuffle", Expect::Exact},
+                                                     {"multiplicative_noise", Expect::Exact}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
     for (const auto& [name, expect] : ops)
         for (const QSize& s : sizes)
@@ -166,6 +167,10 @@ void TestGl::opsMatchCpu() {
     if (opName == "random_scale")  // a 1x1 image scaled below 1 would have no pixels (an error)
         c.set("scale_limit", std::min(width, height) < 2 ? Range{0, 0.6} : Range{-0.4, 0.6});
     if (opName == "random_tone_curve") c.set("per_channel", true);
+    if (opName == "multiplicative_noise") {  // products past 255 and below 1
+        c.set("multiplier", Range{0.3, 1.9});
+        c.set("per_channel", true);
+    }
     if (opName.startsWith("image_compression")) {  // read back, compressed on the host, uploaded
         c.set("quality_range", Range{5, 60});
         if (opName.endsWith("webp")) c.set("compression_type", std::string("webp"));

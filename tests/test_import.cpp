@@ -354,6 +354,113 @@ private slots:
         QVERIFY2(QString::fromStdString(e).contains("transform.transforms[0].quality_upper"), e.c_str());
     }
 
+    void multiplicativeNoise() {
+        // 2.0.8 (a range, per channel) and 1.x (a scalar multiplier is [m, m]); elementwise (a factor
+        // per pixel) has no AugLab form: left out, saying so.
+        const ImportResult r = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "MultiplicativeNoise", "p": 0.4, "multiplier": [0.8, 1.25], "per_channel": true,
+               "elementwise": false},
+              {"__class_fullname__": "MultiplicativeNoise", "multiplier": 1.3},
+              {"__class_fullname__": "MultiplicativeNoise", "multiplier": [0.9, 1.1], "elementwise": true}
+            ]}})",
+                                                    "multiply.json");
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(r.preset.pipeline[0].name()), QString("multiplicative_noise"));
+        QCOMPARE(r.preset.pipeline[0].range("multiplier"), (Range{0.8, 1.25}));
+        QVERIFY(r.preset.pipeline[0].flag("per_channel"));
+        QCOMPARE(r.preset.pipeline[0].p, 0.4);
+        QCOMPARE(r.preset.pipeline[1].range("multiplier"), (Range{1.3, 1.3}));
+        QVERIFY(!r.preset.pipeline[1].flag("per_channel"));
+        const QString w = warningsOf(r);
+        QVERIFY2(w.contains("transform.transforms[2].elementwise: a multiplier per pixel"), qPrintable(w));
+        QVERIFY2(w.contains("transform.transforms[1].per_channel: absent"), qPrintable(w));
+    }
+
+    void rotateIsAffine() {
+        // Rotate (crop_border off) is Affine(rotate=limit) in Albumentations 2.0.8 and 1.4.24: the
+        // same draw, pixels, boxes and keypoints (measured with OpenCV 4.11, every border and both
+        // interpolations: not one value apart). A scalar limit L is [-L, L]; 1.x reflected at the
+        // border by default. crop_border changes the size: left out, saying so.
+        const ImportResult r = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "Rotate", "p": 0.3, "limit": 25, "interpolation": 0, "border_mode": 0,
+               "value": [10, 20, 30], "mask_value": 0},
+              {"__class_fullname__": "Rotate"},
+              {"__class_fullname__": "Rotate", "limit": [-10, 10], "crop_border": true}
+            ]}})",
+                                                    "rotate.json");
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(2));
+        const OpConfig& a = r.preset.pipeline[0];
+        QCOMPARE(QString::fromStdString(a.name()), QString("affine"));
+        QCOMPARE(a.p, 0.3);
+        QCOMPARE(a.range("rotate_deg"), (Range{-25, 25}));
+        QCOMPARE(a.range("scale_x"), (Range{1, 1}));
+        QCOMPARE(a.range("shear_y_deg"), (Range{0, 0}));
+        QCOMPARE(a.range("translate_x_frac"), (Range{0, 0}));
+        QCOMPARE(QString::fromStdString(a.choice("interpolation")), QString("nearest"));
+        QCOMPARE(QString::fromStdString(a.choice("border")), QString("constant"));
+        QCOMPARE(a.fill("fill").rgb, (std::array<int, 3>{10, 20, 30}));
+        const OpConfig& b = r.preset.pipeline[1];
+        QCOMPARE(b.range("rotate_deg"), (Range{-90, 90}));
+        QCOMPARE(QString::fromStdString(b.choice("border")), QString("reflect_101"));
+        const QString w = warningsOf(r);
+        QVERIFY2(w.contains("transform.transforms[2].crop_border: crop_border crops"), qPrintable(w));
+        QVERIFY2(w.contains("transform.transforms[2]: Rotate left out"), qPrintable(w));
+        QVERIFY2(!w.contains("no AugLab equivalent"), qPrintable(w));  // every key read
+    }
+
+    void oldFlipIsOneOfThree() {
+        // Albumentations 1.x Flip (removed in 2.0): d = randint(-1, 1) picks a vertical flip, a
+        // horizontal one or both, each a third of the time, with Flip's own p.
+        const ImportResult r = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "RandomGamma", "p": 0.2, "gamma_limit": [80, 120]},
+              {"__class_fullname__": "Flip", "p": 0.7},
+              {"__class_fullname__": "Flip"}
+            ]}})",
+                                                    "flip.json");
+        const Pipeline& ops = r.preset.pipeline;
+        QCOMPARE(ops.size(), std::size_t(9));
+        const char* expected[] = {"random_gamma",    "horizontal_flip", "vertical_flip",
+                                  "horizontal_flip", "vertical_flip",   "horizontal_flip",
+                                  "vertical_flip",   "horizontal_flip", "vertical_flip"};
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            QCOMPARE(QString::fromStdString(ops[i].name()), QString(expected[i]));
+            if (i > 0) QCOMPARE(ops[i].p, 1.0);
+        }
+        const std::vector<OpGroup>& g = ops.groups();
+        QCOMPARE(g.size(), std::size_t(4));
+        QCOMPARE(int(g[0].kind), int(GroupKind::OneOf));
+        QCOMPARE(g[0].first, std::size_t(1));
+        QCOMPARE(g[0].count, std::size_t(4));
+        QCOMPARE(g[0].p, 0.7);
+        QCOMPARE(int(g[1].kind), int(GroupKind::Sequential));
+        QCOMPARE(g[1].first, std::size_t(3));
+        QCOMPARE(g[1].count, std::size_t(2));
+        QCOMPARE(g[1].p, 1.0);
+        QCOMPARE(g[2].first, std::size_t(5));
+        QCOMPARE(g[2].p, 0.5);  // Flip's default p
+        QCOMPARE(g[3].first, std::size_t(7));
+        const QString w = warningsOf(r);
+        QVERIFY2(w.contains("transform.transforms[1]: Flip (Albumentations 1.x) read as a one_of"),
+                 qPrintable(w));
+        QVERIFY2(w.contains("transform.transforms[2].p: absent"), qPrintable(w));
+        QVERIFY2(!w.contains("no AugLab equivalent"), qPrintable(w));  // every key read
+
+        // Written back as the library's OneOf of the three, which 2.x loads.
+        const nlohmann::json back = nlohmann::json::parse(exportAlbumentations(r.preset).text);
+        const nlohmann::json& oneOf = back["transform"]["transforms"][1];
+        QCOMPARE(QString::fromStdString(oneOf["__class_fullname__"].get<std::string>()), QString("OneOf"));
+        QCOMPARE(oneOf["transforms"].size(), std::size_t(3));
+        QCOMPARE(QString::fromStdString(oneOf["transforms"][2]["__class_fullname__"].get<std::string>()),
+                 QString("Sequential"));
+
+        const std::string e = importError(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [{"__class_fullname__": "Flip", "p": 2}]}})");
+        QVERIFY2(QString::fromStdString(e).contains("transform.transforms[0].p"), e.c_str());
+    }
+
     void gridDropout() {
         // unit_size_range is numpy's [low, high): AugLab's inclusive range is [low, high - 1].
         const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {

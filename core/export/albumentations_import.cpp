@@ -7,6 +7,7 @@
 #include <cmath>
 #include <functional>
 
+#include "albumentations_args.h"
 #include "albumentations_common.h"
 #include "albumentations_transform_reader.h"
 #include "error.h"
@@ -238,6 +239,41 @@ void checkGroups(ImportResult& result, const std::vector<std::string>& paths) {
     check(pipeline.tree());
 }
 
+/// Albumentations 1.x Flip (removed in 2.0): d = randint(-1, 1) flips vertically (0), horizontally
+/// (1) or both ways (-1), each a third of the time. Read as a one_of with Flip's p of a horizontal
+/// flip, a vertical flip and a sequential of both (weights 1, 1, 1).
+void readOldFlip(const JsonReader& t, const exporting::LibraryVersion& version, ImportResult& result,
+                 std::vector<OpGroup>& groups, std::vector<std::string>& paths) {
+    exporting::TransformArgs a(t, "Flip", version, result.warnings);
+    const JsonReader p = a.get("p");
+    if (p.number() < 0 || p.number() > 1) a.fail(p, "p must be in [0, 1]");
+    a.finish();
+    Pipeline& pipeline = result.preset.pipeline;
+    OpGroup either;
+    either.kind = GroupKind::OneOf;
+    either.first = pipeline.size();
+    either.count = 4;
+    either.p = p.number();
+    OpGroup both;
+    both.kind = GroupKind::Sequential;
+    both.first = pipeline.size() + 2;
+    both.count = 2;
+    both.p = 1.0;
+    for (const char* name : {"horizontal_flip", "vertical_flip", "horizontal_flip", "vertical_flip"}) {
+        OpConfig op = OpConfig::withDefaults(name);
+        op.p = 1.0;
+        pipeline.push_back(std::move(op));
+    }
+    groups.push_back(either);
+    paths.push_back(t.path());
+    groups.push_back(both);
+    paths.push_back(t.path());
+    result.warnings.push_back(
+        t.path() +
+        ": Flip (Albumentations 1.x) read as a one_of of horizontal_flip, vertical_flip "
+        "and both (each a third of the time, as its d = randint(-1, 1)).");
+}
+
 void readTransforms(const JsonReader& list, const exporting::LibraryVersion& version, ImportResult& result,
                     std::vector<OpGroup>& groups, std::vector<std::string>& paths) {
     for (std::size_t i = 0; i < list.arraySize(); ++i) {
@@ -251,6 +287,8 @@ void readTransforms(const JsonReader& list, const exporting::LibraryVersion& ver
             // A Compose inside a pipeline runs its transforms in order with its own p (default 1), as
             // Sequential does (and it is written back as one).
             readGroup(tr, GroupKind::Sequential, version, result, groups, paths, true);
+        else if (cls == "Flip")
+            readOldFlip(tr, version, result, groups, paths);
         else if (std::optional<OpConfig> op = exporting::readTransform(tr, cls, version, result.warnings))
             result.preset.pipeline.push_back(std::move(*op));
     }

@@ -121,10 +121,42 @@ void readShiftScaleRotate(exporting::TransformArgs& a, OpConfig& op) {
     a.maskOnly("rotate_method");
 }
 
+/// Rotate without crop_border, which Albumentations 2.0.8 builds from the Affine matrix about the
+/// same centre and warps as Affine does: the same draw (uniform over `limit`), pixels, boxes and
+/// keypoints as Affine(rotate=limit) (TestImport::rotateIsAffine names the measurement), so it is
+/// read as that affine.
+void readRotate(exporting::TransformArgs& a, OpConfig& op) {
+    using namespace exporting;
+    const JsonReader limit = a.get("limit");
+    op.set("rotate_deg", a.clamp(limit, symmetricRange(limit), -180, 180));
+    op.set("keep_ratio", true);
+    op.set("scale_x", Range{1, 1});
+    op.set("scale_y", Range{1, 1});
+    op.set("shear_x_deg", Range{0, 0});
+    op.set("shear_y_deg", Range{0, 0});
+    op.set("translate_x_frac", Range{0, 0});
+    op.set("translate_y_frac", Range{0, 0});
+    op.set("interpolation", std::string(interpolationName(a.get("interpolation"), a)));
+    op.set("border", std::string(borderName(a.get("border_mode", {"mode"}), a)));
+    op.set("fill", readFill(a.get("fill", {"value"}), a, false));
+    a.maskOnly("fill_mask", {"mask_value"});
+    a.maskOnly("mask_interpolation");
+    a.maskOnly("rotate_method");
+    const JsonReader crop = a.get("crop_border");
+    if (crop.boolean())
+        a.leaveOut(crop,
+                   "crop_border crops the rotated image to the largest rectangle inside it, which changes "
+                   "the output size with the angle; AugLab's affine keeps the size");
+}
+
 void readAffine(exporting::TransformArgs& a, OpConfig& op) {
     using namespace exporting;
     if (a.cls() == "ShiftScaleRotate") {
         readShiftScaleRotate(a, op);
+        return;
+    }
+    if (a.cls() == "Rotate") {
+        readRotate(a, op);
         return;
     }
     op.set("rotate_deg", a.clamp(a.get("rotate"), fixedOrPair(a.get("rotate")), -180, 180));
@@ -289,7 +321,9 @@ public:
         b.resampling(a.interpolation, a.border, a.fill);
     }
 
-    std::vector<std::string> albumentationsClasses() const override { return {"Affine", "ShiftScaleRotate"}; }
+    std::vector<std::string> albumentationsClasses() const override {
+        return {"Affine", "ShiftScaleRotate", "Rotate"};
+    }
 
     Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour flavour,
                                  std::vector<std::string>& warnings) const override {
@@ -306,6 +340,10 @@ public:
                     {"interpolation", 1},
                     {"border_mode", v.before2() ? 4 : 0},
                     {"fill", 0.0}};
+        if (cls == "Rotate")  // 1.x reflected at the border too
+            return {{"p", 0.5},           {"limit", {-90.0, 90.0}},
+                    {"interpolation", 1}, {"border_mode", v.before2() ? 4 : 0},
+                    {"fill", 0.0},        {"crop_border", false}};
         return {{"p", 0.5},
                 {"rotate", {0.0, 0.0}},
                 {"scale", {{"x", {1.0, 1.0}}, {"y", {1.0, 1.0}}}},

@@ -23,6 +23,7 @@
 #include "ops/mix.h"
 #include "ops/mosaic.h"
 #include "ops/motion_blur.h"
+#include "ops/multiplicative_noise.h"
 #include "ops/no_op.h"
 #include "ops/perspective.h"
 #include "ops/random_gamma.h"
@@ -76,6 +77,7 @@ enum class OpId {
     Sharpen,
     Emboss,
     GaussNoise,
+    MultiplicativeNoise,
     ImageCompression,
     ToGray,
     Mixup,
@@ -90,16 +92,17 @@ enum class OpId {
 
 /// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
 /// of thing share a type (the flips, the dropouts).
-using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
-                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams,
-                              PerspectiveParams, MixParams, MosaicParams, TrainingParams, GammaParams,
-                              LevelParams, NoOpParams, ChannelShiftParams, KernelSizeParams, MotionBlurParams,
-                              KernelEffectParams, ResizeParams, Rot90Params, CropPadParams, ChannelDropParams,
-                              ToneCurveParams, CompressionParams, SepiaParams, ChannelShuffleParams>;
+using OpParams =
+    std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams, BlurParams,
+                 NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams, MixParams,
+                 MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams,
+                 KernelSizeParams, MotionBlurParams, KernelEffectParams, ResizeParams, Rot90Params,
+                 CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
+                 ChannelShuffleParams, MultiplyParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 48>& opModules() {
-    static const std::array<const OpModule*, 48> modules{
+inline const std::array<const OpModule*, 49>& opModules() {
+    static const std::array<const OpModule*, 49> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
@@ -138,6 +141,7 @@ inline const std::array<const OpModule*, 48>& opModules() {
         &sharpenModule(),
         &embossModule(),
         &gaussNoiseModule(),
+        &multiplicativeNoiseModule(),
         &imageCompressionModule(),
         &toGrayModule(),
         &mixupModule(),

@@ -196,6 +196,12 @@ def draw_once(t, shape, image):
             return {"channel_drop_range": len(channels), "channel": channels}
         if name == "D4":  # the element's place in the library's list
             return {"element": ["e", "r90", "r180", "r270", "v", "hvt", "h", "t"].index(params["group_element"])}
+        if name == "Rotate":  # the angle, its one draw
+            return {"rotate_deg": recorder.values[0]}
+        if name == "MultiplicativeNoise":  # the first channel's factor
+            import numpy as np
+
+            return {"multiplier": float(np.ravel(p["multiplier"])[0])}
         if name == "ChannelShuffle":  # the order's place among the six, in lexicographic order
             import itertools
 

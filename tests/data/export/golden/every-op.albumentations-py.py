@@ -15,21 +15,21 @@
 #   - pipeline[14] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
-#   - pipeline[19] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[20] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[21] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[22] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[27] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[28] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[29] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[30] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[30] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[31] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[33] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[34] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[34] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[35] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[36] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[37] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -138,6 +138,12 @@ transform = A.Compose(
             per_channel=False,
             std_range=(0.01, 0.05),
             p=0.3,
+        ),
+        A.MultiplicativeNoise(
+            multiplier=(0.7, 1.3),
+            per_channel=True,
+            elementwise=False,
+            p=0.4,
         ),
         A.ImageCompression(
             compression_type="webp",
