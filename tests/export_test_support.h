@@ -104,6 +104,8 @@ inline Preset everyOpPreset() {
          "fill": "random_uniform"},
         {"op": "coarse_dropout", "p": 1.0, "holes": [2, 3], "hole_height_frac": [0.1, 1.0],
          "hole_width_frac": [0.05, 0.2], "fill": [255, 255, 255]},
+        {"op": "xy_masking", "p": 0.3, "num_masks_x": [1, 2], "num_masks_y": [0, 1], "mask_x_length": [2, 20],
+         "mask_y_length": [3, 12], "fill": "random_uniform"},
         {"op": "brightness_contrast", "p": 0.6, "brightness": [-0.1, 0.3], "contrast": [-0.5, 0.25],
          "brightness_by_max": false},
         {"op": "hue_saturation_value", "p": 0.5, "hue_shift_deg": [-30, 50], "sat_shift": [-20, 10], "val_shift": [-5, 5]},
@@ -266,6 +268,12 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
             op.set("min_max_height", Range{std::max(4.0, h.min), std::max(4.0, h.max)});
         }
         if (op.id() == OpId::RandomScale) op.set("scale_limit", range(-0.5, 0.5));  // sizes of a run's order
+        if (op.id() == OpId::XyMasking) {
+            // Stripes past the image's side are an error (as in the library): at most 8 px, below the
+            // smallest side a crop or resize leaves (above the radius, at least 8: see below).
+            op.set("mask_x_length", Range{0, double(rng.bounded(9))});
+            op.set("mask_y_length", Range{1, 1 + double(rng.bounded(8))});
+        }
         if (op.id() == OpId::GridDropout && rng.bounded(2) == 0) {
             const Range u = range(2, 300);
             op.set("unit_size_px", Range{std::floor(u.min), std::floor(u.max)});

@@ -377,6 +377,7 @@ private slots:
             R"({"op": "d4"})",
             R"({"op": "image_compression", "quality_range": [20, 95]})",
             R"({"op": "channel_shuffle"})",
+            R"({"op": "xy_masking", "num_masks_x": [0, 3], "num_masks_y": [1, 4], "mask_x_length": [5, 200], "mask_y_length": [0, 120]})",
             R"({"op": "multiplicative_noise", "multiplier": [0.5, 1.7]})",
             R"({"op": "multiplicative_noise", "multiplier": [0.8, 1.2], "per_channel": true})",
         };
@@ -392,7 +393,7 @@ private slots:
             checked +=
                 compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
-        QVERIFY(checked >= 47);
+        QVERIFY(checked >= 51);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
 
@@ -512,6 +513,10 @@ private slots:
             << 4;  // 6 possible sets of channels
         QTest::newRow("d4") << "d4"
                             << R"({"op": "d4", "p": 1})" << 5;  // of 8 elements
+        QTest::newRow("xy_masking")
+            << "xy_masking"
+            << R"({"op": "xy_masking", "p": 1, "num_masks_x": [1, 3], "num_masks_y": [0, 2], "mask_x_length": [5, 60], "mask_y_length": [10, 40], "fill": [250, 20, 90]})"
+            << 8;  // the stripes' places differ every time
         QTest::newRow("channel_shuffle") << "channel_shuffle"
                                          << R"({"op": "channel_shuffle", "p": 1})" << 4;  // of 6 orders
         QTest::newRow("random_tone_curve")

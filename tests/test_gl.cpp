@@ -101,7 +101,8 @@ void TestGl::opsMatchCpu_data() {
                                                      {"image_compression_webp", Expect::Exact},
                                                      {"to_sepia", Expect::Exact},
                                                      {"channel_shuffle", Expect::Exact},
-                                                     {"multiplicative_noise", Expect::Exact}};
+                                                     {"multiplicative_noise", Expect::Exact},
+                                                     {"xy_masking", Expect::Exact}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
     for (const auto& [name, expect] : ops)
         for (const QSize& s : sizes)
@@ -167,6 +168,13 @@ void TestGl::opsMatchCpu() {
     if (opName == "random_scale")  // a 1x1 image scaled below 1 would have no pixels (an error)
         c.set("scale_limit", std::min(width, height) < 2 ? Range{0, 0.6} : Range{-0.4, 0.6});
     if (opName == "random_tone_curve") c.set("per_channel", true);
+    if (opName == "xy_masking") {  // stripes up to the whole side, random colours
+        c.set("num_masks_x", Range{1, 3});
+        c.set("num_masks_y", Range{0, 2});
+        c.set("mask_x_length", Range{0, double(width)});
+        c.set("mask_y_length", Range{1, double(height)});
+        c.set("fill", Fill{Fill::Mode::RandomUniform, {}});
+    }
     if (opName == "multiplicative_noise") {  // products past 255 and below 1
         c.set("multiplier", Range{0.3, 1.9});
         c.set("per_channel", true);

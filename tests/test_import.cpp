@@ -377,6 +377,37 @@ private slots:
         QVERIFY2(w.contains("transform.transforms[1].per_channel: absent"), qPrintable(w));
     }
 
+    void xyMasking() {
+        // A.save's ranges and the scalar forms (n is [n, n]); a non-integer length is an error at its path.
+        const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "XYMasking", "p": 0.6, "num_masks_x": [1, 3], "num_masks_y": [0, 2],
+               "mask_x_length": [5, 40], "mask_y_length": [2, 9], "fill": "random_uniform", "fill_mask": null},
+              {"__class_fullname__": "XYMasking", "num_masks_x": 2, "mask_x_length": 10, "fill": [1, 2, 3]}
+            ]}})",
+                                                    "xy.json");
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(2));
+        const OpConfig& a = r.preset.pipeline[0];
+        QCOMPARE(QString::fromStdString(a.name()), QString("xy_masking"));
+        QCOMPARE(a.p, 0.6);
+        QCOMPARE(a.range("num_masks_x"), (Range{1, 3}));
+        QCOMPARE(a.range("num_masks_y"), (Range{0, 2}));
+        QCOMPARE(a.range("mask_x_length"), (Range{5, 40}));
+        QCOMPARE(a.range("mask_y_length"), (Range{2, 9}));
+        QCOMPARE(int(a.fill("fill").mode), int(Fill::Mode::RandomUniform));
+        const OpConfig& b = r.preset.pipeline[1];
+        QCOMPARE(b.range("num_masks_x"), (Range{2, 2}));
+        QCOMPARE(b.range("mask_x_length"), (Range{10, 10}));
+        QCOMPARE(b.range("num_masks_y"), (Range{0, 0}));  // the default
+        QCOMPARE(b.fill("fill").rgb, (std::array<int, 3>{1, 2, 3}));
+        const QString w = warningsOf(r);
+        QVERIFY2(!w.contains("no AugLab equivalent"), qPrintable(w));
+        const std::string e = importError(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "XYMasking", "num_masks_x": 1, "mask_x_length": [2.5, 4]}]}})");
+        QVERIFY2(QString::fromStdString(e).contains("transform.transforms[0].mask_x_length"), e.c_str());
+    }
+
     void rotateIsAffine() {
         // Rotate (crop_border off) is Affine(rotate=limit) in Albumentations 2.0.8 and 1.4.24: the
         // same draw, pixels, boxes and keypoints (measured with OpenCV 4.11, every border and both

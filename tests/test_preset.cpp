@@ -160,6 +160,9 @@ std::vector<std::pair<std::string, Preset>> generatedPresets() {
                 // A setting that makes the op set the frame (a perspective without keep_size) would be a
                 // second frame-setting op beside the crop: that one stays at its default.
                 if (setsFrame(op) && !d.setsFrame) op.resetToDefault(pd.key);
+                // Stripes thicker than the image are an error (as in Albumentations), and the frame
+                // ops before it may leave a 1-pixel side: 1 px stripes, away from the default 0.
+                if (d.id == OpId::XyMasking && pd.key.starts_with("mask_")) op.set(pd.key, Range{1, 1});
             }
             return op;
         };

@@ -1,6 +1,6 @@
 #pragma once
-// coarse_dropout and grid_dropout: the drawn holes (modules: coarse_dropout.cpp, grid_dropout.cpp,
-// with what they share in dropout_common.h).
+// coarse_dropout, grid_dropout and xy_masking: the drawn holes (modules: coarse_dropout.cpp,
+// grid_dropout.cpp, xy_masking.cpp, with what they share in dropout_common.h).
 
 #include <array>
 #include <cstdint>
@@ -25,5 +25,7 @@ struct DropoutParams {
 
 const OpModule& coarseDropoutModule();
 const OpModule& gridDropoutModule();
+/// xy_masking (xy_masking.cpp): the stripes are holes, with coarse_dropout's record and rules.
+const OpModule& xyMaskingModule();
 
 }  // namespace auglab

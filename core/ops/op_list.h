@@ -59,6 +59,7 @@ enum class OpId {
     DeotteAffine,
     CoarseDropout,
     GridDropout,
+    XyMasking,
     BrightnessContrast,
     HueSaturationValue,
     RandomGamma,
@@ -101,8 +102,8 @@ using OpParams =
                  ChannelShuffleParams, MultiplyParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 49>& opModules() {
-    static const std::array<const OpModule*, 49> modules{
+inline const std::array<const OpModule*, 50>& opModules() {
+    static const std::array<const OpModule*, 50> modules{
         &affineModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
@@ -123,6 +124,7 @@ inline const std::array<const OpModule*, 49>& opModules() {
         &deotteAffineModule(),
         &coarseDropoutModule(),
         &gridDropoutModule(),
+        &xyMaskingModule(),
         &brightnessContrastModule(),
         &hueSaturationValueModule(),
         &randomGammaModule(),

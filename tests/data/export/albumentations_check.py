@@ -22,7 +22,7 @@
   albumentations_check.py replay-fed OP IN.png REPLAY.json OUT.png
                                                   the library's function of AugLab op OP
                                                   (channel_dropout, random_tone_curve, d4,
-                                                  channel_shuffle) fed with the
+                                                  channel_shuffle, xy_masking) fed with the
                                                   concrete parameters of the replay's OP
   albumentations_check.py draws FILE HEIGHT WIDTH N
                                                   draws each transform's parameters N times for a
@@ -196,6 +196,13 @@ def draw_once(t, shape, image):
             return {"channel_drop_range": len(channels), "channel": channels}
         if name == "D4":  # the element's place in the library's list
             return {"element": ["e", "r90", "r180", "r270", "v", "hvt", "h", "t"].index(params["group_element"])}
+        if name == "XYMasking":  # the counts and the stripes' thicknesses, along x first
+            holes = p["holes"].reshape(-1, 4)
+            along_x = [h for h in holes if h[1] == 0 and h[3] == height and not (h[0] == 0 and h[2] == width)]
+            along_y = [h for h in holes if not (h[1] == 0 and h[3] == height and not (h[0] == 0 and h[2] == width))]
+            return {"num_masks_x": len(along_x), "num_masks_y": len(along_y),
+                    "mask_x_length": [int(h[2] - h[0]) for h in along_x],
+                    "mask_y_length": [int(h[3] - h[1]) for h in along_y]}
         if name == "Rotate":  # the angle, its one draw
             return {"rotate_deg": recorder.values[0]}
         if name == "MultiplicativeNoise":  # the first channel's factor
@@ -345,6 +352,12 @@ def main(argv):
             else:
                 out = fpixel.move_tone_curve(image, np.array(low), np.array(high))
             print(f"low_y {[round(v, 4) for v in low]}, high_y {[round(v, 4) for v in high]}")
+        elif argv[1] == "xy_masking":
+            from albumentations.augmentations.dropout.functional import cutout
+
+            holes = np.array([[x, y, x + w, y + h] for x, y, w, h in op["holes"]]).reshape(-1, 4)
+            out = cutout(image, holes, tuple(float(v) for v in op["fill"]), np.random.default_rng(0))
+            print(f"holes {op['holes']}")
         elif argv[1] == "channel_shuffle":
             from albumentations.augmentations.pixel import functional as fpixel
 

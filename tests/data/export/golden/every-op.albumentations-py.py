@@ -12,24 +12,24 @@
 #     raise ValueError, as AugLab refuses it.
 #   - pipeline[5] coarse_dropout: hole_height_frac ends at 1.0, which Albumentations would read as 1
 #     pixel; written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).
-#   - pipeline[14] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
+#   - pipeline[15] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
-#   - pipeline[20] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[21] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[22] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[23] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[28] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[29] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[30] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[31] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[31] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[32] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[34] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[35] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[35] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[36] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[37] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[38] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -85,6 +85,15 @@ transform = A.Compose(
             hole_width_range=(0.05, 0.2),
             num_holes_range=(2, 3),
             p=1.0,
+        ),
+        A.XYMasking(
+            num_masks_x=(1, 2),
+            num_masks_y=(0, 1),
+            mask_x_length=(2, 20),
+            mask_y_length=(3, 12),
+            fill="random_uniform",
+            fill_mask=None,
+            p=0.3,
         ),
         A.RandomBrightnessContrast(
             brightness_by_max=False,
