@@ -346,9 +346,14 @@ bool odd(int v) {
 }  // namespace
 
 void affineTargets(TargetFrame& f, const Matrix3& image, BorderMode border, double keypointScale) {
+    affineTargets(f, image, Matrix3::translation(0.5, 0.5) * image * Matrix3::translation(-0.5, -0.5), border,
+                  keypointScale);
+}
+
+void affineTargets(TargetFrame& f, const Matrix3& image, const Matrix3& boxMatrix, BorderMode border,
+                   double keypointScale) {
     const bool reflect = border == BorderMode::Reflect || border == BorderMode::Reflect101;
     const double W = f.width, H = f.height;
-    const Matrix3 boxMatrix = Matrix3::translation(0.5, 0.5) * image * Matrix3::translation(-0.5, -0.5);
     if (!allcloseIdentity(boxMatrix) && !f.boxes.empty()) {
         std::vector<Box> boxes;
         if (reflect) {

@@ -195,6 +195,9 @@ Image packMasks(const std::vector<Mask>& masks, std::size_t first);
 /// the frame go; keypoints' angles turn by atan2(-m10, m00), their scales grow by keypointScale.
 /// Nothing moves when the matrix is the identity (np.allclose). The frame's size is unchanged.
 void affineTargets(TargetFrame& f, const Matrix3& image, BorderMode border, double keypointScale);
+/// The same with the boxes' matrix given (edge coordinates): SafeRotate builds its own about (W/2, H/2).
+void affineTargets(TargetFrame& f, const Matrix3& image, const Matrix3& boxes, BorderMode border,
+                   double keypointScale);
 /// Each box's four corners through `m` applied to the edge coordinates as they are (no half-pixel
 /// shift: perspective_bboxes), the bounding box of the corners.
 void mapBoxCorners(std::vector<Box>& boxes, const Matrix3& m);

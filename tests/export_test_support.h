@@ -98,6 +98,7 @@ inline Preset everyOpPreset() {
          "translate_y_frac": [0, 0], "interpolation": "nearest", "border": "constant", "fill": [10, 20, 30]},
         {"op": "horizontal_flip", "p": 0.3},
         {"op": "vertical_flip", "p": 0.5},
+        {"op": "safe_rotate", "p": 0.3, "limit": [-40, 25], "border": "reflect_101"},
         {"op": "random_resized_crop", "p": 0.9, "size": [200, 300], "scale": [0.3, 0.9], "ratio": [0.5, 2.0],
          "interpolation": "nearest"},
         {"op": "coarse_dropout", "p": 0.5, "holes": [0, 4], "hole_height_px": [4, 8], "hole_width_px": [3, 9],

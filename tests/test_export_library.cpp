@@ -85,6 +85,13 @@ const std::vector<PinnedCase> kCases = [] {
             {"webp at quality 60",
              R"({"op": "image_compression", "compression_type": "webp", "quality_range": [60, 60]})",
              Bound::Exact},
+            // SafeRotate's matrix (the rotated image scaled back into the frame), warped as Affine's.
+            {"safe rotate 33, linear, constant", R"({"op": "safe_rotate", "limit": [33, 33]})", Bound::Exact},
+            {"safe rotate -71, nearest, reflect_101",
+             R"({"op": "safe_rotate", "limit": [-71, -71], "interpolation": "nearest", "border": "reflect_101"})",
+             Bound::Exact},
+            {"safe rotate 90 (the axes swap their scales)", R"({"op": "safe_rotate", "limit": [90, 90]})",
+             Bound::Exact},
             // cv2.transform with the sepia matrix, in OpenCV's 8-bit fixed point.
             {"sepia", R"({"op": "to_sepia"})", Bound::Exact},
             // albucore's uint8 multiply: a float32 table, clipped and truncated.
@@ -289,9 +296,11 @@ private slots:
             const Stats s = columnStats(ours, theirs);
             bool ok = true;
             Bound bound = kCases[i].bound;
-            if (!library_.exactWarp && bound == Bound::Exact &&
-                std::string(kCases[i].op).find("affine") != std::string::npos)
+            const std::string op = kCases[i].op;
+            if (!library_.exactWarp && bound == Bound::Exact && op.find("affine") != std::string::npos)
                 bound = Bound::Linear;
+            if (!library_.exactWarp && bound == Bound::Exact && op.find("safe_rotate") != std::string::npos)
+                bound = op.find("nearest") != std::string::npos ? Bound::Nearest : Bound::Linear;
             switch (bound) {
                 case Bound::Exact:
                     ok = s.maxAbs == 0;
@@ -377,6 +386,7 @@ private slots:
             R"({"op": "d4"})",
             R"({"op": "image_compression", "quality_range": [20, 95]})",
             R"({"op": "channel_shuffle"})",
+            R"({"op": "safe_rotate", "limit": [-30, 60]})",
             R"({"op": "xy_masking", "num_masks_x": [0, 3], "num_masks_y": [1, 4], "mask_x_length": [5, 200], "mask_y_length": [0, 120]})",
             R"({"op": "multiplicative_noise", "multiplier": [0.5, 1.7]})",
             R"({"op": "multiplicative_noise", "multiplier": [0.8, 1.2], "per_channel": true})",
@@ -393,7 +403,7 @@ private slots:
             checked +=
                 compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
-        QVERIFY(checked >= 51);
+        QVERIFY(checked >= 52);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
 

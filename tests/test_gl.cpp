@@ -102,7 +102,8 @@ void TestGl::opsMatchCpu_data() {
                                                      {"to_sepia", Expect::Exact},
                                                      {"channel_shuffle", Expect::Exact},
                                                      {"multiplicative_noise", Expect::Exact},
-                                                     {"xy_masking", Expect::Exact}};
+                                                     {"xy_masking", Expect::Exact},
+                                                     {"safe_rotate", Expect::Exact}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
     for (const auto& [name, expect] : ops)
         for (const QSize& s : sizes)
@@ -168,6 +169,7 @@ void TestGl::opsMatchCpu() {
     if (opName == "random_scale")  // a 1x1 image scaled below 1 would have no pixels (an error)
         c.set("scale_limit", std::min(width, height) < 2 ? Range{0, 0.6} : Range{-0.4, 0.6});
     if (opName == "random_tone_curve") c.set("per_channel", true);
+    if (opName == "safe_rotate") c.set("limit", Range{-170, 170});
     if (opName == "xy_masking") {  // stripes up to the whole side, random colours
         c.set("num_masks_x", Range{1, 3});
         c.set("num_masks_y", Range{0, 2});

@@ -441,6 +441,42 @@ private slots:
         QVERIFY2(!w.contains("no AugLab equivalent"), qPrintable(w));  // every key read
     }
 
+    void safeRotate() {
+        // A.save's 2.0.8 SafeRotate, and 1.x's (value for fill, reflect_101 by default).
+        const ImportResult r = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "SafeRotate", "p": 0.4, "limit": [-20, 35], "interpolation": 0, "border_mode": 1,
+               "fill": 0.0, "fill_mask": 0.0, "rotate_method": "largest_box", "mask_interpolation": 0},
+              {"__class_fullname__": "SafeRotate", "limit": 15, "value": [9, 8, 7]}
+            ]}})",
+                                                    "safe.json");
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(2));
+        const OpConfig& a = r.preset.pipeline[0];
+        QCOMPARE(QString::fromStdString(a.name()), QString("safe_rotate"));
+        QCOMPARE(a.p, 0.4);
+        QCOMPARE(a.range("limit"), (Range{-20, 35}));
+        QCOMPARE(QString::fromStdString(a.choice("interpolation")), QString("nearest"));
+        QCOMPARE(QString::fromStdString(a.choice("border")), QString("replicate"));
+        const OpConfig& b = r.preset.pipeline[1];
+        QCOMPARE(b.range("limit"), (Range{-15, 15}));
+        QCOMPARE(QString::fromStdString(b.choice("border")), QString("reflect_101"));
+        QCOMPARE(b.fill("fill").rgb, (std::array<int, 3>{9, 8, 7}));
+        QVERIFY2(!warningsOf(r).contains("no AugLab equivalent"), qPrintable(warningsOf(r)));
+
+        // What A.save of 2.0.8 writes (SafeRotate's Affine arguments too): every key read, no warning.
+        const ImportResult saved = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "SafeRotate", "p": 0.4, "balanced_scale": false, "border_mode": 1, "fill": 0.0,
+               "fill_mask": 0.0, "fit_output": true, "interpolation": 0, "keep_ratio": false, "limit": [-20.0, 35.0],
+               "mask_interpolation": 0, "rotate": [-20.0, 35.0], "rotate_method": "largest_box",
+               "scale": {"x": [1.0, 1.0], "y": [1.0, 1.0]}, "shear": {"x": [0.0, 0.0], "y": [0.0, 0.0]},
+               "translate_percent": null, "translate_px": {"x": [0, 0], "y": [0, 0]}}]}})",
+                                                        "saved.json");
+        QCOMPARE(saved.preset.pipeline.size(), std::size_t(1));
+        QCOMPARE(saved.preset.pipeline[0].range("limit"), (Range{-20, 35}));
+        QVERIFY2(saved.warnings.empty(), qPrintable(warningsOf(saved)));
+    }
+
     void oldFlipIsOneOfThree() {
         // Albumentations 1.x Flip (removed in 2.0): d = randint(-1, 1) picks a vertical flip, a
         // horizontal one or both, each a third of the time, with Flip's own p.

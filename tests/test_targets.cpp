@@ -765,6 +765,15 @@ private slots:
                   "translate_x_frac": [0, 0], "translate_y_frac": [0, 0]}, {"op": "horizontal_flip", "p": 1}])",
              R"({"boxes": {"clip": true, "check_each_transform": false, "min_visibility": 0.4}, )" + kp +
                  R"(, "check_each_transform": false}})"},
+            // Added at the end: a case's sample index is its place, so the cases above keep their draws.
+            {"safe_rotate, constant", 200, 150, R"([{"op": "safe_rotate", "p": 1, "limit": [37, 37]}])",
+             R"({"boxes": {"min_visibility": 0.2}, )" + kp + "}}"},
+            {"safe_rotate, reflect_101 (mirrored copies)", 200, 150,
+             R"([{"op": "safe_rotate", "p": 1, "limit": [-64, -64], "border": "reflect_101"}])",
+             R"({"boxes": {"min_area": 10}, )" + kp + "}}"},
+            {"xy_masking", 200, 150,
+             R"([{"op": "xy_masking", "p": 1, "num_masks_x": [2, 2], "num_masks_y": [1, 1], "mask_x_length": [20, 30], "mask_y_length": [15, 25]}])",
+             R"({"boxes": {"min_visibility": 0.3}, )" + kp + "}}"},
         };
         nlohmann::json input = nlohmann::json::array();
         std::vector<Preset> presets;

@@ -32,6 +32,7 @@
 #include "ops/resize.h"
 #include "ops/rgb_shift.h"
 #include "ops/rotate90.h"
+#include "ops/safe_rotate.h"
 #include "ops/sharpen.h"
 #include "ops/to_gray.h"
 #include "ops/training.h"
@@ -40,6 +41,7 @@ namespace auglab {
 
 enum class OpId {
     Affine,
+    SafeRotate,
     HorizontalFlip,
     VerticalFlip,
     Perspective,
@@ -99,12 +101,13 @@ using OpParams =
                  MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams,
                  KernelSizeParams, MotionBlurParams, KernelEffectParams, ResizeParams, Rot90Params,
                  CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
-                 ChannelShuffleParams, MultiplyParams>;
+                 ChannelShuffleParams, MultiplyParams, SafeRotateParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 50>& opModules() {
-    static const std::array<const OpModule*, 50> modules{
+inline const std::array<const OpModule*, 51>& opModules() {
+    static const std::array<const OpModule*, 51> modules{
         &affineModule(),
+        &safeRotateModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
         &perspectiveModule(),

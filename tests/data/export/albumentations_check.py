@@ -61,8 +61,9 @@ def load_strict(path):
     pipeline.strict = True  # Compose validates every transform's arguments again
     saved = json.loads(json.dumps(A.to_dict(pipeline)))
 
-    # A.save writes the AdditiveNoise settings RGBShift derives from its limits, and Pad's "padding"
-    # for PadIfNeeded, and A.load refuses them as arguments (Albumentations 2.0.8): the export leaves
+    # A.save writes the AdditiveNoise settings RGBShift derives from its limits, Pad's "padding" for
+    # PadIfNeeded and the Affine arguments of SafeRotate, and A.load refuses them as arguments
+    # (Albumentations 2.0.8): the export leaves
     # them out, so they are left out here.
     def drop_derived(transforms):
         for t in transforms:
@@ -71,6 +72,10 @@ def load_strict(path):
                     t.pop(key, None)
             if t.get("__class_fullname__") == "PadIfNeeded":
                 t.pop("padding", None)
+            if t.get("__class_fullname__") == "SafeRotate":  # the Affine arguments it passes on
+                for key in ("balanced_scale", "fit_output", "keep_ratio", "rotate", "scale", "shear",
+                            "translate_percent", "translate_px"):
+                    t.pop(key, None)
             drop_derived(t.get("transforms", []))
 
     drop_derived(saved["transform"]["transforms"])
@@ -203,6 +208,8 @@ def draw_once(t, shape, image):
             return {"num_masks_x": len(along_x), "num_masks_y": len(along_y),
                     "mask_x_length": [int(h[2] - h[0]) for h in along_x],
                     "mask_y_length": [int(h[3] - h[1]) for h in along_y]}
+        if name == "SafeRotate":
+            return {"limit": p["rotate"]}
         if name == "Rotate":  # the angle, its one draw
             return {"rotate_deg": recorder.values[0]}
         if name == "MultiplicativeNoise":  # the first channel's factor

@@ -56,7 +56,7 @@ def inject(transform, op):
                 x, y, w, h = op["crop"]
                 out["crop_coords"] = (x, y, x + w, y + h)
                 out["pad_params"] = pad if top + bottom + left + right > 0 else None
-        elif name in ("CoarseDropout", "GridDropout"):
+        elif name in ("CoarseDropout", "GridDropout", "XYMasking"):
             holes = [[h[0], h[1], h[0] + h[2], h[1] + h[3]] for h in op["holes"]]
             out["holes"] = np.array(holes, dtype=np.int64).reshape(-1, 4)
         return out
