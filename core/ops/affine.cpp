@@ -279,18 +279,8 @@ public:
         a.shear_y_deg = num(r, "shear_y_deg", -89.9, 89.9);
         a.translate_x_px = static_cast<int>(r.member("translate_x_px").integer(-1'000'000, 1'000'000));
         a.translate_y_px = static_cast<int>(r.member("translate_y_px").integer(-1'000'000, 1'000'000));
-        const JsonReader interp = r.member("interpolation");
-        try {
-            a.interpolation = interpolationFromName(interp.string());
-        } catch (const InputError& e) {
-            interp.fail(e.what());
-        }
-        const JsonReader border = r.member("border");
-        try {
-            a.border = borderFromName(border.string());
-        } catch (const InputError& e) {
-            border.fail(e.what());
-        }
+        a.interpolation = readInterpolation(r, "interpolation");
+        a.border = readBorder(r, "border");
         a.fill = readRgb(r.member("fill"));
         return a;
     }

@@ -76,18 +76,8 @@ public:
         r.requireObject({"op", "applied", "angle_deg", "interpolation", "border", "fill"});
         SafeRotateParams p;
         p.angle_deg = r.member("angle_deg").numberIn(-1e6, 1e6);
-        const JsonReader interp = r.member("interpolation");
-        try {
-            p.interpolation = interpolationFromName(interp.string());
-        } catch (const InputError& e) {
-            interp.fail(e.what());
-        }
-        const JsonReader border = r.member("border");
-        try {
-            p.border = borderFromName(border.string());
-        } catch (const InputError& e) {
-            border.fail(e.what());
-        }
+        p.interpolation = readInterpolation(r, "interpolation");
+        p.border = readBorder(r, "border");
         p.fill = readRgb(r.member("fill"));
         return p;
     }
