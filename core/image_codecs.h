@@ -4,6 +4,7 @@
 // Internal to core: callers use image_io.h, which checks headers and truncation first and sends
 // every other format to stb_image.
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,6 +46,16 @@ void jpegRoundTrip(Image& image, int quality);
 /// The same with lossy WebP (cv2.imencode(".webp", ...) calls WebPEncodeBGR at `quality`, and
 /// imdecode WebPDecodeBGRInto). WebP holds at most 16383 x 16383 pixels: larger throws RuntimeError.
 void webpRoundTrip(Image& image, int quality);
+
+/// The round trips' last step on RGBA: tightly packed 3-byte pixels (`packed`, the image's size)
+/// written over the image's colour bytes, alpha kept.
+inline void copyColourBytes(const std::uint8_t* packed, Image& image) {
+    for (int y = 0; y < image.height; ++y) {
+        const std::uint8_t* s = packed + static_cast<std::size_t>(y) * image.width * 3;
+        std::uint8_t* p = image.row(y);
+        for (int x = 0; x < image.width; ++x, s += 3, p += 4) std::copy(s, s + 3, p);
+    }
+}
 
 /// What a PNG's header says: size, channels as the file stores them (a tRNS chunk counts as alpha)
 /// and bit depth.

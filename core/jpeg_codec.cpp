@@ -126,11 +126,7 @@ void jpegRoundTrip(Image& image, int quality) {
     if (tjDecompress2(d, buffer, size, bgr.data(), image.width, static_cast<int>(rowBytes), image.height,
                       TJPF_BGR, TJFLAG_ACCURATEDCT) != 0)
         throw RuntimeError(std::string("JPEG decoder: ") + tjGetErrorStr2(d));
-    for (int y = 0; y < image.height; ++y) {
-        const std::uint8_t* s = bgr.data() + static_cast<std::size_t>(y) * rowBytes;
-        std::uint8_t* p = image.row(y);
-        for (int x = 0; x < image.width; ++x, s += 3, p += 4) std::copy(s, s + 3, p);
-    }
+    copyColourBytes(bgr.data(), image);
 }
 
 }  // namespace auglab::codecs

@@ -49,11 +49,7 @@ void webpRoundTrip(Image& image, int quality) {
     }
     if (!WebPDecodeBGRInto(encoded, size, packed.data(), packed.size(), static_cast<int>(rowBytes)))
         throw RuntimeError("WebP decoder failed");
-    for (int y = 0; y < image.height; ++y) {
-        const std::uint8_t* s = packed.data() + static_cast<std::size_t>(y) * rowBytes;
-        std::uint8_t* p = image.row(y);
-        for (int x = 0; x < image.width; ++x, s += 3, p += 4) std::copy(s, s + 3, p);
-    }
+    copyColourBytes(packed.data(), image);
 }
 
 }  // namespace auglab::codecs

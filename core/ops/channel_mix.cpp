@@ -35,6 +35,16 @@ constexpr std::array<std::array<int, 3>, 6> kOrders{
 
 constexpr std::uint32_t kOrderDraw = 1;  // draw 0 is the gate
 
+/// The torchvision or Keras pipeline entry of a helper class without arguments, applied with p.
+void helperEntry(PythonExport& x, const std::string& cls, double p) {
+    x.helperUsed = true;
+    const std::string call = cls + "()";
+    x.lines += "    " +
+               (x.target == PythonTarget::Torchvision ? exporting::torchvisionWithP(call, p)
+                                                      : exporting::kerasWithP(call, p)) +
+               ",\n";
+}
+
 class ToSepiaModule final : public OpModule {
 public:
     OpDesc describe(OpId id) const override {
@@ -72,12 +82,8 @@ public:
         const OpConfig& op = *e.op;
         switch (x.target) {
             case PythonTarget::Torchvision:
-                x.helperUsed = true;
-                x.lines += "    " + torchvisionWithP("Sepia()", op.p) + ",\n";
-                return;
             case PythonTarget::Keras:
-                x.helperUsed = true;
-                x.lines += "    " + kerasWithP("Sepia()", op.p) + ",\n";
+                helperEntry(x, "Sepia", op.p);
                 return;
             case PythonTarget::TfDeotte:
                 notInTfDeotte(e, x);
@@ -210,12 +216,8 @@ public:
         const OpConfig& op = *e.op;
         switch (x.target) {
             case PythonTarget::Torchvision:
-                x.helperUsed = true;
-                x.lines += "    " + torchvisionWithP("ChannelShuffle()", op.p) + ",\n";
-                return;
             case PythonTarget::Keras:
-                x.helperUsed = true;
-                x.lines += "    " + kerasWithP("ChannelShuffle()", op.p) + ",\n";
+                helperEntry(x, "ChannelShuffle", op.p);
                 return;
             case PythonTarget::TfDeotte:
                 notInTfDeotte(e, x);
