@@ -1,6 +1,7 @@
 #include "plan.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "philox.h"
 #include "plan_builder.h"
 #include "source_levels.h"
+#include "warp_fixed_point.h"
 
 namespace auglab {
 
@@ -148,6 +150,62 @@ void PlanBuilder::gatherStage(std::shared_ptr<const GatherStep> gather) {
     lastFrameW_ = frameW_;
     lastFrameH_ = frameH_;
     plan_.stages.push_back(std::move(stage));
+}
+
+void PlanBuilder::remapStage(const std::vector<float>& mapX, const std::vector<float>& mapY,
+                             Interpolation interpolation, BorderMode border, const Rgb& fill) {
+    PlanStage stage;
+    stage.width = stageWidth();
+    stage.height = stageHeight();
+    const std::size_t n = static_cast<std::size_t>(stage.width) * stage.height;
+    if (mapX.size() != n || mapY.size() != n)
+        throw RuntimeError("remap: maps of " + std::to_string(mapX.size()) + " pixels for a " +
+                           std::to_string(stage.width) + "x" + std::to_string(stage.height) + " stage");
+    WarpStep& w = stage.warp;
+    w.interpolation = masks_ ? Interpolation::Nearest : interpolation;
+    w.border = border;
+    w.fill = masks_ ? Rgb{maskFill_, maskFill_, maskFill_} : fill;
+    // The frame's image first: the source itself when the remap is the first thing at full
+    // resolution, otherwise the pending warp's (or a pre-filtered level's) stage.
+    if (!plan_.stages.empty() || hasPending_ || firstLevel(stage.width, stage.height) != 0 ||
+        stage.width != srcW_ || stage.height != srcH_ || frameW_ != srcW_ || frameH_ != srcH_) {
+        if (plan_.stages.empty() && !hasPending_) hasPending_ = true;  // an identity warp to a stage
+        flushWarp();
+        w.sourceLevel = -1;
+        w.inputWidth = plan_.stages.back().width;
+        w.inputHeight = plan_.stages.back().height;
+    } else {
+        w.sourceLevel = 0;
+        w.inputWidth = srcW_;
+        w.inputHeight = srcH_;
+    }
+    // cv2.remap (RemapInvoker): cvRound of the map (times INTER_TAB_SIZE for linear), the integer
+    // part saturated to a short.
+    const bool nearest = w.interpolation == Interpolation::Nearest;
+    const float unit = nearest ? 1.0f : float(1 << kWarpInterBits);
+    const auto position = [&](float v) {
+        const float s = v * unit;  // exact: a power of two
+        const long r = std::isnan(s)
+                           ? INT_MIN
+                           : std::lrint(std::clamp(s, -2147483648.0f, 2147483520.0f));  // half to even
+        if (nearest) return static_cast<int>(std::clamp<long>(r, -32768, 32767));
+        const long whole = std::clamp<long>(r >> kWarpInterBits, -32768, 32767);
+        return static_cast<int>(whole * (1 << kWarpInterBits) + (r & ((1 << kWarpInterBits) - 1)));
+    };
+    auto map = std::make_shared<RemapMap>();
+    map->width = stage.width;
+    map->height = stage.height;
+    map->xy.resize(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        map->xy[2 * i] = position(mapX[i]);
+        map->xy[2 * i + 1] = position(mapY[i]);
+    }
+    w.projective = true;
+    w.remap = std::move(map);
+    lastFrameW_ = frameW_;
+    lastFrameH_ = frameH_;
+    plan_.stages.push_back(std::move(stage));
+    borderSet_ = false;
 }
 
 int PlanBuilder::firstLevel(int stageW, int stageH) const {

@@ -34,6 +34,14 @@ struct GatherStep {
     int dim = 0, lo = 0, hi = 0;
 };
 
+/// The source position of every pixel of a stage, as cv2.remap computes it from float32 maps:
+/// round(map * 32) (half to even) for linear interpolation, round(map) for nearest, the integer part
+/// saturated to a short; X, Y interleaved, row by row.
+struct RemapMap {
+    int width = 0, height = 0;
+    std::vector<int> xy;
+};
+
 /// Output pixel (x, y) samples the input at (a*x + b*y + c, d*x + e*y + f), or, when `gather` is
 /// not empty, as GatherStep says.
 struct WarpStep {
@@ -49,6 +57,10 @@ struct WarpStep {
     /// cv::warpPerspective does (warp_fixed_point.h ProjectiveRow); `inverse` is then unused.
     bool projective = false;
     std::array<double, 9> homography{};
+    /// A remap instead of the homography (cv2.remap of float32 maps, PlanBuilder::remapStage):
+    /// `projective` is then also set, and every output pixel's position is given, in the units of a
+    /// projective warp's positions (ProjectiveRow::position).
+    std::shared_ptr<const RemapMap> remap;
     std::shared_ptr<const GatherStep> gather;  ///< a gather instead of the matrix
     /// A nearest-neighbour cv2.resize of the input's region [x, x + w) x [y, y + h) onto the whole
     /// output, picked as OpenCV's resizeNN picks: column x + min(floor(i * ifx), w - 1) with

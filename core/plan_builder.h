@@ -8,6 +8,7 @@
 // frame and the output), so pixel ops before a resize work at the size the library's do.
 
 #include <memory>
+#include <vector>
 
 #include "geometry.h"
 #include "plan.h"
@@ -62,6 +63,12 @@ public:
     void window(int dx, int dy, int newW, int newH, BorderMode border, const Rgb& fill);
     /// A stage of its own that gathers its pixels as `gather` says (it does not fuse with a matrix).
     void gatherStage(std::shared_ptr<const GatherStep> gather);
+    /// A stage of its own that reads the current frame's image as cv2.remap does with float32 maps:
+    /// stage pixel (x, y) samples (mapX, mapY)[y * stageWidth() + x] of it, the maps being the op's
+    /// for a stageWidth() x stageHeight() image (at full resolution, the frame's own). Masks are
+    /// remapped with nearest neighbour and the mask fill.
+    void remapStage(const std::vector<float>& mapX, const std::vector<float>& mapY,
+                    Interpolation interpolation, BorderMode border, const Rgb& fill);
     void pixel(PixelStep step);
 
     Plan finish();

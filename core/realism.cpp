@@ -94,7 +94,12 @@ std::vector<std::uint8_t> inventedMask(const Plan& plan) {
                         invented = clamped0 || clamped1 || inputInvented(sx, sy);
                     } else {
                         double sx = x, sy = y;
-                        if (w.projective) {
+                        if (w.remap) {
+                            const int* xy = w.remap->xy.data() + 2 * (std::size_t(y) * W + x);
+                            const double unit = w.interpolation == Interpolation::Nearest ? 1.0 : 32.0;
+                            sx = xy[0] / unit;
+                            sy = xy[1] / unit;
+                        } else if (w.projective) {
                             const auto& m = w.homography;
                             const double d = m[6] * x + m[7] * y + m[8];
                             sx = (m[0] * x + m[1] * y + m[2]) / d;

@@ -6,10 +6,13 @@
 #include "targets.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <numbers>
+#include <utility>
 
 #include "cpu_backend.h"
 #include "error.h"
@@ -598,6 +601,106 @@ void mosaicTargets(const MosaicParams& m, TargetFrame& f) {
     f.height = m.targetH;
 }
 
+void remapTargets(TargetFrame& f, const std::vector<float>& mapX, const std::vector<float>& mapY,
+                  bool directKeypoints) {
+    const int W = f.width, H = f.height;
+    const std::size_t n = static_cast<std::size_t>(W) * H;
+    if (mapX.size() != n || mapY.size() != n) throw RuntimeError("remapTargets: maps of the wrong size");
+    // cv2.remap with INTER_NEAREST: the source pixel of every output pixel (cvRound, saturated to a
+    // short), -1 where it falls outside (the constant border, 0).
+    std::vector<int> source(n, -1);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto round = [](float v) {
+            return std::isnan(v) ? -32768L
+                                 : std::clamp<long>(std::lrint(std::clamp(v, -1e9f, 1e9f)), -32768, 32767);
+        };
+        const long sx = round(mapX[i]), sy = round(mapY[i]);
+        if (sx >= 0 && sx < W && sy >= 0 && sy < H) source[i] = static_cast<int>(sy * W + sx);
+    }
+    // Boxes: bboxes_to_mask, the remap, mask_to_bboxes.
+    for (Box& b : f.boxes) {
+        const auto edge = [](double v, int size) {
+            return static_cast<int>(std::clamp(std::nearbyint(v), 0.0, static_cast<double>(size - 1)));
+        };
+        const int x0 = edge(b.x0, W), x1 = edge(b.x1, W), y0 = edge(b.y0, H), y1 = edge(b.y1, H);
+        int minX = INT_MAX, maxX = -1, minY = INT_MAX, maxY = -1;
+        for (int y = 0; y < H; ++y)
+            for (int x = 0; x < W; ++x) {
+                const int s = source[std::size_t(y) * W + x];
+                if (s < 0) continue;
+                const int sx = s % W, sy = s / W;
+                if (sx < x0 || sx > x1 || sy < y0 || sy > y1) continue;
+                minX = std::min(minX, x), maxX = std::max(maxX, x);
+                minY = std::min(minY, y), maxY = std::max(maxY, y);
+            }
+        if (maxX < 0) continue;  // vanished: the library keeps the box where it was
+        b.x0 = minX, b.x1 = maxX, b.y0 = minY, b.y1 = maxY;
+    }
+    if (f.keypoints.empty()) return;
+    if (directKeypoints) {
+        // generate_inverse_distortion_map, float32 as numpy computes it: each source pixel claims the
+        // (up to) four pixels around where it lands, unless one claimed earlier is nearer by the
+        // library's measure (which compares with the stored source position) or is 0 (empty).
+        std::vector<float> invX(n, 0.0f), invY(n, 0.0f);
+        for (int y = 0; y < H; ++y)
+            for (int x = 0; x < W; ++x) {
+                const float dx = mapX[std::size_t(y) * W + x], dy = mapY[std::size_t(y) * W + x];
+                if (!(dx >= 0 && dx < float(W) && dy >= 0 && dy < float(H))) continue;
+                const int fx = static_cast<int>(std::floor(dx)), fy = static_cast<int>(std::floor(dy));
+                const int cx = std::min(fx + 1, W - 1), cy = std::min(fy + 1, H - 1);
+                for (int ny = fy; ny <= cy; ++ny)
+                    for (int nx = fx; nx <= cx; ++nx) {
+                        const std::size_t o = std::size_t(ny) * W + nx;
+                        if (invX[o] == 0.0f ||
+                            std::abs(float(nx) - dx) + std::abs(float(ny) - dy) <
+                                std::abs(float(nx) - invX[o]) + std::abs(float(ny) - invY[o])) {
+                            invX[o] = float(x);
+                            invY[o] = float(y);
+                        }
+                    }
+            }
+        for (Keypoint& k : f.keypoints) {
+            const int xi = static_cast<int>(std::clamp(k.x, 0.0, double(W - 1)));
+            const int yi = static_cast<int>(std::clamp(k.y, 0.0, double(H - 1)));
+            const std::size_t o = std::size_t(yi) * W + xi;
+            k.x = std::clamp(double(invX[o]), 0.0, double(W - 1));
+            k.y = std::clamp(double(invY[o]), 0.0, double(H - 1));
+        }
+        return;
+    }
+    // remap_keypoints_via_mask: an int16 image of keypoint numbers (from 1), remapped.
+    std::vector<std::int16_t> numbers(n, 0);
+    for (std::size_t i = 0; i < f.keypoints.size(); ++i) {
+        const double rx = std::nearbyint(f.keypoints[i].x), ry = std::nearbyint(f.keypoints[i].y);
+        if (!(rx >= 0 && rx < W && ry >= 0 && ry < H)) continue;
+        const int x = static_cast<int>(rx), y = static_cast<int>(ry);
+        const auto number = static_cast<std::int16_t>(static_cast<std::uint16_t>(i + 1));
+        for (const auto& [ox, oy] : {std::pair{0, -1}, {-1, 0}, {0, 0}, {1, 0}, {0, 1}})
+            if (x + ox >= 0 && x + ox < W && y + oy >= 0 && y + oy < H)
+                numbers[std::size_t(y + oy) * W + (x + ox)] = number;
+    }
+    std::vector<std::size_t> first(f.keypoints.size() + 1, SIZE_MAX);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (source[i] < 0) continue;
+        const std::int16_t v = numbers[std::size_t(source[i])];
+        if (v > 0 && static_cast<std::size_t>(v) <= f.keypoints.size() && first[std::size_t(v)] == SIZE_MAX)
+            first[std::size_t(v)] = i;
+    }
+    std::vector<Keypoint> kept;
+    for (std::size_t i = 0; i < f.keypoints.size(); ++i) {
+        Keypoint k = f.keypoints[i];
+        const std::size_t at = first[i + 1];
+        if (at == SIZE_MAX) {
+            f.removedKeypoints.push_back(k);
+            continue;
+        }
+        k.x = static_cast<double>(at % std::size_t(W));
+        k.y = static_cast<double>(at / std::size_t(W));
+        kept.push_back(k);
+    }
+    f.keypoints = std::move(kept);
+}
+
 MovedTargets moveTargets(const Replay& replay, const TargetSettings& rules, const Targets& targets,
                          const PartnerLabelsFn& partners) {
     MovedTargets out;
@@ -640,9 +743,12 @@ MovedTargets moveTargets(const Replay& replay, const TargetSettings& rules, cons
         if (op.applied) {
             f.holes.clear();
             f.removed.clear();
+            f.removedKeypoints.clear();
             if (opModule(op.id).moveTargets(op.params, f)) last = i;
             for (const Box& b : f.removed)
                 out.droppedBoxes.push_back({b, DropRule::Outside, i, f.width, f.height});
+            for (const Keypoint& k : f.removedKeypoints)
+                out.droppedKeypoints.push_back({k, DropRule::Outside, i});
             if (!f.holes.empty()) {
                 filterBoxesByHoles(f, br, i, out.droppedBoxes);
                 if (rules.keypoints.removeInvisible)

@@ -159,6 +159,8 @@ struct TargetFrame {
     std::vector<Hole> holes;
     /// Boxes an op removed itself (wholly outside its output), for the record.
     std::vector<Box> removed;
+    /// Keypoints an op removed itself (a remap's keypoint that vanished), for the record.
+    std::vector<Keypoint> removedKeypoints;
     /// Boxes and keypoints an op brought in from partners (they count as input in statistics).
     std::size_t boxesBrought = 0, keypointsBrought = 0;
 };
@@ -198,6 +200,16 @@ void affineTargets(TargetFrame& f, const Matrix3& image, BorderMode border, doub
 /// The same with the boxes' matrix given (edge coordinates): SafeRotate builds its own about (W/2, H/2).
 void affineTargets(TargetFrame& f, const Matrix3& image, const Matrix3& boxes, BorderMode border,
                    double keypointScale);
+/// BaseDistortion's boxes and keypoints (Albumentations 2.0.8 remap_bboxes and
+/// remap_keypoints_via_mask, or remap_keypoints when `directKeypoints`): `mapX`, `mapY` are the op's
+/// float32 maps of the frame. Each box becomes the pixels its rounded, inclusive rectangle lands on
+/// under a nearest remap (their first and last indices, so one pixel narrower than their edges; a box
+/// that vanishes keeps its coordinates). Each keypoint is drawn as cv2.circle of radius 1 (a plus of
+/// five pixels, later keypoints over earlier ones), remapped, and moved to the first pixel (row by
+/// row) that carries it, or removed when none does; angles and scales stay. Directly, a keypoint
+/// (clipped, truncated) is looked up in generate_inverse_distortion_map's inverse map.
+void remapTargets(TargetFrame& f, const std::vector<float>& mapX, const std::vector<float>& mapY,
+                  bool directKeypoints);
 /// Each box's four corners through `m` applied to the edge coordinates as they are (no half-pixel
 /// shift: perspective_bboxes), the bounding box of the corners.
 void mapBoxCorners(std::vector<Box>& boxes, const Matrix3& m);

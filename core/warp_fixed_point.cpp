@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <string>
+
+#include "error.h"
 
 namespace auglab {
 
@@ -64,9 +67,16 @@ ProjectiveRow::ProjectiveRow(const WarpStep& w, int y)
       X0(m[1] * y + m[2]),
       Y0(m[4] * y + m[5]),
       W0(m[7] * y + m[8]),
-      unit(w.interpolation == Interpolation::Nearest ? 1.0 : double(1 << kWarpInterBits)) {}
+      unit(w.interpolation == Interpolation::Nearest ? 1.0 : double(1 << kWarpInterBits)) {
+    if (w.remap) remapRow = w.remap->xy.data() + 2 * static_cast<std::size_t>(y) * w.remap->width;
+}
 
 void ProjectiveRow::position(int x, int& X, int& Y) const {
+    if (remapRow) {
+        X = remapRow[2 * x];
+        Y = remapRow[2 * x + 1];
+        return;
+    }
     double d = W0 + m[6] * x;
     d = d != 0 ? unit / d : 0.0;
     X = saturateInt(std::max(double(INT_MIN), std::min(double(INT_MAX), (X0 + m[0] * x) * d)));
@@ -74,6 +84,13 @@ void ProjectiveRow::position(int x, int& X, int& Y) const {
 }
 
 std::vector<int> projectiveMap(const WarpStep& w, int outWidth, int outHeight) {
+    if (w.remap) {
+        if (w.remap->width != outWidth || w.remap->height != outHeight)
+            throw RuntimeError("remap: the map is " + std::to_string(w.remap->width) + "x" +
+                               std::to_string(w.remap->height) + ", the stage " + std::to_string(outWidth) +
+                               "x" + std::to_string(outHeight));
+        return w.remap->xy;
+    }
     std::vector<int> map(static_cast<std::size_t>(outWidth) * outHeight * 2);
     std::size_t i = 0;
     for (int y = 0; y < outHeight; ++y) {

@@ -34,9 +34,10 @@ struct ProjectiveRow {
 
     const std::array<double, 9>& m;
     double X0, Y0, W0, unit;
+    const int* remapRow = nullptr;  ///< a remap's row of positions (WarpStep::remap)
 };
 
-/// projectivePosition of every output pixel, X and Y interleaved, row by row.
+/// ProjectiveRow::position of every output pixel, X and Y interleaved, row by row (a remap's own map).
 std::vector<int> projectiveMap(const WarpStep& w, int outWidth, int outHeight);
 
 }  // namespace auglab

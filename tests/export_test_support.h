@@ -99,6 +99,10 @@ inline Preset everyOpPreset() {
         {"op": "horizontal_flip", "p": 0.3},
         {"op": "vertical_flip", "p": 0.5},
         {"op": "safe_rotate", "p": 0.3, "limit": [-40, 25], "border": "reflect_101"},
+        {"op": "grid_distortion", "p": 0.3, "num_steps": [6, 6], "distort_limit": [-0.2, 0.4], "normalized": false,
+         "border": "replicate", "keypoint_remapping": "direct"},
+        {"op": "optical_distortion", "p": 0.4, "distort_limit": [-0.3, 0.1], "mode": "fisheye",
+         "interpolation": "nearest", "fill": [5, 6, 7]},
         {"op": "random_resized_crop", "p": 0.9, "size": [200, 300], "scale": [0.3, 0.9], "ratio": [0.5, 2.0],
          "interpolation": "nearest"},
         {"op": "coarse_dropout", "p": 0.5, "holes": [0, 4], "hole_height_px": [4, 8], "hole_width_px": [3, 9],
@@ -274,6 +278,10 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
             // smallest side a crop or resize leaves (above the radius, at least 8: see below).
             op.set("mask_x_length", Range{0, double(rng.bounded(9))});
             op.set("mask_y_length", Range{1, 1 + double(rng.bounded(8))});
+        }
+        if (op.id() == OpId::GridDistortion) {  // the library takes one number of cells
+            const double n = std::floor(op.range("num_steps").min);
+            op.set("num_steps", Range{n, n});
         }
         if (op.id() == OpId::GridDropout && rng.bounded(2) == 0) {
             const Range u = range(2, 300);

@@ -22,6 +22,8 @@
 #include "error.h"
 #include "geometry.h"
 #include "host_steps.h"
+#include "ops/distortion.h"
+#include "plan_builder.h"
 #include "sampler.h"
 #include "test_support.h"
 
@@ -396,8 +398,11 @@ std::vector<OpConfig> busyPipeline(bool withNoise) {
     mixup.p = 0.5;
     OpConfig cutmix = op("cutmix");
     cutmix.p = 0.5;
-    std::vector<OpConfig> p{crop,  affine, perspective, flip,    drop, bc,    op("hue_saturation_value"),
-                            mixup, blur,   vflip,       nearest, gray, cutmix};
+    OpConfig distort = op("grid_distortion");  // a remap stage of its own
+    distort.p = 0.5;
+    distort.set("distort_limit", Range{-0.6, 0.6});
+    std::vector<OpConfig> p{crop,  affine, perspective, flip,    drop, bc,     op("hue_saturation_value"),
+                            mixup, blur,   vflip,       nearest, gray, cutmix, distort};
     if (withNoise) p.push_back(noise);
     return p;
 }
@@ -674,6 +679,30 @@ void TestCuda::warpMatchesCpu() {
         else
             QVERIFY2(d.pixelFractionDiffering() <= 0.005, what.constData());
         QVERIFY2(samePixels(actual, expected), what.constData());
+    }
+    // Remaps (PlanBuilder::remapStage: cv2.remap's positions from float32 maps, read per pixel as a
+    // projective warp's), after a resizing stage where the sizes differ: a grid distortion with
+    // steps far from 1 and a strong lens distortion, both reaching past the image.
+    std::uniform_real_distribution<double> step(0.3, 1.7);
+    GridDistortionParams grid;
+    grid.numSteps = 4;
+    grid.normalized = false;
+    for (int i = 0; i <= grid.numSteps; ++i) {
+        grid.stepsX.push_back(step(rng));
+        grid.stepsY.push_back(step(rng));
+    }
+    OpticalDistortionParams lens;
+    lens.k = -1.3;
+    for (const DistortionMaps& m : {gridDistortionMaps(grid, out.width(), out.height()),
+                                    opticalDistortionMaps(lens, out.width(), out.height())}) {
+        PlanBuilder b(in.width(), in.height(), out.width(), out.height(), SourceSampling::Source);
+        b.remapStage(m.x, m.y, Interpolation(interp), BorderMode(border), {200, 30, 90});
+        const Plan plan = b.finish();
+        QVERIFY(plan.stages.back().warp.remap);
+        const Image expected = render(cpu, source, plan);
+        const Image actual = render(*backend, source, plan);
+        const Diff d = compare(actual, expected);
+        QVERIFY2(samePixels(actual, expected), ("remap: " + d.describe()).constData());
     }
 }
 

@@ -103,7 +103,9 @@ void TestGl::opsMatchCpu_data() {
                                                      {"channel_shuffle", Expect::Exact},
                                                      {"multiplicative_noise", Expect::Exact},
                                                      {"xy_masking", Expect::Exact},
-                                                     {"safe_rotate", Expect::Exact}};
+                                                     {"safe_rotate", Expect::Exact},
+                                                     {"grid_distortion", Expect::Exact},
+                                                     {"optical_distortion", Expect::Exact}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
     for (const auto& [name, expect] : ops)
         for (const QSize& s : sizes)
@@ -122,13 +124,13 @@ void TestGl::opsMatchCpu() {
     QFETCH(int, width);
     QFETCH(int, height);
     QFETCH(int, channels);
-    OpConfig c = op(opName.startsWith("dropout_")            ? "coarse_dropout"
-                    : opName.startsWith("grid_")             ? "grid_dropout"
-                    : opName == "brightness_mean"            ? "brightness_contrast"
-                    : opName.startsWith("resize")            ? "resize"
-                    : opName.startsWith("image_compression") ? "image_compression"
-                    : opName == "frames_after_pixel_ops"     ? "sharpen"
-                                                             : qPrintable(opName));
+    OpConfig c = op(opName.startsWith("dropout_")                               ? "coarse_dropout"
+                    : opName.startsWith("grid_") && opName != "grid_distortion" ? "grid_dropout"
+                    : opName == "brightness_mean"                               ? "brightness_contrast"
+                    : opName.startsWith("resize")                               ? "resize"
+                    : opName.startsWith("image_compression")                    ? "image_compression"
+                    : opName == "frames_after_pixel_ops"                        ? "sharpen"
+                                                                                : qPrintable(opName));
     if (opName == "dropout_random") c.set("fill", Fill{Fill::Mode::Random, {}});
     if (opName == "dropout_uniform") c.set("fill", Fill{Fill::Mode::RandomUniform, {}});
     if (opName.startsWith("dropout") || opName == "coarse_dropout") c.set("holes", Range{3, 12});
@@ -170,6 +172,13 @@ void TestGl::opsMatchCpu() {
         c.set("scale_limit", std::min(width, height) < 2 ? Range{0, 0.6} : Range{-0.4, 0.6});
     if (opName == "random_tone_curve") c.set("per_channel", true);
     if (opName == "safe_rotate") c.set("limit", Range{-170, 170});
+    if (opName == "grid_distortion") {  // cells wider than the image on one side, reflected borders
+        c.set("num_steps", Range{1, 9});
+        c.set("distort_limit", Range{-0.9, 0.9});
+        c.set("normalized", false);
+        c.set("border", std::string("reflect_101"));
+    }
+    if (opName == "optical_distortion") c.set("distort_limit", Range{-2, 2});
     if (opName == "xy_masking") {  // stripes up to the whole side, random colours
         c.set("num_masks_x", Range{1, 3});
         c.set("num_masks_y", Range{0, 2});

@@ -477,6 +477,57 @@ private slots:
         QVERIFY2(saved.warnings.empty(), qPrintable(warningsOf(saved)));
     }
 
+    void distortions() {
+        // What A.save of 2.0.8 writes for GridDistortion and OpticalDistortion (the OCR pipelines'
+        // INTER_AREA, which cv2.remap runs as linear: read as linear without a word), and 1.x's (value for
+        // fill, reflect_101 by default, OpticalDistortion's shift_limit, rounded to whole pixels there).
+        const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "GridDistortion", "p": 0.3, "border_mode": 0, "distort_limit": [-0.1, 0.1],
+               "fill": [255.0, 255.0, 255.0], "fill_mask": 0.0, "interpolation": 3, "keypoint_remapping_method": "direct",
+               "mask_interpolation": 0, "normalized": false, "num_steps": 7},
+              {"__class_fullname__": "OpticalDistortion", "p": 0.5, "border_mode": 4, "distort_limit": [-2.0, 2.0],
+               "fill": 0.0, "fill_mask": 0.0, "interpolation": 0, "keypoint_remapping_method": "mask",
+               "mask_interpolation": 0, "mode": "fisheye"}]}})",
+                                                    "distortions.json");
+        QVERIFY2(r.warnings.empty(), qPrintable(warningsOf(r)));
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(2));
+        const OpConfig& g = r.preset.pipeline[0];
+        QCOMPARE(QString::fromStdString(g.name()), QString("grid_distortion"));
+        QCOMPARE(g.p, 0.3);
+        QCOMPARE(g.range("num_steps"), (Range{7, 7}));
+        QCOMPARE(g.range("distort_limit"), (Range{-0.1, 0.1}));
+        QVERIFY(!g.flag("normalized"));
+        QCOMPARE(QString::fromStdString(g.choice("interpolation")), QString("linear"));
+        QCOMPARE(QString::fromStdString(g.choice("keypoint_remapping")), QString("direct"));
+        QCOMPARE(g.fill("fill").rgb, (std::array<int, 3>{255, 255, 255}));
+        const OpConfig& o = r.preset.pipeline[1];
+        QCOMPARE(QString::fromStdString(o.name()), QString("optical_distortion"));
+        QCOMPARE(o.range("distort_limit"), (Range{-2, 2}));
+        QCOMPARE(QString::fromStdString(o.choice("mode")), QString("fisheye"));
+        QCOMPARE(QString::fromStdString(o.choice("interpolation")), QString("nearest"));
+        QCOMPARE(QString::fromStdString(o.choice("border")), QString("reflect_101"));
+
+        const ImportResult old = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "GridDistortion", "num_steps": 4, "distort_limit": 0.5, "value": [1, 2, 3]},
+              {"__class_fullname__": "OpticalDistortion", "distort_limit": 0.3, "shift_limit": 0.2},
+              {"__class_fullname__": "OpticalDistortion", "distort_limit": 1, "shift_limit": 0.5, "interpolation": 2}
+            ]}})",
+                                                      "old.json");
+        QCOMPARE(old.preset.pipeline.size(), std::size_t(3));
+        QCOMPARE(old.preset.pipeline[0].range("distort_limit"), (Range{-0.5, 0.5}));
+        QCOMPARE(QString::fromStdString(old.preset.pipeline[0].choice("border")), QString("reflect_101"));
+        QCOMPARE(old.preset.pipeline[0].fill("fill").rgb, (std::array<int, 3>{1, 2, 3}));
+        QCOMPARE(old.preset.pipeline[1].range("distort_limit"), (Range{-0.3, 0.3}));
+        const QString w = warningsOf(old);
+        QVERIFY2(!w.contains("transform.transforms[1].shift_limit"), qPrintable(w));  // below half a pixel
+        QVERIFY2(w.contains("transform.transforms[2].shift_limit") && w.contains("lens centre"),
+                 qPrintable(w));
+        QVERIFY2(w.contains("transform.transforms[2].interpolation") && w.contains("OpenCV interpolation 2"),
+                 qPrintable(w));
+    }
+
     void oldFlipIsOneOfThree() {
         // Albumentations 1.x Flip (removed in 2.0): d = randint(-1, 1) picks a vertical flip, a
         // horizontal one or both, each a third of the time, with Flip's own p.

@@ -774,6 +774,18 @@ private slots:
             {"xy_masking", 200, 150,
              R"([{"op": "xy_masking", "p": 1, "num_masks_x": [2, 2], "num_masks_y": [1, 1], "mask_x_length": [20, 30], "mask_y_length": [15, 25]}])",
              R"({"boxes": {"min_visibility": 0.3}, )" + kp + "}}"},
+            {"grid_distortion (keypoints through the remapped mask)", 200, 150,
+             R"([{"op": "grid_distortion", "p": 1, "distort_limit": [-0.6, 0.6], "border": "reflect_101"}])",
+             R"({"boxes": {"min_visibility": 0.2}, )" + kp + "}}"},
+            {"grid_distortion not normalized, keypoints direct", 200, 150,
+             R"([{"op": "grid_distortion", "p": 1, "num_steps": [4, 4], "distort_limit": [-0.2, 0.5], "normalized": false,
+                  "keypoint_remapping": "direct"}])",
+             R"({"boxes": {"min_area": 10}, )" + kp + "}}"},
+            {"optical_distortion camera, then a rotation", 200, 150,
+             R"([{"op": "optical_distortion", "p": 1, "distort_limit": [-1.2, 1.2]},
+                 {"op": "affine", "p": 1, "rotate_deg": [15, 15], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0],
+                  "scale_x": [1, 1], "scale_y": [1, 1]}])",
+             R"({"boxes": {"format": "coco"}, )" + kp + "}}"},
         };
         nlohmann::json input = nlohmann::json::array();
         std::vector<Preset> presets;

@@ -12,6 +12,7 @@
 #include "ops/channel_mix.h"
 #include "ops/crop_pad.h"
 #include "ops/deotte_affine.h"
+#include "ops/distortion.h"
 #include "ops/dropout.h"
 #include "ops/flip.h"
 #include "ops/gauss_noise.h"
@@ -45,6 +46,8 @@ enum class OpId {
     HorizontalFlip,
     VerticalFlip,
     Perspective,
+    GridDistortion,
+    OpticalDistortion,
     RandomResizedCrop,
     RandomSizedCrop,
     Resize,
@@ -101,16 +104,19 @@ using OpParams =
                  MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams,
                  KernelSizeParams, MotionBlurParams, KernelEffectParams, ResizeParams, Rot90Params,
                  CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
-                 ChannelShuffleParams, MultiplyParams, SafeRotateParams>;
+                 ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
+                 OpticalDistortionParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 51>& opModules() {
-    static const std::array<const OpModule*, 51> modules{
+inline const std::array<const OpModule*, 53>& opModules() {
+    static const std::array<const OpModule*, 53> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
         &verticalFlipModule(),
         &perspectiveModule(),
+        &gridDistortionModule(),
+        &opticalDistortionModule(),
         &randomResizedCropModule(),
         &randomSizedCropModule(),
         &resizeModule(),

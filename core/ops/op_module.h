@@ -33,6 +33,17 @@ enum class AlbumentationsFlavour;
 /// The generated Python targets.
 enum class PythonTarget { Torchvision, Keras, TfDeotte, Dali };
 
+/// The target's name in warnings ("torchvision", "Keras", "tf-deotte", "DALI").
+inline const char* pythonTargetName(PythonTarget t) {
+    switch (t) {
+        case PythonTarget::Torchvision: return "torchvision";
+        case PythonTarget::Keras: return "Keras";
+        case PythonTarget::TfDeotte: return "tf-deotte";
+        case PythonTarget::Dali: return "DALI";
+    }
+    return "";
+}
+
 /// What one op adds to a generated Python file.
 struct PythonExport {
     explicit PythonExport(PythonTarget t, std::vector<std::string>& w) : target(t), warnings(w) {}

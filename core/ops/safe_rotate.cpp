@@ -157,9 +157,7 @@ public:
             notInTfDeotte(e, x);
             return;
         }
-        const char* target = x.target == PythonTarget::Torchvision ? "torchvision"
-                             : x.target == PythonTarget::Keras     ? "Keras"
-                                                                   : "DALI";
+        const char* target = pythonTargetName(x.target);
         notExported(e, x,
                     e.label() + ": " + target +
                         " has no rotation that scales the rotated image back into the frame: not exported "

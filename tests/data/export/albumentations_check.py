@@ -116,6 +116,12 @@ def draw_once(t, shape, image):
     try:
         params = {"shape": (height, width, 3)}
         params.update(t.get_params())
+        if name == "GridDistortion":  # the offsets of the steps drawn, x then y
+            t.get_params_dependent_on_data(params, {"image": image})
+            return {"distort_limit": list(recorder.values)}
+        if name == "OpticalDistortion":  # the coefficient
+            t.get_params_dependent_on_data(params, {"image": image})
+            return {"distort_limit": recorder.values[0]}
         if name == "Affine":
             seen = {}
             translate, shear = t._get_translate_params, t._get_shear_params
@@ -370,6 +376,26 @@ def main(argv):
 
             out = fpixel.channel_shuffle(image, op["channels"])
             print(f"channels {op['channels']}")
+        elif argv[1] in ("grid_distortion", "optical_distortion"):
+            from albumentations.augmentations.geometric import functional as fgeometric
+
+            shape = image.shape[:2]
+            if argv[1] == "grid_distortion":
+                steps_x, steps_y = list(op["steps_x"]), list(op["steps_y"])
+                if op["normalized"]:
+                    n = fgeometric.normalize_grid_distortion_steps(shape, op["num_steps"], steps_x, steps_y)
+                    steps_x, steps_y = n["steps_x"], n["steps_y"]
+                map_x, map_y = fgeometric.generate_grid(shape, steps_x, steps_y, op["num_steps"])
+                print(f"{op['num_steps']} steps, x {[round(v, 4) for v in op['steps_x']]}")
+            else:
+                maps = (fgeometric.get_fisheye_distortion_maps if op["mode"] == "fisheye"
+                        else fgeometric.get_camera_matrix_distortion_maps)
+                map_x, map_y = maps(shape, op["k"])
+                print(f"{op['mode']} k {op['k']:.5f}")
+            borders = {"constant": 0, "replicate": 1, "reflect": 2, "wrap": 3, "reflect_101": 4}
+            fill = op["fill"] if len(set(op["fill"])) > 1 else float(op["fill"][0])
+            out = fgeometric.remap(image, map_x, map_y, 0 if op["interpolation"] == "nearest" else 1,
+                                   borders[op["border"]], fill)
         else:
             raise SystemExit(f"no replay-fed form for {argv[1]}")
         if not cv2.imwrite(argv[4], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):

@@ -7,7 +7,7 @@ keypoint_params), "replay": the AugLab replay of the sample, "width", "height", 
 export's bbox format) with "labels", "keypoints" ([x, y, angle, scale], format xyas) with
 "keypoint_labels", "mask": a PNG path}. Every transform whose parameters are random is fed the
 replay's concrete parameters through its own get_params_dependent_on_data (the random crop's
-corners, the perspective's corners, the dropout's holes), so the library's Compose, processors and
+corners, the perspective's corners, the dropout's holes, the distortions' maps), so the library's Compose, processors and
 filters run exactly as in training. OUTDIR/<i>.json gets case i's boxes, labels, keypoints and
 keypoint labels as the library returns them, OUTDIR/<i>.png its mask.
 """
@@ -56,6 +56,16 @@ def inject(transform, op):
                 x, y, w, h = op["crop"]
                 out["crop_coords"] = (x, y, x + w, y + h)
                 out["pad_params"] = pad if top + bottom + left + right > 0 else None
+        elif name == "GridDistortion":  # the steps AugLab drew
+            steps_x, steps_y = list(op["steps_x"]), list(op["steps_y"])
+            if op["normalized"]:
+                n = fgeometric.normalize_grid_distortion_steps(shape, op["num_steps"], steps_x, steps_y)
+                steps_x, steps_y = n["steps_x"], n["steps_y"]
+            out["map_x"], out["map_y"] = fgeometric.generate_grid(shape, steps_x, steps_y, op["num_steps"])
+        elif name == "OpticalDistortion":  # the coefficient AugLab drew
+            maps = (fgeometric.get_fisheye_distortion_maps if op["mode"] == "fisheye"
+                    else fgeometric.get_camera_matrix_distortion_maps)
+            out["map_x"], out["map_y"] = maps(shape, op["k"])
         elif name in ("CoarseDropout", "GridDropout", "XYMasking"):
             holes = [[h[0], h[1], h[0] + h[2], h[1] + h[3]] for h in op["holes"]]
             out["holes"] = np.array(holes, dtype=np.int64).reshape(-1, 4)

@@ -1,0 +1,531 @@
+// grid_distortion and optical_distortion: Albumentations 2.0.8 GridDistortion and OpticalDistortion,
+// both a cv2.remap of float32 maps (BaseDistortion). The maps are the library's, computed in the
+// same precision (checked against augmentations/geometric/functional.py: generate_grid,
+// normalize_grid_distortion_steps, get_camera_matrix_distortion_maps, get_fisheye_distortion_maps);
+// the plan gets them as a remap stage (PlanBuilder::remapStage), which every backend runs with
+// cv2.remap's fixed-point positions. Boxes and keypoints move as BaseDistortion moves them
+// (remapTargets in targets.h). Everything AugLab knows about the ops is here (core/ops/op_module.h,
+// docs/adding-an-op.md).
+
+#include "ops/distortion.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "albumentations_args.h"
+#include "albumentations_common.h"
+#include "error.h"
+#include "export_common.h"
+#include "ops/op_module.h"
+#include "ops/param_builders.h"
+#include "ops/replay_fields.h"
+#include "plan_builder.h"
+#include "sampler.h"
+#include "targets.h"
+
+namespace auglab {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using namespace params;
+using namespace replay_fields;
+
+const std::vector<std::string> kKeypointRemapChoices{"mask", "direct"};
+
+const char* keypointRemapName(KeypointRemap k) {
+    return k == KeypointRemap::Direct ? "direct" : "mask";
+}
+
+KeypointRemap keypointRemapFromName(const std::string& s) {
+    return s == "direct" ? KeypointRemap::Direct : KeypointRemap::Mask;
+}
+
+/// np.sum of a float64 vector: numpy's pairwise summation (eight accumulators from eight items on).
+double numpySum(const std::vector<double>& a) {
+    const std::size_t n = a.size();
+    if (n < 8) {
+        double s = 0;
+        for (double v : a) s += v;
+        return s;
+    }
+    double r[8];
+    for (std::size_t j = 0; j < 8; ++j) r[j] = a[j];
+    std::size_t i = 8;
+    for (; i < n - n % 8; i += 8)
+        for (std::size_t j = 0; j < 8; ++j) r[j] += a[i + j];
+    double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) s += a[i];
+    return s;
+}
+
+/// np.linspace(start, stop, n) in float64, written as float32 to out[0..n).
+void linspace(double start, double stop, int n, float* out) {
+    if (n <= 0) return;
+    if (n == 1) {
+        out[0] = static_cast<float>(start);
+        return;
+    }
+    const double div = n - 1, delta = stop - start, step = delta / div;
+    for (int i = 0; i < n; ++i) {
+        const double y = step == 0 ? (i / div) * delta : i * step;
+        out[i] = static_cast<float>(y + start);
+    }
+    out[n - 1] = static_cast<float>(stop);
+}
+
+/// One axis of generate_grid: cell i spans [i * step, min(i * step + step, size)) and runs linearly
+/// from the sum of the cells before it to that plus step * steps[i].
+std::vector<float> gridAxis(int size, int numSteps, std::vector<double> steps, bool normalized) {
+    std::vector<float> out(static_cast<std::size_t>(size), 0.0f);
+    const int step = size / numSteps;
+    if (step == 0) {  // the library fails here (ZeroDivisionError): the axis is left as it is
+        for (int i = 0; i < size; ++i) out[std::size_t(i)] = static_cast<float>(i);
+        return out;
+    }
+    if (normalized) {
+        // normalize_grid_distortion_steps: the last cell's step scaled to its true width, then all
+        // scaled so that they sum to size / floor(size / num_steps).
+        const int last = std::min(size, (numSteps + 1) * step) - numSteps * step;
+        steps.back() *= static_cast<double>(last) / step;
+        const double t = size / std::floor(static_cast<double>(size) / numSteps);
+        const double factor = t / numpySum(steps);
+        for (double& s : steps) s *= factor;
+    }
+    double prev = 0;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const int start = static_cast<int>(i) * step;
+        const int end = std::min(start + step, size);
+        const double cur = prev + step * steps[i];
+        if (end > start) linspace(prev, cur, end - start, out.data() + start);
+        prev = cur;
+    }
+    return out;
+}
+
+}  // namespace
+
+DistortionMaps gridDistortionMaps(const GridDistortionParams& p, int width, int height) {
+    const std::vector<float> xx = gridAxis(width, p.numSteps, p.stepsX, p.normalized);
+    const std::vector<float> yy = gridAxis(height, p.numSteps, p.stepsY, p.normalized);
+    DistortionMaps m{width, height, {}, {}};
+    const std::size_t n = static_cast<std::size_t>(width) * height;
+    m.x.resize(n);
+    m.y.resize(n);
+    for (int y = 0; y < height; ++y) {
+        std::copy(xx.begin(), xx.end(), m.x.begin() + std::ptrdiff_t(y) * width);
+        std::fill_n(m.y.begin() + std::ptrdiff_t(y) * width, width, yy[std::size_t(y)]);
+    }
+    return m;
+}
+
+DistortionMaps opticalDistortionMaps(const OpticalDistortionParams& p, int width, int height) {
+    DistortionMaps m{width, height, {}, {}};
+    const std::size_t n = static_cast<std::size_t>(width) * height;
+    m.x.resize(n);
+    m.y.resize(n);
+    if (!p.fisheye) {
+        // cv2.initUndistortRectifyMap with no new camera matrix: the default one keeps the focal
+        // lengths and centres the principal point at ((W - 1) / 2, (H - 1) / 2); the distortion's
+        // camera has it at (W / 2, H / 2). Double maths, float32 maps; k was a float32 array.
+        const double k = static_cast<float>(p.k);
+        const double fx = width, fy = height, u0 = width / 2.0, v0 = height / 2.0;
+        const double cu = (width - 1) * 0.5, cv = (height - 1) * 0.5;
+        for (int i = 0; i < height; ++i) {
+            const double y = (i - cv) / fy;
+            for (int j = 0; j < width; ++j) {
+                const double x = (j - cu) / fx;
+                const double r2 = x * x + y * y;
+                const double kr = 1 + ((0 * r2 + k) * r2 + k) * r2;
+                const std::size_t o = std::size_t(i) * width + j;
+                m.x[o] = static_cast<float>(fx * (x * kr) + u0);
+                m.y[o] = static_cast<float>(fy * (y * kr) + v0);
+            }
+        }
+        return m;
+    }
+    // get_fisheye_distortion_maps: float32 throughout (numpy's float32 ufuncs), the maximum radius in
+    // double.
+    const double cx = width / 2.0, cy = height / 2.0;
+    const double maxRadius =
+        std::sqrt(std::pow(std::max(cx, width - cx), 2) + std::pow(std::max(cy, height - cy), 2));
+    const float k = static_cast<float>(p.k);
+    for (int i = 0; i < height; ++i) {
+        const float y = static_cast<float>(i) - static_cast<float>(cy);
+        for (int j = 0; j < width; ++j) {
+            const float x = static_cast<float>(j) - static_cast<float>(cx);
+            const float r = std::sqrt(x * x + y * y);
+            const float theta = std::atan2(y, x);
+            const float rn = r / static_cast<float>(maxRadius);  // a Python float meets float32: float32
+            const float rd = r * (1.0f + k * rn * rn);
+            const std::size_t o = std::size_t(i) * width + j;
+            m.x[o] = rd * std::cos(theta) + static_cast<float>(cx);
+            m.y[o] = rd * std::sin(theta) + static_cast<float>(cy);
+        }
+    }
+    return m;
+}
+
+namespace {
+
+/// OpenCV interpolation constants for cv2.remap: INTER_AREA (3) is remap's linear.
+const char* remapInterpolationName(const JsonReader& r, exporting::TransformArgs& a) {
+    const auto v = r.integer(INT32_MIN, INT32_MAX);
+    if (v == 0) return "nearest";
+    if (v != 1 && v != 3)
+        a.warn(r, "OpenCV interpolation " + std::to_string(v) +
+                      " is not nearest (0) or linear (1, or 3, which cv2.remap runs as linear): linear.");
+    return "linear";
+}
+
+/// What both ops share: the remap's settings, the targets, the exports' refusals.
+template <typename Params>
+class DistortionModule : public OpModule {
+public:
+    static std::vector<ParamDesc> remapParams() {
+        return {
+            choice("interpolation", "Interpolation", kInterpolationChoices, "linear",
+                   "How source pixels are sampled."),
+            choice("border", "Border", kBorderChoices, "constant", "What is shown outside the source image."),
+            fill("fill", false, "Colour of the constant border."),
+            choice("keypoint_remapping", "Keypoints", kKeypointRemapChoices, "mask",
+                   "How keypoints move (Albumentations' keypoint_remapping_method): \"mask\" draws each "
+                   "as a small disc, remaps it and takes its first pixel (a keypoint whose disc "
+                   "vanishes is dropped); \"direct\" looks it up in an inverse map.")};
+    }
+
+    static void sampleRemap(const OpConfig& op, Params& p) {
+        p.interpolation = interpolationFromName(op.choice("interpolation"));
+        p.border = borderFromName(op.choice("border"));
+        p.fill = rgbOf(op.fill("fill"));
+        p.keypoints = keypointRemapFromName(op.choice("keypoint_remapping"));
+    }
+
+    static void writeRemap(const Params& p, Json& j) {
+        j["interpolation"] = interpolationName(p.interpolation);
+        j["border"] = borderName(p.border);
+        j["fill"] = rgbJson(p.fill);
+        j["keypoint_remapping"] = keypointRemapName(p.keypoints);
+    }
+
+    static void readRemap(const JsonReader& r, Params& p) {
+        p.interpolation = readInterpolation(r, "interpolation");
+        p.border = readBorder(r, "border");
+        p.fill = readRgb(r.member("fill"));
+        const JsonReader k = r.member("keypoint_remapping");
+        const std::string s = k.string();
+        if (s != "mask" && s != "direct") k.fail("expected \"mask\" or \"direct\"");
+        p.keypoints = keypointRemapFromName(s);
+    }
+
+    virtual DistortionMaps maps(const Params& p, int width, int height) const = 0;
+
+    bool moveTargets(const OpParams& params, TargetFrame& f) const override {
+        const auto& p = std::get<Params>(params);
+        const DistortionMaps m = maps(p, f.width, f.height);
+        remapTargets(f, m.x, m.y, p.keypoints == KeypointRemap::Direct);
+        return true;
+    }
+
+    void lower(const OpParams& params, PlanBuilder& b) const override {
+        const auto& p = std::get<Params>(params);
+        // A tile's stage gets the maps of an image of its own size (the same steps or coefficient).
+        const DistortionMaps m = maps(p, b.stageWidth(), b.stageHeight());
+        b.remapStage(m.x, m.y, p.interpolation, p.border, p.fill);
+    }
+
+    static void writeAlbumentationsRemap(const OpConfig& op, exporting::AlbumentationsFlavour flavour,
+                                         Json& j) {
+        using namespace exporting;
+        j["interpolation"] = cvInterpolation(op.choice("interpolation"));
+        j["mask_interpolation"] = 0;
+        j["keypoint_remapping_method"] = op.choice("keypoint_remapping");
+        j["border_mode"] = cvBorder(op.choice("border"));
+        j["fill"] = fillValue(op.fill("fill"));
+        j["fill_mask"] = flavour == AlbumentationsFlavour::AlbumentationsX ? Json(nullptr) : Json(0.0);
+    }
+
+    static void readAlbumentationsRemap(exporting::TransformArgs& a, OpConfig& op) {
+        using namespace exporting;
+        op.set("interpolation", std::string(remapInterpolationName(a.get("interpolation"), a)));
+        op.set("border", std::string(borderName(a.get("border_mode"), a)));
+        op.set("fill", readFill(a.get("fill", {"value"}), a, false));
+        if (a.version().before2()) {
+            op.set("keypoint_remapping", std::string("mask"));
+        } else {
+            const JsonReader k = a.get("keypoint_remapping_method");
+            const std::string s = k.string();
+            if (s != "mask" && s != "direct") a.fail(k, "expected \"mask\" or \"direct\"");
+            op.set("keypoint_remapping", s);
+        }
+        a.maskOnly("fill_mask", {"mask_value"});
+        a.maskOnly("mask_interpolation");
+    }
+
+    void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
+        using namespace exporting;
+        if (x.target == PythonTarget::TfDeotte) {
+            notInTfDeotte(e, x);
+            return;
+        }
+        const char* target = pythonTargetName(x.target);
+        notExported(e, x,
+                    e.label() + ": " + target + " has no " + what() +
+                        ": not exported (the albumentations export has it).");
+    }
+
+    virtual std::string what() const = 0;
+};
+
+constexpr std::uint32_t kNumStepsDraw = 1;  // draw 0 is the gate
+constexpr std::uint32_t kFirstStepDraw = 2;
+
+class GridDistortionModule final : public DistortionModule<GridDistortionParams> {
+public:
+    OpDesc describe(OpId id) const override {
+        std::vector<ParamDesc> ps{
+            intRange(
+                "num_steps", "Grid cells", "cells per side", 1, 64, {5, 5},
+                "Cells on each side of the grid (the library takes one number: give both ends the same)."),
+            floatRange("distort_limit", "Distortion", "fraction of a cell", -1, 1, {-0.3, 0.3},
+                       "Each cell's width (and height) is scaled by 1 + a value drawn from this range."),
+            boolean("normalized", "Normalized", true,
+                    "Scale the cells so that the grid spans the image exactly (nothing leaves it)."),
+        };
+        for (ParamDesc& d : remapParams()) ps.push_back(std::move(d));
+        return makeOp(id, "grid_distortion", "Grid distortion", OpCategory::Geometric,
+                      "Albumentations 2.0.8 GridDistortion: the image is cut into a num_steps x num_steps "
+                      "grid whose columns and rows are stretched or squeezed by 1 + U(distort_limit) each "
+                      "(normalized: scaled back to span the image), then remapped (cv2.remap).",
+                      std::move(ps));
+    }
+
+    OpParams sample(const OpConfig& op, const OpDraws& d, int, int) const override {
+        GridDistortionParams p;
+        const Range n = op.range("num_steps");
+        p.numSteps = static_cast<int>(d.randint(kNumStepsDraw, std::llround(n.min), std::llround(n.max)));
+        p.normalized = op.flag("normalized");
+        const Range limit = op.range("distort_limit");
+        const std::uint32_t count = static_cast<std::uint32_t>(p.numSteps) + 1;
+        for (std::uint32_t i = 0; i < count; ++i)
+            p.stepsX.push_back(1 + d.uniform(kFirstStepDraw + i, limit));
+        for (std::uint32_t i = 0; i < count; ++i)
+            p.stepsY.push_back(1 + d.uniform(kFirstStepDraw + count + i, limit));
+        sampleRemap(op, p);
+        return p;
+    }
+
+    void writeReplay(const OpParams& params, Json& j) const override {
+        const auto& p = std::get<GridDistortionParams>(params);
+        j["num_steps"] = p.numSteps;
+        j["normalized"] = p.normalized;
+        j["steps_x"] = p.stepsX;
+        j["steps_y"] = p.stepsY;
+        writeRemap(p, j);
+    }
+
+    OpParams readReplay(const JsonReader& r) const override {
+        r.requireObject({"op", "applied", "num_steps", "normalized", "steps_x", "steps_y", "interpolation",
+                         "border", "fill", "keypoint_remapping"});
+        GridDistortionParams p;
+        p.numSteps = static_cast<int>(r.member("num_steps").integer(1, 64));
+        p.normalized = r.member("normalized").boolean();
+        for (const char* key : {"steps_x", "steps_y"}) {
+            const JsonReader a = r.member(key);
+            if (a.arraySize() != static_cast<std::size_t>(p.numSteps) + 1)
+                a.fail("expected num_steps + 1 = " + std::to_string(p.numSteps + 1) + " steps");
+            std::vector<double>& out = key[6] == 'x' ? p.stepsX : p.stepsY;
+            for (std::size_t i = 0; i < a.arraySize(); ++i) out.push_back(a.element(i).numberIn(-100, 100));
+        }
+        readRemap(r, p);
+        return p;
+    }
+
+    std::vector<double> drawnValues(const OpParams& params, std::string_view key, int, int) const override {
+        const auto& p = std::get<GridDistortionParams>(params);
+        if (key == "num_steps") return {double(p.numSteps)};
+        if (key != "distort_limit") return {};
+        std::vector<double> v;
+        for (double s : p.stepsX) v.push_back(s - 1);
+        for (double s : p.stepsY) v.push_back(s - 1);
+        return v;
+    }
+
+    DistortionMaps maps(const GridDistortionParams& p, int width, int height) const override {
+        return gridDistortionMaps(p, width, height);
+    }
+
+    std::vector<std::string> albumentationsClasses() const override { return {"GridDistortion"}; }
+
+    Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour flavour,
+                                 std::vector<std::string>& warnings) const override {
+        using namespace exporting;
+        const OpConfig& op = *e.op;
+        Json j = start("GridDistortion", op.p);
+        const Range n = op.range("num_steps");
+        if (n.min != n.max)
+            warnings.push_back(e.label() + ": Albumentations takes one num_steps; [" + formatNumber(n.min) +
+                               ", " + formatNumber(n.max) + "] is written as its lower end, " +
+                               formatNumber(n.min) + ".");
+        j["num_steps"] = static_cast<int>(n.min);
+        j["distort_limit"] = pair(op.range("distort_limit"));
+        j["normalized"] = op.flag("normalized");
+        writeAlbumentationsRemap(op, flavour, j);
+        return j;
+    }
+
+    nlohmann::json albumentationsDefaults(const std::string&,
+                                          const exporting::LibraryVersion& v) const override {
+        // 1.x reflected at the border.
+        return {{"p", 0.5},
+                {"num_steps", 5},
+                {"distort_limit", {-0.3, 0.3}},
+                {"interpolation", 1},
+                {"normalized", true},
+                {"border_mode", v.before2() ? 4 : 0},
+                {"fill", 0.0},
+                {"keypoint_remapping_method", "mask"}};
+    }
+
+    void readAlbumentations(exporting::TransformArgs& a, OpConfig& op) const override {
+        using namespace exporting;
+        const JsonReader n = a.get("num_steps");
+        const double steps = static_cast<double>(n.integer(1, INT32_MAX));
+        op.set("num_steps", a.clamp(n, Range{steps, steps}, 1, 64));
+        const JsonReader limit = a.get("distort_limit");
+        op.set("distort_limit", a.clamp(limit, symmetricRange(limit), -1, 1));
+        op.set("normalized", a.get("normalized").boolean());
+        readAlbumentationsRemap(a, op);
+    }
+
+    std::string what() const override { return "grid distortion"; }
+};
+
+constexpr std::uint32_t kCoefficientDraw = 1;  // draw 0 is the gate
+
+class OpticalDistortionModule final : public DistortionModule<OpticalDistortionParams> {
+public:
+    OpDesc describe(OpId id) const override {
+        std::vector<ParamDesc> ps{
+            floatRange("distort_limit", "Distortion", "coefficient", -10, 10, {-0.05, 0.05},
+                       "The distortion coefficient k, drawn from this range: negative bulges (barrel), "
+                       "positive pinches (pincushion)."),
+            choice("mode", "Model", {"camera", "fisheye"}, "camera",
+                   "camera: OpenCV's lens model with k1 = k2 = k (focal lengths W and H); fisheye: the "
+                   "radius scaled by 1 + k (r / r_max)^2."),
+        };
+        for (ParamDesc& d : remapParams()) ps.push_back(std::move(d));
+        OpDesc d =
+            makeOp(id, "optical_distortion", "Optical distortion", OpCategory::Geometric,
+                   "Albumentations 2.0.8 OpticalDistortion: a lens distortion with coefficient k drawn "
+                   "from distort_limit, as OpenCV's camera model (cv2.initUndistortRectifyMap) or a "
+                   "fisheye model, then remapped (cv2.remap).",
+                   std::move(ps));
+        typical(d, "distort_limit", -1, 1);
+        return d;
+    }
+
+    OpParams sample(const OpConfig& op, const OpDraws& d, int, int) const override {
+        OpticalDistortionParams p;
+        p.k = d.uniform(kCoefficientDraw, op.range("distort_limit"));
+        p.fisheye = op.choice("mode") == "fisheye";
+        sampleRemap(op, p);
+        return p;
+    }
+
+    void writeReplay(const OpParams& params, Json& j) const override {
+        const auto& p = std::get<OpticalDistortionParams>(params);
+        j["k"] = p.k;
+        j["mode"] = p.fisheye ? "fisheye" : "camera";
+        writeRemap(p, j);
+    }
+
+    OpParams readReplay(const JsonReader& r) const override {
+        r.requireObject(
+            {"op", "applied", "k", "mode", "interpolation", "border", "fill", "keypoint_remapping"});
+        OpticalDistortionParams p;
+        p.k = r.member("k").numberIn(-1000, 1000);
+        const JsonReader mode = r.member("mode");
+        const std::string m = mode.string();
+        if (m != "camera" && m != "fisheye") mode.fail("expected \"camera\" or \"fisheye\"");
+        p.fisheye = m == "fisheye";
+        readRemap(r, p);
+        return p;
+    }
+
+    std::vector<double> drawnValues(const OpParams& params, std::string_view key, int, int) const override {
+        if (key == "distort_limit") return {std::get<OpticalDistortionParams>(params).k};
+        return {};
+    }
+
+    DistortionMaps maps(const OpticalDistortionParams& p, int width, int height) const override {
+        return opticalDistortionMaps(p, width, height);
+    }
+
+    std::vector<std::string> albumentationsClasses() const override { return {"OpticalDistortion"}; }
+
+    Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour flavour,
+                                 std::vector<std::string>&) const override {
+        using namespace exporting;
+        const OpConfig& op = *e.op;
+        Json j = start("OpticalDistortion", op.p);
+        j["distort_limit"] = pair(op.range("distort_limit"));
+        j["mode"] = op.choice("mode");
+        writeAlbumentationsRemap(op, flavour, j);
+        return j;
+    }
+
+    nlohmann::json albumentationsDefaults(const std::string&,
+                                          const exporting::LibraryVersion& v) const override {
+        // 1.x reflected at the border and shifted the centre by shift_limit (rounded to whole pixels).
+        nlohmann::json d = {{"p", 0.5},
+                            {"distort_limit", {-0.05, 0.05}},
+                            {"interpolation", 1},
+                            {"border_mode", v.before2() ? 4 : 0},
+                            {"fill", 0.0},
+                            {"mode", "camera"},
+                            {"keypoint_remapping_method", "mask"}};
+        if (v.before2()) d["shift_limit"] = {-0.05, 0.05};
+        return d;
+    }
+
+    void readAlbumentations(exporting::TransformArgs& a, OpConfig& op) const override {
+        using namespace exporting;
+        const JsonReader limit = a.get("distort_limit");
+        op.set("distort_limit", a.clamp(limit, symmetricRange(limit), -10, 10));
+        if (a.version().before2()) {
+            // 1.x moved the centre by round(U(shift_limit)) pixels: no shift while |limit| < 0.5.
+            const JsonReader shift = a.get("shift_limit");
+            const Range s = symmetricRange(shift);
+            if (std::max(std::abs(s.min), std::abs(s.max)) >= 0.5)
+                a.warn(shift,
+                       "1.x shifted the lens centre by round(U(shift_limit)) pixels; AugLab keeps it "
+                       "at the image centre (2.0's OpticalDistortion has no shift).");
+            op.set("mode", std::string("camera"));
+        } else {
+            const JsonReader mode = a.get("mode");
+            const std::string m = mode.string();
+            if (m != "camera" && m != "fisheye") a.fail(mode, "expected \"camera\" or \"fisheye\"");
+            op.set("mode", m);
+        }
+        readAlbumentationsRemap(a, op);
+    }
+
+    std::string what() const override { return "lens distortion"; }
+};
+
+}  // namespace
+
+const OpModule& gridDistortionModule() {
+    static const GridDistortionModule module;
+    return module;
+}
+
+const OpModule& opticalDistortionModule() {
+    static const OpticalDistortionModule module;
+    return module;
+}
+
+}  // namespace auglab
