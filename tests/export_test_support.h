@@ -103,6 +103,7 @@ inline Preset everyOpPreset() {
          "border": "replicate", "keypoint_remapping": "direct"},
         {"op": "optical_distortion", "p": 0.4, "distort_limit": [-0.3, 0.1], "mode": "fisheye",
          "interpolation": "nearest", "fill": [5, 6, 7]},
+        {"op": "elastic_transform", "p": 0.2, "alpha": 30, "sigma": 5, "same_dxdy": true, "border": "reflect"},
         {"op": "random_resized_crop", "p": 0.9, "size": [200, 300], "scale": [0.3, 0.9], "ratio": [0.5, 2.0],
          "interpolation": "nearest"},
         {"op": "coarse_dropout", "p": 0.5, "holes": [0, 4], "hole_height_px": [4, 8], "hole_width_px": [3, 9],
@@ -278,6 +279,10 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
             // smallest side a crop or resize leaves (above the radius, at least 8: see below).
             op.set("mask_x_length", Range{0, double(rng.bounded(9))});
             op.set("mask_y_length", Range{1, 1 + double(rng.bounded(8))});
+        }
+        if (op.id() == OpId::ElasticTransform) {  // a smoothing kernel of the image's size at most
+            op.set("sigma", uniform(0, 8));
+            op.set("alpha", uniform(0, 60));
         }
         if (op.id() == OpId::GridDistortion) {  // the library takes one number of cells
             const double n = std::floor(op.range("num_steps").min);

@@ -22,6 +22,8 @@
 #include "export_test_support.h"
 #include "exporter.h"
 #include "image_io.h"
+#include "ops/distortion.h"
+#include "replay.h"
 
 using namespace auglab;
 using namespace auglab::testing;
@@ -158,6 +160,20 @@ private:
     QTemporaryDir dir_;
 
     QString pyenvPython() const { return library_.pyenv + "/bin/python"; }
+
+    /// `auglab-cli apply` of a one-op preset (`entry`, with `seed`) on `input`, sample `index`: writes
+    /// BASE.auglab.json, BASE-auglab.png and BASE.replay.json; returns the CLI's error, or nothing.
+    static QString applyWithReplay(const QString& base, const std::string& entry, int seed,
+                                   const QString& input, int index) {
+        writeFileAtomically((base + ".auglab.json").toStdString(),
+                            R"({"format": "auglab-preset", "version": 1, "seed": )" + std::to_string(seed) +
+                                R"(, "pipeline": [)" + entry + "]}");
+        const PythonRun apply = runProcess(
+            QStringLiteral(AUGLAB_CLI),
+            {"apply", "--preset", base + ".auglab.json", "--image", input, "--index", QString::number(index),
+             "--backend", "cpu", "--out", base + "-auglab.png", "--save-replay", base + ".replay.json"});
+        return apply.code == 0 ? QString() : apply.err;
+    }
 
 private slots:
     void initTestCase() {
@@ -612,6 +628,69 @@ private slots:
         QVERIFY(int(seen.size()) >= variants);
     }
 
+    void elasticMatchesLibrary() {
+        // ElasticTransform's noise is AugLab's own stream (numpy's numbers cannot be had from a counter):
+        // the library's generate_displacement_fields is fed that noise (the replay's noise_seed through
+        // elasticNoise) and does the rest itself (normalisation, cv2.GaussianBlur of the stacked fields,
+        // alpha, its float64 map arithmetic, cv2.remap). AugLab's maps within 1e-3 px of the library's
+        // (its float32 blur sums in another order than OpenCV's), the pixels within SPEC §2's linear
+        // bounds (nearest: 0.5% of the pixels).
+        const QString input =
+            QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
+        const char* cases[][2] = {
+            {"alpha 120, sigma 6 (pneumothorax), reflect_101",
+             R"({"op": "elastic_transform", "p": 1, "alpha": 120, "sigma": 6, "border": "reflect_101"})"},
+            {"alpha 35, sigma 5, nearest",
+             R"({"op": "elastic_transform", "p": 1, "alpha": 35, "sigma": 5, "interpolation": "nearest"})"},
+            {"defaults (alpha 1, sigma 50)", R"({"op": "elastic_transform", "p": 1})"},
+            {"approximate, same_dxdy, uniform, fill",
+             R"({"op": "elastic_transform", "p": 1, "alpha": 40, "sigma": 4, "approximate": true, "same_dxdy": true,
+                 "noise_distribution": "uniform", "fill": [10, 200, 30]})"},
+        };
+        QStringList failures;
+        int n = 0;
+        for (const auto& [name, entry] : cases) {
+            for (int index = 0; index < 2; ++index, ++n) {
+                const QString base = dir_.filePath("elastic-" + QString::number(n));
+                const QString error = applyWithReplay(base, entry, 5, input, index);
+                QVERIFY2(error.isEmpty(), qPrintable(error));
+                const Replay replay = loadReplay((base + ".replay.json").toStdString());
+                const auto& p = std::get<ElasticParams>(replay.ops.at(0).params);
+                const std::vector<float> noise = elasticNoise(p, replay.imageWidth, replay.imageHeight);
+                std::ofstream(base.toStdString() + ".noise", std::ios::binary)
+                    .write(reinterpret_cast<const char*>(noise.data()),
+                           std::streamsize(noise.size() * sizeof(float)));
+                const PythonRun r =
+                    runProcess(pyenvPython(), {kChecker, "elastic", input, base + ".replay.json",
+                                               base + ".noise", base + "-alb.png", base + ".maps"});
+                QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+                // The maps.
+                const DistortionMaps ours = elasticMaps(p, replay.imageWidth, replay.imageHeight);
+                std::vector<float> theirs(ours.x.size() * 2);
+                std::ifstream(base.toStdString() + ".maps", std::ios::binary)
+                    .read(reinterpret_cast<char*>(theirs.data()),
+                          std::streamsize(theirs.size() * sizeof(float)));
+                double worst = 0;
+                for (std::size_t i = 0; i < ours.x.size(); ++i)
+                    worst = std::max({worst, double(std::abs(ours.x[i] - theirs[i])),
+                                      double(std::abs(ours.y[i] - theirs[ours.x.size() + i]))});
+                const Diff d = compare(loadImage((base + "-auglab.png").toStdString()).image,
+                                       loadImage((base + "-alb.png").toStdString()).image);
+                const QString line = QString("%1, sample %2: %3; maps differ by at most %4 px; %5")
+                                         .arg(name)
+                                         .arg(index)
+                                         .arg(r.out.trimmed())
+                                         .arg(worst, 0, 'g', 3)
+                                         .arg(QString::fromUtf8(d.describe()));
+                qInfo("%s", qPrintable(line));
+                const bool nearest = std::string(entry).find("nearest") != std::string::npos;
+                if (worst > 1e-3 || !(nearest ? d.pixelFractionDiffering() <= 0.005 : d.withinLinearBounds()))
+                    failures << line;
+            }
+        }
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
+    }
+
     void perspectiveMatchesLibrary() {
         // Albumentations' own perspective functions fed with the corners `auglab-cli apply` drew (its
         // replay): the same matrix, the same size rules (keep_size's stretch, fit_output), the same
@@ -634,17 +713,9 @@ private slots:
         int n = 0;
         for (const auto& [name, op] : cases) {
             for (int index = 0; index < 2; ++index, ++n) {
-                const std::string presetText =
-                    std::string(R"({"format": "auglab-preset", "version": 1, "seed": 3, "pipeline": [)") +
-                    op + "]}";
                 const QString base = dir_.filePath("perspective-" + QString::number(n));
-                writeFileAtomically((base + ".auglab.json").toStdString(), presetText);
-                const PythonRun apply =
-                    runProcess(QStringLiteral(AUGLAB_CLI),
-                               {"apply", "--preset", base + ".auglab.json", "--image", input, "--index",
-                                QString::number(index), "--backend", "cpu", "--out", base + "-auglab.png",
-                                "--save-replay", base + ".replay.json"});
-                QVERIFY2(apply.code == 0, qPrintable(apply.err));
+                const QString error = applyWithReplay(base, op, 3, input, index);
+                QVERIFY2(error.isEmpty(), qPrintable(error));
                 const PythonRun r = runProcess(pyenvPython(), {kChecker, "perspective", input,
                                                                base + ".replay.json", base + "-alb.png"});
                 QVERIFY2(r.code == 0, qPrintable(r.out + r.err));

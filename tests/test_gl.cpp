@@ -105,7 +105,8 @@ void TestGl::opsMatchCpu_data() {
                                                      {"xy_masking", Expect::Exact},
                                                      {"safe_rotate", Expect::Exact},
                                                      {"grid_distortion", Expect::Exact},
-                                                     {"optical_distortion", Expect::Exact}};
+                                                     {"optical_distortion", Expect::Exact},
+                                                     {"elastic_transform", Expect::Exact}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
     for (const auto& [name, expect] : ops)
         for (const QSize& s : sizes)
@@ -179,6 +180,11 @@ void TestGl::opsMatchCpu() {
         c.set("border", std::string("reflect_101"));
     }
     if (opName == "optical_distortion") c.set("distort_limit", Range{-2, 2});
+    if (opName == "elastic_transform") {  // large displacements, a uniform field
+        c.set("alpha", 80.0);
+        c.set("sigma", 3.0);
+        c.set("noise_distribution", std::string("uniform"));
+    }
     if (opName == "xy_masking") {  // stripes up to the whole side, random colours
         c.set("num_masks_x", Range{1, 3});
         c.set("num_masks_y", Range{0, 2});

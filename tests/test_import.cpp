@@ -526,6 +526,30 @@ private slots:
                  qPrintable(w));
         QVERIFY2(w.contains("transform.transforms[2].interpolation") && w.contains("OpenCV interpolation 2"),
                  qPrintable(w));
+
+        // ElasticTransform as A.save of 2.0.8 writes it (the pneumothorax pipeline's), and 1.x's with
+        // alpha_affine, which 2.0 dropped: reported.
+        const ImportResult elastic = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "ElasticTransform", "p": 0.5, "alpha": 120.0, "approximate": false, "border_mode": 4,
+               "fill": 0.0, "fill_mask": 0.0, "interpolation": 1, "keypoint_remapping_method": "mask",
+               "mask_interpolation": 0, "noise_distribution": "uniform", "same_dxdy": true, "sigma": 6.0}]}})",
+                                                          "elastic.json");
+        QVERIFY2(elastic.warnings.empty(), qPrintable(warningsOf(elastic)));
+        const OpConfig& e = elastic.preset.pipeline.at(0);
+        QCOMPARE(QString::fromStdString(e.name()), QString("elastic_transform"));
+        QCOMPARE(e.number("alpha"), 120.0);
+        QCOMPARE(e.number("sigma"), 6.0);
+        QVERIFY(e.flag("same_dxdy") && !e.flag("approximate"));
+        QCOMPARE(QString::fromStdString(e.choice("noise_distribution")), QString("uniform"));
+        QCOMPARE(QString::fromStdString(e.choice("border")), QString("reflect_101"));
+        const ImportResult oldElastic = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "ElasticTransform", "alpha": 1, "sigma": 50, "alpha_affine": 50}]}})",
+                                                             "old-elastic.json");
+        QCOMPARE(oldElastic.preset.pipeline.size(), std::size_t(1));
+        QVERIFY2(warningsOf(oldElastic).contains("transform.transforms[0].alpha_affine"),
+                 qPrintable(warningsOf(oldElastic)));
     }
 
     void oldFlipIsOneOfThree() {

@@ -25,6 +25,7 @@
 #include "export_test_support.h"
 #include "exporter.h"
 #include "image_io.h"
+#include "ops/distortion.h"
 #include "ops/mosaic.h"
 #include "overlay.h"
 #include "partners.h"
@@ -786,6 +787,11 @@ private slots:
                  {"op": "affine", "p": 1, "rotate_deg": [15, 15], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0],
                   "scale_x": [1, 1], "scale_y": [1, 1]}])",
              R"({"boxes": {"format": "coco"}, )" + kp + "}}"},
+            // elastic_transform's noise is AugLab's own stream: the library is fed it (written out below).
+            {"elastic_transform, then a flip", 200, 150,
+             R"([{"op": "elastic_transform", "p": 1, "alpha": 60, "sigma": 5, "border": "reflect_101"},
+                 {"op": "horizontal_flip", "p": 1}])",
+             R"({"boxes": {"min_visibility": 0.2}, )" + kp + "}}"},
         };
         nlohmann::json input = nlohmann::json::array();
         std::vector<Preset> presets;
@@ -808,6 +814,15 @@ private slots:
             item["width"] = c.width;
             item["height"] = c.height;
             item["mask"] = mask.toStdString();
+            for (const ConcreteOp& op : r.ops)
+                if (const auto* e = std::get_if<ElasticParams>(&op.params); e && op.applied) {
+                    const std::vector<float> noise = elasticNoise(*e, c.width, c.height);
+                    const std::string file = dir_.filePath(QString("noise%1.f32").arg(i)).toStdString();
+                    std::ofstream(file, std::ios::binary)
+                        .write(reinterpret_cast<const char*>(noise.data()),
+                               std::streamsize(noise.size() * 4));
+                    item["noise"] = file;
+                }
             input.push_back(item);
             presets.push_back(p);
             replays.push_back(r);

@@ -10,7 +10,9 @@
 #include "ops/distortion.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@
 #include "ops/op_module.h"
 #include "ops/param_builders.h"
 #include "ops/replay_fields.h"
+#include "plan.h"
 #include "plan_builder.h"
 #include "sampler.h"
 #include "targets.h"
@@ -168,6 +171,135 @@ DistortionMaps opticalDistortionMaps(const OpticalDistortionParams& p, int width
     return m;
 }
 
+std::vector<float> elasticNoise(const ElasticParams& p, int width, int height) {
+    const int fields = p.sameDxDy ? 1 : 2;
+    const std::size_t n = static_cast<std::size_t>(width) * height;
+    std::vector<float> noise(fields * n);
+    constexpr double kTwoTo32 = 4294967296.0;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            const std::array<std::uint32_t, 4> w = pixelNoiseWords(p.noiseSeed, x, y);
+            for (int f = 0; f < fields; ++f) {
+                const std::uint32_t a = w[std::size_t(2 * f)], b = w[std::size_t(2 * f + 1)];
+                double v;
+                if (p.uniform) {
+                    v = -1.0 + 2.0 * (a / kTwoTo32);  // numpy's uniform(-1, 1), then float32
+                } else {
+                    const double u1 = (a + 1.0) / kTwoTo32, u2 = b / kTwoTo32;  // u1 in (0, 1]
+                    v = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+                }
+                noise[f * n + std::size_t(y) * width + x] = static_cast<float>(v);
+            }
+        }
+    return noise;
+}
+
+namespace {
+
+/// cv2.getGaussianKernel(ksize, sigma) for a float32 image: computed in double, stored as float.
+std::vector<float> gaussianKernel(int ksize, double sigma) {
+    std::vector<double> k(static_cast<std::size_t>(ksize));
+    const double s = sigma > 0 ? sigma : ((ksize - 1) * 0.5 - 1) * 0.3 + 0.8;
+    const double scale2 = -0.5 / (s * s);
+    double sum = 0;
+    for (int i = 0; i < ksize; ++i) {
+        const double x = i - (ksize - 1) * 0.5;
+        k[std::size_t(i)] = std::exp(scale2 * x * x);
+        sum += k[std::size_t(i)];
+    }
+    std::vector<float> out(k.size());
+    for (std::size_t i = 0; i < k.size(); ++i) out[i] = static_cast<float>(k[i] / sum);
+    return out;
+}
+
+/// cv2.GaussianBlur of a float32 width x height image in place: rows, then columns, edges replicated.
+/// The taps that fall past an edge all read the edge pixel: their weights are summed first, so a
+/// kernel far wider than the image (a large sigma on a tile) costs the image's width, not the kernel's.
+void gaussianBlurReplicate(std::vector<float>& img, int width, int height, int ksize, double sigma) {
+    const std::vector<float> k = gaussianKernel(ksize, sigma);
+    const int r = ksize / 2;
+    // before[m]: the first m weights summed; after[m]: the last m.
+    std::vector<float> before(k.size() + 1, 0.0f), after(k.size() + 1, 0.0f);
+    double a = 0, b = 0;
+    for (std::size_t m = 1; m <= k.size(); ++m) {
+        a += k[m - 1];
+        b += k[k.size() - m];
+        before[m] = static_cast<float>(a);
+        after[m] = static_cast<float>(b);
+    }
+    // out = sum over t of k[t] * in[clamp(pos + t - r)], for one axis of length len.
+    const auto taps = [&](int pos, int len, int& first, int& last, float& wFirst, float& wLast) {
+        const int lo = pos - r, hi = pos + r;
+        first = std::max(lo, 0);
+        last = std::min(hi, len - 1);
+        wFirst = lo < 0 ? before[std::size_t(std::min(-lo, ksize))] : 0.0f;
+        wLast = hi > len - 1 ? after[std::size_t(std::min(hi - (len - 1), ksize))] : 0.0f;
+        return lo;
+    };
+    std::vector<float> tmp(img.size());
+    for (int y = 0; y < height; ++y) {
+        const float* in = img.data() + std::size_t(y) * width;
+        float* out = tmp.data() + std::size_t(y) * width;
+        for (int x = 0; x < width; ++x) {
+            int first, last;
+            float wFirst, wLast;
+            const int lo = taps(x, width, first, last, wFirst, wLast);
+            float acc = wFirst * in[0];
+            for (int i = first; i <= last; ++i) acc += k[std::size_t(i - lo)] * in[i];
+            out[x] = acc + wLast * in[width - 1];
+        }
+    }
+    // Columns: a row of accumulators at a time.
+    std::vector<float> acc(static_cast<std::size_t>(width));
+    const float* top = tmp.data();
+    const float* bottom = tmp.data() + std::size_t(height - 1) * width;
+    for (int y = 0; y < height; ++y) {
+        int first, last;
+        float wFirst, wLast;
+        const int lo = taps(y, height, first, last, wFirst, wLast);
+        for (int x = 0; x < width; ++x) acc[std::size_t(x)] = wFirst * top[x];
+        for (int i = first; i <= last; ++i) {
+            const float* in = tmp.data() + std::size_t(i) * width;
+            const float ki = k[std::size_t(i - lo)];
+            for (int x = 0; x < width; ++x) acc[std::size_t(x)] += ki * in[x];
+        }
+        float* out = img.data() + std::size_t(y) * width;
+        for (int x = 0; x < width; ++x) out[x] = acc[std::size_t(x)] + wLast * bottom[x];
+    }
+}
+
+}  // namespace
+
+DistortionMaps elasticMaps(const ElasticParams& p, int width, int height, double scale) {
+    std::vector<float> fields = elasticNoise(p, width, height);
+    if (!p.uniform) {
+        float maxAbs = 0;
+        for (float v : fields) maxAbs = std::max(maxAbs, std::abs(v));
+        if (maxAbs > 1e-6f)
+            for (float& v : fields) v /= maxAbs;
+    }
+    const double sigma = p.sigma * scale;
+    // ksize (0, 0): cvRound(sigma * 4 * 2 + 1) | 1 for a float image.
+    const int ksize = p.approximate ? std::max(1, static_cast<int>(std::lround(17 * scale)) | 1)
+                                    : static_cast<int>(std::lround(sigma * 8 + 1)) | 1;
+    const int fieldCount = p.sameDxDy ? 1 : 2;
+    if (sigma > 0) gaussianBlurReplicate(fields, width, height * fieldCount, ksize, sigma);
+    const float alpha = static_cast<float>(p.alpha * scale);
+    for (float& v : fields) v *= alpha;
+    DistortionMaps m{width, height, {}, {}};
+    const std::size_t n = static_cast<std::size_t>(width) * height;
+    m.x.resize(n);
+    m.y.resize(n);
+    const float* dy = fields.data() + (p.sameDxDy ? 0 : n);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            const std::size_t o = std::size_t(y) * width + x;
+            m.x[o] = static_cast<float>(x + static_cast<double>(fields[o]));
+            m.y[o] = static_cast<float>(y + static_cast<double>(dy[o]));
+        }
+    return m;
+}
+
 namespace {
 
 /// OpenCV interpolation constants for cv2.remap: INTER_AREA (3) is remap's linear.
@@ -220,11 +352,12 @@ public:
         p.keypoints = keypointRemapFromName(s);
     }
 
-    virtual DistortionMaps maps(const Params& p, int width, int height) const = 0;
+    /// The op's maps for a width x height image; `scale`: stage pixels per frame pixel.
+    virtual DistortionMaps maps(const Params& p, int width, int height, double scale) const = 0;
 
     bool moveTargets(const OpParams& params, TargetFrame& f) const override {
         const auto& p = std::get<Params>(params);
-        const DistortionMaps m = maps(p, f.width, f.height);
+        const DistortionMaps m = maps(p, f.width, f.height, 1.0);
         remapTargets(f, m.x, m.y, p.keypoints == KeypointRemap::Direct);
         return true;
     }
@@ -232,7 +365,7 @@ public:
     void lower(const OpParams& params, PlanBuilder& b) const override {
         const auto& p = std::get<Params>(params);
         // A tile's stage gets the maps of an image of its own size (the same steps or coefficient).
-        const DistortionMaps m = maps(p, b.stageWidth(), b.stageHeight());
+        const DistortionMaps m = maps(p, b.stageWidth(), b.stageHeight(), std::sqrt(b.sx() * b.sy()));
         b.remapStage(m.x, m.y, p.interpolation, p.border, p.fill);
     }
 
@@ -353,7 +486,7 @@ public:
         return v;
     }
 
-    DistortionMaps maps(const GridDistortionParams& p, int width, int height) const override {
+    DistortionMaps maps(const GridDistortionParams& p, int width, int height, double) const override {
         return gridDistortionMaps(p, width, height);
     }
 
@@ -460,7 +593,7 @@ public:
         return {};
     }
 
-    DistortionMaps maps(const OpticalDistortionParams& p, int width, int height) const override {
+    DistortionMaps maps(const OpticalDistortionParams& p, int width, int height, double) const override {
         return opticalDistortionMaps(p, width, height);
     }
 
@@ -516,6 +649,143 @@ public:
     std::string what() const override { return "lens distortion"; }
 };
 
+constexpr std::uint32_t kNoiseSeedDraw = 1;  // draw 0 is the gate
+
+class ElasticTransformModule final : public DistortionModule<ElasticParams> {
+public:
+    OpDesc describe(OpId id) const override {
+        std::vector<ParamDesc> ps{
+            number("alpha", "Strength", "px", 0, 10000, 1,
+                   "The displacement's scale: the smoothed noise (at most about 1) times alpha pixels."),
+            number("sigma", "Smoothness", "px", 0, 1000, 50,
+                   "Sigma of the Gaussian that smooths the noise: larger is smoother and more global."),
+            boolean("approximate", "Approximate", false,
+                    "Smooth with a 17 x 17 kernel (faster on large sigma)."),
+            boolean("same_dxdy", "Same field for x and y", false,
+                    "One noise field moves pixels along both axes alike."),
+            choice("noise_distribution", "Noise", {"gaussian", "uniform"}, "gaussian",
+                   "gaussian: normal noise divided by its largest magnitude; uniform: U(-1, 1)."),
+        };
+        for (ParamDesc& d : remapParams()) ps.push_back(std::move(d));
+        OpDesc d =
+            makeOp(id, "elastic_transform", "Elastic transform", OpCategory::Geometric,
+                   "Albumentations 2.0.8 ElasticTransform: a random displacement field per pixel, smoothed "
+                   "by a Gaussian of `sigma` and scaled by `alpha`, then remapped (cv2.remap). The noise "
+                   "is AugLab's own stream (the same distribution, not numpy's numbers); a tile "
+                   "draws its own at its size.",
+                   std::move(ps));
+        typical(d, "alpha", 0, 200);
+        typical(d, "sigma", 1, 60);
+        return d;
+    }
+
+    OpParams sample(const OpConfig& op, const OpDraws& d, int, int) const override {
+        ElasticParams p;
+        p.alpha = op.number("alpha");
+        p.sigma = op.number("sigma");
+        p.approximate = op.flag("approximate");
+        p.sameDxDy = op.flag("same_dxdy");
+        p.uniform = op.choice("noise_distribution") == "uniform";
+        p.noiseSeed = d.bits64(kNoiseSeedDraw);
+        sampleRemap(op, p);
+        return p;
+    }
+
+    void writeReplay(const OpParams& params, Json& j) const override {
+        const auto& p = std::get<ElasticParams>(params);
+        j["alpha"] = p.alpha;
+        j["sigma"] = p.sigma;
+        j["approximate"] = p.approximate;
+        j["same_dxdy"] = p.sameDxDy;
+        j["noise_distribution"] = p.uniform ? "uniform" : "gaussian";
+        j["noise_seed"] = std::to_string(p.noiseSeed);  // a string: doubles would round it
+        writeRemap(p, j);
+    }
+
+    OpParams readReplay(const JsonReader& r) const override {
+        r.requireObject({"op", "applied", "alpha", "sigma", "approximate", "same_dxdy", "noise_distribution",
+                         "noise_seed", "interpolation", "border", "fill", "keypoint_remapping"});
+        ElasticParams p;
+        p.alpha = r.member("alpha").numberIn(0, 10000);
+        p.sigma = r.member("sigma").numberIn(0, 1000);
+        p.approximate = r.member("approximate").boolean();
+        p.sameDxDy = r.member("same_dxdy").boolean();
+        const JsonReader noise = r.member("noise_distribution");
+        const std::string n = noise.string();
+        if (n != "gaussian" && n != "uniform") noise.fail("expected \"gaussian\" or \"uniform\"");
+        p.uniform = n == "uniform";
+        p.noiseSeed = r.member("noise_seed").unsignedInteger64();
+        readRemap(r, p);
+        return p;
+    }
+
+    DistortionMaps maps(const ElasticParams& p, int width, int height, double scale) const override {
+        return elasticMaps(p, width, height, scale);
+    }
+
+    std::vector<std::string> albumentationsClasses() const override { return {"ElasticTransform"}; }
+
+    Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour flavour,
+                                 std::vector<std::string>&) const override {
+        using namespace exporting;
+        const OpConfig& op = *e.op;
+        Json j = start("ElasticTransform", op.p);
+        j["alpha"] = op.number("alpha");
+        j["sigma"] = op.number("sigma");
+        j["approximate"] = op.flag("approximate");
+        j["same_dxdy"] = op.flag("same_dxdy");
+        j["noise_distribution"] = op.choice("noise_distribution");
+        writeAlbumentationsRemap(op, flavour, j);
+        return j;
+    }
+
+    nlohmann::json albumentationsDefaults(const std::string&,
+                                          const exporting::LibraryVersion& v) const override {
+        // 1.x reflected at the border and had alpha_affine (an affine jitter, removed in 1.4).
+        return {{"p", 0.5},
+                {"alpha", 1.0},
+                {"sigma", 50.0},
+                {"interpolation", 1},
+                {"approximate", false},
+                {"same_dxdy", false},
+                {"noise_distribution", "gaussian"},
+                {"border_mode", v.before2() ? 4 : 0},
+                {"fill", 0.0},
+                {"keypoint_remapping_method", "mask"}};
+    }
+
+    void readAlbumentations(exporting::TransformArgs& a, OpConfig& op) const override {
+        using namespace exporting;
+        const auto scalar = [&](const char* key, double lower, double upper) {
+            const JsonReader r = a.get(key);
+            const double v = r.number();
+            const double c = std::clamp(v, lower, upper);
+            if (c != v)
+                a.warn(r, std::string(key) + " " + formatNumber(v) + " limited to " + formatNumber(c) + ".");
+            op.set(key, c);
+        };
+        scalar("alpha", 0, 10000);
+        scalar("sigma", 0, 1000);
+        op.set("approximate", a.get("approximate").boolean());
+        op.set("same_dxdy", a.get("same_dxdy").boolean());
+        if (a.version().before2()) {
+            op.set("noise_distribution", std::string("gaussian"));
+            if (const auto affine = a.find({"alpha_affine"}); affine && affine->number() != 0)
+                a.warn(*affine,
+                       "1.x's alpha_affine (an affine jitter before the elastic field) is left out: "
+                       "2.0's ElasticTransform has none (use an affine op).");
+        } else {
+            const JsonReader n = a.get("noise_distribution");
+            const std::string s = n.string();
+            if (s != "gaussian" && s != "uniform") a.fail(n, "expected \"gaussian\" or \"uniform\"");
+            op.set("noise_distribution", s);
+        }
+        readAlbumentationsRemap(a, op);
+    }
+
+    std::string what() const override { return "elastic transform with OpenCV's smoothing and remap"; }
+};
+
 }  // namespace
 
 const OpModule& gridDistortionModule() {
@@ -525,6 +795,11 @@ const OpModule& gridDistortionModule() {
 
 const OpModule& opticalDistortionModule() {
     static const OpticalDistortionModule module;
+    return module;
+}
+
+const OpModule& elasticTransformModule() {
+    static const ElasticTransformModule module;
     return module;
 }
 

@@ -48,6 +48,7 @@ enum class OpId {
     Perspective,
     GridDistortion,
     OpticalDistortion,
+    ElasticTransform,
     RandomResizedCrop,
     RandomSizedCrop,
     Resize,
@@ -105,11 +106,11 @@ using OpParams =
                  KernelSizeParams, MotionBlurParams, KernelEffectParams, ResizeParams, Rot90Params,
                  CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
                  ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
-                 OpticalDistortionParams>;
+                 OpticalDistortionParams, ElasticParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 53>& opModules() {
-    static const std::array<const OpModule*, 53> modules{
+inline const std::array<const OpModule*, 54>& opModules() {
+    static const std::array<const OpModule*, 54> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -117,6 +118,7 @@ inline const std::array<const OpModule*, 53>& opModules() {
         &perspectiveModule(),
         &gridDistortionModule(),
         &opticalDistortionModule(),
+        &elasticTransformModule(),
         &randomResizedCropModule(),
         &randomSizedCropModule(),
         &resizeModule(),

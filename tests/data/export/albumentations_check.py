@@ -339,6 +339,44 @@ def main(argv):
             raise SystemExit(f"cannot write {argv[3]}")
         print(f"{k}x{k} kernel, {int(kernel.sum())} pixels on the line")
         return 0
+    if len(argv) == 6 and argv[0] == "elastic":
+        # ElasticTransform fed AugLab's noise (its replay's noise_seed, written out by the test as raw
+        # float32): the library's own generate_displacement_fields (normalisation, cv2.GaussianBlur of
+        # the stacked fields, alpha), its map arithmetic and remap.
+        import cv2
+        import numpy as np
+        from albumentations.augmentations.geometric import functional as fgeometric
+
+        image = cv2.cvtColor(cv2.imread(argv[1], cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        with open(argv[2]) as f:
+            op = next(o for o in json.load(f)["ops"] if o["op"] == "elastic_transform" and o["applied"])
+        noise = np.fromfile(argv[3], dtype=np.float32)
+        height, width = image.shape[:2]
+
+        class Noise:
+            """The random generator generate_displacement_fields calls, giving AugLab's noise."""
+
+            def standard_normal(self, shape, dtype):
+                return noise.reshape(shape).astype(dtype)
+
+            def uniform(self, low, high, size):
+                return noise.reshape(size).astype(np.float64)
+
+        kernel_size = (17, 17) if op["approximate"] else (0, 0)
+        dx, dy = fgeometric.generate_displacement_fields(
+            (height, width), op["alpha"], op["sigma"], same_dxdy=op["same_dxdy"], kernel_size=kernel_size,
+            random_generator=Noise(), noise_distribution=op["noise_distribution"])
+        coords = np.stack(np.meshgrid(np.arange(width), np.arange(height)))
+        maps = coords + np.stack([dx, dy])
+        borders = {"constant": 0, "replicate": 1, "reflect": 2, "wrap": 3, "reflect_101": 4}
+        fill = op["fill"] if len(set(op["fill"])) > 1 else float(op["fill"][0])
+        out = fgeometric.remap(image, maps[0].astype(np.float32), maps[1].astype(np.float32),
+                               0 if op["interpolation"] == "nearest" else 1, borders[op["border"]], fill)
+        if not cv2.imwrite(argv[4], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
+            raise SystemExit(f"cannot write {argv[4]}")
+        np.stack([maps[0], maps[1]]).astype(np.float32).tofile(argv[5])
+        print(f"largest displacement {np.abs(np.stack([dx, dy])).max():.2f} px")
+        return 0
     if len(argv) == 5 and argv[0] == "replay-fed":
         import cv2
         import numpy as np

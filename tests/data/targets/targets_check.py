@@ -66,6 +66,23 @@ def inject(transform, op):
             maps = (fgeometric.get_fisheye_distortion_maps if op["mode"] == "fisheye"
                     else fgeometric.get_camera_matrix_distortion_maps)
             out["map_x"], out["map_y"] = maps(shape, op["k"])
+        elif name == "ElasticTransform":  # AugLab's noise (the test writes it out), the library's maths
+            height, width = shape
+            noise = np.fromfile(op["noise_file"], dtype=np.float32)
+
+            class Noise:
+                def standard_normal(self, size, dtype):
+                    return noise.reshape(size).astype(dtype)
+
+                def uniform(self, low, high, size):
+                    return noise.reshape(size).astype(np.float64)
+
+            dx, dy = fgeometric.generate_displacement_fields(
+                shape, op["alpha"], op["sigma"], same_dxdy=op["same_dxdy"],
+                kernel_size=(17, 17) if op["approximate"] else (0, 0), random_generator=Noise(),
+                noise_distribution=op["noise_distribution"])
+            maps = np.stack(np.meshgrid(np.arange(width), np.arange(height))) + np.stack([dx, dy])
+            out["map_x"], out["map_y"] = maps[0].astype(np.float32), maps[1].astype(np.float32)
         elif name in ("CoarseDropout", "GridDropout", "XYMasking"):
             holes = [[h[0], h[1], h[0] + h[2], h[1] + h[3]] for h in op["holes"]]
             out["holes"] = np.array(holes, dtype=np.int64).reshape(-1, 4)
@@ -82,7 +99,7 @@ def run(case, out_json, out_png):
     if len(applied) != len(pipeline.transforms):
         raise SystemExit(f"{len(pipeline.transforms)} transforms, {len(applied)} applied ops in the replay")
     for t, op in zip(pipeline.transforms, applied):
-        inject(t, op)
+        inject(t, dict(op, noise_file=case.get("noise")))
     image = np.zeros((case["height"], case["width"], 3), np.uint8)
     mask = cv2.imread(case["mask"], cv2.IMREAD_UNCHANGED)
     bbox_fields = pipeline.processors["bboxes"].params.label_fields or []
