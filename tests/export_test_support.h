@@ -104,6 +104,7 @@ inline Preset everyOpPreset() {
         {"op": "optical_distortion", "p": 0.4, "distort_limit": [-0.3, 0.1], "mode": "fisheye",
          "interpolation": "nearest", "fill": [5, 6, 7]},
         {"op": "elastic_transform", "p": 0.2, "alpha": 30, "sigma": 5, "same_dxdy": true, "border": "reflect"},
+        {"op": "random_grid_shuffle", "p": 0.3, "grid": [2, 5]},
         {"op": "random_resized_crop", "p": 0.9, "size": [200, 300], "scale": [0.3, 0.9], "ratio": [0.5, 2.0],
          "interpolation": "nearest"},
         {"op": "coarse_dropout", "p": 0.5, "holes": [0, 4], "hole_height_px": [4, 8], "hole_width_px": [3, 9],
@@ -234,8 +235,8 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
                                            uniform(std::max(pd.lower, 1e-3), 2.0), uniform(0.5, 1.5)}});
                     break;
                 case ParamKind::Size:
-                    op.set(pd.key, Size2{int(pd.lower) + int(rng.bounded(600)),
-                                         int(pd.lower) + int(rng.bounded(600))});
+                    op.set(pd.key, Size2{std::min(int(pd.upper), int(pd.lower) + int(rng.bounded(600))),
+                                         std::min(int(pd.upper), int(pd.lower) + int(rng.bounded(600)))});
                     break;
             }
         }

@@ -426,6 +426,7 @@ private slots:
             R"({"op": "multiplicative_noise", "multiplier": [0.5, 1.7]})",
             R"({"op": "multiplicative_noise", "multiplier": [0.8, 1.2], "per_channel": true})",
             R"({"op": "grid_distortion", "distort_limit": [-0.4, 0.2]})",
+            R"({"op": "random_grid_shuffle", "grid": [4, 3]})",
             R"({"op": "optical_distortion", "distort_limit": [-0.3, 0.7], "mode": "fisheye"})",
         };
         QStringList failures;
@@ -440,7 +441,7 @@ private slots:
             checked +=
                 compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
-        QVERIFY(checked >= 54);
+        QVERIFY(checked >= 55);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
 
@@ -581,6 +582,12 @@ private slots:
             << "optical_distortion"
             << R"({"op": "optical_distortion", "p": 1, "distort_limit": [-1.5, 1.5], "border": "replicate"})"
             << 12;
+        QTest::newRow("random_grid_shuffle")
+            << "random_grid_shuffle"
+            << R"({"op": "random_grid_shuffle", "p": 1, "grid": [4, 3]})" << 12;
+        QTest::newRow("random_grid_shuffle, more cells than some sides hold evenly")
+            << "random_grid_shuffle"
+            << R"({"op": "random_grid_shuffle", "p": 1, "grid": [7, 9]})" << 12;
         QTest::newRow("random_tone_curve per channel")
             << "random_tone_curve"
             << R"({"op": "random_tone_curve", "p": 1, "scale": 0.2, "per_channel": true})" << 12;

@@ -106,7 +106,8 @@ void TestGl::opsMatchCpu_data() {
                                                      {"safe_rotate", Expect::Exact},
                                                      {"grid_distortion", Expect::Exact},
                                                      {"optical_distortion", Expect::Exact},
-                                                     {"elastic_transform", Expect::Exact}};
+                                                     {"elastic_transform", Expect::Exact},
+                                                     {"random_grid_shuffle", Expect::Exact}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
     for (const auto& [name, expect] : ops)
         for (const QSize& s : sizes)
@@ -180,6 +181,7 @@ void TestGl::opsMatchCpu() {
         c.set("border", std::string("reflect_101"));
     }
     if (opName == "optical_distortion") c.set("distort_limit", Range{-2, 2});
+    if (opName == "random_grid_shuffle") c.set("grid", Size2{5, 7});  // more cells than a 1x1 image has
     if (opName == "elastic_transform") {  // large displacements, a uniform field
         c.set("alpha", 80.0);
         c.set("sigma", 3.0);

@@ -550,6 +550,17 @@ private slots:
         QCOMPARE(oldElastic.preset.pipeline.size(), std::size_t(1));
         QVERIFY2(warningsOf(oldElastic).contains("transform.transforms[0].alpha_affine"),
                  qPrintable(warningsOf(oldElastic)));
+
+        const ImportResult shuffle = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "RandomGridShuffle", "p": 0.5, "grid": [4, 2]},
+              {"__class_fullname__": "RandomGridShuffle", "p": 0.5, "grid": [100, 3]}]}})",
+                                                          "shuffle.json");
+        QCOMPARE(shuffle.preset.pipeline.size(), std::size_t(2));
+        QCOMPARE(shuffle.preset.pipeline[0].size("grid"), (Size2{4, 2}));
+        QCOMPARE(shuffle.preset.pipeline[1].size("grid"), (Size2{64, 3}));
+        QVERIFY2(warningsOf(shuffle).contains("transform.transforms[1].grid[0]: 100 cells limited to 64"),
+                 qPrintable(warningsOf(shuffle)));
     }
 
     void oldFlipIsOneOfThree() {

@@ -787,6 +787,9 @@ private slots:
                  {"op": "affine", "p": 1, "rotate_deg": [15, 15], "translate_x_frac": [0, 0], "translate_y_frac": [0, 0],
                   "scale_x": [1, 1], "scale_y": [1, 1]}])",
              R"({"boxes": {"format": "coco"}, )" + kp + "}}"},
+            {"random_grid_shuffle (boxes cut into pieces), min_visibility", 200, 150,
+             R"([{"op": "random_grid_shuffle", "p": 1, "grid": [3, 4]}])",
+             R"({"boxes": {"min_visibility": 0.15}, )" + kp + "}}"},
             // elastic_transform's noise is AugLab's own stream: the library is fed it (written out below).
             {"elastic_transform, then a flip", 200, 150,
              R"([{"op": "elastic_transform", "p": 1, "alpha": 60, "sigma": 5, "border": "reflect_101"},

@@ -28,6 +28,7 @@
 #include "ops/no_op.h"
 #include "ops/perspective.h"
 #include "ops/random_gamma.h"
+#include "ops/random_grid_shuffle.h"
 #include "ops/random_resized_crop.h"
 #include "ops/random_tone_curve.h"
 #include "ops/resize.h"
@@ -49,6 +50,7 @@ enum class OpId {
     GridDistortion,
     OpticalDistortion,
     ElasticTransform,
+    RandomGridShuffle,
     RandomResizedCrop,
     RandomSizedCrop,
     Resize,
@@ -106,11 +108,11 @@ using OpParams =
                  KernelSizeParams, MotionBlurParams, KernelEffectParams, ResizeParams, Rot90Params,
                  CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
                  ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
-                 OpticalDistortionParams, ElasticParams>;
+                 OpticalDistortionParams, ElasticParams, GridShuffleParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 54>& opModules() {
-    static const std::array<const OpModule*, 54> modules{
+inline const std::array<const OpModule*, 55>& opModules() {
+    static const std::array<const OpModule*, 55> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -119,6 +121,7 @@ inline const std::array<const OpModule*, 54>& opModules() {
         &gridDistortionModule(),
         &opticalDistortionModule(),
         &elasticTransformModule(),
+        &randomGridShuffleModule(),
         &randomResizedCropModule(),
         &randomSizedCropModule(),
         &resizeModule(),

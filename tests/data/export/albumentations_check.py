@@ -107,6 +107,16 @@ class Recorder:
         return call
 
 
+def grid_tiles(op):
+    """RandomGridShuffle's tiles (y0, x0, y1, x1), row-major, from an AugLab replay's sides."""
+    import numpy as np
+
+    ys = np.insert(np.cumsum(op["row_heights"]), 0, 0)
+    xs = np.insert(np.cumsum(op["col_widths"]), 0, 0)
+    return np.array([(ys[i], xs[j], ys[i + 1], xs[j + 1]) for i in range(len(ys) - 1) for j in range(len(xs) - 1)],
+                    dtype=np.int16)
+
+
 def draw_once(t, shape, image):
     """One draw of transform t's parameters, as the library makes them, in AugLab's keys and units."""
     height, width = shape
@@ -116,6 +126,9 @@ def draw_once(t, shape, image):
     try:
         params = {"shape": (height, width, 3)}
         params.update(t.get_params())
+        if name == "RandomGridShuffle":  # where the first cell goes, and the first row's height
+            p = t.get_params_dependent_on_data(params, {"image": image})
+            return {"grid": [int(p["mapping"][0]), int(p["tiles"][0][2] - p["tiles"][0][0])]}
         if name == "GridDistortion":  # the offsets of the steps drawn, x then y
             t.get_params_dependent_on_data(params, {"image": image})
             return {"distort_limit": list(recorder.values)}
@@ -414,6 +427,12 @@ def main(argv):
 
             out = fpixel.channel_shuffle(image, op["channels"])
             print(f"channels {op['channels']}")
+        elif argv[1] == "random_grid_shuffle":
+            from albumentations.augmentations.geometric import functional as fgeometric
+
+            tiles = grid_tiles(op)
+            out = fgeometric.swap_tiles_on_image(image, tiles, op["mapping"])
+            print(f"rows {op['row_heights']}, columns {op['col_widths']}, mapping {op['mapping']}")
         elif argv[1] in ("grid_distortion", "optical_distortion"):
             from albumentations.augmentations.geometric import functional as fgeometric
 

@@ -56,6 +56,12 @@ def inject(transform, op):
                 x, y, w, h = op["crop"]
                 out["crop_coords"] = (x, y, x + w, y + h)
                 out["pad_params"] = pad if top + bottom + left + right > 0 else None
+        elif name == "RandomGridShuffle":  # the cells and their shuffle AugLab drew
+            ys = np.insert(np.cumsum(op["row_heights"]), 0, 0)
+            xs = np.insert(np.cumsum(op["col_widths"]), 0, 0)
+            out["tiles"] = np.array([(ys[i], xs[j], ys[i + 1], xs[j + 1]) for i in range(len(ys) - 1)
+                                     for j in range(len(xs) - 1)], dtype=np.int16)
+            out["mapping"] = list(op["mapping"])
         elif name == "GridDistortion":  # the steps AugLab drew
             steps_x, steps_y = list(op["steps_x"]), list(op["steps_y"])
             if op["normalized"]:
