@@ -110,6 +110,16 @@ void PlanBuilder::newFrame(const Matrix3& forward, int newW, int newH, int regio
     srcPerFrameY_ *= static_cast<double>(regionH) / newH;
 }
 
+void PlanBuilder::resizeByFactors(double fx, double fy, int newW, int newH, Interpolation interpolation) {
+    // Centre-aligned: source x = (x + 0.5) / fx - 0.5.
+    const Matrix3 forward{{fx, 0, 0.5 * fx - 0.5, 0, fy, 0.5 * fy - 0.5, 0, 0, 1}};
+    newFrame(forward, newW, newH, frameW_, frameH_, interpolation);
+    if (pendingResize_) {
+        pendingResize_->ifx = 1.0 / fx;
+        pendingResize_->ify = 1.0 / fy;
+    }
+}
+
 void PlanBuilder::wholePixelFrame(const Matrix3& forward, int newW, int newH, bool swapsAxes) {
     geometric(forward);  // (a resize pending before it is no longer alone)
     frameW_ = newW;

@@ -68,6 +68,8 @@ struct WarpStep {
     /// (warpTables), so every backend picks the same pixels; `inverse` is the same map, unused.
     struct NearestRegion {
         int x = 0, y = 0, w = 0, h = 0;
+        /// cv2.resize given fx, fy instead of a size: ifx = 1 / fx (0: from the sizes, as above).
+        double ifx = 0, ify = 0;
         bool operator==(const NearestRegion&) const = default;
     };
     std::optional<NearestRegion> nearestResize;

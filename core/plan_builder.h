@@ -52,6 +52,14 @@ public:
     /// warp picks its pixels as cv2.resize does: WarpStep::nearestResize).
     void newFrame(const Matrix3& forward, int newW, int newH, int regionW, int regionH,
                   Interpolation interpolation, bool resize = true, int regionX = 0, int regionY = 0);
+    /// cv2.resize(frame, None, fx, fy): the frame becomes newW x newH (the caller's rounding of
+    /// W * fx, H * fy), mapped with the factors themselves, as OpenCV does when given them.
+    void resizeByFactors(double fx, double fy, int newW, int newH, Interpolation interpolation);
+    /// Renders the pending warp into a stage now, so that the next geometric op starts a warp of its
+    /// own (a resize down and back up that must not cancel out).
+    void endWarp() {
+        if (hasPending_) flushWarp();
+    }
     /// Replaces the frame by a newW x newH image that `forward` maps whole pixels onto (a quarter
     /// turn, a transpose): resampling settings stay as they are (whole pixels need none);
     /// `swapsAxes` when the new x axis is the old y axis.

@@ -31,8 +31,8 @@ WarpTables warpTables(const WarpStep& w, int outWidth, int outHeight) {
         // OpenCV's resizeNN: sx = min(cvFloor(x * ifx), w - 1), ifx = 1 / (dst / src) in double; the
         // tables hold the indices in whole units of the fixed point, so (x0 + adelta) >> bits is sx.
         const auto& r = *w.nearestResize;
-        const double ifx = 1.0 / (static_cast<double>(outWidth) / r.w);
-        const double ify = 1.0 / (static_cast<double>(outHeight) / r.h);
+        const double ifx = r.ifx > 0 ? r.ifx : 1.0 / (static_cast<double>(outWidth) / r.w);
+        const double ify = r.ify > 0 ? r.ify : 1.0 / (static_cast<double>(outHeight) / r.h);
         t.adelta.resize(static_cast<std::size_t>(outWidth));
         t.bdelta.assign(static_cast<std::size_t>(outWidth), 0);
         for (int x = 0; x < outWidth; ++x)

@@ -105,6 +105,7 @@ inline Preset everyOpPreset() {
          "interpolation": "nearest", "fill": [5, 6, 7]},
         {"op": "elastic_transform", "p": 0.2, "alpha": 30, "sigma": 5, "same_dxdy": true, "border": "reflect"},
         {"op": "random_grid_shuffle", "p": 0.3, "grid": [2, 5]},
+        {"op": "downscale", "p": 0.2, "scale_range": [0.3, 0.7], "up_interpolation": "linear"},
         {"op": "random_resized_crop", "p": 0.9, "size": [200, 300], "scale": [0.3, 0.9], "ratio": [0.5, 2.0],
          "interpolation": "nearest"},
         {"op": "coarse_dropout", "p": 0.5, "holes": [0, 4], "hole_height_px": [4, 8], "hole_width_px": [3, 9],

@@ -112,6 +112,16 @@ const std::vector<PinnedCase> kCases = [] {
             {"grid 4 steps of 0.7, normalized, nearest",
              R"({"op": "grid_distortion", "num_steps": [4, 4], "distort_limit": [-0.3, -0.3], "interpolation": "nearest"})",
              Bound::Exact},
+            // cv2.resize down by the factor itself (not the rounded size's ratio) and back up: nearest
+            // exact; a linear upscale magnifies the difference of the warp's 1/32-pixel positions from
+            // cv2.resize's 11-bit weights (mean 0.2-0.3, past SPEC §2's 0.25 for large factors).
+            {"downscale 0.37, nearest", R"({"op": "downscale", "scale_range": [0.37, 0.37]})", Bound::Exact},
+            {"downscale 0.23, nearest down, linear up",
+             R"({"op": "downscale", "scale_range": [0.23, 0.23], "up_interpolation": "linear"})",
+             Bound::Stated, 0.35, 6},
+            {"downscale 0.6, linear both",
+             R"({"op": "downscale", "scale_range": [0.6, 0.6], "down_interpolation": "linear", "up_interpolation": "linear"})",
+             Bound::Stated, 0.35, 6},
             // cv2.transform with the sepia matrix, in OpenCV's 8-bit fixed point.
             {"sepia", R"({"op": "to_sepia"})", Bound::Exact},
             // albucore's uint8 multiply: a float32 table, clipped and truncated.
@@ -427,6 +437,7 @@ private slots:
             R"({"op": "multiplicative_noise", "multiplier": [0.8, 1.2], "per_channel": true})",
             R"({"op": "grid_distortion", "distort_limit": [-0.4, 0.2]})",
             R"({"op": "random_grid_shuffle", "grid": [4, 3]})",
+            R"({"op": "downscale", "scale_range": [0.1, 0.6]})",
             R"({"op": "optical_distortion", "distort_limit": [-0.3, 0.7], "mode": "fisheye"})",
         };
         QStringList failures;
@@ -441,7 +452,7 @@ private slots:
             checked +=
                 compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
-        QVERIFY(checked >= 55);
+        QVERIFY(checked >= 56);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
 
@@ -582,6 +593,8 @@ private slots:
             << "optical_distortion"
             << R"({"op": "optical_distortion", "p": 1, "distort_limit": [-1.5, 1.5], "border": "replicate"})"
             << 12;
+        QTest::newRow("downscale") << "downscale"
+                                   << R"({"op": "downscale", "p": 1, "scale_range": [0.05, 0.95]})" << 12;
         QTest::newRow("random_grid_shuffle")
             << "random_grid_shuffle"
             << R"({"op": "random_grid_shuffle", "p": 1, "grid": [4, 3]})" << 12;

@@ -107,7 +107,9 @@ void TestGl::opsMatchCpu_data() {
                                                      {"grid_distortion", Expect::Exact},
                                                      {"optical_distortion", Expect::Exact},
                                                      {"elastic_transform", Expect::Exact},
-                                                     {"random_grid_shuffle", Expect::Exact}};
+                                                     {"random_grid_shuffle", Expect::Exact},
+                                                     {"downscale", Expect::Exact},
+                                                     {"downscale_linear", Expect::Exact}};
     const QList<QSize> sizes{{1, 1}, {7, 5}, {64, 37}, {301, 207}, {4097, 3}};
     for (const auto& [name, expect] : ops)
         for (const QSize& s : sizes)
@@ -131,6 +133,7 @@ void TestGl::opsMatchCpu() {
                     : opName == "brightness_mean"                               ? "brightness_contrast"
                     : opName.startsWith("resize")                               ? "resize"
                     : opName.startsWith("image_compression")                    ? "image_compression"
+                    : opName.startsWith("downscale")                            ? "downscale"
                     : opName == "frames_after_pixel_ops"                        ? "sharpen"
                                                                                 : qPrintable(opName));
     if (opName == "dropout_random") c.set("fill", Fill{Fill::Mode::Random, {}});
@@ -181,6 +184,11 @@ void TestGl::opsMatchCpu() {
         c.set("border", std::string("reflect_101"));
     }
     if (opName == "optical_distortion") c.set("distort_limit", Range{-2, 2});
+    if (opName.startsWith("downscale")) c.set("scale_range", Range{0.05, 0.9});
+    if (opName == "downscale_linear") {
+        c.set("down_interpolation", std::string("linear"));
+        c.set("up_interpolation", std::string("linear"));
+    }
     if (opName == "random_grid_shuffle") c.set("grid", Size2{5, 7});  // more cells than a 1x1 image has
     if (opName == "elastic_transform") {  // large displacements, a uniform field
         c.set("alpha", 80.0);

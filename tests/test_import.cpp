@@ -561,6 +561,29 @@ private slots:
         QCOMPARE(shuffle.preset.pipeline[1].size("grid"), (Size2{64, 3}));
         QVERIFY2(warningsOf(shuffle).contains("transform.transforms[1].grid[0]: 100 cells limited to 64"),
                  qPrintable(warningsOf(shuffle)));
+
+        // Downscale as 2.0.8 writes it (the sign-language pipeline's), and 1.x's scale_min/scale_max with
+        // one interpolation for both; INTER_AREA (3) has no AugLab equivalent: linear, reported.
+        const ImportResult down = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "Downscale", "p": 0.3, "interpolation_pair": {"upscale": 1, "downscale": 0},
+               "scale_range": [0.3, 0.6]}]}})",
+                                                       "down.json");
+        QVERIFY2(down.warnings.empty(), qPrintable(warningsOf(down)));
+        const OpConfig& d = down.preset.pipeline.at(0);
+        QCOMPARE(d.range("scale_range"), (Range{0.3, 0.6}));
+        QCOMPARE(QString::fromStdString(d.choice("down_interpolation")), QString("nearest"));
+        QCOMPARE(QString::fromStdString(d.choice("up_interpolation")), QString("linear"));
+        const ImportResult oldDown = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "Downscale", "scale_min": 0.5, "scale_max": 0.75, "interpolation": 3}]}})",
+                                                          "old-down.json");
+        QCOMPARE(oldDown.preset.pipeline.at(0).range("scale_range"), (Range{0.5, 0.75}));
+        QCOMPARE(QString::fromStdString(oldDown.preset.pipeline.at(0).choice("up_interpolation")),
+                 QString("linear"));
+        QVERIFY2(
+            warningsOf(oldDown).contains("transform.transforms[0].interpolation: OpenCV interpolation 3"),
+            qPrintable(warningsOf(oldDown)));
     }
 
     void oldFlipIsOneOfThree() {

@@ -156,6 +156,16 @@ void notInTfDeotte(const ExportedOp& e, PythonExport& x) {
                     "torchvision export for it).");
 }
 
+void onlyInAlbumentations(const ExportedOp& e, PythonExport& x, const std::string& what) {
+    if (x.target == PythonTarget::TfDeotte) {
+        notInTfDeotte(e, x);
+        return;
+    }
+    notExported(e, x,
+                e.label() + ": " + pythonTargetName(x.target) + " has no " + what +
+                    ": not exported (the albumentations export has it).");
+}
+
 bool hasPythonItem(const std::string& lines) {
     for (std::size_t at = 0; at < lines.size();) {
         const std::size_t end = std::min(lines.find('\n', at), lines.size());

@@ -83,6 +83,9 @@ inline std::string daliCoin(double p) {
 void notExported(const ExportedOp& e, PythonExport& x, const std::string& warning);
 /// The tf-deotte function has no place for the op (it is a matrix/gather function).
 void notInTfDeotte(const ExportedOp& e, PythonExport& x);
+/// An op only the albumentations export has: tf-deotte's refusal there, elsewhere "TARGET has no
+/// WHAT: not exported (the albumentations export has it)".
+void onlyInAlbumentations(const ExportedOp& e, PythonExport& x, const std::string& what);
 
 /// Whether generated list items (`lines`) hold an item, not only comments.
 bool hasPythonItem(const std::string& lines);

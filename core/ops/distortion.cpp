@@ -398,15 +398,7 @@ public:
     }
 
     void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
-        using namespace exporting;
-        if (x.target == PythonTarget::TfDeotte) {
-            notInTfDeotte(e, x);
-            return;
-        }
-        const char* target = pythonTargetName(x.target);
-        notExported(e, x,
-                    e.label() + ": " + target + " has no " + what() +
-                        ": not exported (the albumentations export has it).");
+        exporting::onlyInAlbumentations(e, x, what());
     }
 
     virtual std::string what() const = 0;

@@ -13,6 +13,7 @@
 #include "ops/crop_pad.h"
 #include "ops/deotte_affine.h"
 #include "ops/distortion.h"
+#include "ops/downscale.h"
 #include "ops/dropout.h"
 #include "ops/flip.h"
 #include "ops/gauss_noise.h"
@@ -88,6 +89,7 @@ enum class OpId {
     GaussNoise,
     MultiplicativeNoise,
     ImageCompression,
+    Downscale,
     ToGray,
     Mixup,
     Cutmix,
@@ -108,11 +110,11 @@ using OpParams =
                  KernelSizeParams, MotionBlurParams, KernelEffectParams, ResizeParams, Rot90Params,
                  CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
                  ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
-                 OpticalDistortionParams, ElasticParams, GridShuffleParams>;
+                 OpticalDistortionParams, ElasticParams, GridShuffleParams, DownscaleParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 55>& opModules() {
-    static const std::array<const OpModule*, 55> modules{
+inline const std::array<const OpModule*, 56>& opModules() {
+    static const std::array<const OpModule*, 56> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -159,6 +161,7 @@ inline const std::array<const OpModule*, 55>& opModules() {
         &gaussNoiseModule(),
         &multiplicativeNoiseModule(),
         &imageCompressionModule(),
+        &downscaleModule(),
         &toGrayModule(),
         &mixupModule(),
         &cutmixModule(),

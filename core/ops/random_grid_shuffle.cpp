@@ -301,14 +301,7 @@ public:
     }
 
     void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
-        using namespace exporting;
-        if (x.target == PythonTarget::TfDeotte) {
-            notInTfDeotte(e, x);
-            return;
-        }
-        notExported(e, x,
-                    e.label() + ": " + pythonTargetName(x.target) +
-                        " has no grid shuffle: not exported (the albumentations export has it).");
+        exporting::onlyInAlbumentations(e, x, "grid shuffle");
     }
 };
 

@@ -126,6 +126,8 @@ def draw_once(t, shape, image):
     try:
         params = {"shape": (height, width, 3)}
         params.update(t.get_params())
+        if name == "Downscale":
+            return {"scale_range": params["scale"]}
         if name == "RandomGridShuffle":  # where the first cell goes, and the first row's height
             p = t.get_params_dependent_on_data(params, {"image": image})
             return {"grid": [int(p["mapping"][0]), int(p["tiles"][0][2] - p["tiles"][0][0])]}
@@ -427,6 +429,12 @@ def main(argv):
 
             out = fpixel.channel_shuffle(image, op["channels"])
             print(f"channels {op['channels']}")
+        elif argv[1] == "downscale":
+            from albumentations.augmentations.pixel import functional as fpixel
+
+            inter = {"nearest": 0, "linear": 1}
+            out = fpixel.downscale(image, op["scale"], inter[op["down_interpolation"]], inter[op["up_interpolation"]])
+            print(f"scale {op['scale']:.4f}")
         elif argv[1] == "random_grid_shuffle":
             from albumentations.augmentations.geometric import functional as fgeometric
 
