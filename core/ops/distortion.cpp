@@ -237,10 +237,23 @@ void gaussianBlurReplicate(std::vector<float>& img, int width, int height, int k
         return lo;
     };
     std::vector<float> tmp(img.size());
+    // Rows: the pixels whose taps all fall inside, [r, width - r), tap by tap across the row (each
+    // pixel's sum still adds its taps in order, from 0, so it equals the one-pixel loop below); the
+    // others one by one.
+    const int innerEnd = std::max(r, width - r);
     for (int y = 0; y < height; ++y) {
         const float* in = img.data() + std::size_t(y) * width;
         float* out = tmp.data() + std::size_t(y) * width;
+        if (innerEnd > r) {
+            std::fill(out + r, out + innerEnd, 0.0f);
+            for (int t = 0; t < ksize; ++t) {
+                const float kt = k[std::size_t(t)];
+                const float* src = in + t - r;
+                for (int x = r; x < innerEnd; ++x) out[x] += kt * src[x];
+            }
+        }
         for (int x = 0; x < width; ++x) {
+            if (x >= r && x < innerEnd) continue;
             int first, last;
             float wFirst, wLast;
             const int lo = taps(x, width, first, last, wFirst, wLast);
