@@ -17,7 +17,6 @@
 
 namespace auglab::testing {
 
-
 inline constexpr double kDeg = std::numbers::pi / 180;
 
 inline Preset targetPreset(const std::string& pipeline, const std::string& targets = "{}") {
@@ -73,6 +72,5 @@ inline double differingShare(const Mask& a, const cv::Mat& b) {
         for (int x = 0; x < a.width; ++x) n += a.at(x, y) != b.at<std::uint8_t>(y, x);
     return double(n) / (double(a.width) * a.height);
 }
-
 
 }  // namespace auglab::testing
