@@ -13,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -359,18 +360,33 @@ public:
         p.interpolation = readInterpolation(r, "interpolation");
         p.border = readBorder(r, "border");
         p.fill = readRgb(r.member("fill"));
-        const JsonReader k = r.member("keypoint_remapping");
-        const std::string s = k.string();
-        if (s != "mask" && s != "direct") k.fail("expected \"mask\" or \"direct\"");
-        p.keypoints = keypointRemapFromName(s);
+        p.keypoints = keypointRemapFromName(eitherOf(r.member("keypoint_remapping"), "mask", "direct"));
     }
 
     /// The op's maps for a width x height image; `scale`: stage pixels per frame pixel.
     virtual DistortionMaps maps(const Params& p, int width, int height, double scale) const = 0;
 
+    /// maps() of the last call on this thread with the same arguments, kept: a sample's plan, its
+    /// boxes and keypoints, and every pack of three of its masks ask for the same full-size maps (an
+    /// elastic field's smoothing takes seconds at camera sizes). Holds 8 bytes per pixel of the last
+    /// frame, per thread.
+    const DistortionMaps& cachedMaps(const Params& p, int width, int height, double scale) const {
+        struct Entry {
+            Params params;
+            int width, height;
+            double scale;
+            DistortionMaps maps;
+        };
+        thread_local std::optional<Entry> last;
+        if (!last || !(last->params == p) || last->width != width || last->height != height ||
+            last->scale != scale)
+            last = Entry{p, width, height, scale, maps(p, width, height, scale)};
+        return last->maps;
+    }
+
     bool moveTargets(const OpParams& params, TargetFrame& f) const override {
         const auto& p = std::get<Params>(params);
-        const DistortionMaps m = maps(p, f.width, f.height, 1.0);
+        const DistortionMaps& m = cachedMaps(p, f.width, f.height, 1.0);
         remapTargets(f, m.x, m.y, p.keypoints == KeypointRemap::Direct);
         return true;
     }
@@ -378,7 +394,7 @@ public:
     void lower(const OpParams& params, PlanBuilder& b) const override {
         const auto& p = std::get<Params>(params);
         // A tile's stage gets the maps of an image of its own size (the same steps or coefficient).
-        const DistortionMaps m = maps(p, b.stageWidth(), b.stageHeight(), std::sqrt(b.sx() * b.sy()));
+        const DistortionMaps& m = cachedMaps(p, b.stageWidth(), b.stageHeight(), std::sqrt(b.sx() * b.sy()));
         b.remapStage(m.x, m.y, p.interpolation, p.border, p.fill);
     }
 
@@ -401,10 +417,7 @@ public:
         if (a.version().before2()) {
             op.set("keypoint_remapping", std::string("mask"));
         } else {
-            const JsonReader k = a.get("keypoint_remapping_method");
-            const std::string s = k.string();
-            if (s != "mask" && s != "direct") a.fail(k, "expected \"mask\" or \"direct\"");
-            op.set("keypoint_remapping", s);
+            op.set("keypoint_remapping", eitherOf(a.get("keypoint_remapping_method"), "mask", "direct"));
         }
         a.maskOnly("fill_mask", {"mask_value"});
         a.maskOnly("mask_interpolation");
@@ -585,10 +598,7 @@ public:
             {"op", "applied", "k", "mode", "interpolation", "border", "fill", "keypoint_remapping"});
         OpticalDistortionParams p;
         p.k = r.member("k").numberIn(-1000, 1000);
-        const JsonReader mode = r.member("mode");
-        const std::string m = mode.string();
-        if (m != "camera" && m != "fisheye") mode.fail("expected \"camera\" or \"fisheye\"");
-        p.fisheye = m == "fisheye";
+        p.fisheye = eitherOf(r.member("mode"), "camera", "fisheye") == "fisheye";
         readRemap(r, p);
         return p;
     }
@@ -643,10 +653,7 @@ public:
                        "at the image centre (2.0's OpticalDistortion has no shift).");
             op.set("mode", std::string("camera"));
         } else {
-            const JsonReader mode = a.get("mode");
-            const std::string m = mode.string();
-            if (m != "camera" && m != "fisheye") a.fail(mode, "expected \"camera\" or \"fisheye\"");
-            op.set("mode", m);
+            op.set("mode", eitherOf(a.get("mode"), "camera", "fisheye"));
         }
         readAlbumentationsRemap(a, op);
     }
@@ -715,10 +722,7 @@ public:
         p.sigma = r.member("sigma").numberIn(0, 1000);
         p.approximate = r.member("approximate").boolean();
         p.sameDxDy = r.member("same_dxdy").boolean();
-        const JsonReader noise = r.member("noise_distribution");
-        const std::string n = noise.string();
-        if (n != "gaussian" && n != "uniform") noise.fail("expected \"gaussian\" or \"uniform\"");
-        p.uniform = n == "uniform";
+        p.uniform = eitherOf(r.member("noise_distribution"), "gaussian", "uniform") == "uniform";
         p.noiseSeed = r.member("noise_seed").unsignedInteger64();
         readRemap(r, p);
         return p;
@@ -780,10 +784,7 @@ public:
                        "1.x's alpha_affine (an affine jitter before the elastic field) is left out: "
                        "2.0's ElasticTransform has none (use an affine op).");
         } else {
-            const JsonReader n = a.get("noise_distribution");
-            const std::string s = n.string();
-            if (s != "gaussian" && s != "uniform") a.fail(n, "expected \"gaussian\" or \"uniform\"");
-            op.set("noise_distribution", s);
+            op.set("noise_distribution", eitherOf(a.get("noise_distribution"), "gaussian", "uniform"));
         }
         readAlbumentationsRemap(a, op);
     }

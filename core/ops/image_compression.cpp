@@ -63,10 +63,7 @@ public:
     OpParams readReplay(const JsonReader& r) const override {
         r.requireObject({"op", "applied", "compression_type", "quality"});
         CompressionParams p;
-        const JsonReader type = r.member("compression_type");
-        const std::string t = type.string();
-        if (t != "jpeg" && t != "webp") type.fail("expected \"jpeg\" or \"webp\"");
-        p.webp = t == "webp";
+        p.webp = replay_fields::eitherOf(r.member("compression_type"), "jpeg", "webp") == "webp";
         p.quality = static_cast<int>(r.member("quality").integer(1, 100));
         return p;
     }
@@ -128,8 +125,7 @@ public:
         const JsonReader type = a.get("compression_type");
         std::string t;
         if (type.json().is_string()) {
-            t = type.string();
-            if (t != "jpeg" && t != "webp") a.fail(type, "expected \"jpeg\" or \"webp\"");
+            t = replay_fields::eitherOf(type, "jpeg", "webp");
         } else {
             t = type.integer(0, 1) == 0 ? "jpeg" : "webp";
         }

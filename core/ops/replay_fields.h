@@ -40,6 +40,13 @@ inline double num(const JsonReader& r, std::string_view key, double lower, doubl
     return r.member(key).numberIn(lower, upper);
 }
 
+/// A string that must be `a` or `b` (the error at `v` names both).
+inline std::string eitherOf(const JsonReader& v, const char* a, const char* b) {
+    std::string s = v.string();
+    if (s != a && s != b) v.fail(std::string("expected \"") + a + "\" or \"" + b + "\"");
+    return s;
+}
+
 inline Interpolation readInterpolation(const JsonReader& r, std::string_view key) {
     const JsonReader v = r.member(key);
     try {
