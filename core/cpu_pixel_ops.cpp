@@ -57,14 +57,18 @@ void lutRows(Image& img, const Lut& lut, int y0, int y1) {
     }
 }
 
-// Mean of the RGB values, summed in integers so that it does not depend on the thread count.
-double rgbMean(const Image& img) {
+// The step's mean: of the RGB values or of their gray, summed in integers so that it does not depend
+// on the thread count.
+double stepMean(const Image& img, const MeanBrightnessStep& s) {
     std::uint64_t sum = 0;
     for (int y = 0; y < img.height; ++y) {
         const std::uint8_t* p = img.row(y);
-        for (int x = 0; x < img.width; ++x, p += img.channels) sum += p[0] + p[1] + p[2];
+        if (s.gray)
+            for (int x = 0; x < img.width; ++x, p += img.channels) sum += grayOf(p[0], p[1], p[2]);
+        else
+            for (int x = 0; x < img.width; ++x, p += img.channels) sum += p[0] + p[1] + p[2];
     }
-    return static_cast<double>(sum) / (3.0 * img.width * img.height);
+    return meanOfSum(s, static_cast<double>(sum), double(img.width) * img.height);
 }
 
 void hsvRows(Image& img, const HsvLuts& l, int y0, int y1) {
@@ -90,6 +94,17 @@ void grayRows(Image& img, int y0, int y1) {
     for (int y = y0; y < y1; ++y) {
         std::uint8_t* p = img.row(y);
         for (int x = 0; x < img.width; ++x, p += cn) p[0] = p[1] = p[2] = grayOf(p[0], p[1], p[2]);
+    }
+}
+
+void grayBlendRows(Image& img, const GrayBlendStep& s, int y0, int y1) {
+    const int cn = img.channels;
+    for (int y = y0; y < y1; ++y) {
+        std::uint8_t* p = img.row(y);
+        for (int x = 0; x < img.width; ++x, p += cn) {
+            const int g = grayOf(p[0], p[1], p[2]);
+            for (int c = 0; c < 3; ++c) p[c] = static_cast<std::uint8_t>(grayBlendOf(s, p[c], g));
+        }
     }
 }
 
@@ -403,6 +418,8 @@ void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
         grayRows(img, y0, y1);
     } else if (const auto* s = std::get_if<ChannelMatrixStep>(&step)) {
         channelMatrixRows(img, *s, y0, y1);
+    } else if (const auto* s = std::get_if<GrayBlendStep>(&step)) {
+        grayBlendRows(img, *s, y0, y1);
     } else if (const auto* s = std::get_if<NoiseStep>(&step)) {
         noiseRows(img, *s, y0, y1);
     } else if (const auto* s = std::get_if<DropoutStep>(&step)) {
@@ -415,7 +432,7 @@ void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
 void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
     if (const auto* s = std::get_if<MeanBrightnessStep>(&step)) {
         const BrightnessContrastParams p{s->brightness, 0.0, false};
-        const Lut lut = brightnessContrastLut(s->alpha, brightnessBeta(p, rgbMean(img)));
+        const Lut lut = brightnessContrastLut(s->alpha, brightnessBeta(p, stepMean(img, *s)));
         loop(img.height, [&](int y0, int y1) { lutRows(img, lut, y0, y1); });
     } else if (const auto* s = std::get_if<BlurStep>(&step)) {
         applyBlur(img, s->kernel, loop);

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -92,10 +93,22 @@ struct LutStep {
     bool operator==(const LutStep&) const = default;
     std::array<Lut, 3> luts{};
 };
+/// A table made from the image's mean: brightnessContrastLut(alpha, float(brightness * mean)), the
+/// mean that of R, G and B (RandomBrightnessContrast's brightness_by_max false) or, with `gray`, that
+/// of cv2's RGB2GRAY values (ColorJitter's contrast: brightness is then 1 - factor), summed in
+/// integers; `roundMean` first rounds the mean half up to an integer (ColorJitter's contrast 0).
 struct MeanBrightnessStep {
-    float alpha;
-    double brightness;
-};  ///< relative to the image mean
+    float alpha = 1;
+    double brightness = 0;
+    bool gray = false;
+    bool roundMean = false;
+};
+/// The mean a MeanBrightnessStep reads from an integer sum over `pixels` pixels (of R + G + B, or of
+/// the gray values), and the beta of its table: every backend calls these.
+inline double meanOfSum(const MeanBrightnessStep& s, double sum, double pixels) {
+    const double mean = sum / (s.gray ? pixels : 3.0 * pixels);
+    return s.roundMean ? std::floor(mean + 0.5) : mean;
+}
 struct HsvStep {
     HsvLuts luts;
 };
@@ -116,6 +129,18 @@ inline int channelMatrixOf(const ChannelMatrixStep& s, int c, int r, int g, int 
                    s.m[std::size_t(3 * c + 2)] * b + (1 << (ChannelMatrixStep::kShift - 1))) >>
                   ChannelMatrixStep::kShift;
     return v < 0 ? 0 : (v > 255 ? 255 : v);
+}
+/// Each colour blended with the pixel's gray (cv2 RGB2GRAY), as cv2.addWeighted(img, alpha, gray,
+/// beta, 0) on 8-bit data: round-half-even(fma(c, alpha, float(gray * beta))), saturated; alpha
+/// kept. ColorJitter's saturation (alpha the factor, beta 1 - factor).
+struct GrayBlendStep {
+    float alpha = 1, beta = 0;
+};
+/// Channel value c blended with gray g (every backend computes exactly this).
+inline int grayBlendOf(const GrayBlendStep& s, int c, int g) {
+    const float v = std::fma(static_cast<float>(c), s.alpha, static_cast<float>(g) * s.beta);
+    const float r = std::nearbyint(v);  // the default rounding mode: half to even
+    return r <= 0 ? 0 : (r >= 255 ? 255 : static_cast<int>(r));
 }
 struct BlurStep {
     std::vector<float> kernel;
@@ -175,7 +200,7 @@ struct MixStep {
 
 using PixelStep =
     std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep, ConvolveStep,
-                 NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep>;
+                 NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep, GrayBlendStep>;
 
 /// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
 /// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full

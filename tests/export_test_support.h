@@ -117,6 +117,8 @@ inline Preset everyOpPreset() {
         {"op": "brightness_contrast", "p": 0.6, "brightness": [-0.1, 0.3], "contrast": [-0.5, 0.25],
          "brightness_by_max": false},
         {"op": "hue_saturation_value", "p": 0.5, "hue_shift_deg": [-30, 50], "sat_shift": [-20, 10], "val_shift": [-5, 5]},
+        {"op": "color_jitter", "p": 0.4, "brightness": [0.7, 1.4], "contrast": [0.5, 1.1], "saturation": [0, 2],
+         "hue": [-0.1, 0.05]},
         {"op": "gaussian_blur", "p": 0.4, "sigma_px": [0.5, 2.0]},
         {"op": "box_blur", "p": 0.3, "kernel_size": [3, 9]},
         {"op": "median_blur", "p": 0.3, "kernel_size": [5, 7]},
@@ -417,6 +419,32 @@ struct PinnedCase {
     double meanLimit = 0;  ///< Bound::Stated: the mean difference allowed
     int maxLimit = 0;      ///< Bound::Stated: the largest difference allowed
 };
+
+/// The bound a target states for one case: Exact, or Stated with its mean and max.
+struct StatedBound {
+    Bound bound = Bound::Exact;
+    double meanLimit = 0;
+    int maxLimit = 0;
+};
+
+/// color_jitter with one adjustment at a time (the others at their identity, so that the drawn order
+/// cannot matter): brightness 1.3, contrast 0.6, saturation 1.7 and 0.35, hue +0.1, with the bounds
+/// a target states for them, in that order.
+inline std::vector<PinnedCase> colorJitterCases(const std::array<StatedBound, 5>& bounds) {
+    static const char* const names[] = {"color jitter, brightness 1.3", "color jitter, contrast 0.6",
+                                        "color jitter, saturation 1.7", "color jitter, saturation 0.35",
+                                        "color jitter, hue +0.1"};
+    static const char* const ops[] = {
+        R"({"op": "color_jitter", "brightness": [1.3, 1.3], "contrast": [1, 1], "saturation": [1, 1], "hue": [0, 0]})",
+        R"({"op": "color_jitter", "brightness": [1, 1], "contrast": [0.6, 0.6], "saturation": [1, 1], "hue": [0, 0]})",
+        R"({"op": "color_jitter", "brightness": [1, 1], "contrast": [1, 1], "saturation": [1.7, 1.7], "hue": [0, 0]})",
+        R"({"op": "color_jitter", "brightness": [1, 1], "contrast": [1, 1], "saturation": [0.35, 0.35], "hue": [0, 0]})",
+        R"({"op": "color_jitter", "brightness": [1, 1], "contrast": [1, 1], "saturation": [1, 1], "hue": [0.1, 0.1]})"};
+    std::vector<PinnedCase> cases;
+    for (std::size_t i = 0; i < bounds.size(); ++i)
+        cases.push_back({names[i], ops[i], bounds[i].bound, bounds[i].meanLimit, bounds[i].maxLimit});
+    return cases;
+}
 
 /// A preset of one pipeline entry (seed 5).
 inline Preset presetOf(const char* op) {

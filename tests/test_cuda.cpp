@@ -283,6 +283,11 @@ Plan pixelPlan(const QByteArray& op, int w, int h) {
             LutStep(std::array<Lut, 3>{brightnessContrastLut(1.2f, 20.0f), brightnessContrastLut(0.7f, -9.0f),
                                        brightnessContrastLut(1.0f, 33.0f)})};
     if (op == "mean_brightness") stage.ops = {MeanBrightnessStep{0.9f, 0.15}};
+    if (op == "gray_mean")  // color_jitter's contrast: the mean of the gray, then rounded (contrast 0)
+        stage.ops = {MeanBrightnessStep{1.7f, 1.0 - 1.7, true, false},
+                     MeanBrightnessStep{0.0f, 1.0, true, true}};
+    if (op == "gray_blend")  // color_jitter's saturation, up and down
+        stage.ops = {GrayBlendStep{1.7f, static_cast<float>(1.0 - 1.7)}, GrayBlendStep{0.35f, 0.65f}};
     if (op == "hsv") stage.ops = {HsvStep{hsv}};
     if (op == "gray") stage.ops = {GrayStep{}};
     if (op == "channel_matrix")  // to_sepia's matrix (sums past 255), then a permutation
@@ -716,7 +721,8 @@ void TestCuda::pixelOpsMatchCpu_data() {
         "gray",         "blur_small",       "blur_large",      "noise_per_channel",
         "noise_shared", "dropout_constant", "dropout_random",  "dropout_random_uniform",
         "median_small", "median_large",     "convolve",        "everything",
-        "three_stages", "channel_matrix",   "compression"};
+        "three_stages", "channel_matrix",   "compression",     "gray_mean",
+        "gray_blend"};
     const QList<QPair<QSize, int>> sizes{
         {{1, 1}, 3}, {{7, 5}, 3}, {{4097, 3}, 3}, {{301, 207}, 3}, {{120, 91}, 4}};
     for (int engine : enginesOfThisBuild())

@@ -74,6 +74,17 @@ const std::vector<PinnedCase> kCases = [] {
             {"hue/saturation/value, fractions",
              R"({"op": "hue_saturation_value", "hue_shift_deg": [-47, -47], "sat_shift": [33.7, 33.7], "val_shift": [-12.4, -12.4]})",
              Bound::ExactBeforeRowTail},
+            // ColorJitter with one adjustment at a time, beside colorJitterCases' five (the orders are
+            // replayFedMatchesLibrary's).
+            {"color jitter, contrast 0 (the mean rounded)",
+             R"({"op": "color_jitter", "brightness": [1, 1], "contrast": [0, 0], "saturation": [1, 1], "hue": [0, 0]})",
+             Bound::Exact},
+            {"color jitter, saturation 0 (gray)",
+             R"({"op": "color_jitter", "brightness": [1, 1], "contrast": [1, 1], "saturation": [0, 0], "hue": [0, 0]})",
+             Bound::Exact},
+            {"color jitter, hue -0.37",
+             R"({"op": "color_jitter", "brightness": [1, 1], "contrast": [1, 1], "saturation": [1, 1], "hue": [-0.37, -0.37]})",
+             Bound::ExactBeforeRowTail},
             {"gaussian blur 1.3", R"({"op": "gaussian_blur", "sigma_px": [1.3, 1.3]})", Bound::Blur},
             {"gamma 0.65 (brightens)", R"({"op": "random_gamma", "gamma_pct": [65, 65]})", Bound::Exact},
             {"gamma 1.7 (darkens)", R"({"op": "random_gamma", "gamma_pct": [170, 170]})", Bound::Exact},
@@ -154,7 +165,10 @@ const std::vector<PinnedCase> kCases = [] {
              R"({"op": "random_resized_crop", "size": [200, 333], "scale": [1, 1], "ratio": [1.5033333333333334, 1.5033333333333334]})",
              Bound::Linear},
         });
-    return joined(joined(cases, kernelPinnedCases()), resizePinnedCases(ResizeTarget::Albumentations));
+    // The hue: exact but OpenCV's HSV row tail.
+    const std::vector<PinnedCase> jitter = colorJitterCases({{{}, {}, {}, {}, {Bound::ExactBeforeRowTail}}});
+    return joined(joined(joined(cases, kernelPinnedCases()), resizePinnedCases(ResizeTarget::Albumentations)),
+                  jitter);
 }();
 
 }  // namespace
@@ -439,6 +453,7 @@ private slots:
             R"({"op": "random_grid_shuffle", "grid": [4, 3]})",
             R"({"op": "downscale", "scale_range": [0.1, 0.6]})",
             R"({"op": "optical_distortion", "distort_limit": [-0.3, 0.7], "mode": "fisheye"})",
+            R"({"op": "color_jitter", "brightness": [0.5, 1.5], "contrast": [0, 2], "saturation": [0.2, 1.1], "hue": [-0.3, 0.1]})",
         };
         QStringList failures;
         int checked = 0;
@@ -452,7 +467,7 @@ private slots:
             checked +=
                 compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
-        QVERIFY(checked >= 56);
+        QVERIFY(checked >= 61);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
 
@@ -601,6 +616,15 @@ private slots:
         QTest::newRow("random_grid_shuffle, more cells than some sides hold evenly")
             << "random_grid_shuffle"
             << R"({"op": "random_grid_shuffle", "p": 1, "grid": [7, 9]})" << 12;
+        // On astronaut.png (512 wide: no scalar row tail in OpenCV's HSV2RGB, whose level there would
+        // move the gray mean of a contrast that follows the hue).
+        QTest::newRow("color_jitter")
+            << "color_jitter"
+            << R"({"op": "color_jitter", "p": 1})" << 12;  // factors and orders drawn afresh
+        QTest::newRow("color_jitter, wide factors")
+            << "color_jitter"
+            << R"({"op": "color_jitter", "p": 1, "brightness": [0.1, 3], "contrast": [0, 2.5], "saturation": [0, 4], "hue": [-0.5, 0.5]})"
+            << 12;
         QTest::newRow("random_tone_curve per channel")
             << "random_tone_curve"
             << R"({"op": "random_tone_curve", "p": 1, "scale": 0.2, "per_channel": true})" << 12;
@@ -614,7 +638,8 @@ private slots:
         QFETCH(QString, entry);
         QFETCH(int, variants);
         const QString input =
-            QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/chelsea.png");
+            QString::fromStdString(std::string(AUGLAB_SOURCE_DIR) + "/resources/samples/" +
+                                   (op == "color_jitter" ? "astronaut.png" : "chelsea.png"));
         const QString preset = dir_.filePath(op + ".auglab.json");
         writeFileAtomically(preset.toStdString(),
                             R"({"format": "auglab-preset", "version": 1, "seed": 3, "pipeline": [)" +

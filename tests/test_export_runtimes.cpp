@@ -82,6 +82,10 @@ const std::vector<PinnedCase> kDaliCases = {
      Bound::Linear},
 };
 
+// fn.hue turns the YIQ chroma plane; the saturation blend is float32, rounded half up.
+const std::vector<PinnedCase> kDaliColorJitter = colorJitterCases(
+    {{{}, {}, {Bound::Stated, 0.05, 1}, {Bound::Stated, 0.05, 1}, {Bound::Stated, 20.0, 50}}});
+
 // torch 2.15 + torchvision 0.29 on chelsea.png. Measured: see the README's table.
 const std::vector<PinnedCase> kTorchvisionCases = {
     {"rotate, constant",
@@ -141,6 +145,13 @@ const std::vector<PinnedCase> kTorchvisionCases = {
      R"({"op": "random_resized_crop", "size": [260, 520], "scale": [1, 1], "ratio": [2, 2]})", Bound::Linear},
 };
 
+// v2.ColorJitter: float gray weights (floored for the saturation), float HSV.
+const std::vector<PinnedCase> kTorchvisionColorJitter = colorJitterCases({{{},
+                                                                           {Bound::Stated, 0.25, 1},
+                                                                           {Bound::Stated, 0.45, 1},
+                                                                           {Bound::Stated, 1.0, 2},
+                                                                           {Bound::Stated, 0.5, 3}}});
+
 }  // namespace
 
 class TestExportDali : public QObject {
@@ -177,7 +188,8 @@ private slots:
 
     void pinnedMatchesApply() {
         const QStringList failures = pinnedCasesOutsideBounds(
-            joined(joined(kDaliCases, kernelPinnedCases(true)), resizePinnedCases(ResizeTarget::Dali)),
+            joined(joined(joined(kDaliCases, kernelPinnedCases(true)), resizePinnedCases(ResizeTarget::Dali)),
+                   kDaliColorJitter),
             exportDali, python_, {checker("dali_check.py")}, dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }
@@ -206,8 +218,9 @@ private slots:
 
     void pinnedMatchesApply() {
         const QStringList failures =
-            pinnedCasesOutsideBounds(joined(joined(kTorchvisionCases, kernelPinnedCases()),
-                                            resizePinnedCases(ResizeTarget::Torchvision)),
+            pinnedCasesOutsideBounds(joined(joined(joined(kTorchvisionCases, kernelPinnedCases()),
+                                                   resizePinnedCases(ResizeTarget::Torchvision)),
+                                            kTorchvisionColorJitter),
                                      exportTorchvision, python_, {checker("torchvision_check.py")},
                                      dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));

@@ -195,7 +195,10 @@ private slots:
 
     void kerasPinnedMatchesApply() {
         const QStringList failures = pinnedCasesOutsideBounds(
-            joined(joined(kKerasCases, kernelPinnedCases()), resizePinnedCases(ResizeTarget::Keras)),
+            joined(
+                joined(joined(kKerasCases, kernelPinnedCases()), resizePinnedCases(ResizeTarget::Keras)),
+                colorJitterCases(
+                    {{{}, {}, {Bound::Stated, 0.06, 1}, {Bound::Stated, 0.01, 1}, {Bound::Stated, 0.5, 3}}})),
             exportKeras, pyenvPython(), {kChecker, "--keras"}, dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }

@@ -90,6 +90,8 @@ void TestGl::opsMatchCpu_data() {
                                                      {"to_gray", Expect::Exact},
                                                      {"rgb_shift", Expect::Exact},
                                                      {"hue_saturation_value", Expect::Bounded},
+                                                     {"color_jitter", Expect::Bounded},
+                                                     {"color_jitter_contrast", Expect::Exact},
                                                      {"gaussian_blur", Expect::Bounded},
                                                      {"box_blur", Expect::Bounded},
                                                      {"median_blur", Expect::Exact},
@@ -134,6 +136,7 @@ void TestGl::opsMatchCpu() {
                     : opName.startsWith("resize")                               ? "resize"
                     : opName.startsWith("image_compression")                    ? "image_compression"
                     : opName.startsWith("downscale")                            ? "downscale"
+                    : opName.startsWith("color_jitter")                         ? "color_jitter"
                     : opName == "frames_after_pixel_ops"                        ? "sharpen"
                                                                                 : qPrintable(opName));
     if (opName == "dropout_random") c.set("fill", Fill{Fill::Mode::Random, {}});
@@ -147,6 +150,17 @@ void TestGl::opsMatchCpu() {
             c.set("unit_size_px", Range{2, double(std::min(30, std::min(width, height) - 1))});
     }
     if (opName == "brightness_mean") c.set("brightness_by_max", false);
+    if (opName == "color_jitter") {  // factors up to 1: a level the shaders may round otherwise stays one
+        c.set("brightness", Range{0.5, 1});
+        c.set("contrast", Range{0.3, 1});
+        c.set("saturation", Range{0, 1});
+    }
+    if (opName == "color_jitter_contrast") {  // the gray mean's table alone: exact
+        c.set("contrast", Range{0, 2});
+        c.set("brightness", Range{0.5, 2});
+        c.set("saturation", Range{1, 1});
+        c.set("hue", Range{0, 0});
+    }
     if (opName == "affine") c.set("rotate_deg", Range{-40, 40});
     if (opName == "random_resized_crop") c.set("size", Size2{std::max(1, height * 2 / 3), width + 5});
     if (opName.startsWith("resize")) c.set("size", Size2{std::max(1, height * 2 / 3), width + 5});

@@ -278,6 +278,8 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 DevicePass mean = base;
                 mean.alpha = m.alpha;
                 mean.brightness = m.brightness;
+                mean.meanOfGray = m.gray ? 1 : 0;
+                mean.roundMean = m.roundMean ? 1 : 0;
                 mean.sum = work.meanSlots[meanIndex];
                 mean.lut = work.meanSlots[meanIndex] + 256;
                 ++meanIndex;
@@ -314,6 +316,12 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
             } else if (std::holds_alternative<GrayStep>(step)) {
                 DeviceOp op{};
                 op.kind = kOpGray;
+                ops.push_back(op);
+            } else if (const auto* gb = std::get_if<GrayBlendStep>(&step)) {
+                DeviceOp op{};
+                op.kind = kOpGrayBlend;
+                op.blendAlpha = gb->alpha;
+                op.blendBeta = gb->beta;
                 ops.push_back(op);
             } else if (const auto* cm = std::get_if<ChannelMatrixStep>(&step)) {
                 DeviceOp op{};

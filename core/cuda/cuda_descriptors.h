@@ -18,7 +18,7 @@ enum PassKind : int {
     kSegment,
     kBlurRows,     ///< 8-bit image -> float rows, border reflect_101
     kBlurColumns,  ///< float rows -> 8-bit image (RGB only)
-    kMeanSum,      ///< integer sum of the RGB values into `sum`
+    kMeanSum,      ///< integer sum of the RGB values (or of their gray) into `sum`
     kMeanLut,      ///< builds the brightness/contrast LUT from `sum`
     kMedian,       ///< 8-bit image -> the window's median per channel, as floats (border replicate)
     kConvolve,     ///< 8-bit image -> the 2-D correlation's float sums (border reflect_101)
@@ -27,7 +27,17 @@ enum PassKind : int {
 };
 
 /// The pointwise ops a segment applies, in pipeline order.
-enum OpKind : int { kOpLut, kOpHsv, kOpGray, kOpNoise, kOpDropout, kOpMix, kOpChannelLut, kOpMatrix };
+enum OpKind : int {
+    kOpLut,
+    kOpHsv,
+    kOpGray,
+    kOpNoise,
+    kOpDropout,
+    kOpMix,
+    kOpChannelLut,
+    kOpMatrix,
+    kOpGrayBlend
+};
 
 /// Dropout fill modes, as Fill::Mode.
 enum FillKind : int { kFillConstant, kFillRandom, kFillRandomUniform };
@@ -42,6 +52,7 @@ struct DeviceOp {
     int mode;                      ///< dropout: FillKind; noise: 1 = one value per channel
     std::uint8_t fill[4];          ///< dropout constant fill
     float mean255, std255;         ///< noise
+    float blendAlpha, blendBeta;   ///< kOpGrayBlend (core/plan.h GrayBlendStep)
     std::uint32_t seedLo, seedHi;  ///< noise and random fill: Philox key
     Offset luts;  ///< kOpLut: 256 bytes; kOpChannelLut: R, G, B tables, 768 bytes; kOpHsv: hue, saturation
                   ///< and value LUTs, 768 bytes; kOpMatrix: ChannelMatrixStep's 9 ints
@@ -92,9 +103,11 @@ struct DevicePass {
     int taps;
     Offset kernel;
     Offset floats;  ///< float[width * height * 3], the row pass's result
-    // Mean brightness.
+    // Mean brightness (core/plan.h MeanBrightnessStep).
     float alpha;  ///< contrast factor
     double brightness;
+    int meanOfGray;  ///< 1: the sum is of cv2 RGB2GRAY values, one per pixel
+    int roundMean;   ///< 1: the mean rounded half up to an integer first
     Offset sum;  ///< std::uint64_t, zeroed before the batch
     Offset lut;  ///< 256 bytes, written by kMeanLut and read by the next segment's kOpLut
 };

@@ -344,6 +344,16 @@ AUGLAB_HD void applyOp(unsigned char* arena, const DeviceOp& op, int x, int y, i
         case kOpGray:
             px[0] = px[1] = px[2] = grayOf(px[0], px[1], px[2]);
             return;
+        case kOpGrayBlend: {
+            // cv2.addWeighted on 8-bit data (core/plan.h grayBlendOf): one rounding of c * alpha + t.
+            const float t = mulF(static_cast<float>(grayOf(px[0], px[1], px[2])), op.blendBeta);
+            for (int c = 0; c < 3; ++c) {
+                float v = fmaF(static_cast<float>(px[c]), op.blendAlpha, t);
+                v = v < -1.0f ? -1.0f : (256.0f < v ? 256.0f : v);
+                px[c] = clampInt(roundToInt(v), 0, 255);
+            }
+            return;
+        }
         case kOpMatrix: {
             // cv2.transform's 8-bit fixed point (plan.h ChannelMatrixStep): 1/1024, rounded, saturated.
             const int* m = at<int>(arena, op.luts);
@@ -522,21 +532,24 @@ AUGLAB_HD void storeFloatsPixel(unsigned char* arena, const DevicePass& p, int x
     for (int c = 0; c < 3; ++c) out[c] = static_cast<unsigned char>(clampInt(roundToInt(s[c]), 0, 255));
 }
 
-/// kMeanSum: this pixel's share of the integer RGB sum.
+/// kMeanSum: this pixel's share of the integer sum (of R, G and B, or of its gray).
 AUGLAB_HD int rgbSumOf(unsigned char* arena, const DevicePass& p, int x, int y) {
     const unsigned char* s = at<unsigned char>(arena, p.image) + pixelIndex(p, x, y);
-    return s[0] + s[1] + s[2];
+    return p.meanOfGray ? grayOf(s[0], s[1], s[2]) : s[0] + s[1] + s[2];
 }
 
 /// kMeanLut: entry v of brightnessContrastLut(alpha, float(brightness * mean)), the mean in double
-/// exactly as cpu_pixel_ops.cpp's rgbMean divides.
+/// exactly as core/plan.h's meanOfSum divides.
 AUGLAB_HD void meanLutEntry(unsigned char* arena, const DevicePass& p, int v) {
     const double sum = static_cast<double>(*at<std::uint64_t>(arena, p.sum));
+    const double pixels = mulD(static_cast<double>(p.width), p.height);
 #if defined(__CUDA_ARCH__)
-    const double mean = __ddiv_rn(sum, mulD(mulD(3.0, p.width), p.height));
+    double mean = __ddiv_rn(sum, p.meanOfGray ? pixels : mulD(3.0, pixels));
+    if (p.roundMean) mean = floor(__dadd_rn(mean, 0.5));
     const float beta = __double2float_rn(mulD(p.brightness, mean));
 #else
-    const double mean = sum / (3.0 * p.width * p.height);
+    double mean = sum / (p.meanOfGray ? pixels : 3.0 * pixels);
+    if (p.roundMean) mean = std::floor(mean + 0.5);
     const float beta = static_cast<float>(p.brightness * mean);
 #endif
     at<std::uint8_t>(arena, p.lut)[v] = brightnessContrastEntry(v, p.alpha, beta);

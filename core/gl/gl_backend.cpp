@@ -276,19 +276,30 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
         std::uint64_t sum = 0;
         for (int y = 0; y < h; ++y) {
             const std::uint8_t* p = img.row(y);
-            for (int x = 0; x < w; ++x, p += channels) sum += p[0] + p[1] + p[2];
+            if (s->gray)
+                for (int x = 0; x < w; ++x, p += channels) sum += grayOf(p[0], p[1], p[2]);
+            else
+                for (int x = 0; x < w; ++x, p += channels) sum += p[0] + p[1] + p[2];
         }
         const BrightnessContrastParams bp{s->brightness, 0.0, false};
-        return runLut(
-            input, w, h,
-            LutStep::same(brightnessContrastLut(s->alpha, brightnessBeta(bp, double(sum) / (3.0 * w * h))))
-                .luts);
+        const double mean = meanOfSum(*s, double(sum), double(w) * h);
+        return runLut(input, w, h,
+                      LutStep::same(brightnessContrastLut(s->alpha, brightnessBeta(bp, mean))).luts);
     }
     if (std::holds_alternative<GrayStep>(step)) {
         const GLuint out = target();
         use("gl_gray.frag");
         bindTexture(0, input, "gl_gray.frag", "image");
         draw("gl_gray.frag", out, w, h);
+        return out;
+    }
+    if (const auto* s = std::get_if<GrayBlendStep>(&step)) {
+        const GLuint out = target();
+        QOpenGLShaderProgram& p = use("gl_gray_blend.frag");
+        bindTexture(0, input, "gl_gray_blend.frag", "image");
+        gl_->glUniform1f(p.uniformLocation("alpha"), s->alpha);
+        gl_->glUniform1f(p.uniformLocation("beta"), s->beta);
+        draw("gl_gray_blend.frag", out, w, h);
         return out;
     }
     if (const auto* s = std::get_if<ChannelMatrixStep>(&step)) {

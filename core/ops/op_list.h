@@ -10,6 +10,7 @@
 #include "ops/brightness_contrast.h"
 #include "ops/channel_dropout.h"
 #include "ops/channel_mix.h"
+#include "ops/color_jitter.h"
 #include "ops/crop_pad.h"
 #include "ops/deotte_affine.h"
 #include "ops/distortion.h"
@@ -71,6 +72,7 @@ enum class OpId {
     XyMasking,
     BrightnessContrast,
     HueSaturationValue,
+    ColorJitter,
     RandomGamma,
     InvertImg,
     Solarize,
@@ -103,18 +105,18 @@ enum class OpId {
 
 /// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
 /// of thing share a type (the flips, the dropouts).
-using OpParams =
-    std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams, BlurParams,
-                 NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams, MixParams,
-                 MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams,
-                 KernelSizeParams, MotionBlurParams, KernelEffectParams, ResizeParams, Rot90Params,
-                 CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
-                 ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
-                 OpticalDistortionParams, ElasticParams, GridShuffleParams, DownscaleParams>;
+using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
+                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams,
+                              PerspectiveParams, MixParams, MosaicParams, TrainingParams, GammaParams,
+                              LevelParams, NoOpParams, ChannelShiftParams, KernelSizeParams, MotionBlurParams,
+                              KernelEffectParams, ResizeParams, Rot90Params, CropPadParams, ChannelDropParams,
+                              ToneCurveParams, CompressionParams, SepiaParams, ChannelShuffleParams,
+                              MultiplyParams, SafeRotateParams, GridDistortionParams, OpticalDistortionParams,
+                              ElasticParams, GridShuffleParams, DownscaleParams, ColorJitterParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 56>& opModules() {
-    static const std::array<const OpModule*, 56> modules{
+inline const std::array<const OpModule*, 57>& opModules() {
+    static const std::array<const OpModule*, 57> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -143,6 +145,7 @@ inline const std::array<const OpModule*, 56>& opModules() {
         &xyMaskingModule(),
         &brightnessContrastModule(),
         &hueSaturationValueModule(),
+        &colorJitterModule(),
         &randomGammaModule(),
         &invertImgModule(),
         &solarizeModule(),

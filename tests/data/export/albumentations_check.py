@@ -237,6 +237,12 @@ def draw_once(t, shape, image):
             import numpy as np
 
             return {"multiplier": float(np.ravel(p["multiplier"])[0])}
+        if name == "ColorJitter":  # the factors, and the order's place among the 24 (lexicographic)
+            import itertools
+
+            return {"brightness": params["brightness"], "contrast": params["contrast"],
+                    "saturation": params["saturation"], "hue": params["hue"],
+                    "order": list(itertools.permutations(range(4))).index(tuple(params["order"]))}
         if name == "ChannelShuffle":  # the order's place among the six, in lexicographic order
             import itertools
 
@@ -435,6 +441,16 @@ def main(argv):
             inter = {"nearest": 0, "linear": 1}
             out = fpixel.downscale(image, op["scale"], inter[op["down_interpolation"]], inter[op["up_interpolation"]])
             print(f"scale {op['scale']:.4f}")
+        elif argv[1] == "color_jitter":  # ColorJitter.apply: the library's four functions in the replay's order
+            from albumentations.augmentations.pixel import functional as fpixel
+
+            steps = [fpixel.adjust_brightness_torchvision, fpixel.adjust_contrast_torchvision,
+                     fpixel.adjust_saturation_torchvision, fpixel.adjust_hue_torchvision]
+            factors = [op["brightness"], op["contrast"], op["saturation"], op["hue"]]
+            out = image
+            for i in op["order"]:
+                out = steps[i](out, factors[i])
+            print(f"factors {[round(v, 4) for v in factors]}, order {op['order']}")
         elif argv[1] == "random_grid_shuffle":
             from albumentations.augmentations.geometric import functional as fgeometric
 

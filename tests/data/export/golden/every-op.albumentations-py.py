@@ -12,24 +12,24 @@
 #     raise ValueError, as AugLab refuses it.
 #   - pipeline[11] coarse_dropout: hole_height_frac ends at 1.0, which Albumentations would read as
 #     1 pixel; written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).
-#   - pipeline[21] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
+#   - pipeline[22] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
-#   - pipeline[27] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[28] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[29] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[30] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[35] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[36] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[37] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[38] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[38] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[39] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[41] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[42] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[42] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[43] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[44] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[45] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -163,6 +163,13 @@ transform = A.Compose(
             sat_shift_limit=(-20.0, 10.0),
             val_shift_limit=(-5.0, 5.0),
             p=0.5,
+        ),
+        A.ColorJitter(
+            brightness=(0.7, 1.4),
+            contrast=(0.5, 1.1),
+            hue=(-0.1, 0.05),
+            saturation=(0.0, 2.0),
+            p=0.4,
         ),
         A.GaussianBlur(
             blur_limit=(0, 0),
