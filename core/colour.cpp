@@ -22,6 +22,43 @@ float brightnessBeta(const BrightnessContrastParams& p, double imageMean) {
     return static_cast<float>(p.brightness * (p.brightness_by_max ? 255.0 : imageMean));
 }
 
+Lut equalizeLut(const std::array<std::uint64_t, 256>& hist, bool pil) {
+    Lut lut{};
+    for (int v = 0; v < 256; ++v) lut[std::size_t(v)] = static_cast<std::uint8_t>(v);
+    if (pil) {
+        int last = -1, nonEmpty = 0;
+        std::uint64_t below = 0;  // the non-empty counts but the last
+        for (int v = 0; v < 256; ++v)
+            if (hist[std::size_t(v)]) {
+                if (last >= 0) below += hist[std::size_t(last)];
+                last = v;
+                ++nonEmpty;
+            }
+        const std::uint64_t step = below / 255;
+        if (nonEmpty <= 1 || step == 0) return lut;
+        std::uint64_t cum = 0;
+        for (std::size_t v = 0; v < 256; ++v) {
+            cum += hist[v];
+            lut[v] = static_cast<std::uint8_t>(std::min<std::uint64_t>((cum + step / 2) / step, 255));
+        }
+        return lut;
+    }
+    std::size_t first = 0;
+    while (first < 256 && !hist[first]) ++first;
+    std::uint64_t total = 0;
+    for (std::uint64_t c : hist) total += c;
+    if (first == 256 || hist[first] == total) return lut;
+    const float scale = 255.0f / static_cast<float>(total - hist[first]);
+    std::uint64_t sum = 0;
+    lut[first] = 0;
+    for (std::size_t k = first + 1; k < 256; ++k) {
+        sum += hist[k];
+        const float v = std::nearbyint(static_cast<float>(sum) * scale);
+        lut[k] = static_cast<std::uint8_t>(v > 255.0f ? 255.0f : v);
+    }
+    return lut;
+}
+
 HsvLuts hsvLuts(const HsvParams& p) {
     HsvLuts l;
     l.identity = p.hue_shift_deg == 0 && p.sat_shift == 0 && p.val_shift == 0;

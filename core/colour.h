@@ -48,6 +48,36 @@ inline std::uint8_t grayOf(int r, int g, int b) {
     return static_cast<std::uint8_t>((r * 9798 + g * 19235 + b * 3735 + (1 << 14)) >> 15);
 }
 
+/// OpenCV's 8-bit RGB2YCrCb (14-bit fixed point, bit exact): Y = (4899 R + 9617 G + 1868 B + 2^13)
+/// >> 14; Cr = sat((R - Y) 11682 + 128 * 2^14 + 2^13) >> 14); Cb likewise with B and 9241.
+inline void rgbToYCrCb8(int r, int g, int b, int& y, int& cr, int& cb) {
+    constexpr int half = 1 << 13, delta = 128 << 14;
+    y = (r * 4899 + g * 9617 + b * 1868 + half) >> 14;
+    cr = ((r - y) * 11682 + delta + half) >> 14;
+    cb = ((b - y) * 9241 + delta + half) >> 14;
+    cr = cr < 0 ? 0 : (cr > 255 ? 255 : cr);
+    cb = cb < 0 ? 0 : (cb > 255 ? 255 : cb);
+}
+/// OpenCV's 8-bit YCrCb2RGB (14-bit fixed point, bit exact).
+inline void yCrCbToRgb8(int y, int cr, int cb, int& r, int& g, int& b) {
+    constexpr int half = 1 << 13;
+    cr -= 128;
+    cb -= 128;
+    const auto sat = [](int v) { return v < 0 ? 0 : (v > 255 ? 255 : v); };
+    b = sat(y + ((cb * 29049 + half) >> 14));
+    g = sat(y + ((cb * -5636 + cr * -11698 + half) >> 14));
+    r = sat(y + ((cr * 22987 + half) >> 14));
+}
+
+/// The table that equalises a 256-bin histogram, as Albumentations 2.0.8's equalize builds it:
+/// cv2.equalizeHist's (`pil` false: the first non-empty bin i maps to 0, bin k to
+/// round-half-even(float(count of bins i+1..k) * (255.f / float(total - count i))), an image of
+/// one value is left as it is) or the library's Pillow-style one (`pil`: step = floor(sum of the
+/// non-empty counts but the last / 255), bin k to min((count of bins 0..k + step // 2) // step, 255);
+/// fewer than two values or a zero step leave the image as it is). Counts in integers: the library's
+/// float32 counts are the same below 2^24 pixels.
+Lut equalizeLut(const std::array<std::uint64_t, 256>& hist, bool pil);
+
 /// Kernel size int(sigma * 3.5) * 2 + 1 and the normalised Gaussian taps of
 /// cv::getGaussianKernel(ksize, sigma), in double.
 std::vector<double> gaussianKernel(double sigma);

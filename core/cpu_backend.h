@@ -48,6 +48,8 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop);
 /// strips of rows right after the warp, while the rows are still in cache. A blur needs its
 /// neighbours, a brightness relative to the mean the whole image.
 bool rowLocal(const PixelStep& step);
+/// An EqualizeStep's tables for `img`: one per colour channel, or the luma's first (byChannels false).
+std::array<Lut, 3> equalizeTables(const Image& img, const EqualizeStep& s);
 /// A row-local pixel step over rows [y0, y1).
 void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1);
 

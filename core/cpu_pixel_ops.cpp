@@ -108,6 +108,48 @@ void grayBlendRows(Image& img, const GrayBlendStep& s, int y0, int y1) {
     }
 }
 
+}  // namespace
+
+std::array<Lut, 3> equalizeTables(const Image& img, const EqualizeStep& s) {
+    std::array<std::array<std::uint64_t, 256>, 3> hist{};
+    for (int y = 0; y < img.height; ++y) {
+        const std::uint8_t* p = img.row(y);
+        if (s.byChannels) {
+            for (int x = 0; x < img.width; ++x, p += img.channels) {
+                ++hist[0][p[0]];
+                ++hist[1][p[1]];
+                ++hist[2][p[2]];
+            }
+        } else {
+            for (int x = 0; x < img.width; ++x, p += img.channels) {
+                int l, cr, cb;
+                rgbToYCrCb8(p[0], p[1], p[2], l, cr, cb);
+                ++hist[0][std::size_t(l)];
+            }
+        }
+    }
+    if (!s.byChannels) return {equalizeLut(hist[0], s.pil), {}, {}};
+    return {equalizeLut(hist[0], s.pil), equalizeLut(hist[1], s.pil), equalizeLut(hist[2], s.pil)};
+}
+
+namespace {
+
+// The luma through `lut`, Cr and Cb kept.
+void lumaLutRows(Image& img, const Lut& lut, int y0, int y1) {
+    const int cn = img.channels;
+    for (int y = y0; y < y1; ++y) {
+        std::uint8_t* p = img.row(y);
+        for (int x = 0; x < img.width; ++x, p += cn) {
+            int l, cr, cb, r, g, b;
+            rgbToYCrCb8(p[0], p[1], p[2], l, cr, cb);
+            yCrCbToRgb8(lut[std::size_t(l)], cr, cb, r, g, b);
+            p[0] = static_cast<std::uint8_t>(r);
+            p[1] = static_cast<std::uint8_t>(g);
+            p[2] = static_cast<std::uint8_t>(b);
+        }
+    }
+}
+
 void channelMatrixRows(Image& img, const ChannelMatrixStep& s, int y0, int y1) {
     const int cn = img.channels;
     for (int y = y0; y < y1; ++y) {
@@ -403,7 +445,7 @@ void mixRows(Image& img, const MixStep& m, int y0, int y1) {
 bool rowLocal(const PixelStep& step) {
     return !std::holds_alternative<MeanBrightnessStep>(step) && !std::holds_alternative<BlurStep>(step) &&
            !std::holds_alternative<MedianStep>(step) && !std::holds_alternative<ConvolveStep>(step) &&
-           !std::holds_alternative<CompressStep>(step);
+           !std::holds_alternative<CompressStep>(step) && !std::holds_alternative<EqualizeStep>(step);
 }
 
 void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
@@ -434,6 +476,12 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
         const BrightnessContrastParams p{s->brightness, 0.0, false};
         const Lut lut = brightnessContrastLut(s->alpha, brightnessBeta(p, stepMean(img, *s)));
         loop(img.height, [&](int y0, int y1) { lutRows(img, lut, y0, y1); });
+    } else if (const auto* s = std::get_if<EqualizeStep>(&step)) {
+        const std::array<Lut, 3> luts = equalizeTables(img, *s);
+        if (s->byChannels)
+            loop(img.height, [&](int y0, int y1) { channelLutRows(img, luts, y0, y1); });
+        else
+            loop(img.height, [&](int y0, int y1) { lumaLutRows(img, luts[0], y0, y1); });
     } else if (const auto* s = std::get_if<BlurStep>(&step)) {
         applyBlur(img, s->kernel, loop);
     } else if (const auto* s = std::get_if<MedianStep>(&step)) {

@@ -142,6 +142,15 @@ inline int grayBlendOf(const GrayBlendStep& s, int c, int g) {
     const float r = std::nearbyint(v);  // the default rounding mode: half to even
     return r <= 0 ? 0 : (r >= 255 ? 255 : static_cast<int>(r));
 }
+/// Histogram equalisation from the image's own histogram (Albumentations 2.0.8 Equalize): each
+/// colour channel through the table of its own histogram (`byChannels`), or the luma of OpenCV's
+/// 8-bit YCrCb through the table of its histogram, Cr and Cb kept (rgbToYCrCb8, yCrCbToRgb8); the
+/// tables are equalizeLut's (`pil`: the library's Pillow-style ones). Alpha kept.
+struct EqualizeStep {
+    bool pil = false;
+    bool byChannels = true;
+    bool operator==(const EqualizeStep&) const = default;
+};
 struct BlurStep {
     std::vector<float> kernel;
 };  ///< separable, border reflect_101
@@ -198,9 +207,9 @@ struct MixStep {
     std::shared_ptr<const MosaicParams> grid;
 };
 
-using PixelStep =
-    std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep, ConvolveStep,
-                 NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep, GrayBlendStep>;
+using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
+                               ConvolveStep, NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep,
+                               GrayBlendStep, EqualizeStep>;
 
 /// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
 /// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full

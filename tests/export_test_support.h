@@ -119,6 +119,7 @@ inline Preset everyOpPreset() {
         {"op": "hue_saturation_value", "p": 0.5, "hue_shift_deg": [-30, 50], "sat_shift": [-20, 10], "val_shift": [-5, 5]},
         {"op": "color_jitter", "p": 0.4, "brightness": [0.7, 1.4], "contrast": [0.5, 1.1], "saturation": [0, 2],
          "hue": [-0.1, 0.05]},
+        {"op": "equalize", "p": 0.3},
         {"op": "gaussian_blur", "p": 0.4, "sigma_px": [0.5, 2.0]},
         {"op": "box_blur", "p": 0.3, "kernel_size": [3, 9]},
         {"op": "median_blur", "p": 0.3, "kernel_size": [5, 7]},

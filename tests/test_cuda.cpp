@@ -152,6 +152,10 @@ private:
                     for (int v = 0; v < 256; ++v) meanLutEntry(a, p, v);
                     continue;
                 }
+                if (l.kind == kEqualizeLut) {
+                    for (int c = 0; c < (p.equalizeByChannels ? 3 : 1); ++c) equalizeTable(a, p, c);
+                    continue;
+                }
                 for (int y = 0; y < p.height; ++y)
                     for (int x = 0; x < p.width; ++x) {
                         if (l.kind == kSegment)
@@ -166,7 +170,11 @@ private:
                             convolvePixel(a, p, x, y);
                         else if (l.kind == kStoreFloats)
                             storeFloatsPixel(a, p, x, y);
-                        else
+                        else if (l.kind == kHistogram) {
+                            int bins[3];
+                            const int n = histogramBins(a, p, x, y, bins);
+                            for (int i = 0; i < n; ++i) ++at<std::uint32_t>(a, p.sum)[bins[i]];
+                        } else
                             sum += std::uint64_t(rgbSumOf(a, p, x, y));
                     }
                 if (l.kind == kMeanSum) *at<std::uint64_t>(a, p.sum) += sum;
@@ -286,6 +294,9 @@ Plan pixelPlan(const QByteArray& op, int w, int h) {
     if (op == "gray_mean")  // color_jitter's contrast: the mean of the gray, then rounded (contrast 0)
         stage.ops = {MeanBrightnessStep{1.7f, 1.0 - 1.7, true, false},
                      MeanBrightnessStep{0.0f, 1.0, true, true}};
+    if (op == "equalize")  // every kind of table, one after another
+        stage.ops = {EqualizeStep{false, true}, EqualizeStep{true, false}, EqualizeStep{false, false},
+                     EqualizeStep{true, true}};
     if (op == "gray_blend")  // color_jitter's saturation, up and down
         stage.ops = {GrayBlendStep{1.7f, static_cast<float>(1.0 - 1.7)}, GrayBlendStep{0.35f, 0.65f}};
     if (op == "hsv") stage.ops = {HsvStep{hsv}};
@@ -722,7 +733,7 @@ void TestCuda::pixelOpsMatchCpu_data() {
         "noise_shared", "dropout_constant", "dropout_random",  "dropout_random_uniform",
         "median_small", "median_large",     "convolve",        "everything",
         "three_stages", "channel_matrix",   "compression",     "gray_mean",
-        "gray_blend"};
+        "gray_blend",   "equalize"};
     const QList<QPair<QSize, int>> sizes{
         {{1, 1}, 3}, {{7, 5}, 3}, {{4097, 3}, 3}, {{301, 207}, 3}, {{120, 91}, 4}};
     for (int engine : enginesOfThisBuild())

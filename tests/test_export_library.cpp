@@ -85,6 +85,13 @@ const std::vector<PinnedCase> kCases = [] {
             {"color jitter, hue -0.37",
              R"({"op": "color_jitter", "brightness": [1, 1], "contrast": [1, 1], "saturation": [1, 1], "hue": [-0.37, -0.37]})",
              Bound::ExactBeforeRowTail},
+            // Equalize: both tables, per channel and on the luma (OpenCV's integer YCrCb).
+            {"equalize, cv2.equalizeHist per channel", R"({"op": "equalize"})", Bound::Exact},
+            {"equalize, cv2.equalizeHist of the luma", R"({"op": "equalize", "by_channels": false})",
+             Bound::Exact},
+            {"equalize, Pillow-style per channel", R"({"op": "equalize", "mode": "pil"})", Bound::Exact},
+            {"equalize, Pillow-style of the luma",
+             R"({"op": "equalize", "mode": "pil", "by_channels": false})", Bound::Exact},
             {"gaussian blur 1.3", R"({"op": "gaussian_blur", "sigma_px": [1.3, 1.3]})", Bound::Blur},
             {"gamma 0.65 (brightens)", R"({"op": "random_gamma", "gamma_pct": [65, 65]})", Bound::Exact},
             {"gamma 1.7 (darkens)", R"({"op": "random_gamma", "gamma_pct": [170, 170]})", Bound::Exact},

@@ -104,6 +104,8 @@ const std::vector<PinnedCase> kKerasCases = {
     {"hue, saturation and value",
      R"({"op": "hue_saturation_value", "hue_shift_deg": [-47, -47], "sat_shift": [-20, -20], "val_shift": [15, 15]})",
      Bound::Stated, 0.5, 4},
+    {"equalize, cv2.equalizeHist per channel", R"({"op": "equalize"})", Bound::Exact},
+    {"equalize, Pillow-style per channel", R"({"op": "equalize", "mode": "pil"})", Bound::Exact},
 };
 
 }  // namespace

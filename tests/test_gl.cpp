@@ -91,6 +91,8 @@ void TestGl::opsMatchCpu_data() {
                                                      {"rgb_shift", Expect::Exact},
                                                      {"hue_saturation_value", Expect::Bounded},
                                                      {"color_jitter", Expect::Bounded},
+                                                     {"equalize", Expect::Exact},
+                                                     {"equalize_luma_pil", Expect::Exact},
                                                      {"color_jitter_contrast", Expect::Exact},
                                                      {"gaussian_blur", Expect::Bounded},
                                                      {"box_blur", Expect::Bounded},
@@ -137,6 +139,7 @@ void TestGl::opsMatchCpu() {
                     : opName.startsWith("image_compression")                    ? "image_compression"
                     : opName.startsWith("downscale")                            ? "downscale"
                     : opName.startsWith("color_jitter")                         ? "color_jitter"
+                    : opName.startsWith("equalize")                             ? "equalize"
                     : opName == "frames_after_pixel_ops"                        ? "sharpen"
                                                                                 : qPrintable(opName));
     if (opName == "dropout_random") c.set("fill", Fill{Fill::Mode::Random, {}});
@@ -150,6 +153,10 @@ void TestGl::opsMatchCpu() {
             c.set("unit_size_px", Range{2, double(std::min(30, std::min(width, height) - 1))});
     }
     if (opName == "brightness_mean") c.set("brightness_by_max", false);
+    if (opName == "equalize_luma_pil") {
+        c.set("mode", std::string("pil"));
+        c.set("by_channels", false);
+    }
     if (opName == "color_jitter") {  // factors up to 1: a level the shaders may round otherwise stays one
         c.set("brightness", Range{0.5, 1});
         c.set("contrast", Range{0.3, 1});

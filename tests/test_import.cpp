@@ -613,6 +613,18 @@ private slots:
         QVERIFY2(warningsOf(jitter).contains("transform.transforms[1]") &&
                      warningsOf(jitter).contains("saturation"),
                  qPrintable(warningsOf(jitter)));
+
+        // Equalize as 2.0.8 writes it; a mask (here an array) has no AugLab equivalent: left out, said.
+        const ImportResult eq = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "Equalize", "p": 0.2, "by_channels": false, "mask": null, "mode": "pil"},
+              {"__class_fullname__": "Equalize", "p": 1.0, "by_channels": true, "mask": [[1, 0], [0, 1]], "mode": "cv"}]}})",
+                                                     "equalize.json");
+        QCOMPARE(eq.preset.pipeline.size(), std::size_t(1));
+        QCOMPARE(eq.preset.pipeline[0].p, 0.2);
+        QCOMPARE(eq.preset.pipeline[0].choice("mode"), std::string("pil"));
+        QVERIFY(!eq.preset.pipeline[0].flag("by_channels"));
+        QVERIFY2(warningsOf(eq).contains("transform.transforms[1].mask: a mask"), qPrintable(warningsOf(eq)));
     }
 
     void oldFlipIsOneOfThree() {

@@ -102,6 +102,10 @@ const char* passName(PassKind kind) {
             return "mean sum";
         case kMeanLut:
             return "mean LUT";
+        case kHistogram:
+            return "histogram";
+        case kEqualizeLut:
+            return "equalisation tables";
         case kMedian:
             return "median";
         case kConvolve:

@@ -61,10 +61,13 @@ struct JobWork {
     const Image* level = nullptr;   ///< the input of stage 0
     Offset images[2] = {0, 0};      ///< stage s writes images[s % 2] and reads images[(s - 1) % 2]
     Offset floats = 0;              ///< blur rows, median, convolution sums
-    std::vector<Offset> meanSlots;  ///< per mean brightness step: sum at +0, LUT at +256
+    /// per mean brightness step: sum at +0, LUT at +256; per equalisation: 3 x 256 counts at +0,
+    /// tables at +kEqualizeTables
+    std::vector<Offset> meanSlots;
 };
 
-constexpr std::size_t kMeanSlotBytes = 512;
+constexpr std::size_t kEqualizeTables = 3 * 256 * sizeof(std::uint32_t);
+constexpr std::size_t kMeanSlotBytes = kEqualizeTables + 3 * 256;
 
 bool isBlur(const PixelStep& s) {
     return std::holds_alternative<BlurStep>(s);
@@ -75,8 +78,9 @@ bool usesFloats(const PixelStep& s) {
     return std::holds_alternative<BlurStep>(s) || std::holds_alternative<MedianStep>(s) ||
            std::holds_alternative<ConvolveStep>(s);
 }
+/// Steps that read the whole image first (a mean, a histogram): each has a scratch slot.
 bool isMean(const PixelStep& s) {
-    return std::holds_alternative<MeanBrightnessStep>(s);
+    return std::holds_alternative<MeanBrightnessStep>(s) || std::holds_alternative<EqualizeStep>(s);
 }
 
 /// Validates a job and returns its stage-0 input, as executePlanCpu checks it.
@@ -272,6 +276,22 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 passes.push_back(conv);
                 conv.kind = kStoreFloats;
                 passes.push_back(conv);
+            } else if (const auto* e = std::get_if<EqualizeStep>(&step)) {
+                flush();
+                DevicePass eq = base;
+                eq.equalizePil = e->pil ? 1 : 0;
+                eq.equalizeByChannels = e->byChannels ? 1 : 0;
+                eq.sum = work.meanSlots[meanIndex];
+                eq.lut = work.meanSlots[meanIndex] + kEqualizeTables;
+                ++meanIndex;
+                eq.kind = kHistogram;
+                passes.push_back(eq);
+                eq.kind = kEqualizeLut;
+                passes.push_back(eq);
+                DeviceOp op{};
+                op.kind = e->byChannels ? kOpChannelLut : kOpLumaLut;
+                op.luts = eq.lut;
+                ops.push_back(op);
             } else if (isMean(step)) {
                 flush();
                 const auto& m = std::get<MeanBrightnessStep>(step);

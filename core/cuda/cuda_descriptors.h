@@ -23,6 +23,8 @@ enum PassKind : int {
     kMedian,       ///< 8-bit image -> the window's median per channel, as floats (border replicate)
     kConvolve,     ///< 8-bit image -> the 2-D correlation's float sums (border reflect_101)
     kStoreFloats,  ///< floats -> 8-bit image, rounded to nearest even and clipped (RGB only)
+    kHistogram,    ///< counts of R, G, B (or of the luma) into `sum`: 3 x 256 32-bit counts
+    kEqualizeLut,  ///< builds EqualizeStep's tables from those counts into `lut` (3 x 256 bytes)
     kPassKinds
 };
 
@@ -36,7 +38,8 @@ enum OpKind : int {
     kOpMix,
     kOpChannelLut,
     kOpMatrix,
-    kOpGrayBlend
+    kOpGrayBlend,
+    kOpLumaLut  ///< the luma of OpenCV's 8-bit YCrCb through `luts` (256 bytes), Cr and Cb kept
 };
 
 /// Dropout fill modes, as Fill::Mode.
@@ -108,8 +111,12 @@ struct DevicePass {
     double brightness;
     int meanOfGray;  ///< 1: the sum is of cv2 RGB2GRAY values, one per pixel
     int roundMean;   ///< 1: the mean rounded half up to an integer first
-    Offset sum;  ///< std::uint64_t, zeroed before the batch
-    Offset lut;  ///< 256 bytes, written by kMeanLut and read by the next segment's kOpLut
+    // Equalisation (core/plan.h EqualizeStep): `sum` holds the counts, `lut` the tables.
+    int equalizePil;         ///< 1: the library's Pillow-style tables
+    int equalizeByChannels;  ///< 1: a table per colour channel; 0: the luma's
+    Offset sum;              ///< std::uint64_t (equalisation: 3 x 256 std::uint32_t), zeroed before the batch
+    Offset lut;  ///< 256 bytes (equalisation: 768), written by kMeanLut (kEqualizeLut) and read by the next
+                 ///< segment's kOpLut (kOpChannelLut, kOpLumaLut)
 };
 
 /// Where a finished output goes in a grid texture (the GUI's display, written through CUDA-GL

@@ -80,6 +80,36 @@ __global__ void __launch_bounds__(kBlockThreads)
     }
 }
 
+/// EqualizeStep's counts: each block counts its pixels into shared bins, then adds its non-zero bins
+/// to the output's (integer counts: the result does not depend on the order blocks finish in).
+__global__ void __launch_bounds__(kBlockThreads)
+    histogramKernel(unsigned char* arena, const DevicePass* passes) {
+    __shared__ DevicePass pass;
+    __shared__ unsigned int bins[768];
+    const int thread = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
+    for (int i = thread; i < 768; i += kBlockThreads) bins[i] = 0;
+    loadPass(passes + blockIdx.z, pass);  // synchronises the block
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x < pass.width)
+        for (int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y); y < pass.height;
+             y += static_cast<int>(gridDim.y * blockDim.y)) {
+            int b[3];
+            const int n = histogramBins(arena, pass, x, y, b);
+            for (int i = 0; i < n; ++i) atomicAdd(&bins[b[i]], 1u);
+        }
+    __syncthreads();
+    for (int i = thread; i < 768; i += kBlockThreads)
+        if (bins[i]) atomicAdd(at<unsigned int>(arena, pass.sum) + i, bins[i]);
+}
+
+/// One thread per table (a sequential scan of 256 counts).
+__global__ void __launch_bounds__(256) equalizeLutKernel(unsigned char* arena, const DevicePass* passes) {
+    __shared__ DevicePass pass;
+    loadPass(passes + blockIdx.z, pass);
+    const int c = static_cast<int>(threadIdx.x);
+    if (c < (pass.equalizeByChannels ? 3 : 1)) equalizeTable(arena, pass, c);
+}
+
 /// One thread per LUT entry.
 __global__ void __launch_bounds__(256) meanLutKernel(unsigned char* arena, const DevicePass* passes) {
     __shared__ DevicePass pass;
@@ -141,7 +171,7 @@ cudaError_t launchPasses(PassKind kind, unsigned char* arena, Offset passes, int
                          int maxHeight, cudaStream_t stream) {
     if (count <= 0) return cudaSuccess;
     const auto* first = reinterpret_cast<const DevicePass*>(arena + passes);
-    const bool perPixel = kind != kMeanLut;
+    const bool perPixel = kind != kMeanLut && kind != kEqualizeLut;
     if (perPixel && (maxWidth <= 0 || maxHeight <= 0)) return cudaSuccess;  // nothing to write
     const dim3 block = perPixel ? dim3(kBlockX, kBlockY) : dim3(256);
     for (int begin = 0; begin < count; begin += kMaxGridZ) {
@@ -176,6 +206,12 @@ cudaError_t launchPasses(PassKind kind, unsigned char* arena, Offset passes, int
                 break;
             case kMeanLut:
                 meanLutKernel<<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kHistogram:
+                histogramKernel<<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kEqualizeLut:
+                equalizeLutKernel<<<grid, block, 0, stream>>>(arena, p);
                 break;
             default:
                 return cudaErrorInvalidValue;

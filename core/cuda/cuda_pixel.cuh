@@ -313,6 +313,20 @@ AUGLAB_HD int grayOf(int r, int g, int b) {
     return (r * 9798 + g * 19235 + b * 3735 + (1 << 14)) >> 15;
 }
 
+/// OpenCV's 8-bit RGB2YCrCb and YCrCb2RGB in 14-bit fixed point (colour.h's).
+AUGLAB_HD void rgbToYCrCb(int r, int g, int b, int& y, int& cr, int& cb) {
+    y = (r * 4899 + g * 9617 + b * 1868 + (1 << 13)) >> 14;
+    cr = clampInt(((r - y) * 11682 + (128 << 14) + (1 << 13)) >> 14, 0, 255);
+    cb = clampInt(((b - y) * 9241 + (128 << 14) + (1 << 13)) >> 14, 0, 255);
+}
+AUGLAB_HD void yCrCbToRgb(int y, int cr, int cb, int& r, int& g, int& b) {
+    cr -= 128;
+    cb -= 128;
+    b = clampInt(y + ((cb * 29049 + (1 << 13)) >> 14), 0, 255);
+    g = clampInt(y + ((cb * -5636 + cr * -11698 + (1 << 13)) >> 14), 0, 255);
+    r = clampInt(y + ((cr * 22987 + (1 << 13)) >> 14), 0, 255);
+}
+
 /// brightnessContrastLut's entry v: float32 multiply, then add, clip, truncate.
 AUGLAB_HD std::uint8_t brightnessContrastEntry(int v, float alpha, float beta) {
     float x = addF(mulF(static_cast<float>(v), alpha), beta);
@@ -352,6 +366,13 @@ AUGLAB_HD void applyOp(unsigned char* arena, const DeviceOp& op, int x, int y, i
                 v = v < -1.0f ? -1.0f : (256.0f < v ? 256.0f : v);
                 px[c] = clampInt(roundToInt(v), 0, 255);
             }
+            return;
+        }
+        case kOpLumaLut: {
+            const std::uint8_t* lut = at<std::uint8_t>(arena, op.luts);
+            int l, cr, cb;
+            rgbToYCrCb(px[0], px[1], px[2], l, cr, cb);
+            yCrCbToRgb(lut[l], cr, cb, px[0], px[1], px[2]);
             return;
         }
         case kOpMatrix: {
@@ -553,6 +574,68 @@ AUGLAB_HD void meanLutEntry(unsigned char* arena, const DevicePass& p, int v) {
     const float beta = static_cast<float>(p.brightness * mean);
 #endif
     at<std::uint8_t>(arena, p.lut)[v] = brightnessContrastEntry(v, p.alpha, beta);
+}
+
+/// kHistogram: the bins (of the 3 x 256 counts) this pixel adds one to; returns how many.
+AUGLAB_HD int histogramBins(unsigned char* arena, const DevicePass& p, int x, int y, int bins[3]) {
+    const unsigned char* s = at<unsigned char>(arena, p.image) + pixelIndex(p, x, y);
+    if (p.equalizeByChannels) {
+        bins[0] = s[0];
+        bins[1] = 256 + s[1];
+        bins[2] = 512 + s[2];
+        return 3;
+    }
+    int l, cr, cb;
+    rgbToYCrCb(s[0], s[1], s[2], l, cr, cb);
+    bins[0] = l;
+    return 1;
+}
+
+/// kEqualizeLut: table `c` from counts `c` (core/colour.cpp equalizeLut, the same arithmetic).
+AUGLAB_HD void equalizeTable(unsigned char* arena, const DevicePass& p, int c) {
+    const std::uint32_t* hist = at<std::uint32_t>(arena, p.sum) + 256 * c;
+    std::uint8_t* lut = at<std::uint8_t>(arena, p.lut) + 256 * c;
+    for (int v = 0; v < 256; ++v) lut[v] = static_cast<std::uint8_t>(v);
+    if (p.equalizePil) {
+        int last = -1, nonEmpty = 0;
+        std::uint64_t below = 0;
+        for (int v = 0; v < 256; ++v)
+            if (hist[v]) {
+                if (last >= 0) below += hist[last];
+                last = v;
+                ++nonEmpty;
+            }
+        const std::uint64_t step = below / 255;
+        if (nonEmpty <= 1 || step == 0) return;
+        std::uint64_t cum = 0;
+        for (int v = 0; v < 256; ++v) {
+            cum += hist[v];
+            const std::uint64_t q = (cum + step / 2) / step;
+            lut[v] = static_cast<std::uint8_t>(q < 255 ? q : 255);
+        }
+        return;
+    }
+    int first = 0;
+    while (first < 256 && !hist[first]) ++first;
+    std::uint64_t total = 0;
+    for (int v = 0; v < 256; ++v) total += hist[v];
+    if (first == 256 || hist[first] == total) return;
+#if defined(__CUDA_ARCH__)
+    const float scale = __fdiv_rn(255.0f, __ull2float_rn(total - hist[first]));
+#else
+    const float scale = 255.0f / static_cast<float>(total - hist[first]);
+#endif
+    std::uint64_t sum = 0;
+    lut[first] = 0;
+    for (int k = first + 1; k < 256; ++k) {
+        sum += hist[k];
+#if defined(__CUDA_ARCH__)
+        const float f = __ull2float_rn(sum);
+#else
+        const float f = static_cast<float>(sum);
+#endif
+        lut[k] = static_cast<std::uint8_t>(clampInt(roundToInt(mulF(f, scale)), 0, 255));
+    }
 }
 
 // ---- The grid texture (CUDA-GL interop) ------------------------------------------------------

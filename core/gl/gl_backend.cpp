@@ -12,6 +12,7 @@
 #include <QThread>
 
 #include "colour.h"
+#include "cpu_backend.h"
 #include "error.h"
 #include "gl_context.h"
 #include "host_steps.h"
@@ -291,6 +292,18 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
         use("gl_gray.frag");
         bindTexture(0, input, "gl_gray.frag", "image");
         draw("gl_gray.frag", out, w, h);
+        return out;
+    }
+    if (const auto* s = std::get_if<EqualizeStep>(&step)) {
+        // The histogram of the image the op sees, on the host (as the mean's); the tables on the GPU.
+        const std::array<Lut, 3> luts = equalizeTables(readBack(input, w, h, channels), *s);
+        if (s->byChannels) return runLut(input, w, h, luts);
+        const GLuint lutTex = texture(GL_R8UI, 256, 1, GL_RED_INTEGER, GL_UNSIGNED_BYTE, luts[0].data());
+        const GLuint out = target();
+        use("gl_luma_lut.frag");
+        bindTexture(0, input, "gl_luma_lut.frag", "image");
+        bindTexture(1, lutTex, "gl_luma_lut.frag", "lut");
+        draw("gl_luma_lut.frag", out, w, h);
         return out;
     }
     if (const auto* s = std::get_if<GrayBlendStep>(&step)) {

@@ -16,6 +16,7 @@
 #include "ops/distortion.h"
 #include "ops/downscale.h"
 #include "ops/dropout.h"
+#include "ops/equalize.h"
 #include "ops/flip.h"
 #include "ops/gauss_noise.h"
 #include "ops/gaussian_blur.h"
@@ -73,6 +74,7 @@ enum class OpId {
     BrightnessContrast,
     HueSaturationValue,
     ColorJitter,
+    Equalize,
     RandomGamma,
     InvertImg,
     Solarize,
@@ -105,18 +107,19 @@ enum class OpId {
 
 /// The concrete parameters of one op of one sample (a replay's entry). Ops that draw the same kind
 /// of thing share a type (the flips, the dropouts).
-using OpParams = std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams,
-                              BlurParams, NoiseParams, GrayParams, CropParams, DeotteParams,
-                              PerspectiveParams, MixParams, MosaicParams, TrainingParams, GammaParams,
-                              LevelParams, NoOpParams, ChannelShiftParams, KernelSizeParams, MotionBlurParams,
-                              KernelEffectParams, ResizeParams, Rot90Params, CropPadParams, ChannelDropParams,
-                              ToneCurveParams, CompressionParams, SepiaParams, ChannelShuffleParams,
-                              MultiplyParams, SafeRotateParams, GridDistortionParams, OpticalDistortionParams,
-                              ElasticParams, GridShuffleParams, DownscaleParams, ColorJitterParams>;
+using OpParams =
+    std::variant<AffineParams, FlipParams, DropoutParams, BrightnessContrastParams, HsvParams, BlurParams,
+                 NoiseParams, GrayParams, CropParams, DeotteParams, PerspectiveParams, MixParams,
+                 MosaicParams, TrainingParams, GammaParams, LevelParams, NoOpParams, ChannelShiftParams,
+                 KernelSizeParams, MotionBlurParams, KernelEffectParams, ResizeParams, Rot90Params,
+                 CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
+                 ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
+                 OpticalDistortionParams, ElasticParams, GridShuffleParams, DownscaleParams,
+                 ColorJitterParams, EqualizeParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 57>& opModules() {
-    static const std::array<const OpModule*, 57> modules{
+inline const std::array<const OpModule*, 58>& opModules() {
+    static const std::array<const OpModule*, 58> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -146,6 +149,7 @@ inline const std::array<const OpModule*, 57>& opModules() {
         &brightnessContrastModule(),
         &hueSaturationValueModule(),
         &colorJitterModule(),
+        &equalizeModule(),
         &randomGammaModule(),
         &invertImgModule(),
         &solarizeModule(),

@@ -12,24 +12,24 @@
 #     raise ValueError, as AugLab refuses it.
 #   - pipeline[11] coarse_dropout: hole_height_frac ends at 1.0, which Albumentations would read as
 #     1 pixel; written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).
-#   - pipeline[22] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
+#   - pipeline[23] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
-#   - pipeline[28] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[29] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[30] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[31] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[36] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[37] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[38] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[39] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[39] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[40] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[42] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[43] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[43] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[44] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[45] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[46] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -170,6 +170,12 @@ transform = A.Compose(
             hue=(-0.1, 0.05),
             saturation=(0.0, 2.0),
             p=0.4,
+        ),
+        A.Equalize(
+            by_channels=True,
+            mask=None,
+            mode="cv",
+            p=0.3,
         ),
         A.GaussianBlur(
             blur_limit=(0, 0),
