@@ -352,6 +352,15 @@ private slots:
              R"([{"op": "elastic_transform", "p": 1, "alpha": 60, "sigma": 5, "border": "reflect_101"},
                  {"op": "horizontal_flip", "p": 1}])",
              R"({"boxes": {"min_visibility": 0.2}, )" + kp + "}}"},
+            // Keypoints that reach exactly pi before a transpose (this sample: 0 and 180 degrees, after
+            // a transpose and a quarter turn): keypoints_rot90 stores float32(pi), which
+            // keypoints_transpose compares with np.pi in float32, so it takes the a <= pi branch as
+            // AugLab's double pi does.
+            {"quarter turns and transposes, keypoints at 0 and pi", 200, 150,
+             R"([{"op": "random_rotate90", "p": 1}, {"op": "transpose", "p": 1}, {"op": "random_rotate90", "p": 1},
+                 {"op": "transpose", "p": 1}, {"op": "random_rotate90", "p": 1}, {"op": "transpose", "p": 1},
+                 {"op": "d4", "p": 1}, {"op": "d4", "p": 1}])",
+             R"({"boxes": {}, )" + kp + "}}"},
         };
         nlohmann::json input = nlohmann::json::array();
         std::vector<Preset> presets;
