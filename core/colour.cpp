@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace auglab {
 
@@ -20,6 +21,43 @@ float contrastAlpha(const BrightnessContrastParams& p) { return static_cast<floa
 
 float brightnessBeta(const BrightnessContrastParams& p, double imageMean) {
     return static_cast<float>(p.brightness * (p.brightness_by_max ? 255.0 : imageMean));
+}
+
+void rgbToHlsF(float r, float g, float b, float& h, float& l, float& s) {
+    const float vmax = std::max(std::max(r, g), b), vmin = std::min(std::min(r, g), b);
+    const float diff = vmax - vmin, sum = vmax + vmin;
+    l = sum * 0.5f;
+    if (diff <= std::numeric_limits<float>::epsilon()) {
+        h = s = 0;
+        return;
+    }
+    s = l < 0.5f ? diff / sum : diff / (2.0f - sum);
+    const float d60 = 60.0f / diff;
+    if (vmax == r)
+        h = g < b ? std::fma(g - b, d60, 360.0f) : (g - b) * d60;
+    else if (vmax == g)
+        h = std::fma(b - r, d60, 120.0f);
+    else
+        h = std::fma(r - g, d60, 240.0f);
+}
+
+void hlsToRgbF(float h, float l, float s, float& r, float& g, float& b) {
+    if (s == 0) {
+        r = g = b = l;
+        return;
+    }
+    const float p2 = l <= 0.5f ? l * (1.0f + s) : l + s - l * s;
+    const float p1 = 2.0f * l - p2;
+    float hh = h * (6.0f / 360.0f);
+    if (hh >= 6.0f) hh -= 6.0f;
+    int sector = static_cast<int>(hh);  // truncated: a negative hue stays in sector 0
+    const float f = hh - static_cast<float>(sector);
+    sector = std::clamp(sector, 0, 5);
+    const float tab[4] = {p2, p1, std::fma(p2 - p1, 1.0f - f, p1), std::fma(p2 - p1, f, p1)};
+    static constexpr int kSectors[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
+    b = tab[kSectors[sector][0]];
+    g = tab[kSectors[sector][1]];
+    r = tab[kSectors[sector][2]];
 }
 
 Lut equalizeLut(const std::array<std::uint64_t, 256>& hist, bool pil) {

@@ -69,6 +69,17 @@ inline void yCrCbToRgb8(int y, int cr, int cb, int& r, int& g, int& b) {
     r = sat(y + ((cr * 22987 + half) >> 14));
 }
 
+/// OpenCV's float RGB2HLS (values in [0, 1]; H in degrees [0, 360), L and S in [0, 1]) as
+/// cv::cvtColor computes it in its vector path, bit exact for every 8-bit colour: l = (max + min) / 2;
+/// s = diff / (max + min) below l = 0.5, else diff / (2 - (max + min)); h from 60 / diff, its
+/// products with an offset (120, 240, or 360 for a negative red hue) fused.
+void rgbToHlsF(float r, float g, float b, float& h, float& l, float& s);
+/// OpenCV's float HLS2RGB (its vector path): p2 = l (1 + s) or l + s - l s, p1 = 2 l - p2, the sector
+/// from h / 60 truncated (a hue of 360 or more turned once, a negative one not at all, as OpenCV
+/// does), the in-between values fused. Measured against cv2 on 4M random triples: 0.001% of the
+/// values a float ulp apart (a level apart once rounded to 8 bits).
+void hlsToRgbF(float h, float l, float s, float& r, float& g, float& b);
+
 /// The table that equalises a 256-bin histogram, as Albumentations 2.0.8's equalize builds it:
 /// cv2.equalizeHist's (`pil` false: the first non-empty bin i maps to 0, bin k to
 /// round-half-even(float(count of bins i+1..k) * (255.f / float(total - count i))), an image of

@@ -134,6 +134,28 @@ std::array<Lut, 3> equalizeTables(const Image& img, const EqualizeStep& s) {
 
 namespace {
 
+void isoNoiseRows(Image& img, const IsoNoiseStep& s, double lambda, int y0, int y1) {
+    const int cn = img.channels;
+    for (int y = y0; y < y1; ++y) {
+        std::uint8_t* p = img.row(y);
+        for (int x = 0; x < img.width; ++x, p += cn) {
+            float h, l, sat;
+            rgbToHlsF(static_cast<float>(p[0]) / 255.0f, static_cast<float>(p[1]) / 255.0f,
+                      static_cast<float>(p[2]) / 255.0f, h, l, sat);
+            const IsoNoiseSample n = isoNoiseAt(s.seed, x, y, lambda);
+            h = static_cast<float>(double(h) + n.normal * s.colorSigma);  // float32 += float64
+            const float oneMinusL = 1.0f - l;
+            l = l + static_cast<float>(double(n.count) * s.intensity * double(oneMinusL));
+            float rgb[3];
+            hlsToRgbF(h, l, sat, rgb[0], rgb[1], rgb[2]);
+            for (int c = 0; c < 3; ++c) {
+                const float v = std::nearbyint(std::clamp(rgb[c], 0.0f, 1.0f) * 255.0f);
+                p[c] = static_cast<std::uint8_t>(v);
+            }
+        }
+    }
+}
+
 // The luma through `lut`, Cr and Cb kept.
 void lumaLutRows(Image& img, const Lut& lut, int y0, int y1) {
     const int cn = img.channels;
@@ -445,7 +467,8 @@ void mixRows(Image& img, const MixStep& m, int y0, int y1) {
 bool rowLocal(const PixelStep& step) {
     return !std::holds_alternative<MeanBrightnessStep>(step) && !std::holds_alternative<BlurStep>(step) &&
            !std::holds_alternative<MedianStep>(step) && !std::holds_alternative<ConvolveStep>(step) &&
-           !std::holds_alternative<CompressStep>(step) && !std::holds_alternative<EqualizeStep>(step);
+           !std::holds_alternative<CompressStep>(step) && !std::holds_alternative<EqualizeStep>(step) &&
+           !std::holds_alternative<IsoNoiseStep>(step);
 }
 
 void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
@@ -476,6 +499,9 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
         const BrightnessContrastParams p{s->brightness, 0.0, false};
         const Lut lut = brightnessContrastLut(s->alpha, brightnessBeta(p, stepMean(img, *s)));
         loop(img.height, [&](int y0, int y1) { lutRows(img, lut, y0, y1); });
+    } else if (const auto* s = std::get_if<IsoNoiseStep>(&step)) {
+        const double lambda = isoNoiseLambda(img, s->intensity);
+        loop(img.height, [&](int y0, int y1) { isoNoiseRows(img, *s, lambda, y0, y1); });
     } else if (const auto* s = std::get_if<EqualizeStep>(&step)) {
         const std::array<Lut, 3> luts = equalizeTables(img, *s);
         if (s->byChannels)

@@ -1,12 +1,13 @@
 #include "host_steps.h"
 
+#include "cpu_backend.h"
 #include "error.h"
 #include "image_codecs.h"
 
 namespace auglab {
 
 bool isHostStep(const PixelStep& step) {
-    return std::holds_alternative<CompressStep>(step);
+    return std::holds_alternative<CompressStep>(step) || std::holds_alternative<IsoNoiseStep>(step);
 }
 
 bool hasHostStep(const Plan& plan) {
@@ -14,6 +15,13 @@ bool hasHostStep(const Plan& plan) {
         for (const PixelStep& step : stage.ops)
             if (isHostStep(step)) return true;
     return false;
+}
+
+void applyHostStep(Image& img, const PixelStep& step) {
+    if (const auto* c = std::get_if<CompressStep>(&step))
+        applyCompress(img, *c);
+    else
+        applyPixelStep(img, step, RowLoop{});
 }
 
 void applyCompress(Image& img, const CompressStep& step) {
@@ -79,7 +87,7 @@ std::vector<RenderJob> HostStepResolver::resolve(std::span<RenderJob> jobs, cons
             Image& img = images[k];
             if (img.width != heads[k].plan.width || img.height != heads[k].plan.height)
                 throw RuntimeError("a plan's part before a host step rendered at the wrong size");
-            applyCompress(img, std::get<CompressStep>(steps[k]));
+            applyHostStep(img, steps[k]);
             sources_.push_back(std::make_unique<SourceLevels>(std::move(img)));
             job.source = sources_.back().get();
             job.plan = std::move(rest[k]);

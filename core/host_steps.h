@@ -21,6 +21,8 @@ bool hasHostStep(const Plan& plan);
 
 /// The pixels encoded and decoded as the step says (codecs::jpegRoundTrip, webpRoundTrip).
 void applyCompress(Image& img, const CompressStep& step);
+/// A host step on `img` (a codec round trip, or the CPU's kernel of another host step), serially.
+void applyHostStep(Image& img, const PixelStep& step);
 
 /// Jobs whose plans have no host step left: for each job with one, the part of its plan before
 /// the first host step is rendered by `render` (the device) into host memory, the step is run there,

@@ -1,10 +1,13 @@
 #include "plan.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
+#include <numbers>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "error.h"
 #include "ops/op_module.h"
@@ -321,6 +324,45 @@ Plan buildFullPlan(const Replay& replay, int srcWidth, int srcHeight) {
 std::array<std::uint32_t, 4> pixelNoiseWords(std::uint64_t seed, int x, int y) {
     return philox4x32({static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), 0x6e6f6973u, 0},
                       philoxKey(seed));
+}
+
+IsoNoiseSample isoNoiseAt(std::uint64_t seed, int x, int y, double lambda) {
+    const std::array<std::uint32_t, 4> w = pixelNoiseWords(seed, x, y);
+    IsoNoiseSample n;
+    // Poisson by inversion: the first k whose cumulative probability passes u.
+    const double u = uniformFromWords(w[0], w[1]);
+    double p = std::exp(-lambda), cumulative = p;
+    while (u >= cumulative && n.count < 100000 && p > 0) {
+        ++n.count;
+        p *= lambda / n.count;
+        cumulative += p;
+    }
+    constexpr double kTwoTo32 = 4294967296.0;
+    const double u1 = (w[2] + 1.0) / kTwoTo32, u2 = w[3] / kTwoTo32;  // u1 in (0, 1]
+    n.normal = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+    return n;
+}
+
+double isoNoiseLambda(const Image& img, double intensity) {
+    // L depends on a pixel's 8-bit maximum and minimum only: count those pairs, then sum.
+    std::vector<std::uint64_t> pairs(256 * 256, 0);
+    for (int y = 0; y < img.height; ++y) {
+        const std::uint8_t* p = img.row(y);
+        for (int x = 0; x < img.width; ++x, p += img.channels)
+            ++pairs[std::size_t(std::max({p[0], p[1], p[2]})) * 256 + std::min({p[0], p[1], p[2]})];
+    }
+    double sum = 0, squares = 0;
+    for (int hi = 0; hi < 256; ++hi)
+        for (int lo = 0; lo <= hi; ++lo) {
+            const std::uint64_t n = pairs[std::size_t(hi) * 256 + std::size_t(lo)];
+            if (!n) continue;
+            const float l = (static_cast<float>(hi) / 255.0f + static_cast<float>(lo) / 255.0f) * 0.5f;
+            sum += double(n) * l;
+            squares += double(n) * (double(l) * l);
+        }
+    const double count = double(img.width) * img.height;
+    const double mean = sum / count;
+    return std::sqrt(std::max(squares / count - mean * mean, 0.0)) * intensity;
 }
 
 }  // namespace auglab

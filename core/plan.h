@@ -142,6 +142,29 @@ inline int grayBlendOf(const GrayBlendStep& s, int c, int g) {
     const float r = std::nearbyint(v);  // the default rounding mode: half to even
     return r <= 0 ? 0 : (r >= 255 ? 255 : static_cast<int>(r));
 }
+/// Albumentations 2.0.8 ISONoise on 8-bit images: the pixels as float32 v / 255 in OpenCV's float HLS
+/// (rgbToHlsF); lambda = intensity x the standard deviation of L over the image; per pixel a
+/// Poisson(lambda) count k and a normal hue offset of std colorSigma (degrees, as the library adds
+/// it) from AugLab's noise (isoNoiseAt); H += offset, L += float32(k x intensity x (1 - L)); back to
+/// RGB (hlsToRgbF), clipped to [0, 1], rint(x * 255). Alpha kept. A host step on the GPU backends.
+struct IsoNoiseStep {
+    double colorSigma = 0;  ///< color_shift x intensity
+    double intensity = 0;
+    std::uint64_t seed = 0;
+    bool operator==(const IsoNoiseStep&) const = default;
+};
+/// The noise of pixel (x, y) of an IsoNoiseStep: the Poisson count (inversion of a 53-bit uniform
+/// from the pixel's first two noise words) and the standard normal of the hue (Box-Muller in double
+/// from the other two).
+struct IsoNoiseSample {
+    int count = 0;
+    double normal = 0;
+};
+IsoNoiseSample isoNoiseAt(std::uint64_t seed, int x, int y, double lambda);
+/// lambda of an IsoNoiseStep for `img`: intensity x the population standard deviation of its HLS
+/// lightness (from the 8-bit max and min of each pixel, summed in double in a fixed order).
+double isoNoiseLambda(const Image& img, double intensity);
+
 /// Histogram equalisation from the image's own histogram (Albumentations 2.0.8 Equalize): each
 /// colour channel through the table of its own histogram (`byChannels`), or the luma of OpenCV's
 /// 8-bit YCrCb through the table of its histogram, Cr and Cb kept (rgbToYCrCb8, yCrCbToRgb8); the
@@ -209,7 +232,7 @@ struct MixStep {
 
 using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
                                ConvolveStep, NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep,
-                               GrayBlendStep, EqualizeStep>;
+                               GrayBlendStep, EqualizeStep, IsoNoiseStep>;
 
 /// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
 /// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full

@@ -294,6 +294,8 @@ Plan pixelPlan(const QByteArray& op, int w, int h) {
     if (op == "gray_mean")  // color_jitter's contrast: the mean of the gray, then rounded (contrast 0)
         stage.ops = {MeanBrightnessStep{1.7f, 1.0 - 1.7, true, false},
                      MeanBrightnessStep{0.0f, 1.0, true, true}};
+    if (op == "iso_noise")  // a host step of its own kind between device ops
+        stage.ops = {LutStep{brightnessContrastLut(0.9f, 10.0f)}, IsoNoiseStep{0.3, 1.5, 4242}, HsvStep{hsv}};
     if (op == "equalize")  // every kind of table, one after another
         stage.ops = {EqualizeStep{false, true}, EqualizeStep{true, false}, EqualizeStep{false, false},
                      EqualizeStep{true, true}};
@@ -733,7 +735,7 @@ void TestCuda::pixelOpsMatchCpu_data() {
         "noise_shared", "dropout_constant", "dropout_random",  "dropout_random_uniform",
         "median_small", "median_large",     "convolve",        "everything",
         "three_stages", "channel_matrix",   "compression",     "gray_mean",
-        "gray_blend",   "equalize"};
+        "gray_blend",   "equalize",         "iso_noise"};
     const QList<QPair<QSize, int>> sizes{
         {{1, 1}, 3}, {{7, 5}, 3}, {{4097, 3}, 3}, {{301, 207}, 3}, {{120, 91}, 4}};
     for (int engine : enginesOfThisBuild())

@@ -92,6 +92,7 @@ void TestGl::opsMatchCpu_data() {
                                                      {"hue_saturation_value", Expect::Bounded},
                                                      {"color_jitter", Expect::Bounded},
                                                      {"equalize", Expect::Exact},
+                                                     {"iso_noise", Expect::Exact},
                                                      {"equalize_luma_pil", Expect::Exact},
                                                      {"color_jitter_contrast", Expect::Exact},
                                                      {"gaussian_blur", Expect::Bounded},

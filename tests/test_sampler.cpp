@@ -12,6 +12,7 @@
 #include "error.h"
 #include "ops/distortion.h"
 #include "philox.h"
+#include "plan.h"
 #include "sampler.h"
 
 using namespace auglab;
@@ -43,6 +44,7 @@ private slots:
     void betaDistribution_data();
     void betaDistribution();
     void elasticNoiseDistribution();
+    void isoNoiseDistribution();
     void fixedRangesAreExact();
     void keepRatio();
     void dropoutHolesInsideImage_data();
@@ -267,6 +269,50 @@ void TestSampler::elasticNoiseDistribution() {
         QVERIFY(elasticNoise(q, w, h) != noise);
         p.sameDxDy = true;
         QCOMPARE(elasticNoise(p, w, h).size(), std::size_t(n));
+    }
+}
+
+void TestSampler::isoNoiseDistribution() {
+    // ISONoise's per-pixel noise (numpy's poisson and normal in the library), over a 300 x 200 image:
+    // the counts against Poisson(lambda) for small and large rates (chi-square of the counts seen at
+    // least 5 times expected, the rest pooled, below the 0.1% critical value of its degrees of
+    // freedom), the hue normals against N(0, 1) (one-sample KS below its 0.1% critical value).
+    const int w = 300, h = 200, n = w * h;
+    // The 0.1% critical values of chi-square for 1..12 degrees of freedom.
+    const double critical[] = {10.83, 13.82, 16.27, 18.47, 20.52, 22.46,
+                               24.32, 26.12, 27.88, 29.59, 31.26, 32.91};
+    for (const double lambda : {0.03, 0.3, 2.5}) {
+        std::vector<long long> seen(64, 0);
+        std::vector<double> normals;
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                const IsoNoiseSample s = isoNoiseAt(0xc0ffee, x, y, lambda);
+                QVERIFY(s.count >= 0 && s.count < 64);
+                ++seen[std::size_t(s.count)];
+                normals.push_back(s.normal);
+            }
+        double chi = 0, pmf = std::exp(-lambda), restExpected = n;
+        long long restSeen = n;
+        int bins = 0;
+        for (int k = 0; k < 64 && pmf * n >= 5; ++k, pmf *= lambda / k) {
+            const double expected = pmf * n;
+            chi += (seen[std::size_t(k)] - expected) * (seen[std::size_t(k)] - expected) / expected;
+            restExpected -= expected;
+            restSeen -= seen[std::size_t(k)];
+            ++bins;
+        }
+        if (restExpected > 1e-9)
+            chi += (restSeen - restExpected) * (restSeen - restExpected) / restExpected, ++bins;
+        QVERIFY(bins >= 2);
+        QVERIFY2(chi < critical[std::min(bins - 2, 11)],
+                 qPrintable(QString("lambda %1: chi-square %2 over %3 bins").arg(lambda).arg(chi).arg(bins)));
+        std::sort(normals.begin(), normals.end());
+        double ks = 0;
+        for (int i = 0; i < n; ++i) {
+            const double cdf = 0.5 * std::erfc(-normals[std::size_t(i)] / std::sqrt(2.0));
+            ks = std::max({ks, std::abs(cdf - double(i) / n), std::abs(cdf - double(i + 1) / n)});
+        }
+        QVERIFY2(ks < 1.949 / std::sqrt(double(n)), qPrintable(QString("hue normals: KS %1").arg(ks)));
     }
 }
 

@@ -425,10 +425,10 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
         draw("gl_mix.frag", out, w, h);
         return out;
     }
-    if (const auto* s = std::get_if<CompressStep>(&step)) {
-        // A codec call, on the host (host_steps.h): read back, encode and decode, upload.
+    if (isHostStep(step)) {
+        // A codec call or ISONoise, on the host (host_steps.h): read back, run, upload.
         Image img = readBack(input, w, h, channels);
-        applyCompress(img, *s);
+        applyHostStep(img, step);
         return uploadImage(img);
     }
     throw RuntimeError("GL backend: unknown pixel step");

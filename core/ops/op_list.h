@@ -22,6 +22,7 @@
 #include "ops/gaussian_blur.h"
 #include "ops/hue_saturation_value.h"
 #include "ops/image_compression.h"
+#include "ops/iso_noise.h"
 #include "ops/kernel_blur.h"
 #include "ops/levels.h"
 #include "ops/mix.h"
@@ -92,6 +93,7 @@ enum class OpId {
     Emboss,
     GaussNoise,
     MultiplicativeNoise,
+    IsoNoise,
     ImageCompression,
     Downscale,
     ToGray,
@@ -115,11 +117,11 @@ using OpParams =
                  CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
                  ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
                  OpticalDistortionParams, ElasticParams, GridShuffleParams, DownscaleParams,
-                 ColorJitterParams, EqualizeParams>;
+                 ColorJitterParams, EqualizeParams, IsoNoiseParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 58>& opModules() {
-    static const std::array<const OpModule*, 58> modules{
+inline const std::array<const OpModule*, 59>& opModules() {
+    static const std::array<const OpModule*, 59> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -167,6 +169,7 @@ inline const std::array<const OpModule*, 58>& opModules() {
         &embossModule(),
         &gaussNoiseModule(),
         &multiplicativeNoiseModule(),
+        &isoNoiseModule(),
         &imageCompressionModule(),
         &downscaleModule(),
         &toGrayModule(),

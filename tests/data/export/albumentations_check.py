@@ -237,6 +237,8 @@ def draw_once(t, shape, image):
             import numpy as np
 
             return {"multiplier": float(np.ravel(p["multiplier"])[0])}
+        if name == "ISONoise":
+            return {"color_shift": p["color_shift"], "intensity": p["intensity"]}
         if name == "ColorJitter":  # the factors, and the order's place among the 24 (lexicographic)
             import itertools
 
@@ -397,6 +399,38 @@ def main(argv):
             raise SystemExit(f"cannot write {argv[4]}")
         np.stack([maps[0], maps[1]]).astype(np.float32).tofile(argv[5])
         print(f"largest displacement {np.abs(np.stack([dx, dy])).max():.2f} px")
+        return 0
+    if len(argv) == 5 and argv[0] == "iso-noise":
+        # ISONoise fed AugLab's noise (written by the test: int32 Poisson counts, then float64 standard
+        # normals, one each per pixel in raster order): the library's own iso_noise does the rest (float
+        # HLS, meanStdDev, the additions, HLS2RGB, from_float). Prints the library's lambda.
+        import cv2
+        import numpy as np
+        from albumentations.augmentations.pixel import functional as fpixel
+
+        image = cv2.cvtColor(cv2.imread(argv[1], cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        with open(argv[2]) as f:
+            op = next(o for o in json.load(f)["ops"] if o["op"] == "iso_noise" and o["applied"])
+        n = image.shape[0] * image.shape[1]
+        raw = open(argv[3], "rb").read()
+        counts = np.frombuffer(raw[: 4 * n], dtype=np.int32).astype(np.int64)
+        normals = np.frombuffer(raw[4 * n:], dtype=np.float64)
+        seen = {}
+
+        class Noise:
+            """The random generator iso_noise calls, giving AugLab's noise."""
+
+            def poisson(self, lam, size):
+                seen["lambda"] = float(np.ravel(lam)[0])
+                return counts.reshape(size)
+
+            def normal(self, loc, scale, size):
+                return loc + scale * normals.reshape(size)
+
+        out = fpixel.iso_noise(image, op["color_shift"], op["intensity"], Noise())
+        if not cv2.imwrite(argv[4], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
+            raise SystemExit(f"cannot write {argv[4]}")
+        print(repr(seen["lambda"]))
         return 0
     if len(argv) == 5 and argv[0] == "replay-fed":
         import cv2

@@ -15,21 +15,21 @@
 #   - pipeline[23] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
-#   - pipeline[29] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[30] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[31] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[32] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[37] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[38] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[39] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[40] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[40] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[41] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[43] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[44] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[44] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[45] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[46] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[47] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -222,6 +222,11 @@ transform = A.Compose(
             per_channel=True,
             elementwise=False,
             p=0.4,
+        ),
+        A.ISONoise(
+            color_shift=(0.02, 0.08),
+            intensity=(0.2, 0.9),
+            p=0.2,
         ),
         A.ImageCompression(
             compression_type="webp",
