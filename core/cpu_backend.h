@@ -29,8 +29,10 @@ private:
 struct RowLoop {
     ThreadPool* pool = nullptr;
     void operator()(int n, const std::function<void(int, int)>& fn) const {
-        if (pool) pool->parallelFor(n, std::max(1, n / (pool->threadCount() * 4)), fn);
-        else fn(0, n);
+        if (pool)
+            pool->parallelFor(n, std::max(1, n / (pool->threadCount() * 4)), fn);
+        else
+            fn(0, n);
     }
 };
 
@@ -48,6 +50,9 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop);
 /// strips of rows right after the warp, while the rows are still in cache. A blur needs its
 /// neighbours, a brightness relative to the mean the whole image.
 bool rowLocal(const PixelStep& step);
+/// A MeanBrightnessStep's mean for `img` (of R, G and B, or of the gray), summed in integers so that
+/// it does not depend on the thread count; every backend's.
+double stepMean(const Image& img, const MeanBrightnessStep& s);
 /// An EqualizeStep's tables for `img`: one per colour channel, or the luma's first (byChannels false).
 std::array<Lut, 3> equalizeTables(const Image& img, const EqualizeStep& s);
 /// A row-local pixel step over rows [y0, y1).

@@ -57,20 +57,6 @@ void lutRows(Image& img, const Lut& lut, int y0, int y1) {
     }
 }
 
-// The step's mean: of the RGB values or of their gray, summed in integers so that it does not depend
-// on the thread count.
-double stepMean(const Image& img, const MeanBrightnessStep& s) {
-    std::uint64_t sum = 0;
-    for (int y = 0; y < img.height; ++y) {
-        const std::uint8_t* p = img.row(y);
-        if (s.gray)
-            for (int x = 0; x < img.width; ++x, p += img.channels) sum += grayOf(p[0], p[1], p[2]);
-        else
-            for (int x = 0; x < img.width; ++x, p += img.channels) sum += p[0] + p[1] + p[2];
-    }
-    return meanOfSum(s, static_cast<double>(sum), double(img.width) * img.height);
-}
-
 void hsvRows(Image& img, const HsvLuts& l, int y0, int y1) {
     const int cn = img.channels;
     {
@@ -110,6 +96,18 @@ void grayBlendRows(Image& img, const GrayBlendStep& s, int y0, int y1) {
 
 }  // namespace
 
+double stepMean(const Image& img, const MeanBrightnessStep& s) {
+    std::uint64_t sum = 0;
+    for (int y = 0; y < img.height; ++y) {
+        const std::uint8_t* p = img.row(y);
+        if (s.gray)
+            for (int x = 0; x < img.width; ++x, p += img.channels) sum += grayOf(p[0], p[1], p[2]);
+        else
+            for (int x = 0; x < img.width; ++x, p += img.channels) sum += p[0] + p[1] + p[2];
+    }
+    return meanOfSum(s, static_cast<double>(sum), double(img.width) * img.height);
+}
+
 std::array<Lut, 3> equalizeTables(const Image& img, const EqualizeStep& s) {
     std::array<std::array<std::uint64_t, 256>, 3> hist{};
     for (int y = 0; y < img.height; ++y) {
@@ -134,7 +132,7 @@ std::array<Lut, 3> equalizeTables(const Image& img, const EqualizeStep& s) {
 
 namespace {
 
-void isoNoiseRows(Image& img, const IsoNoiseStep& s, double lambda, int y0, int y1) {
+void isoNoiseRows(Image& img, const IsoNoiseStep& s, const IsoNoise& noise, int y0, int y1) {
     const int cn = img.channels;
     for (int y = y0; y < y1; ++y) {
         std::uint8_t* p = img.row(y);
@@ -142,7 +140,7 @@ void isoNoiseRows(Image& img, const IsoNoiseStep& s, double lambda, int y0, int 
             float h, l, sat;
             rgbToHlsF(static_cast<float>(p[0]) / 255.0f, static_cast<float>(p[1]) / 255.0f,
                       static_cast<float>(p[2]) / 255.0f, h, l, sat);
-            const IsoNoiseSample n = isoNoiseAt(s.seed, x, y, lambda);
+            const IsoNoiseSample n = noise.at(x, y);
             h = static_cast<float>(double(h) + n.normal * s.colorSigma);  // float32 += float64
             const float oneMinusL = 1.0f - l;
             l = l + static_cast<float>(double(n.count) * s.intensity * double(oneMinusL));
@@ -500,8 +498,8 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
         const Lut lut = brightnessContrastLut(s->alpha, brightnessBeta(p, stepMean(img, *s)));
         loop(img.height, [&](int y0, int y1) { lutRows(img, lut, y0, y1); });
     } else if (const auto* s = std::get_if<IsoNoiseStep>(&step)) {
-        const double lambda = isoNoiseLambda(img, s->intensity);
-        loop(img.height, [&](int y0, int y1) { isoNoiseRows(img, *s, lambda, y0, y1); });
+        const IsoNoise noise(s->seed, isoNoiseLambda(img, s->intensity));
+        loop(img.height, [&](int y0, int y1) { isoNoiseRows(img, *s, noise, y0, y1); });
     } else if (const auto* s = std::get_if<EqualizeStep>(&step)) {
         const std::array<Lut, 3> luts = equalizeTables(img, *s);
         if (s->byChannels)

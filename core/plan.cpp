@@ -326,15 +326,18 @@ std::array<std::uint32_t, 4> pixelNoiseWords(std::uint64_t seed, int x, int y) {
                       philoxKey(seed));
 }
 
-IsoNoiseSample isoNoiseAt(std::uint64_t seed, int x, int y, double lambda) {
-    const std::array<std::uint32_t, 4> w = pixelNoiseWords(seed, x, y);
+IsoNoise::IsoNoise(std::uint64_t seed, double lambda)
+    : seed_(seed), lambda_(lambda), p0_(std::exp(-lambda)) {}
+
+IsoNoiseSample IsoNoise::at(int x, int y) const {
+    const std::array<std::uint32_t, 4> w = pixelNoiseWords(seed_, x, y);
     IsoNoiseSample n;
     // Poisson by inversion: the first k whose cumulative probability passes u.
     const double u = uniformFromWords(w[0], w[1]);
-    double p = std::exp(-lambda), cumulative = p;
+    double p = p0_, cumulative = p;
     while (u >= cumulative && n.count < 100000 && p > 0) {
         ++n.count;
-        p *= lambda / n.count;
+        p *= lambda_ / n.count;
         cumulative += p;
     }
     constexpr double kTwoTo32 = 4294967296.0;

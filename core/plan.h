@@ -145,7 +145,7 @@ inline int grayBlendOf(const GrayBlendStep& s, int c, int g) {
 /// Albumentations 2.0.8 ISONoise on 8-bit images: the pixels as float32 v / 255 in OpenCV's float HLS
 /// (rgbToHlsF); lambda = intensity x the standard deviation of L over the image; per pixel a
 /// Poisson(lambda) count k and a normal hue offset of std colorSigma (degrees, as the library adds
-/// it) from AugLab's noise (isoNoiseAt); H += offset, L += float32(k x intensity x (1 - L)); back to
+/// it) from AugLab's noise (IsoNoise); H += offset, L += float32(k x intensity x (1 - L)); back to
 /// RGB (hlsToRgbF), clipped to [0, 1], rint(x * 255). Alpha kept. A host step on the GPU backends.
 struct IsoNoiseStep {
     double colorSigma = 0;  ///< color_shift x intensity
@@ -153,14 +153,22 @@ struct IsoNoiseStep {
     std::uint64_t seed = 0;
     bool operator==(const IsoNoiseStep&) const = default;
 };
-/// The noise of pixel (x, y) of an IsoNoiseStep: the Poisson count (inversion of a 53-bit uniform
-/// from the pixel's first two noise words) and the standard normal of the hue (Box-Muller in double
-/// from the other two).
+/// The noise of an IsoNoiseStep's pixels for one rate: pixel (x, y)'s Poisson count (inversion of a
+/// 53-bit uniform from its first two noise words) and the standard normal of its hue (Box-Muller in
+/// double from the other two).
 struct IsoNoiseSample {
     int count = 0;
     double normal = 0;
 };
-IsoNoiseSample isoNoiseAt(std::uint64_t seed, int x, int y, double lambda);
+class IsoNoise {
+public:
+    IsoNoise(std::uint64_t seed, double lambda);
+    IsoNoiseSample at(int x, int y) const;
+
+private:
+    std::uint64_t seed_;
+    double lambda_, p0_;  ///< p0_ = exp(-lambda), once per image rather than per pixel
+};
 /// lambda of an IsoNoiseStep for `img`: intensity x the population standard deviation of its HLS
 /// lightness (from the 8-bit max and min of each pixel, summed in double in a fixed order).
 double isoNoiseLambda(const Image& img, double intensity);

@@ -685,7 +685,7 @@ private slots:
 
     void isoNoiseMatchesLibrary() {
         // ISONoise's noise is AugLab's own stream: the library's iso_noise is fed it (the counts
-        // isoNoiseAt gives for AugLab's lambda, and the hue's normals) and does the rest itself (float
+        // IsoNoise gives for AugLab's lambda, and the hue's normals) and does the rest itself (float
         // HLS, meanStdDev, the additions, HLS2RGB, rint). The library's lambda equal to AugLab's within
         // 1e-9 relative (both sum in double, in other orders: measured 2e-12); the pixels a level apart at
         // most, on at most 0.05% of them (OpenCV's vector HLS2RGB rounds a rare value a float ulp otherwise,
@@ -714,19 +714,20 @@ private slots:
                 const Replay replay = loadReplay((base + ".replay.json").toStdString());
                 const auto& p = std::get<IsoNoiseParams>(replay.ops.at(0).params);
                 const double lambda = isoNoiseLambda(image, p.intensity);
+                const IsoNoise noise(p.noiseSeed, lambda);
                 std::vector<std::int32_t> counts;
                 std::vector<double> normals;
                 for (int y = 0; y < image.height; ++y)
                     for (int x = 0; x < image.width; ++x) {
-                        const IsoNoiseSample s = isoNoiseAt(p.noiseSeed, x, y, lambda);
+                        const IsoNoiseSample s = noise.at(x, y);
                         counts.push_back(s.count);
                         normals.push_back(s.normal);
                     }
-                std::ofstream noise(base.toStdString() + ".noise", std::ios::binary);
-                noise.write(reinterpret_cast<const char*>(counts.data()), std::streamsize(counts.size() * 4));
-                noise.write(reinterpret_cast<const char*>(normals.data()),
+                std::ofstream file(base.toStdString() + ".noise", std::ios::binary);
+                file.write(reinterpret_cast<const char*>(counts.data()), std::streamsize(counts.size() * 4));
+                file.write(reinterpret_cast<const char*>(normals.data()),
                             std::streamsize(normals.size() * 8));
-                noise.close();
+                file.close();
                 const PythonRun r =
                     runProcess(pyenvPython(), {kChecker, "iso-noise", input, base + ".replay.json",
                                                base + ".noise", base + "-alb.png"});

@@ -1,8 +1,8 @@
 // Sampling: Philox4x32-10 against the Random123 known answers, determinism, the gate rule (toggling
 // one op never changes another's draws), ranges and distributions of the drawn values.
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <vector>
@@ -284,9 +284,10 @@ void TestSampler::isoNoiseDistribution() {
     for (const double lambda : {0.03, 0.3, 2.5}) {
         std::vector<long long> seen(64, 0);
         std::vector<double> normals;
+        const IsoNoise noise(0xc0ffee, lambda);
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x) {
-                const IsoNoiseSample s = isoNoiseAt(0xc0ffee, x, y, lambda);
+                const IsoNoiseSample s = noise.at(x, y);
                 QVERIFY(s.count >= 0 && s.count < 64);
                 ++seen[std::size_t(s.count)];
                 normals.push_back(s.normal);
@@ -403,8 +404,9 @@ void TestSampler::dropoutAtTheImagesEdge() {
         QVERIFY(h.h >= 5 && h.h <= 30 && h.w >= 3 && h.w <= 20);
         heights[h.h]++;
     }
-    QCOMPARE(heights.size(), std::size_t(26));          // every height 5..30 occurs
-    QVERIFY2(heights[30] < 2000 / 26 * 2, qPrintable(QString::number(heights[30])));  // uniform, not piled at 30
+    QCOMPARE(heights.size(), std::size_t(26));  // every height 5..30 occurs
+    QVERIFY2(heights[30] < 2000 / 26 * 2,
+             qPrintable(QString::number(heights[30])));  // uniform, not piled at 30
     const auto refused = [](const OpConfig& o, int w, int h, const char* words) {
         try {
             samplePipeline({o}, 1, 0, w, h);
@@ -436,7 +438,8 @@ void TestSampler::gridDropoutFollowsAlbumentations_data() {
     QTest::newRow("default unit, 451x300, corners") << 451 << 300 << 0 << 0 << 0.37 << false << 45 << 45;
     QTest::newRow("unit 17-23, 640x427, offsets") << 640 << 427 << 17 << 23 << 0.3 << true << 17 << 23;
     QTest::newRow("unit 17-23, 640x427, corners") << 640 << 427 << 17 << 23 << 0.9 << false << 17 << 23;
-    QTest::newRow("unit up to the short side less one, 60x40") << 60 << 40 << 30 << 39 << 0.5 << true << 30 << 39;
+    QTest::newRow("unit up to the short side less one, 60x40")
+        << 60 << 40 << 30 << 39 << 0.5 << true << 30 << 39;
     QTest::newRow("ratio 1, cells of 2 px, 33x9") << 33 << 9 << 2 << 2 << 1.0 << false << 2 << 2;
     QTest::newRow("one row too few, 3x1") << 3 << 1 << 0 << 0 << 0.5 << true << 2 << 2;
 }
@@ -481,8 +484,10 @@ void TestSampler::gridDropoutFollowsAlbumentations() {
         for (int k = 0; k < int(p.holes.size()); ++k) {
             const Hole& h = p.holes[std::size_t(k)];
             QVERIFY(h.x >= 0 && h.y >= 0 && h.x + h.w <= width && h.y + h.h <= height);
-            QVERIFY2(h.h == holeSize(qy) || (height % rows && h.h == holeSize(qy + 1)), qPrintable(QString::number(h.h)));
-            QVERIFY2(h.w == holeSize(qx) || (width % cols && h.w == holeSize(qx + 1)), qPrintable(QString::number(h.w)));
+            QVERIFY2(h.h == holeSize(qy) || (height % rows && h.h == holeSize(qy + 1)),
+                     qPrintable(QString::number(h.h)));
+            QVERIFY2(h.w == holeSize(qx) || (width % cols && h.w == holeSize(qx + 1)),
+                     qPrintable(QString::number(h.w)));
             for (int m = 0; m < k; ++m) {  // cells do not overlap, so neither do their holes
                 const Hole& o = p.holes[std::size_t(m)];
                 QVERIFY(h.x >= o.x + o.w || o.x >= h.x + h.w || h.y >= o.y + o.h || o.y >= h.y + h.h);
@@ -522,7 +527,8 @@ void TestSampler::gridDropoutFollowsAlbumentations() {
         const int unitH = unitMin ? std::min(unitMin, std::min(width, height)) : std::max(2, height / 10);
         const int rows = height / unitH, q = height / rows;
         QCOMPARE(firstHoleY.begin()->first, 0);
-        QVERIFY2(firstHoleY.rbegin()->first >= q - holeSize(q), qPrintable(QString::number(firstHoleY.rbegin()->first)));
+        QVERIFY2(firstHoleY.rbegin()->first >= q - holeSize(q),
+                 qPrintable(QString::number(firstHoleY.rbegin()->first)));
         QVERIFY(firstHoleY.rbegin()->first <= q + 1 - holeSize(q + 1));
     }
 }
@@ -547,7 +553,8 @@ void TestSampler::randomResizedCropFollowsTorchvision() {
         QVERIFY(p.x >= 0 && p.y >= 0 && p.x + p.width <= W && p.y + p.height <= H);
         // Rounding moves each side by at most half a pixel.
         const double lo = (p.width - 0.5) * (p.height - 0.5), hi = (p.width + 0.5) * (p.height + 0.5);
-        QVERIFY2(hi >= 0.05 * W * H && lo <= 0.2 * W * H, qPrintable(QString("%1x%2").arg(p.width).arg(p.height)));
+        QVERIFY2(hi >= 0.05 * W * H && lo <= 0.2 * W * H,
+                 qPrintable(QString("%1x%2").arg(p.width).arg(p.height)));
         QVERIFY((p.width + 0.5) / (p.height - 0.5) >= 0.6 && (p.width - 0.5) / (p.height + 0.5) <= 1.8);
         logRatioSum += std::log(double(p.width) / p.height);
         ++n;
@@ -569,7 +576,8 @@ void TestSampler::randomResizedCropFallsBackToCentre_data() {
     QTest::addColumn<QRect>("expected");  // x, y, width, height
     // No try fits: a centre crop clamped to the ratio range.
     QTest::newRow("too wide: rows of the middle") << 100 << 100 << 0.9 << 5.0 << 6.0 << QRect(0, 40, 100, 20);
-    QTest::newRow("too tall: columns of the middle") << 100 << 100 << 0.9 << 0.1 << 0.2 << QRect(40, 0, 20, 100);
+    QTest::newRow("too tall: columns of the middle")
+        << 100 << 100 << 0.9 << 0.1 << 0.2 << QRect(40, 0, 20, 100);
     QTest::newRow("451x300 at ratio 2") << 451 << 300 << 1.0 << 2.0 << 2.0 << QRect(0, 37, 451, 226);
     // A fitting try, rounded half to even as Python's round(): sqrt(625 x 0.01) = 2.5 -> 2.
     QTest::newRow("round half to even") << 25 << 25 << 0.01 << 1.0 << 1.0 << QRect(-1, -1, 2, 2);
@@ -640,7 +648,8 @@ void TestSampler::deotteDrawsNormals() {
     }
     QVERIFY2(std::abs(sum / n) < 0.03, qPrintable(QString::number(sum / n)));
     QVERIFY2(std::abs(sumSq / n - 1) < 0.04, qPrintable(QString::number(sumSq / n)));
-    QVERIFY2(std::abs(beyond2 / double(n) - 0.0455) < 0.006, qPrintable(QString::number(beyond2 / double(n))));
+    QVERIFY2(std::abs(beyond2 / double(n) - 0.0455) < 0.006,
+             qPrintable(QString::number(beyond2 / double(n))));
     QVERIFY(std::abs(zoomSum / n - 1.0) < 0.003);
     QVERIFY(std::abs(cross / n) < 0.03);  // draws of different parameters are uncorrelated
 }
@@ -659,7 +668,8 @@ void TestSampler::drawnValuesUseKeyUnits() {
     OpConfig drop = op("coarse_dropout");
     drop.set("holes", Range{3, 3});
     const Replay r = samplePipeline({affine, drop}, 1, 0, 400, 200);
-    QCOMPARE(drawnValues(r.ops[0], "translate_x_frac", 400, 200), std::vector<double>{0.25});  // 100 px of 400
+    QCOMPARE(drawnValues(r.ops[0], "translate_x_frac", 400, 200),
+             std::vector<double>{0.25});  // 100 px of 400
     QCOMPARE(drawnValues(r.ops[0], "rotate_deg", 400, 200), std::vector<double>{7.0});
     QVERIFY(drawnValues(r.ops[0], "interpolation", 400, 200).empty());
     QCOMPARE(drawnValues(r.ops[1], "holes", 400, 200), std::vector<double>{3.0});

@@ -272,18 +272,9 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
     auto target = [&] { return texture(GL_RGBA8UI, w, h, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, nullptr); };
     if (const auto* s = std::get_if<LutStep>(&step)) return runLut(input, w, h, s->luts);
     if (const auto* s = std::get_if<MeanBrightnessStep>(&step)) {
-        // The mean of the image the op sees, summed in integers as the CPU does.
-        const Image img = readBack(input, w, h, channels);
-        std::uint64_t sum = 0;
-        for (int y = 0; y < h; ++y) {
-            const std::uint8_t* p = img.row(y);
-            if (s->gray)
-                for (int x = 0; x < w; ++x, p += channels) sum += grayOf(p[0], p[1], p[2]);
-            else
-                for (int x = 0; x < w; ++x, p += channels) sum += p[0] + p[1] + p[2];
-        }
+        // The mean of the image the op sees, on the host (the CPU's integer sum).
+        const double mean = stepMean(readBack(input, w, h, channels), *s);
         const BrightnessContrastParams bp{s->brightness, 0.0, false};
-        const double mean = meanOfSum(*s, double(sum), double(w) * h);
         return runLut(input, w, h,
                       LutStep::same(brightnessContrastLut(s->alpha, brightnessBeta(bp, mean))).luts);
     }

@@ -171,17 +171,9 @@ public:
 
     OpParams readReplay(const JsonReader& r) const override {
         r.requireObject({"op", "applied", "channels"});
-        const JsonReader channels = r.member("channels");
-        if (channels.arraySize() != 3) channels.fail("expected the order of R, G, B: 3 channel indices");
         ChannelShuffleParams p;
-        std::array<bool, 3> seen{};
-        for (std::size_t i = 0; i < 3; ++i) {
-            const auto c = static_cast<int>(channels.element(i).integer(0, 2));
-            if (seen[std::size_t(c)])
-                channels.element(i).fail("channel " + std::to_string(c) + " is listed twice");
-            seen[std::size_t(c)] = true;
-            p.order[i] = c;
-        }
+        p.order = replay_fields::readPermutation<3>(r.member("channels"), "channel",
+                                                    "expected the order of R, G, B: 3 channel indices");
         return p;
     }
 

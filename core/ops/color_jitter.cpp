@@ -108,19 +108,9 @@ public:
         p.contrast = num(r, "contrast", 0, kFactorMax);
         p.saturation = num(r, "saturation", 0, kFactorMax);
         p.hue = num(r, "hue", -0.5, 0.5);
-        const JsonReader order = r.member("order");
-        if (order.arraySize() != 4)
-            order.fail(
-                "expected the order of the four adjustments: 4 indices (0 brightness, 1 contrast, 2 "
-                "saturation, 3 hue)");
-        std::array<bool, 4> seen{};
-        for (std::size_t i = 0; i < 4; ++i) {
-            const auto k = static_cast<int>(order.element(i).integer(0, 3));
-            if (seen[std::size_t(k)])
-                order.element(i).fail("adjustment " + std::to_string(k) + " is listed twice");
-            seen[std::size_t(k)] = true;
-            p.order[i] = k;
-        }
+        p.order = readPermutation<4>(r.member("order"), "adjustment",
+                                     "expected the order of the four adjustments: 4 indices (0 brightness, 1 "
+                                     "contrast, 2 saturation, 3 hue)");
         return p;
     }
 

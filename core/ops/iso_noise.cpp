@@ -3,7 +3,7 @@
 // intensity x the standard deviation of L; per pixel a Poisson(lambda) count k and a normal hue offset
 // of std color_shift x intensity (in degrees: the library adds it to OpenCV's 0-360 hue, so it moves a
 // hue by hundredths of a degree); L += k x intensity x (1 - L); back to RGB, clipped, rint(x * 255).
-// The noise is AugLab's own per-pixel stream (isoNoiseAt, keyed by the replay's noise_seed): a sample
+// The noise is AugLab's own per-pixel stream (IsoNoise, keyed by the replay's noise_seed): a sample
 // is reproducible from (seed, index), not the library's numbers, so the parity test feeds the library
 // that noise. An IsoNoiseStep: the CPU's kernel, run on the host by the GPU backends.
 // Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).

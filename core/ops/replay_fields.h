@@ -1,6 +1,8 @@
 #pragma once
 // Reading and writing the members of a replay record (OpModule::writeReplay / readReplay).
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -45,6 +47,23 @@ inline std::string eitherOf(const JsonReader& v, const char* a, const char* b) {
     std::string s = v.string();
     if (s != a && s != b) v.fail(std::string("expected \"") + a + "\" or \"" + b + "\"");
     return s;
+}
+
+/// A permutation of 0..N-1 (an order of channels or of steps): N distinct indices, each named by
+/// `what` ("channel") in the error that reports a repeat; `expected` is the message for a wrong count.
+template <std::size_t N>
+std::array<int, N> readPermutation(const JsonReader& r, const char* what, const std::string& expected) {
+    if (r.arraySize() != N) r.fail(expected);
+    std::array<int, N> order{};
+    std::array<bool, N> seen{};
+    for (std::size_t i = 0; i < N; ++i) {
+        const auto k = static_cast<int>(r.element(i).integer(0, static_cast<std::int64_t>(N) - 1));
+        if (seen[std::size_t(k)])
+            r.element(i).fail(std::string(what) + " " + std::to_string(k) + " is listed twice");
+        seen[std::size_t(k)] = true;
+        order[i] = k;
+    }
+    return order;
 }
 
 inline Interpolation readInterpolation(const JsonReader& r, std::string_view key) {
