@@ -381,6 +381,11 @@ void TestGl::brokenShaderFallsBackToCpu() {
 }
 
 int main(int argc, char** argv) {
+    // Without a display Qt's default platform aborts before any test runs: the offscreen platform
+    // starts, and initTestCase skips with the reason (no OpenGL context without a display).
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QGuiApplication app(argc, argv);
     TestGl t;
     return QTest::qExec(&t, argc, argv);
