@@ -1,6 +1,7 @@
 #include "colour.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -95,6 +96,110 @@ Lut equalizeLut(const std::array<std::uint64_t, 256>& hist, bool pil) {
         lut[k] = static_cast<std::uint8_t>(v > 255.0f ? 255.0f : v);
     }
     return lut;
+}
+
+namespace {
+
+// OpenCV's constants (core/src/color_lab: softdouble raw values, which are the nearest doubles of
+// these decimals): sRGB to XYZ, XYZ to sRGB, the D65 white point.
+constexpr double kRgbToXyz[9] = {0.412453, 0.357580, 0.180423, 0.212671, 0.715160,
+                                 0.072169, 0.019334, 0.119193, 0.950227};
+constexpr double kXyzToRgb[9] = {3.240479, -1.53715, -0.498535, -0.969256, 1.875991,
+                                 0.041556, 0.055648, -0.204043, 1.057311};
+constexpr double kD65[3] = {0.950456, 1.0, 1.088754};
+
+/// cvRound: to nearest, ties to even (the default rounding mode).
+int roundEven(double v) {
+    return static_cast<int>(std::nearbyint(v));
+}
+
+/// The sRGB transfer function and its inverse in float64, the result as float32 (OpenCV's
+/// applyGamma / applyInvGamma on softdouble, returned as softfloat).
+float srgbToLinear(float x) {
+    const double xd = x;
+    return static_cast<float>(xd <= 809.0 / 20000.0
+                                  ? xd / (323.0 / 25.0)
+                                  : std::pow((xd + 11.0 / 200.0) / (1.0 + 11.0 / 200.0), 12.0 / 5.0));
+}
+float linearToSrgb(float x) {
+    const double xd = x;
+    return static_cast<float>(xd <= 7827.0 / 2500000.0
+                                  ? xd * (323.0 / 25.0)
+                                  : std::pow(xd, 1.0 / (12.0 / 5.0)) * (1.0 + 11.0 / 200.0) - 11.0 / 200.0);
+}
+
+/// OpenCV's softfloat cube root (Turkowski's): the mantissa's cube root by a quartic rational
+/// polynomial in float64 on [0.125, 1), its bits truncated (not rounded) to float32. For x > 0 normal.
+float softCbrt(float x) {
+    const auto xv = std::bit_cast<std::uint32_t>(x);
+    int ex = int((xv >> 23) & 0xFF) - 127;
+    int shx = ex % 3;
+    shx -= shx >= 0 ? 3 : 0;
+    ex = (ex - shx) / 3 - 1;
+    double fr =
+        std::bit_cast<double>((std::uint64_t(shx + 1023) << 52) | (std::uint64_t(xv & 0x7FFFFF) << 29));
+    fr = ((((45.2548339756803022511987494 * fr + 192.2798368355061050458134625) * fr +
+            119.1654824285581628956914143) *
+               fr +
+           13.43250139086239872172837314) *
+              fr +
+          0.1636161226585754240958355063) /
+         ((((14.80884093219134573786480845 * fr + 151.9714051044435648658557668) * fr +
+            168.5254414101568283957668343) *
+               fr +
+           33.9905941350215598754191872) *
+              fr +
+          1.0);
+    const auto fv = std::bit_cast<std::uint64_t>(fr);
+    return std::bit_cast<float>((std::uint32_t(ex + 127) << 23) +
+                                std::uint32_t((fv & 0xFFFFFFFFFFFFFull) >> 29));
+}
+
+}  // namespace
+
+const Lab8& Lab8::tables() {
+    static const Lab8 t;
+    return t;
+}
+
+Lab8::Lab8() {
+    // Every step in float32 where OpenCV uses softfloat, float64 where softdouble.
+    for (int i = 0; i < 256; ++i)
+        gamma_[std::size_t(i)] = std::uint16_t(roundEven(2040.0f * srgbToLinear(float(i) / 255.0f)));
+    const float lthresh = 216.0f / 24389.0f, lscale = 841.0f / 108.0f, lbias = 16.0f / 116.0f;
+    const float cbScale = 1.0f / 2040.0f;
+    for (int i = 0; i < 3072; ++i) {
+        const float x = cbScale * float(i);
+        const float f = x < lthresh ? std::fma(x, lscale, lbias) : softCbrt(x);
+        cbrt_[std::size_t(i)] = std::uint16_t(roundEven(32768.0f * f));
+    }
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col)
+            toXyz_[std::size_t(3 * row + col)] = roundEven(4096.0 * kRgbToXyz[3 * row + col] / kD65[row]);
+
+    for (int i = 0; i < 256; ++i) {
+        int y, ify;
+        if (i <= 20) {
+            y = roundEven(float(i * 16384 * 20 * 9) / float(17 * 29 * 29 * 29));
+            ify = roundEven(16384.0f * (16.0f / 116.0f + float(i * 5) / float(3 * 17 * 29)));
+        } else {
+            const float fy = float(i * 100 * 16384) / float(255 * 116) + float(16 * 16384) / 116.0f;
+            ify = roundEven(fy);
+            y = roundEven(fy * fy * fy / float(16384 * 16384));
+        }
+        yf_[std::size_t(2 * i)] = std::uint16_t(y);
+        yf_[std::size_t(2 * i + 1)] = std::uint16_t(ify);
+    }
+    abToXz_.resize(16384 * 9 / 4);
+    for (int i = kMinAb; i < 16384 * 9 / 4 + kMinAb; ++i)
+        abToXz_[std::size_t(i - kMinAb)] =
+            i <= 3390 ? i * 108 / 841 - 16384 * 16 / 116 * 108 / 841 : i * i / 16384 * i / 16384;
+    for (int i = 0; i < 4096; ++i)
+        invGamma_[std::size_t(i)] =
+            std::uint16_t(roundEven(255.0f * linearToSrgb(float(i) * (1.0f / 4096.0f))));
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col)
+            toRgb_[std::size_t(3 * row + col)] = roundEven(4096.0 * kXyzToRgb[3 * row + col] * kD65[col]);
 }
 
 HsvLuts hsvLuts(const HsvParams& p) {

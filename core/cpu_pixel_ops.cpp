@@ -2,6 +2,7 @@
 // RGB only and leaves alpha as it is.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -185,6 +186,114 @@ int reflect101(int p, int len) {
     if (len == 1) return 0;
     while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
     return p;
+}
+
+// CLAHE of the lightness (ClaheStep), as cv::CLAHE::apply on the L of OpenCV's 8-bit Lab.
+void applyClahe(Image& img, const ClaheStep& s, const RowLoop& loop) {
+    const Lab8& lab = Lab8::tables();
+    const int w = img.width, h = img.height, cn = img.channels;
+    std::vector<std::uint8_t> light(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
+    loop(h, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            const std::uint8_t* p = img.row(y);
+            std::uint8_t* l = light.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w);
+            for (int x = 0; x < w; ++x, p += cn) {
+                int L, a, b;
+                lab.fromRgb(p[0], p[1], p[2], L, a, b);
+                l[x] = static_cast<std::uint8_t>(L);
+            }
+        }
+    });
+
+    // The tiles cover the image, or, unless both sides divide by the grid, the image padded
+    // (reflect_101) at its right by tx - w % tx columns and at its bottom by ty - h % ty rows: a whole
+    // extra tile's width (height) where that side divides, as OpenCV pads.
+    const int tx = s.tilesX, ty = s.tilesY;
+    const bool pad = w % tx != 0 || h % ty != 0;
+    const int tileW = (pad ? w + tx - w % tx : w) / tx, tileH = (pad ? h + ty - h % ty : h) / ty;
+    std::vector<int> col(static_cast<std::size_t>(tileW * tx)), row(static_cast<std::size_t>(tileH * ty));
+    for (std::size_t x = 0; x < col.size(); ++x) col[x] = reflect101(int(x), w);
+    for (std::size_t y = 0; y < row.size(); ++y) row[y] = reflect101(int(y), h);
+    const int area = tileW * tileH;
+    const float lutScale = 255.0f / static_cast<float>(area);
+    const int clip =
+        s.clipLimit > 0 ? std::max(static_cast<int>(s.clipLimit * area / 256), 1) : 0;  // 0: none
+    std::vector<std::uint8_t> luts(static_cast<std::size_t>(tx * ty) * 256);
+    loop(tx * ty, [&](int k0, int k1) {
+        for (int k = k0; k < k1; ++k) {
+            const int x0 = (k % tx) * tileW, y0 = (k / tx) * tileH;
+            std::array<int, 256> hist{};
+            for (int y = y0; y < y0 + tileH; ++y) {
+                const std::uint8_t* l =
+                    light.data() + static_cast<std::size_t>(row[std::size_t(y)]) * std::size_t(w);
+                for (int x = x0; x < x0 + tileW; ++x) ++hist[l[col[std::size_t(x)]]];
+            }
+            int clipped = 0;
+            for (int& c : hist)
+                if (clip > 0 && c > clip) {
+                    clipped += c - clip;
+                    c = clip;
+                }
+            const int batch = clipped / 256;
+            int residual = clipped - batch * 256;
+            for (int& c : hist) c += batch;
+            if (residual != 0)
+                for (int i = 0, step = std::max(256 / residual, 1); i < 256 && residual > 0;
+                     i += step, --residual)
+                    ++hist[std::size_t(i)];
+            std::uint8_t* lut = luts.data() + static_cast<std::size_t>(k) * 256;
+            int sum = 0;
+            for (std::size_t i = 0; i < 256; ++i) {
+                sum += hist[i];
+                lut[i] = static_cast<std::uint8_t>(std::min(std::nearbyint(float(sum) * lutScale), 255.0f));
+            }
+        }
+    });
+
+    // Each pixel's new L: the four nearest tiles' tables blended bilinearly in float32 (OpenCV's
+    // weights: position / tile size - 0.5, floored; edges clamp to the outer tiles).
+    struct Axis {
+        std::vector<int> t1, t2;
+        std::vector<float> a, a1;
+    };
+    const auto axis = [](int n, int tile, int tiles) {
+        Axis ax{std::vector<int>(std::size_t(n)), std::vector<int>(std::size_t(n)),
+                std::vector<float>(std::size_t(n)), std::vector<float>(std::size_t(n))};
+        const float inv = 1.0f / static_cast<float>(tile);
+        for (std::size_t i = 0; i < std::size_t(n); ++i) {
+            const float f = static_cast<float>(i) * inv - 0.5f;
+            const int t = static_cast<int>(std::floor(f));
+            ax.a[i] = f - static_cast<float>(t);
+            ax.a1[i] = 1.0f - ax.a[i];
+            ax.t1[i] = std::max(t, 0);
+            ax.t2[i] = std::min(t + 1, tiles - 1);
+        }
+        return ax;
+    };
+    const Axis ax = axis(w, tileW, tx), ay = axis(h, tileH, ty);
+    loop(h, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            const std::size_t yi = std::size_t(y);
+            const std::uint8_t* top = luts.data() + static_cast<std::size_t>(ay.t1[yi] * tx) * 256;
+            const std::uint8_t* bottom = luts.data() + static_cast<std::size_t>(ay.t2[yi] * tx) * 256;
+            const float ya = ay.a[yi], ya1 = ay.a1[yi];
+            std::uint8_t* p = img.row(y);
+            for (std::size_t x = 0; x < std::size_t(w); ++x, p += cn) {
+                int L, a, b;
+                lab.fromRgb(p[0], p[1], p[2], L, a, b);
+                const std::size_t i1 = std::size_t(ax.t1[x]) * 256 + std::size_t(L);
+                const std::size_t i2 = std::size_t(ax.t2[x]) * 256 + std::size_t(L);
+                const float res = (top[i1] * ax.a1[x] + top[i2] * ax.a[x]) * ya1 +
+                                  (bottom[i1] * ax.a1[x] + bottom[i2] * ax.a[x]) * ya;
+                const int newL = static_cast<int>(std::min(std::nearbyint(res), 255.0f));
+                int r, g, bb;
+                lab.toRgb(newL, a, b, r, g, bb);
+                p[0] = static_cast<std::uint8_t>(r);
+                p[1] = static_cast<std::uint8_t>(g);
+                p[2] = static_cast<std::uint8_t>(bb);
+            }
+        }
+    });
 }
 
 // v rounded to nearest even and clipped to 0..255, as std::nearbyint in the default rounding mode
@@ -466,7 +575,7 @@ bool rowLocal(const PixelStep& step) {
     return !std::holds_alternative<MeanBrightnessStep>(step) && !std::holds_alternative<BlurStep>(step) &&
            !std::holds_alternative<MedianStep>(step) && !std::holds_alternative<ConvolveStep>(step) &&
            !std::holds_alternative<CompressStep>(step) && !std::holds_alternative<EqualizeStep>(step) &&
-           !std::holds_alternative<IsoNoiseStep>(step);
+           !std::holds_alternative<IsoNoiseStep>(step) && !std::holds_alternative<ClaheStep>(step);
 }
 
 void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
@@ -506,6 +615,8 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
             loop(img.height, [&](int y0, int y1) { channelLutRows(img, luts, y0, y1); });
         else
             loop(img.height, [&](int y0, int y1) { lumaLutRows(img, luts[0], y0, y1); });
+    } else if (const auto* s = std::get_if<ClaheStep>(&step)) {
+        applyClahe(img, *s, loop);
     } else if (const auto* s = std::get_if<BlurStep>(&step)) {
         applyBlur(img, s->kernel, loop);
     } else if (const auto* s = std::get_if<MedianStep>(&step)) {

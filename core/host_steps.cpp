@@ -7,7 +7,8 @@
 namespace auglab {
 
 bool isHostStep(const PixelStep& step) {
-    return std::holds_alternative<CompressStep>(step) || std::holds_alternative<IsoNoiseStep>(step);
+    return std::holds_alternative<CompressStep>(step) || std::holds_alternative<IsoNoiseStep>(step) ||
+           std::holds_alternative<ClaheStep>(step);
 }
 
 bool hasHostStep(const Plan& plan) {

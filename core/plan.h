@@ -182,6 +182,18 @@ struct EqualizeStep {
     bool byChannels = true;
     bool operator==(const EqualizeStep&) const = default;
 };
+/// Contrast-limited adaptive histogram equalisation of the lightness (Albumentations 2.0.8 CLAHE):
+/// the L of OpenCV's 8-bit Lab (core/colour.h Lab8), cv::createCLAHE(clipLimit, (tilesX, tilesY))
+/// applied to it (tiles of the image, or unless both sides divide by the grid of the image padded
+/// with reflect_101 by tilesX - width % tilesX columns and tilesY - height % tilesY rows, each tile's
+/// histogram clipped at int(clipLimit * tile area / 256) with the excess spread, its cumulative table, and a
+/// bilinear blend of the four nearest tiles' tables in float32, rounded to nearest even), then a, b and the
+/// new L back to RGB; alpha kept.
+struct ClaheStep {
+    double clipLimit = 4;
+    int tilesX = 8, tilesY = 8;
+    bool operator==(const ClaheStep&) const = default;
+};
 struct BlurStep {
     std::vector<float> kernel;
 };  ///< separable, border reflect_101
@@ -240,7 +252,7 @@ struct MixStep {
 
 using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
                                ConvolveStep, NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep,
-                               GrayBlendStep, EqualizeStep, IsoNoiseStep>;
+                               GrayBlendStep, EqualizeStep, IsoNoiseStep, ClaheStep>;
 
 /// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
 /// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full

@@ -131,6 +131,9 @@ inline Plan pixelPlan(const QByteArray& op, int w, int h) {
                      MeanBrightnessStep{0.0f, 1.0, true, true}};
     if (op == "iso_noise")  // a host step of its own kind between device ops
         stage.ops = {LutStep{brightnessContrastLut(0.9f, 10.0f)}, IsoNoiseStep{0.3, 1.5, 4242}, HsvStep{hsv}};
+    if (op == "clahe")  // a host step after device ops, then another kind of host step
+        stage.ops = {LutStep{brightnessContrastLut(0.8f, 12.0f)}, ClaheStep{2.5, 3, 5},
+                     IsoNoiseStep{0.1, 0.4, 77}, ClaheStep{40, 1, 1}};
     if (op == "equalize")  // every kind of table, one after another
         stage.ops = {EqualizeStep{false, true}, EqualizeStep{true, false}, EqualizeStep{false, false},
                      EqualizeStep{true, true}};

@@ -199,6 +199,9 @@ private slots:
     void hsvOnPhotos_data();
     void hsvOnPhotos();
     void conversionsExhaustive();
+    void labExhaustive();
+    void clahe_data();
+    void clahe();
     void toGray_data();
     void toGray();
     void channelMatrix_data();
@@ -368,6 +371,102 @@ void TestColourOps::conversionsExhaustive() {
     const int bad = cv::countNonZero(d.reshape(1)), maxDiff = int(cv::norm(d, cv::NORM_INF));
     if (bad) qInfo("hsvToRgb8: %d values of %d triples differ, max %d", bad, 180 * 65536, maxDiff);
     QVERIFY(openCvUsesFma() ? bad == 0 : maxDiff <= 1 && bad <= 2000);
+}
+
+// Lab8 against cv::cvtColor: RGB2LAB on all 2^24 colours, LAB2RGB on every 8-bit Lab triple.
+void TestColourOps::labExhaustive() {
+    const Lab8& lab = Lab8::tables();
+    cv::Mat all(4096, 4096, CV_8UC3), ref, ours(all.size(), CV_8UC3);
+    all.forEach<cv::Vec3b>([&](cv::Vec3b& p, const int* yx) {
+        const int i = yx[0] * 4096 + yx[1];
+        p = cv::Vec3b(std::uint8_t(i >> 16), std::uint8_t(i >> 8), std::uint8_t(i));
+    });
+    ours.forEach<cv::Vec3b>([&](cv::Vec3b& o, const int* yx) {
+        const cv::Vec3b p = all.at<cv::Vec3b>(yx[0], yx[1]);
+        int L, a, b;
+        lab.fromRgb(p[0], p[1], p[2], L, a, b);
+        o = cv::Vec3b(std::uint8_t(L), std::uint8_t(a), std::uint8_t(b));
+    });
+    cv::cvtColor(all, ref, cv::COLOR_RGB2Lab);
+    cv::Mat d;
+    cv::absdiff(ours, ref, d);
+    QCOMPARE(cv::countNonZero(d.reshape(1)), 0);
+
+    // The same image read as Lab: every (L, a, b) triple once.
+    ours.forEach<cv::Vec3b>([&](cv::Vec3b& o, const int* yx) {
+        const cv::Vec3b p = all.at<cv::Vec3b>(yx[0], yx[1]);
+        int r, g, b;
+        lab.toRgb(p[0], p[1], p[2], r, g, b);
+        o = cv::Vec3b(std::uint8_t(r), std::uint8_t(g), std::uint8_t(b));
+    });
+    cv::cvtColor(all, ref, cv::COLOR_Lab2RGB);
+    cv::absdiff(ours, ref, d);
+    QCOMPARE(cv::countNonZero(d.reshape(1)), 0);
+}
+
+void TestColourOps::clahe_data() {
+    // Grids that divide the size, grids that need the reflect_101 padding (OpenCV's own path: both
+    // sides padded, by a whole tile where a side divides), grids larger than the image, clip limits
+    // at the library's bounds and between, RGBA.
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("width");  // a crop of the photo's top left: 0 is the whole photo
+    QTest::addColumn<int>("height");
+    QTest::addColumn<int>("tilesX");
+    QTest::addColumn<int>("tilesY");
+    QTest::addColumn<double>("clip");
+    QTest::addColumn<bool>("rgba");
+    QTest::newRow("astronaut 8x8 clip 4") << "astronaut.png" << 0 << 0 << 8 << 8 << 4.0 << false;
+    QTest::newRow("chelsea 8x8 clip 1") << "chelsea.png" << 0 << 0 << 8 << 8 << 1.0 << false;
+    QTest::newRow("coffee 3x5 clip 2.37") << "coffee.png" << 0 << 0 << 3 << 5 << 2.37 << false;
+    QTest::newRow("rocket 16x4 clip 40, rgba") << "rocket.jpg" << 0 << 0 << 16 << 4 << 40.0 << true;
+    QTest::newRow("rocket 640x427 8x8 clip 4: the width divides")
+        << "rocket.jpg" << 0 << 0 << 8 << 8 << 4.0 << false;
+    QTest::newRow("300x427 7x7 clip 2: the height divides")
+        << "rocket.jpg" << 300 << 427 << 7 << 7 << 2.0 << false;
+    QTest::newRow("333x201 7x9 clip 3.3") << "chelsea.png" << 333 << 201 << 7 << 9 << 3.3 << false;
+    QTest::newRow("1x1 grid clip 1.5") << "coffee.png" << 250 << 130 << 1 << 1 << 1.5 << false;
+    QTest::newRow("5x3 image, 8x8 grid") << "astronaut.png" << 5 << 3 << 8 << 8 << 4.0 << false;
+    QTest::newRow("1x1 image") << "rocket.jpg" << 1 << 1 << 2 << 3 << 2.0 << true;
+}
+
+// ClaheStep against the library's arithmetic done by OpenCV itself: cv::cvtColor to Lab,
+// cv::createCLAHE on L, cv::cvtColor back (Albumentations' clahe).
+void TestColourOps::clahe() {
+    QFETCH(QString, file);
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(int, tilesX);
+    QFETCH(int, tilesY);
+    QFETCH(double, clip);
+    QFETCH(bool, rgba);
+    Image full = loadSample(file);
+    if (width) {
+        Image c;
+        c.width = width;
+        c.height = height;
+        c.channels = 3;
+        c.stride = std::size_t(width) * 3;
+        c.pixels.resize(c.stride * std::size_t(height));
+        for (int y = 0; y < height; ++y) std::memcpy(c.row(y), full.row(y), c.stride);
+        full = c;
+    }
+    const Image src = rgba ? rgbaPadded(full, 5) : full;
+    cv::Mat lab, ref;
+    cv::cvtColor(rgbMat(src), lab, cv::COLOR_RGB2Lab);
+    std::vector<cv::Mat> planes;
+    cv::split(lab, planes);
+    cv::createCLAHE(clip, cv::Size(tilesX, tilesY))->apply(planes[0], planes[0]);
+    cv::merge(planes, lab);
+    cv::cvtColor(lab, ref, cv::COLOR_Lab2RGB);
+    for (int threads : {1, 3}) {
+        Image out = src;
+        ThreadPool pool(threads);
+        applyPixelStep(out, ClaheStep{clip, tilesX, tilesY}, RowLoop{&pool});
+        const Cmp c = compareRgb(out, ref);
+        if (c.differing) qInfo("%ld of %ld values differ, max %d", c.differing, c.n, c.max);
+        QCOMPARE(c.max, 0);
+        QVERIFY(sameNonRgbBytes(out, src));
+    }
 }
 
 void TestColourOps::toGray_data() {

@@ -94,6 +94,15 @@ const std::vector<PinnedCase> kCases = [] {
             {"equalize, Pillow-style per channel", R"({"op": "equalize", "mode": "pil"})", Bound::Exact},
             {"equalize, Pillow-style of the luma",
              R"({"op": "equalize", "mode": "pil", "by_channels": false})", Bound::Exact},
+            // CLAHE: OpenCV's 8-bit Lab both ways and cv2.createCLAHE on L, grids that divide the photo
+            // and grids that need OpenCV's padding, [rows, columns] here and [across, down] there.
+            {"clahe, clip 2, 8 x 8", R"({"op": "clahe", "clip_limit": [2, 2]})", Bound::Exact},
+            {"clahe, clip 3.7, 5 rows of 3",
+             R"({"op": "clahe", "clip_limit": [3.7, 3.7], "tile_grid": [5, 3]})", Bound::Exact},
+            {"clahe, clip 1, one tile", R"({"op": "clahe", "clip_limit": [1, 1], "tile_grid": [1, 1]})",
+             Bound::Exact},
+            {"clahe, clip 40, 4 rows of 16",
+             R"({"op": "clahe", "clip_limit": [40, 40], "tile_grid": [4, 16]})", Bound::Exact},
             {"gaussian blur 1.3", R"({"op": "gaussian_blur", "sigma_px": [1.3, 1.3]})", Bound::Blur},
             {"gamma 0.65 (brightens)", R"({"op": "random_gamma", "gamma_pct": [65, 65]})", Bound::Exact},
             {"gamma 1.7 (darkens)", R"({"op": "random_gamma", "gamma_pct": [170, 170]})", Bound::Exact},
@@ -464,6 +473,7 @@ private slots:
             R"({"op": "optical_distortion", "distort_limit": [-0.3, 0.7], "mode": "fisheye"})",
             R"({"op": "color_jitter", "brightness": [0.5, 1.5], "contrast": [0, 2], "saturation": [0.2, 1.1], "hue": [-0.3, 0.1]})",
             R"({"op": "iso_noise", "color_shift": [0.02, 0.7], "intensity": [0.3, 2.5]})",
+            R"({"op": "clahe", "clip_limit": [1.2, 7.5]})",
         };
         QStringList failures;
         int checked = 0;
@@ -477,7 +487,7 @@ private slots:
             checked +=
                 compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
-        QVERIFY(checked >= 63);
+        QVERIFY(checked >= 64);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
 

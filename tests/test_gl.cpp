@@ -93,6 +93,7 @@ void TestGl::opsMatchCpu_data() {
                                                      {"color_jitter", Expect::Bounded},
                                                      {"equalize", Expect::Exact},
                                                      {"iso_noise", Expect::Exact},
+                                                     {"clahe", Expect::Exact},
                                                      {"equalize_luma_pil", Expect::Exact},
                                                      {"color_jitter_contrast", Expect::Exact},
                                                      {"gaussian_blur", Expect::Bounded},

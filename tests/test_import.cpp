@@ -625,6 +625,29 @@ private slots:
         QCOMPARE(eq.preset.pipeline[0].choice("mode"), std::string("pil"));
         QVERIFY(!eq.preset.pipeline[0].flag("by_channels"));
         QVERIFY2(warningsOf(eq).contains("transform.transforms[1].mask: a mask"), qPrintable(warningsOf(eq)));
+
+        // CLAHE as 2.0.8 writes it (a kaggle pipeline's, with an uneven grid), and 1.4.24's number for the
+        // clip limit (the upper end; the lower is 1). The library's tile_grid_size is OpenCV's Size,
+        // [across, down]: AugLab's tile_grid is [rows, columns], so [4, 6] is read as 6 rows of 4, and
+        // written back as it came.
+        const char* claheJson = R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "CLAHE", "p": 0.7, "clip_limit": [1.0, 4.0], "tile_grid_size": [4, 6]},
+              {"__class_fullname__": "CLAHE", "p": 1.0, "clip_limit": 2.5, "tile_grid_size": [8, 8]}]}})";
+        const ImportResult cl = importAlbumentations(claheJson, "clahe.json");
+        QVERIFY2(cl.warnings.empty(), qPrintable(warningsOf(cl)));
+        QCOMPARE(cl.preset.pipeline.size(), std::size_t(2));
+        QCOMPARE(cl.preset.pipeline[0].range("clip_limit"), (Range{1, 4}));
+        QCOMPARE(cl.preset.pipeline[0].size("tile_grid"), (Size2{6, 4}));
+        QCOMPARE(cl.preset.pipeline[1].range("clip_limit"), (Range{1, 2.5}));
+        const nlohmann::json clBack = nlohmann::json::parse(exportAlbumentations(cl.preset).text);
+        QCOMPARE(clBack["transform"]["transforms"][0]["tile_grid_size"], nlohmann::json::parse("[4, 6]"));
+        QCOMPARE(clBack["transform"]["transforms"][0]["p"], nlohmann::json(0.7));
+        const std::string clErr = importError(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "CLAHE", "p": 1.0, "clip_limit": [1.0, 4.0], "tile_grid_size": [8]}]}})");
+        QVERIFY2(QString::fromStdString(clErr).contains("transform.transforms[0].tile_grid_size"),
+                 clErr.c_str());
     }
 
     void oldFlipIsOneOfThree() {

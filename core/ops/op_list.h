@@ -10,6 +10,7 @@
 #include "ops/brightness_contrast.h"
 #include "ops/channel_dropout.h"
 #include "ops/channel_mix.h"
+#include "ops/clahe.h"
 #include "ops/color_jitter.h"
 #include "ops/crop_pad.h"
 #include "ops/deotte_affine.h"
@@ -76,6 +77,7 @@ enum class OpId {
     HueSaturationValue,
     ColorJitter,
     Equalize,
+    Clahe,
     RandomGamma,
     InvertImg,
     Solarize,
@@ -117,11 +119,11 @@ using OpParams =
                  CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
                  ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
                  OpticalDistortionParams, ElasticParams, GridShuffleParams, DownscaleParams,
-                 ColorJitterParams, EqualizeParams, IsoNoiseParams>;
+                 ColorJitterParams, EqualizeParams, IsoNoiseParams, ClaheParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 59>& opModules() {
-    static const std::array<const OpModule*, 59> modules{
+inline const std::array<const OpModule*, 60>& opModules() {
+    static const std::array<const OpModule*, 60> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -152,6 +154,7 @@ inline const std::array<const OpModule*, 59>& opModules() {
         &hueSaturationValueModule(),
         &colorJitterModule(),
         &equalizeModule(),
+        &claheModule(),
         &randomGammaModule(),
         &invertImgModule(),
         &solarizeModule(),

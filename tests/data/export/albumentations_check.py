@@ -239,6 +239,8 @@ def draw_once(t, shape, image):
             return {"multiplier": float(np.ravel(p["multiplier"])[0])}
         if name == "ISONoise":
             return {"color_shift": p["color_shift"], "intensity": p["intensity"]}
+        if name == "CLAHE":
+            return {"clip_limit": params["clip_limit"]}
         if name == "ColorJitter":  # the factors, and the order's place among the 24 (lexicographic)
             import itertools
 
