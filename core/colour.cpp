@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace auglab {
 
@@ -200,6 +201,55 @@ Lab8::Lab8() {
     for (int row = 0; row < 3; ++row)
         for (int col = 0; col < 3; ++col)
             toRgb_[std::size_t(3 * row + col)] = roundEven(4096.0 * kXyzToRgb[3 * row + col] * kD65[col]);
+}
+
+void symmetricEigen3(const std::array<double, 9>& m, std::array<double, 3>& values,
+                     std::array<double, 9>& vectors) {
+    std::array<double, 9> a = m, v{1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const auto at = [](std::array<double, 9>& x, int r, int c) -> double& {
+        return x[std::size_t(3 * r + c)];
+    };
+    for (int sweep = 0; sweep < 64; ++sweep) {
+        const double off = a[1] * a[1] + a[2] * a[2] + a[5] * a[5];
+        const double diag = a[0] * a[0] + a[4] * a[4] + a[8] * a[8];
+        if (off == 0 || off <= 1e-36 * diag) break;
+        for (const auto [p, q] : {std::pair{0, 1}, std::pair{0, 2}, std::pair{1, 2}}) {
+            const double apq = at(a, p, q);
+            if (apq == 0) continue;
+            // The rotation that zeroes a[p][q]: t = tan of its angle, the smaller root.
+            const double theta = (at(a, q, q) - at(a, p, p)) / (2 * apq);
+            const double t = std::abs(theta) > 1e150 ? 0.5 / theta
+                                                     : (theta >= 0 ? 1.0 : -1.0) /
+                                                           (std::abs(theta) + std::sqrt(theta * theta + 1));
+            const double c = 1 / std::sqrt(t * t + 1), s = t * c;
+            for (int k = 0; k < 3; ++k) {
+                const double kp = at(a, k, p), kq = at(a, k, q);
+                at(a, k, p) = c * kp - s * kq;
+                at(a, k, q) = s * kp + c * kq;
+            }
+            for (int k = 0; k < 3; ++k) {
+                const double pk = at(a, p, k), qk = at(a, q, k);
+                at(a, p, k) = c * pk - s * qk;
+                at(a, q, k) = s * pk + c * qk;
+            }
+            for (int k = 0; k < 3; ++k) {
+                const double kp = at(v, k, p), kq = at(v, k, q);
+                at(v, k, p) = c * kp - s * kq;
+                at(v, k, q) = s * kp + c * kq;
+            }
+        }
+    }
+    std::array<int, 3> order{0, 1, 2};
+    std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return at(a, i, i) > at(a, j, j); });
+    for (int i = 0; i < 3; ++i) {
+        const int src = order[std::size_t(i)];
+        values[std::size_t(i)] = at(a, src, src);
+        int big = 0;
+        for (int r = 1; r < 3; ++r)
+            if (std::abs(at(v, r, src)) > std::abs(at(v, big, src))) big = r;
+        const double sign = at(v, big, src) < 0 ? -1.0 : 1.0;
+        for (int r = 0; r < 3; ++r) at(vectors, r, i) = sign * at(v, r, src);
+    }
 }
 
 HsvLuts hsvLuts(const HsvParams& p) {

@@ -135,6 +135,12 @@ private:
     std::array<int, 9> toRgb_{};                  ///< rows R, G, B; columns X, Y, Z
 };
 
+/// The eigenpairs of a symmetric 3 x 3 matrix (row-major), by cyclic Jacobi rotations in float64:
+/// the eigenvalues in descending order, the eigenvectors as the columns of `vectors` (row-major), each
+/// with its largest-magnitude component positive (the first of equal ones).
+void symmetricEigen3(const std::array<double, 9>& m, std::array<double, 3>& values,
+                     std::array<double, 9>& vectors);
+
 /// The table that equalises a 256-bin histogram, as Albumentations 2.0.8's equalize builds it:
 /// cv2.equalizeHist's (`pil` false: the first non-empty bin i maps to 0, bin k to
 /// round-half-even(float(count of bins i+1..k) * (255.f / float(total - count i))), an image of

@@ -296,6 +296,81 @@ void applyClahe(Image& img, const ClaheStep& s, const RowLoop& loop) {
     });
 }
 
+// FancyPCA (FancyPcaStep), as Albumentations' fancy_pca computes it on v / 255 in float32.
+void applyFancyPca(Image& img, const FancyPcaStep& s, const RowLoop& loop) {
+    const int w = img.width, h = img.height, cn = img.channels;
+    std::array<float, 256> unit{};  // the library's to_float table: float32 k / 255
+    for (std::size_t k = 0; k < 256; ++k) unit[k] = static_cast<float>(k) / 255.0f;
+    // numpy's float32 mean over the pixels: one running float32 sum per channel, in pixel order.
+    std::array<float, 3> sum{};
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t* p = img.row(y);
+        for (int x = 0; x < w; ++x, p += cn)
+            for (std::size_t c = 0; c < 3; ++c) sum[c] += unit[p[c]];
+    }
+    const double n = double(w) * double(h);
+    std::array<float, 3> mean{};
+    for (std::size_t c = 0; c < 3; ++c) mean[c] = static_cast<float>(double(sum[c]) / n);
+    // np.cov of the centred float32 values, in float64 (centred again by their own float64 mean). The
+    // sums go row by row, then over the rows in order: the same for any thread count.
+    std::vector<std::array<double, 3>> rowSums(std::size_t(h), std::array<double, 3>{});
+    std::vector<std::array<double, 6>> rowProducts(std::size_t(h), std::array<double, 6>{});
+    const auto centred = [&](const std::uint8_t* p, std::size_t c) { return double(unit[p[c]] - mean[c]); };
+    loop(h, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            const std::uint8_t* p = img.row(y);
+            for (int x = 0; x < w; ++x, p += cn)
+                for (std::size_t c = 0; c < 3; ++c) rowSums[std::size_t(y)][c] += centred(p, c);
+        }
+    });
+    std::array<double, 3> avg{};
+    for (const auto& r : rowSums)
+        for (std::size_t c = 0; c < 3; ++c) avg[c] += r[c];
+    for (double& a : avg) a /= n;
+    constexpr std::size_t kPairs[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
+    loop(h, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            const std::uint8_t* p = img.row(y);
+            for (int x = 0; x < w; ++x, p += cn) {
+                const std::array<double, 3> d{centred(p, 0) - avg[0], centred(p, 1) - avg[1],
+                                              centred(p, 2) - avg[2]};
+                for (std::size_t k = 0; k < 6; ++k)
+                    rowProducts[std::size_t(y)][k] += d[kPairs[k][0]] * d[kPairs[k][1]];
+            }
+        }
+    });
+    std::array<double, 6> products{};
+    for (const auto& r : rowProducts)
+        for (std::size_t k = 0; k < 6; ++k) products[k] += r[k];
+    std::array<double, 9> cov{};
+    for (std::size_t k = 0; k < 6; ++k) {
+        const double v = n > 1 ? products[k] / (n - 1) : 0.0;
+        cov[3 * kPairs[k][0] + kPairs[k][1]] = cov[3 * kPairs[k][1] + kPairs[k][0]] = v;
+    }
+    std::array<double, 3> lambda{};
+    std::array<double, 9> vectors{};
+    symmetricEigen3(cov, lambda, vectors);
+    std::array<double, 9> m{};  // V diag(alpha * lambda)
+    for (std::size_t r = 0; r < 3; ++r)
+        for (std::size_t i = 0; i < 3; ++i)
+            m[3 * r + i] = vectors[3 * r + i] * (double(s.alpha[i]) * lambda[i]);
+    loop(h, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            std::uint8_t* p = img.row(y);
+            for (int x = 0; x < w; ++x, p += cn) {
+                const std::array<double, 3> c{centred(p, 0), centred(p, 1), centred(p, 2)};
+                std::array<std::uint8_t, 3> out{};
+                for (std::size_t r = 0; r < 3; ++r) {
+                    const double noise = m[3 * r] * c[0] + m[3 * r + 1] * c[1] + m[3 * r + 2] * c[2];
+                    const double v = std::clamp(double(unit[p[r]]) + noise, 0.0, 1.0);
+                    out[r] = static_cast<std::uint8_t>(std::nearbyint(static_cast<float>(v) * 255.0f));
+                }
+                std::memcpy(p, out.data(), 3);
+            }
+        }
+    });
+}
+
 // v rounded to nearest even and clipped to 0..255, as std::nearbyint in the default rounding mode
 // would, without its library call on baseline x86-64 (no SSE4.1 round): adding and subtracting
 // 1.5 * 2^23 leaves the integer float arithmetic rounds to, for |v| < 2^22 (v is clipped first).
@@ -575,7 +650,8 @@ bool rowLocal(const PixelStep& step) {
     return !std::holds_alternative<MeanBrightnessStep>(step) && !std::holds_alternative<BlurStep>(step) &&
            !std::holds_alternative<MedianStep>(step) && !std::holds_alternative<ConvolveStep>(step) &&
            !std::holds_alternative<CompressStep>(step) && !std::holds_alternative<EqualizeStep>(step) &&
-           !std::holds_alternative<IsoNoiseStep>(step) && !std::holds_alternative<ClaheStep>(step);
+           !std::holds_alternative<IsoNoiseStep>(step) && !std::holds_alternative<ClaheStep>(step) &&
+           !std::holds_alternative<FancyPcaStep>(step);
 }
 
 void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
@@ -617,6 +693,8 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
             loop(img.height, [&](int y0, int y1) { lumaLutRows(img, luts[0], y0, y1); });
     } else if (const auto* s = std::get_if<ClaheStep>(&step)) {
         applyClahe(img, *s, loop);
+    } else if (const auto* s = std::get_if<FancyPcaStep>(&step)) {
+        applyFancyPca(img, *s, loop);
     } else if (const auto* s = std::get_if<BlurStep>(&step)) {
         applyBlur(img, s->kernel, loop);
     } else if (const auto* s = std::get_if<MedianStep>(&step)) {

@@ -194,6 +194,16 @@ struct ClaheStep {
     int tilesX = 8, tilesY = 8;
     bool operator==(const ClaheStep&) const = default;
 };
+/// Albumentations 2.0.8 FancyPCA on 8-bit RGB: the values v / 255 in float32, their float32 mean
+/// (numpy's: a running float32 sum per channel), the covariance of the centred values (float64,
+/// np.cov), its eigenpairs largest first (each eigenvector's largest component positive: LAPACK's
+/// signs are an artefact of its algorithm), and each pixel plus V diag(alpha * lambda) applied to its
+/// centred colour (the library's formula, which does not project the colour on V), clipped to
+/// [0, 1], as float32, rint(x * 255); alpha kept.
+struct FancyPcaStep {
+    std::array<float, 3> alpha{};
+    bool operator==(const FancyPcaStep&) const = default;
+};
 struct BlurStep {
     std::vector<float> kernel;
 };  ///< separable, border reflect_101
@@ -252,7 +262,7 @@ struct MixStep {
 
 using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
                                ConvolveStep, NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep,
-                               GrayBlendStep, EqualizeStep, IsoNoiseStep, ClaheStep>;
+                               GrayBlendStep, EqualizeStep, IsoNoiseStep, ClaheStep, FancyPcaStep>;
 
 /// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
 /// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full

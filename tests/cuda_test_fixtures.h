@@ -134,6 +134,9 @@ inline Plan pixelPlan(const QByteArray& op, int w, int h) {
     if (op == "clahe")  // a host step after device ops, then another kind of host step
         stage.ops = {LutStep{brightnessContrastLut(0.8f, 12.0f)}, ClaheStep{2.5, 3, 5},
                      IsoNoiseStep{0.1, 0.4, 77}, ClaheStep{40, 1, 1}};
+    if (op == "fancy_pca")  // a host step between device ops
+        stage.ops = {HsvStep{hsv}, FancyPcaStep{{0.8f, -1.5f, 2.0f}},
+                     LutStep{brightnessContrastLut(1.1f, -5.0f)}};
     if (op == "equalize")  // every kind of table, one after another
         stage.ops = {EqualizeStep{false, true}, EqualizeStep{true, false}, EqualizeStep{false, false},
                      EqualizeStep{true, true}};

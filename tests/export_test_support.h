@@ -121,6 +121,7 @@ inline Preset everyOpPreset() {
          "hue": [-0.1, 0.05]},
         {"op": "equalize", "p": 0.3},
         {"op": "clahe", "p": 0.3, "clip_limit": [1.5, 6], "tile_grid": [4, 6]},
+        {"op": "fancy_pca", "p": 0.4, "alpha": 0.3},
         {"op": "gaussian_blur", "p": 0.4, "sigma_px": [0.5, 2.0]},
         {"op": "box_blur", "p": 0.3, "kernel_size": [3, 9]},
         {"op": "median_blur", "p": 0.3, "kernel_size": [5, 7]},

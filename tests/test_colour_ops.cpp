@@ -200,6 +200,8 @@ private slots:
     void hsvOnPhotos();
     void conversionsExhaustive();
     void labExhaustive();
+    void symmetricEigen();
+    void fancyPcaThreads();
     void clahe_data();
     void clahe();
     void toGray_data();
@@ -402,6 +404,68 @@ void TestColourOps::labExhaustive() {
     cv::cvtColor(all, ref, cv::COLOR_Lab2RGB);
     cv::absdiff(ours, ref, d);
     QCOMPARE(cv::countNonZero(d.reshape(1)), 0);
+}
+
+// symmetricEigen3 against cv::eigen (OpenCV's own Jacobi, an independent implementation): random
+// symmetric matrices (some with equal or tiny eigenvalues) and the colour covariances of the photos.
+void TestColourOps::symmetricEigen() {
+    std::mt19937 rng(17);
+    std::normal_distribution<double> normal;
+    std::vector<std::array<double, 9>> cases;
+    for (int i = 0; i < 500; ++i) {
+        std::array<double, 9> m{};
+        for (int r = 0; r < 3; ++r)
+            for (int c = r; c < 3; ++c) m[std::size_t(3 * r + c)] = m[std::size_t(3 * c + r)] = normal(rng);
+        cases.push_back(m);
+    }
+    cases.push_back({2, 0, 0, 0, 2, 0, 0, 0, 1});                                   // a repeated eigenvalue
+    cases.push_back({1e-12, 0, 0, 0, 3, 1, 0, 1, 3});                               // one nearly zero
+    cases.push_back({0.05, 0.049, 0.048, 0.049, 0.05, 0.049, 0.048, 0.049, 0.05});  // a photo-like spread
+    for (const std::array<double, 9>& m : cases) {
+        std::array<double, 3> values{};
+        std::array<double, 9> vectors{};
+        symmetricEigen3(m, values, vectors);
+        cv::Mat cvValues, cvVectors;  // rows are the eigenvectors, values descending
+        cv::eigen(cv::Mat(3, 3, CV_64F, const_cast<double*>(m.data())), cvValues, cvVectors);
+        const double scale = std::max({std::abs(values[0]), std::abs(values[2]), 1e-300});
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(std::abs(values[std::size_t(i)] - cvValues.at<double>(i)) <= 1e-12 * scale);
+            if (i > 0) QVERIFY(values[std::size_t(i)] <= values[std::size_t(i - 1)]);
+            // A = V diag(values) V^T, column i a unit vector whose largest component is positive.
+            double norm = 0, big = 0;
+            for (int r = 0; r < 3; ++r) {
+                const double v = vectors[std::size_t(3 * r + i)];
+                norm += v * v;
+                if (std::abs(v) > std::abs(big)) big = v;
+            }
+            QVERIFY(std::abs(norm - 1) < 1e-12);
+            QVERIFY(big > 0);
+        }
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) {
+                double a = 0;
+                for (int k = 0; k < 3; ++k)
+                    a += vectors[std::size_t(3 * r + k)] * values[std::size_t(k)] *
+                         vectors[std::size_t(3 * c + k)];
+                QVERIFY(std::abs(a - m[std::size_t(3 * r + c)]) <= 1e-12 * std::max(scale, 1.0));
+            }
+    }
+}
+
+// FancyPcaStep does not depend on the thread count (its sums go row by row), keeps alpha, and with
+// weights of zero leaves the image as it is.
+void TestColourOps::fancyPcaThreads() {
+    const Image src = rgbaPadded(loadSample("coffee.png"), 9);
+    const FancyPcaStep step{{0.9f, -1.3f, 0.4f}};
+    Image one = src, three = src, none = src;
+    ThreadPool pool1(1), pool3(3);
+    applyPixelStep(one, step, RowLoop{&pool1});
+    applyPixelStep(three, step, RowLoop{&pool3});
+    QVERIFY(one.pixels == three.pixels);
+    QVERIFY(one.pixels != src.pixels);
+    QVERIFY(sameNonRgbBytes(one, src));
+    applyPixelStep(none, FancyPcaStep{}, RowLoop{&pool3});
+    QVERIFY(none.pixels == src.pixels);
 }
 
 void TestColourOps::clahe_data() {

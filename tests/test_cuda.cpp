@@ -242,7 +242,8 @@ void TestCuda::pixelOpsMatchCpu_data() {
         "noise_shared", "dropout_constant", "dropout_random",  "dropout_random_uniform",
         "median_small", "median_large",     "convolve",        "everything",
         "three_stages", "channel_matrix",   "compression",     "gray_mean",
-        "gray_blend",   "equalize",         "iso_noise",       "clahe"};
+        "gray_blend",   "equalize",         "iso_noise",       "clahe",
+        "fancy_pca"};
     const QList<QPair<QSize, int>> sizes{
         {{1, 1}, 3}, {{7, 5}, 3}, {{4097, 3}, 3}, {{301, 207}, 3}, {{120, 91}, 4}};
     for (int engine : enginesOfThisBuild())

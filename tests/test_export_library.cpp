@@ -474,6 +474,7 @@ private slots:
             R"({"op": "color_jitter", "brightness": [0.5, 1.5], "contrast": [0, 2], "saturation": [0.2, 1.1], "hue": [-0.3, 0.1]})",
             R"({"op": "iso_noise", "color_shift": [0.02, 0.7], "intensity": [0.3, 2.5]})",
             R"({"op": "clahe", "clip_limit": [1.2, 7.5]})",
+            R"({"op": "fancy_pca", "alpha": 0.7})",
         };
         QStringList failures;
         int checked = 0;
@@ -487,7 +488,7 @@ private slots:
             checked +=
                 compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
         }
-        QVERIFY(checked >= 64);
+        QVERIFY(checked >= 65);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
 
@@ -645,6 +646,10 @@ private slots:
             << "color_jitter"
             << R"({"op": "color_jitter", "p": 1, "brightness": [0.1, 3], "contrast": [0, 2.5], "saturation": [0, 4], "hue": [-0.5, 0.5]})"
             << 12;
+        // FancyPCA: the library's eigenvectors are LAPACK's, AugLab's each have their largest component
+        // positive; the checker gives each weight the sign that maps one onto the other.
+        QTest::newRow("fancy_pca") << "fancy_pca"
+                                   << R"({"op": "fancy_pca", "p": 1, "alpha": 0.6})" << 12;
         QTest::newRow("random_tone_curve per channel")
             << "random_tone_curve"
             << R"({"op": "random_tone_curve", "p": 1, "scale": 0.2, "per_channel": true})" << 12;

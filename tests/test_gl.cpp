@@ -94,6 +94,7 @@ void TestGl::opsMatchCpu_data() {
                                                      {"equalize", Expect::Exact},
                                                      {"iso_noise", Expect::Exact},
                                                      {"clahe", Expect::Exact},
+                                                     {"fancy_pca", Expect::Exact},
                                                      {"equalize_luma_pil", Expect::Exact},
                                                      {"color_jitter_contrast", Expect::Exact},
                                                      {"gaussian_blur", Expect::Bounded},

@@ -648,6 +648,18 @@ private slots:
               {"__class_fullname__": "CLAHE", "p": 1.0, "clip_limit": [1.0, 4.0], "tile_grid_size": [8]}]}})");
         QVERIFY2(QString::fromStdString(clErr).contains("transform.transforms[0].tile_grid_size"),
                  clErr.c_str());
+
+        // FancyPCA as 2.0.8 writes it; a negative alpha is the library's validation error.
+        const ImportResult pca = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "FancyPCA", "p": 0.3, "alpha": 0.25}]}})",
+                                                      "pca.json");
+        QVERIFY2(pca.warnings.empty(), qPrintable(warningsOf(pca)));
+        QCOMPARE(pca.preset.pipeline.at(0).number("alpha"), 0.25);
+        QCOMPARE(pca.preset.pipeline.at(0).p, 0.3);
+        const std::string pcaErr = importError(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [{"__class_fullname__": "FancyPCA", "alpha": -1}]}})");
+        QVERIFY2(QString::fromStdString(pcaErr).contains("transform.transforms[0].alpha"), pcaErr.c_str());
     }
 
     void oldFlipIsOneOfThree() {

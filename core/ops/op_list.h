@@ -18,6 +18,7 @@
 #include "ops/downscale.h"
 #include "ops/dropout.h"
 #include "ops/equalize.h"
+#include "ops/fancy_pca.h"
 #include "ops/flip.h"
 #include "ops/gauss_noise.h"
 #include "ops/gaussian_blur.h"
@@ -78,6 +79,7 @@ enum class OpId {
     ColorJitter,
     Equalize,
     Clahe,
+    FancyPca,
     RandomGamma,
     InvertImg,
     Solarize,
@@ -119,11 +121,11 @@ using OpParams =
                  CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
                  ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
                  OpticalDistortionParams, ElasticParams, GridShuffleParams, DownscaleParams,
-                 ColorJitterParams, EqualizeParams, IsoNoiseParams, ClaheParams>;
+                 ColorJitterParams, EqualizeParams, IsoNoiseParams, ClaheParams, FancyPcaParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 60>& opModules() {
-    static const std::array<const OpModule*, 60> modules{
+inline const std::array<const OpModule*, 61>& opModules() {
+    static const std::array<const OpModule*, 61> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -155,6 +157,7 @@ inline const std::array<const OpModule*, 60>& opModules() {
         &colorJitterModule(),
         &equalizeModule(),
         &claheModule(),
+        &fancyPcaModule(),
         &randomGammaModule(),
         &invertImgModule(),
         &solarizeModule(),

@@ -241,6 +241,8 @@ def draw_once(t, shape, image):
             return {"color_shift": p["color_shift"], "intensity": p["intensity"]}
         if name == "CLAHE":
             return {"clip_limit": params["clip_limit"]}
+        if name == "FancyPCA":
+            return {"alpha": [float(v) for v in p["alpha_vector"]]}
         if name == "ColorJitter":  # the factors, and the order's place among the 24 (lexicographic)
             import itertools
 
@@ -487,6 +489,16 @@ def main(argv):
             for i in op["order"]:
                 out = steps[i](out, factors[i])
             print(f"factors {[round(v, 4) for v in factors]}, order {op['order']}")
+        elif argv[1] == "fancy_pca":  # a weight's sign follows its eigenvector's (LAPACK's there, a rule here)
+            from albumentations.augmentations.pixel import functional as fpixel
+
+            flat = cv2.LUT(image, np.arange(256, dtype=np.float32) / 255).reshape(-1, 3)
+            values, vectors = np.linalg.eigh(np.cov(flat - np.mean(flat, axis=0), rowvar=False))
+            vectors = vectors[:, values[::-1].argsort()]
+            signs = np.array([1 if v[np.argmax(np.abs(v))] > 0 else -1 for v in vectors.T], dtype=np.float32)
+            alpha = np.array(op["alpha_vector"], dtype=np.float32)
+            out = fpixel.fancy_pca(image, alpha * signs)
+            print(f"alpha {[round(float(v), 4) for v in alpha]}, signs {signs.tolist()}")
         elif argv[1] == "random_grid_shuffle":
             from albumentations.augmentations.geometric import functional as fgeometric
 

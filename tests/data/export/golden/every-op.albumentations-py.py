@@ -12,24 +12,24 @@
 #     raise ValueError, as AugLab refuses it.
 #   - pipeline[11] coarse_dropout: hole_height_frac ends at 1.0, which Albumentations would read as
 #     1 pixel; written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).
-#   - pipeline[24] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
+#   - pipeline[25] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
-#   - pipeline[31] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[32] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[33] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[34] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[39] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[40] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[41] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[42] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[42] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[43] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[45] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[46] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[46] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[47] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[48] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[49] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -181,6 +181,10 @@ transform = A.Compose(
             clip_limit=(1.5, 6.0),
             tile_grid_size=(6, 4),
             p=0.3,
+        ),
+        A.FancyPCA(
+            alpha=0.3,
+            p=0.4,
         ),
         A.GaussianBlur(
             blur_limit=(0, 0),
