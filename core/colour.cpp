@@ -325,7 +325,11 @@ void hsvToRgb8(int h, int s, int v, int& r, int& g, int& b) {
 }
 
 std::vector<double> gaussianKernel(double sigma) {
-    const int ksize = static_cast<int>(sigma * 3.5) * 2 + 1;
+    return gaussianKernel(static_cast<int>(sigma * 3.5) * 2 + 1, sigma);
+}
+
+std::vector<double> gaussianKernel(int ksize, double sigma) {
+    if (sigma <= 0) sigma = 0.3 * ((ksize - 1) * 0.5 - 1) + 0.8;
     std::vector<double> k(static_cast<std::size_t>(ksize));
     if (ksize == 1) {
         k[0] = 1.0;

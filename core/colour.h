@@ -153,5 +153,8 @@ Lut equalizeLut(const std::array<std::uint64_t, 256>& hist, bool pil);
 /// Kernel size int(sigma * 3.5) * 2 + 1 and the normalised Gaussian taps of
 /// cv::getGaussianKernel(ksize, sigma), in double.
 std::vector<double> gaussianKernel(double sigma);
+/// The normalised Gaussian taps of cv::getGaussianKernel(ksize, sigma) for a given odd size, in
+/// double; sigma <= 0 is OpenCV's 0.3 * ((ksize - 1) * 0.5 - 1) + 0.8.
+std::vector<double> gaussianKernel(int ksize, double sigma);
 
 }  // namespace auglab

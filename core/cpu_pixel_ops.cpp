@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <vector>
 
 #include "cpu_backend.h"
@@ -291,6 +292,61 @@ void applyClahe(Image& img, const ClaheStep& s, const RowLoop& loop) {
                 p[0] = static_cast<std::uint8_t>(r);
                 p[1] = static_cast<std::uint8_t>(g);
                 p[2] = static_cast<std::uint8_t>(bb);
+            }
+        }
+    });
+}
+
+// RandomFog's particles (FogStep): each particle's disc, row by row, in the particles' order (a
+// pixel's blends happen in that order whichever rows a thread takes).
+void applyFog(Image& img, const FogStep& s, const RowLoop& loop) {
+    const int w = img.width, h = img.height, cn = img.channels;
+    // Each radius's half-widths per row offset, as OpenCV's Circle fills: rows cy +- dy span
+    // cx +- dx and rows cy +- dx span cx +- dy at each step of its midpoint iteration.
+    std::map<int, std::vector<int>> spans;
+    for (const auto& pt : s.particles) {
+        const int r = pt[2];
+        if (spans.count(r)) continue;
+        std::vector<int> half(std::size_t(r) + 1, -1);
+        int err = 0, dx = r, dy = 0, plus = 1, minus = 2 * r - 1;
+        while (dx >= dy) {
+            half[std::size_t(dy)] = std::max(half[std::size_t(dy)], dx);
+            half[std::size_t(dx)] = std::max(half[std::size_t(dx)], dy);
+            ++dy;
+            err += plus;
+            plus += 2;
+            const int mask = (err <= 0) - 1;
+            err -= minus & mask;
+            dx += mask;
+            minus -= mask & 2;
+        }
+        spans.emplace(r, std::move(half));
+    }
+    std::array<std::uint8_t, 256> blended{};  // the blend of each value with white
+    for (int v = 0; v < 256; ++v) {
+        const float b = std::fma(255.0f, s.alpha, static_cast<float>(v) * s.beta);
+        blended[std::size_t(v)] = static_cast<std::uint8_t>(std::clamp(std::nearbyint(b), 0.0f, 255.0f));
+    }
+    // Each row's particles, in order (a thin fog has hundreds of thousands of tiny ones).
+    std::vector<std::vector<std::uint32_t>> byRow(static_cast<std::size_t>(h));
+    std::vector<const int*> halfOf(s.particles.size());
+    for (std::size_t i = 0; i < s.particles.size(); ++i) {
+        halfOf[i] = spans.at(s.particles[i][2]).data();
+        const int cy = s.particles[i][1], r = s.particles[i][2];
+        for (int y = std::max(0, cy - r); y < std::min(h, cy + r + 1); ++y)
+            byRow[std::size_t(y)].push_back(static_cast<std::uint32_t>(i));
+    }
+    loop(h, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            std::uint8_t* row = img.row(y);
+            for (const std::uint32_t i : byRow[std::size_t(y)]) {
+                const int cx = s.particles[i][0], cy = s.particles[i][1];
+                const int hw = halfOf[i][std::abs(y - cy)];
+                for (int x = std::max(0, cx - hw); x <= std::min(w - 1, cx + hw); ++x)
+                    for (std::size_t c = 0; c < 3; ++c) {
+                        std::uint8_t& v = row[std::size_t(x) * std::size_t(cn) + c];
+                        v = blended[v];
+                    }
             }
         }
     });
@@ -651,7 +707,7 @@ bool rowLocal(const PixelStep& step) {
            !std::holds_alternative<MedianStep>(step) && !std::holds_alternative<ConvolveStep>(step) &&
            !std::holds_alternative<CompressStep>(step) && !std::holds_alternative<EqualizeStep>(step) &&
            !std::holds_alternative<IsoNoiseStep>(step) && !std::holds_alternative<ClaheStep>(step) &&
-           !std::holds_alternative<FancyPcaStep>(step);
+           !std::holds_alternative<FancyPcaStep>(step) && !std::holds_alternative<FogStep>(step);
 }
 
 void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
@@ -695,6 +751,8 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
         applyClahe(img, *s, loop);
     } else if (const auto* s = std::get_if<FancyPcaStep>(&step)) {
         applyFancyPca(img, *s, loop);
+    } else if (const auto* s = std::get_if<FogStep>(&step)) {
+        applyFog(img, *s, loop);
     } else if (const auto* s = std::get_if<BlurStep>(&step)) {
         applyBlur(img, s->kernel, loop);
     } else if (const auto* s = std::get_if<MedianStep>(&step)) {

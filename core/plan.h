@@ -204,6 +204,15 @@ struct FancyPcaStep {
     std::array<float, 3> alpha{};
     bool operator==(const FancyPcaStep&) const = default;
 };
+/// Albumentations 2.0.8 RandomFog's particles (before its final blur, a BlurStep): for each
+/// particle in order, the pixels of cv2.circle's filled disc (OpenCV's integer midpoint circle)
+/// blended towards white as cv2.addWeighted(white, alpha, image, 1 - alpha, 0) computes it on 8-bit
+/// data: round-half-even(fma(255, alpha, float(v * (1 - alpha)))) in float32; alpha kept.
+struct FogStep {
+    float alpha = 0, beta = 1;                  ///< the blend weights, as float32
+    std::vector<std::array<int, 3>> particles;  ///< x, y, radius in the stage's pixels
+    bool operator==(const FogStep&) const = default;
+};
 struct BlurStep {
     std::vector<float> kernel;
 };  ///< separable, border reflect_101
@@ -262,7 +271,7 @@ struct MixStep {
 
 using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
                                ConvolveStep, NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep,
-                               GrayBlendStep, EqualizeStep, IsoNoiseStep, ClaheStep, FancyPcaStep>;
+                               GrayBlendStep, EqualizeStep, IsoNoiseStep, ClaheStep, FancyPcaStep, FogStep>;
 
 /// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
 /// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full

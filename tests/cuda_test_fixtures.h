@@ -134,6 +134,10 @@ inline Plan pixelPlan(const QByteArray& op, int w, int h) {
     if (op == "clahe")  // a host step after device ops, then another kind of host step
         stage.ops = {LutStep{brightnessContrastLut(0.8f, 12.0f)}, ClaheStep{2.5, 3, 5},
                      IsoNoiseStep{0.1, 0.4, 77}, ClaheStep{40, 1, 1}};
+    if (op ==
+        "fog")  // particles (a host step; some past the edges, overlapping), then their blur on the device
+        stage.ops = {FogStep{0.06f, 0.94f, {{0, 0, 3}, {-2, 4, 5}, {3, 2, 2}, {100, 60, 40}, {299, 206, 1}}},
+                     BlurStep{{0.25f, 0.5f, 0.25f}}};
     if (op == "fancy_pca")  // a host step between device ops
         stage.ops = {HsvStep{hsv}, FancyPcaStep{{0.8f, -1.5f, 2.0f}},
                      LutStep{brightnessContrastLut(1.1f, -5.0f)}};

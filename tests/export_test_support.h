@@ -132,6 +132,7 @@ inline Preset everyOpPreset() {
         {"op": "gauss_noise", "p": 0.3, "std_frac": [0.01, 0.05], "mean_frac": [-0.01, 0.02], "per_channel": false},
         {"op": "multiplicative_noise", "p": 0.4, "multiplier": [0.7, 1.3], "per_channel": true},
         {"op": "iso_noise", "p": 0.2, "color_shift": [0.02, 0.08], "intensity": [0.2, 0.9]},
+        {"op": "random_fog", "p": 0.2, "fog_coef": [0.3, 0.9], "alpha_coef": 0.1},
         {"op": "image_compression", "p": 0.3, "compression_type": "webp", "quality_range": [40, 90]},
         {"op": "to_gray", "p": 0.1},
         {"op": "channel_shuffle", "p": 0.4},

@@ -236,14 +236,32 @@ void TestCuda::pixelOpsMatchCpu_data() {
     QTest::addColumn<QByteArray>("op");
     QTest::addColumn<QSize>("size");
     QTest::addColumn<int>("channels");
-    const QList<QByteArray> ops{
-        "lut",          "channel_lut",      "mean_brightness", "hsv",
-        "gray",         "blur_small",       "blur_large",      "noise_per_channel",
-        "noise_shared", "dropout_constant", "dropout_random",  "dropout_random_uniform",
-        "median_small", "median_large",     "convolve",        "everything",
-        "three_stages", "channel_matrix",   "compression",     "gray_mean",
-        "gray_blend",   "equalize",         "iso_noise",       "clahe",
-        "fancy_pca"};
+    const QList<QByteArray> ops{"lut",
+                                "channel_lut",
+                                "mean_brightness",
+                                "hsv",
+                                "gray",
+                                "blur_small",
+                                "blur_large",
+                                "noise_per_channel",
+                                "noise_shared",
+                                "dropout_constant",
+                                "dropout_random",
+                                "dropout_random_uniform",
+                                "median_small",
+                                "median_large",
+                                "convolve",
+                                "everything",
+                                "three_stages",
+                                "channel_matrix",
+                                "compression",
+                                "gray_mean",
+                                "gray_blend",
+                                "equalize",
+                                "iso_noise",
+                                "clahe",
+                                "fancy_pca",
+                                "fog"};
     const QList<QPair<QSize, int>> sizes{
         {{1, 1}, 3}, {{7, 5}, 3}, {{4097, 3}, 3}, {{301, 207}, 3}, {{120, 91}, 4}};
     for (int engine : enginesOfThisBuild())

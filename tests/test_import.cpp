@@ -649,6 +649,21 @@ private slots:
         QVERIFY2(QString::fromStdString(clErr).contains("transform.transforms[0].tile_grid_size"),
                  clErr.c_str());
 
+        // RandomFog as 2.0.8 writes it (the table-extraction pipeline's), and 1.4's lower and upper ends.
+        const ImportResult fog = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "RandomFog", "p": 0.5, "alpha_coef": 0.08, "fog_coef_range": [0.05, 0.3]}]}})",
+                                                      "fog.json");
+        QVERIFY2(fog.warnings.empty(), qPrintable(warningsOf(fog)));
+        QCOMPARE(fog.preset.pipeline.at(0).range("fog_coef"), (Range{0.05, 0.3}));
+        QCOMPARE(fog.preset.pipeline.at(0).number("alpha_coef"), 0.08);
+        const ImportResult oldFog = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "RandomFog", "p": 0.5, "alpha_coef": 0.1, "fog_coef_lower": 0.2, "fog_coef_upper": 0.6}]}})",
+                                                         "old-fog.json");
+        QVERIFY2(oldFog.warnings.empty(), qPrintable(warningsOf(oldFog)));
+        QCOMPARE(oldFog.preset.pipeline.at(0).range("fog_coef"), (Range{0.2, 0.6}));
+
         // FancyPCA as 2.0.8 writes it; a negative alpha is the library's validation error.
         const ImportResult pca = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
             "__class_fullname__": "Compose", "p": 1.0, "transforms": [

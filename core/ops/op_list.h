@@ -33,6 +33,7 @@
 #include "ops/multiplicative_noise.h"
 #include "ops/no_op.h"
 #include "ops/perspective.h"
+#include "ops/random_fog.h"
 #include "ops/random_gamma.h"
 #include "ops/random_grid_shuffle.h"
 #include "ops/random_resized_crop.h"
@@ -98,6 +99,7 @@ enum class OpId {
     GaussNoise,
     MultiplicativeNoise,
     IsoNoise,
+    RandomFog,
     ImageCompression,
     Downscale,
     ToGray,
@@ -121,11 +123,11 @@ using OpParams =
                  CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
                  ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
                  OpticalDistortionParams, ElasticParams, GridShuffleParams, DownscaleParams,
-                 ColorJitterParams, EqualizeParams, IsoNoiseParams, ClaheParams, FancyPcaParams>;
+                 ColorJitterParams, EqualizeParams, IsoNoiseParams, ClaheParams, FancyPcaParams, FogParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 61>& opModules() {
-    static const std::array<const OpModule*, 61> modules{
+inline const std::array<const OpModule*, 62>& opModules() {
+    static const std::array<const OpModule*, 62> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -176,6 +178,7 @@ inline const std::array<const OpModule*, 61>& opModules() {
         &gaussNoiseModule(),
         &multiplicativeNoiseModule(),
         &isoNoiseModule(),
+        &randomFogModule(),
         &imageCompressionModule(),
         &downscaleModule(),
         &toGrayModule(),

@@ -241,6 +241,8 @@ def draw_once(t, shape, image):
             return {"color_shift": p["color_shift"], "intensity": p["intensity"]}
         if name == "CLAHE":
             return {"clip_limit": params["clip_limit"]}
+        if name == "RandomFog":
+            return {"fog_coef": p["intensity"]}
         if name == "FancyPCA":
             return {"alpha": [float(v) for v in p["alpha_vector"]]}
         if name == "ColorJitter":  # the factors, and the order's place among the 24 (lexicographic)
@@ -489,6 +491,13 @@ def main(argv):
             for i in op["order"]:
                 out = steps[i](out, factors[i])
             print(f"factors {[round(v, 4) for v in factors]}, order {op['order']}")
+        elif argv[1] == "random_fog":
+            from albumentations.augmentations.pixel import functional as fpixel
+
+            particles = op["particles"]
+            out = fpixel.add_fog(image, op["intensity"], op["alpha_coef"], [(x, y) for x, y, _ in particles],
+                                 [r for _, _, r in particles])
+            print(f"intensity {op['intensity']:.4f}, {len(particles)} particles")
         elif argv[1] == "fancy_pca":  # a weight's sign follows its eigenvector's (LAPACK's there, a rule here)
             from albumentations.augmentations.pixel import functional as fpixel
 

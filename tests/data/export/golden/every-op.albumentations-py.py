@@ -15,21 +15,21 @@
 #   - pipeline[25] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
-#   - pipeline[32] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[33] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[34] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[35] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[40] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[41] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[42] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[43] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[43] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[44] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[46] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[47] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[47] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[48] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[49] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[50] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -235,6 +235,11 @@ transform = A.Compose(
         A.ISONoise(
             color_shift=(0.02, 0.08),
             intensity=(0.2, 0.9),
+            p=0.2,
+        ),
+        A.RandomFog(
+            alpha_coef=0.1,
+            fog_coef_range=(0.3, 0.9),
             p=0.2,
         ),
         A.ImageCompression(
