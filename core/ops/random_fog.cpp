@@ -117,6 +117,10 @@ public:
     std::vector<double> drawnValues(const OpParams& params, std::string_view key, int, int) const override {
         const auto& p = std::get<FogParams>(params);
         if (key == "fog_coef") return {p.intensity};
+        // How many particles, and where and how large the first is (the library's test compares them).
+        if (key == "particle_count") return {double(p.particles.size())};
+        if (key == "first_x" && !p.particles.empty()) return {double(p.particles[0][0])};
+        if (key == "first_radius" && !p.particles.empty()) return {double(p.particles[0][2])};
         return {};
     }
 

@@ -241,8 +241,11 @@ def draw_once(t, shape, image):
             return {"color_shift": p["color_shift"], "intensity": p["intensity"]}
         if name == "CLAHE":
             return {"clip_limit": params["clip_limit"]}
-        if name == "RandomFog":
-            return {"fog_coef": p["intensity"]}
+        if name == "RandomFog":  # the coefficient, how many particles, the first one's x and radius
+            out = {"fog_coef": p["intensity"], "particle_count": len(p["particle_positions"])}
+            if p["particle_positions"]:
+                out.update(first_x=p["particle_positions"][0][0], first_radius=int(p["radiuses"][0]))
+            return out
         if name == "FancyPCA":
             return {"alpha": [float(v) for v in p["alpha_vector"]]}
         if name == "ColorJitter":  # the factors, and the order's place among the 24 (lexicographic)
