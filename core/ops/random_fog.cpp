@@ -8,8 +8,9 @@
 // alpha_coef * intensity, in order (a FogStep); then cv2.GaussianBlur with an odd size of
 // max(3, min(h, w) // 30) and OpenCV's sigma for it (a BlurStep: float taps, where OpenCV's 8-bit
 // Gaussian is fixed point: a level apart on a few pixels). The draws are AugLab's counter-based ones
-// (the same distributions); the replay lists every particle. A thin fog (a small intensity) means
-// many tiny particles: up to about 0.1 per pixel. The GPU backends run the particles on the host.
+// (the same distributions); the replay lists every particle. A thin fog means many tiny particles:
+// the most, about 280 / width per pixel, near fog 2 / (width // 3) (113,079 on a 640 x 427 photo at
+// 0.009; some 800,000 on a 4000 x 3000 one). The GPU backends run the particles on the host.
 // Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/random_fog.h"
