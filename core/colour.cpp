@@ -324,12 +324,47 @@ void hsvToRgb8(int h, int s, int v, int& r, int& g, int& b) {
     r = toByte(tab[kSectors[sector][2]]);
 }
 
-std::vector<double> gaussianKernel(double sigma) {
-    return gaussianKernel(static_cast<int>(sigma * 3.5) * 2 + 1, sigma);
+std::vector<double> gaussianTaps8u(int ksize) {
+    static const std::vector<std::vector<int>> kBinomial{{256},
+                                                         {},
+                                                         {64, 128, 64},
+                                                         {},
+                                                         {16, 64, 96, 64, 16},
+                                                         {},
+                                                         {8, 28, 56, 72, 56, 28, 8},
+                                                         {},
+                                                         {4, 13, 30, 51, 60, 51, 30, 13, 4}};
+    std::vector<double> taps(static_cast<std::size_t>(ksize));
+    if (ksize <= 9) {
+        for (std::size_t i = 0; i < taps.size(); ++i) taps[i] = kBinomial[std::size_t(ksize - 1)][i] / 256.0;
+        return taps;
+    }
+    const double sigma = std::fma(double(ksize), 0.15, 0.35);
+    const double scale = -0.125 / (sigma * sigma);
+    const int half = (ksize - 1) / 2;
+    std::vector<double> v(static_cast<std::size_t>(half));
+    double sum = 0;
+    for (int i = 0, x = 1 - ksize; i < half; ++i, x += 2) {
+        v[std::size_t(i)] = std::exp(double(x * x) * scale);
+        sum += v[std::size_t(i)];
+    }
+    sum = sum * 2 + 1;
+    const double mul = 1 / sum;
+    double err = 0;
+    int fixedSum = 0;
+    for (int i = 0; i < half; ++i) {
+        const double adjusted = v[std::size_t(i)] * mul * 256 + err;
+        const int t = static_cast<int>(std::nearbyint(adjusted));
+        err = adjusted - t;
+        taps[std::size_t(i)] = taps[std::size_t(ksize - 1 - i)] = t / 256.0;
+        fixedSum += t;
+    }
+    taps[std::size_t(half)] = (256 - 2 * fixedSum) / 256.0;
+    return taps;
 }
 
-std::vector<double> gaussianKernel(int ksize, double sigma) {
-    if (sigma <= 0) sigma = 0.3 * ((ksize - 1) * 0.5 - 1) + 0.8;
+std::vector<double> gaussianKernel(double sigma) {
+    const int ksize = static_cast<int>(sigma * 3.5) * 2 + 1;
     std::vector<double> k(static_cast<std::size_t>(ksize));
     if (ksize == 1) {
         k[0] = 1.0;

@@ -153,8 +153,11 @@ Lut equalizeLut(const std::array<std::uint64_t, 256>& hist, bool pil);
 /// Kernel size int(sigma * 3.5) * 2 + 1 and the normalised Gaussian taps of
 /// cv::getGaussianKernel(ksize, sigma), in double.
 std::vector<double> gaussianKernel(double sigma);
-/// The normalised Gaussian taps of cv::getGaussianKernel(ksize, sigma) for a given odd size, in
-/// double; sigma <= 0 is OpenCV's 0.3 * ((ksize - 1) * 0.5 - 1) + 0.8.
-std::vector<double> gaussianKernel(int ksize, double sigma);
+/// The taps cv::GaussianBlur(ksize, sigma 0) uses on 8-bit images, each a multiple of 1/256 (its
+/// fixed-point path): OpenCV's binomial tables up to size 9, else the Gaussian of sigma
+/// 0.15 ksize + 0.35 normalised, each tap rounded to 1/256 with its error carried to the next, the
+/// centre taking what is left of 1. With these taps a float separable blur computes OpenCV's sums
+/// exactly (every partial sum is a multiple of 2^-16 below 256); only exact halves round otherwise.
+std::vector<double> gaussianTaps8u(int ksize);
 
 }  // namespace auglab

@@ -6,12 +6,12 @@
 // integers(max(1, m // 2), m) with m = max(2, int(min(h, w) * 0.1 * intensity)) (the upper end left
 // out, as numpy's integers does); each particle's filled circle blended towards white with weight
 // alpha_coef * intensity, in order (a FogStep); then cv2.GaussianBlur with an odd size of
-// max(3, min(h, w) // 30) and OpenCV's sigma for it (a BlurStep: float taps, where OpenCV's 8-bit
-// Gaussian is fixed point: a level apart on a few pixels). The draws are AugLab's counter-based ones
-// (the same distributions); the replay lists every particle. A thin fog means many tiny particles:
-// the most, about 280 / width per pixel, near fog 2 / (width // 3) (113,079 on a 640 x 427 photo at
-// 0.009; some 800,000 on a 4000 x 3000 one). The GPU backends run the particles on the host.
-// Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
+// max(3, min(h, w) // 30) and sigma 0 (a BlurStep with the taps of OpenCV's 8-bit fixed-point path,
+// gaussianTaps8u: the same sums; only exact halves round to even here, up there). The draws are AugLab's
+// counter-based ones (the same distributions); the replay lists every particle. A thin fog means many tiny
+// particles: the most, about 280 / width per pixel, near fog 2 / (width // 3) (113,079 on a 640 x 427 photo
+// at 0.009; some 800,000 on a 4000 x 3000 one). The GPU backends run the particles on the host. Everything
+// AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/random_fog.h"
 
@@ -139,7 +139,7 @@ public:
         b.pixel(std::move(fog));
         int k = std::max(3, std::min(b.stageWidth(), b.stageHeight()) / 30);
         if (k % 2 == 0) ++k;
-        const std::vector<double> taps = gaussianKernel(k, 0);
+        const std::vector<double> taps = gaussianTaps8u(k);
         b.pixel(BlurStep{std::vector<float>(taps.begin(), taps.end())});
     }
 
