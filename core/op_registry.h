@@ -54,6 +54,9 @@ struct ParamDesc {
     /// Integer ranges of odd values only (kernel sizes): the parser refuses an even end, the editor
     /// steps by two.
     bool odd = false;
+    /// A single number (ParamKind::Float) that takes whole values only (a count, a width in pixels):
+    /// the parser refuses a fraction, the schema says integer, the editor shows no decimals.
+    bool integer = false;
     /// A flag of the same op that makes this parameter meaningless while it is on (greyed out in the
     /// editor), e.g. a y scale while the aspect ratio is kept.
     std::string unusedWhenFlag;

@@ -213,6 +213,49 @@ struct FogStep {
     std::vector<std::array<int, 3>> particles;  ///< x, y, radius in the stage's pixels
     bool operator==(const FogStep&) const = default;
 };
+/// Albumentations 2.0.8 RandomShadow: for each polygon in order, the pixels cv2.fillPoly covers
+/// (OpenCV's edges and scanlines: core/raster.h) become trunc(v * darkness), in float64; alpha kept.
+struct ShadowStep {
+    struct Polygon {
+        std::vector<std::array<int, 2>> vertices;  ///< x, y in the stage's pixels
+        double darkness = 1;
+        bool operator==(const Polygon&) const = default;
+    };
+    std::vector<Polygon> polygons;
+    bool operator==(const ShadowStep&) const = default;
+};
+/// Albumentations 2.0.8 RandomRain: the lines drawn in `colour` on a black layer as cv2.polylines
+/// draws them (4-connected, `width` thick: core/raster.h), the layer blurred by cv2.blur (blur x blur,
+/// border reflect_101, OpenCV's 8-bit division), added to the image with saturation, and the image
+/// multiplied by `brightness` (rounded to nearest, as cv2.multiply); alpha kept.
+struct RainStep {
+    std::vector<std::array<int, 4>> lines;  ///< x0, y0, x1, y1 in the stage's pixels
+    int width = 1;
+    Rgb colour{200, 200, 200};
+    int blur = 7;
+    double brightness = 0.7;
+    bool operator==(const RainStep&) const = default;
+};
+/// Albumentations 2.0.8 RandomSunFlare. Overlay: an overlay starts as the image; for each circle in
+/// order its disc (cv2.circle, core/raster.h) is painted on the overlay in its colour and the whole
+/// image becomes round(overlay * alpha + image * beta) in float32 (simsimd's weighted sum); then the
+/// overlay starts again as the result and the `sun` discs do the same. Physics-based: the sun's disc,
+/// four spikes and the circles (alpha unused) on a float32 layer, blurred, faded with the distance
+/// from the sun, fringed and screen-blended (core/ops/random_sun_flare.cpp). Alpha kept.
+struct FlareStep {
+    struct Circle {
+        int x = 0, y = 0, radius = 0;
+        Rgb colour{};
+        float alpha = 0, beta = 1;
+        bool operator==(const Circle&) const = default;
+    };
+    std::vector<Circle> circles;
+    std::vector<Circle> sun;  ///< overlay: the sun's discs, in order
+    bool physics = false;
+    int x = 0, y = 0, radius = 0;  ///< physics_based: the sun
+    Rgb colour{};
+    bool operator==(const FlareStep&) const = default;
+};
 struct BlurStep {
     std::vector<float> kernel;
 };  ///< separable, border reflect_101
@@ -271,7 +314,8 @@ struct MixStep {
 
 using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
                                ConvolveStep, NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep,
-                               GrayBlendStep, EqualizeStep, IsoNoiseStep, ClaheStep, FancyPcaStep, FogStep>;
+                               GrayBlendStep, EqualizeStep, IsoNoiseStep, ClaheStep, FancyPcaStep, FogStep,
+                               ShadowStep, RainStep, FlareStep>;
 
 /// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
 /// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full

@@ -23,6 +23,9 @@ ParamValue readParam(const JsonReader& r, const ParamDesc& pd) {
             return v;
         }
         case ParamKind::Float:
+            if (pd.integer)
+                return static_cast<double>(
+                    r.integer(static_cast<std::int64_t>(pd.lower), static_cast<std::int64_t>(pd.upper)));
             return r.numberIn(pd.lower, pd.upper);
         case ParamKind::Bool:
             return r.boolean();
@@ -165,6 +168,7 @@ nlohmann::ordered_json paramToJson(const ParamDesc& pd, const ParamValue& v) {
             return nlohmann::ordered_json::array({std::llround(r.min), std::llround(r.max)});
         }
         case ParamKind::Float:
+            if (pd.integer) return std::llround(std::get<double>(v));
             return std::get<double>(v);
         case ParamKind::Bool:
             return std::get<bool>(v);

@@ -41,7 +41,7 @@ Json paramSchema(const ParamDesc& pd) {
         case ParamKind::Float: {
             Json s;
             s["description"] = pd.help;
-            s["type"] = "number";
+            s["type"] = pd.integer ? "integer" : "number";
             s["minimum"] = pd.lower;
             s["maximum"] = pd.upper;
             return s;

@@ -138,6 +138,26 @@ inline Plan pixelPlan(const QByteArray& op, int w, int h) {
         "fog")  // particles (a host step; some past the edges, overlapping), then their blur on the device
         stage.ops = {FogStep{0.06f, 0.94f, {{0, 0, 3}, {-2, 4, 5}, {3, 2, 2}, {100, 60, 40}, {299, 206, 1}}},
                      BlurStep{{0.25f, 0.5f, 0.25f}}};
+    if (op == "weather") {  // shadows, rain and both flares (host steps) between device ops
+        FlareStep overlay;
+        overlay.circles = {{5, 4, 27, {250, 200, 180}, 0.12f, 0.88f},
+                           {-3, 60, 8, {240, 240, 255}, 0.2f, 0.8f}};
+        overlay.sun = {{20, 10, 1, {255, 255, 230}, 0.5f, 0.5f}, {20, 10, 30, {255, 255, 230}, 0.02f, 0.98f}};
+        FlareStep physics = overlay;
+        physics.physics = true;
+        physics.x = 30;
+        physics.y = 2;
+        physics.radius = 12;
+        physics.colour = {255, 240, 200};
+        stage.ops = {
+            ShadowStep{
+                {{{{0, 0}, {200, 3}, {40, 150}, {3, 90}}, 0.45}, {{{-10, 5}, {10, 5}, {0, 900}}, 0.8}}},
+            LutStep{brightnessContrastLut(1.1f, -5.0f)},
+            RainStep{{{0, 0, -3, 20}, {50, 30, 58, 60}, {299, 100, 310, 130}}, 2, {200, 210, 220}, 4, 0.8},
+            HsvStep{hsv},
+            overlay,
+            physics};
+    }
     if (op == "fancy_pca")  // a host step between device ops
         stage.ops = {HsvStep{hsv}, FancyPcaStep{{0.8f, -1.5f, 2.0f}},
                      LutStep{brightnessContrastLut(1.1f, -5.0f)}};

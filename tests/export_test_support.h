@@ -133,6 +133,9 @@ inline Preset everyOpPreset() {
         {"op": "multiplicative_noise", "p": 0.4, "multiplier": [0.7, 1.3], "per_channel": true},
         {"op": "iso_noise", "p": 0.2, "color_shift": [0.02, 0.08], "intensity": [0.2, 0.9]},
         {"op": "random_fog", "p": 0.2, "fog_coef": [0.3, 0.9], "alpha_coef": 0.1},
+        {"op": "random_rain", "p": 0.2, "slant": [-5, 12], "drop_width": 2, "rain_type": "drizzle"},
+        {"op": "random_shadow", "p": 0.3, "num_shadows": [1, 3], "shadow_dimension": 4},
+        {"op": "random_sun_flare", "p": 0.2, "src_radius": 120, "method": "physics_based"},
         {"op": "image_compression", "p": 0.3, "compression_type": "webp", "quality_range": [40, 90]},
         {"op": "to_gray", "p": 0.1},
         {"op": "channel_shuffle", "p": 0.4},
@@ -236,7 +239,10 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
                     break;
                 }
                 case ParamKind::Float:
-                    op.set(pd.key, uniform(pd.lower, pd.upper));
+                    if (pd.integer)
+                        op.set(pd.key, std::round(uniform(pd.lower, std::min(pd.upper, pd.lower + 20))));
+                    else
+                        op.set(pd.key, uniform(pd.lower, pd.upper));
                     break;
                 case ParamKind::Triple:
                     op.set(pd.key, Triple{{uniform(std::max(pd.lower, -2.0), std::min(pd.upper, 2.0)),
@@ -263,6 +269,16 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
             op.set("cell_shape",
                    Size2{std::max(c.height, (t.height + 1) / 2), std::max(c.width, (t.width + 1) / 2)});
         }
+        if (op.id() == OpId::RandomSunFlare) {  // the library needs each lower end below its upper one
+            op.set("roi_x", Range{uniform(0, 0.5), uniform(0.5001, 1)});
+            op.set("roi_y", Range{uniform(0, 0.5), uniform(0.5001, 1)});
+        }
+        if (op.id() == OpId::RandomShadow) {  // a region every image holds (an empty one raises)
+            op.set("roi_x", Range{uniform(0, 0.3), 1});
+            op.set("roi_y", Range{uniform(0, 0.3), 1});
+        }
+        if (op.id() == OpId::RandomRain)
+            op.set("rain_type", std::string("default"));  // 1-row frames hold them
         if (op.id() == OpId::GaussianBlur) op.set("sigma_px", range(0.01, 50));
         if (op.id() == OpId::RandomCrop || op.id() == OpId::CenterCrop || op.id() == OpId::PadIfNeeded) {
             // A window larger than the image is an error without padding (as in the library), and

@@ -261,7 +261,8 @@ void TestCuda::pixelOpsMatchCpu_data() {
                                 "iso_noise",
                                 "clahe",
                                 "fancy_pca",
-                                "fog"};
+                                "fog",
+                                "weather"};
     const QList<QPair<QSize, int>> sizes{
         {{1, 1}, 3}, {{7, 5}, 3}, {{4097, 3}, 3}, {{301, 207}, 3}, {{120, 91}, 4}};
     for (int engine : enginesOfThisBuild())

@@ -316,6 +316,9 @@ private slots:
             R"({"op": "clahe", "clip_limit": [1.2, 7.5]})",
             R"({"op": "fancy_pca", "alpha": 0.7})",
             R"({"op": "random_fog", "fog_coef": [0.2, 0.9]})",
+            R"({"op": "random_shadow", "roi_x": [0.1, 0.9], "roi_y": [0.3, 1], "num_shadows": [1, 4], "shadow_intensity": [0.2, 0.8]})",
+            R"({"op": "random_rain", "slant": [-20, 15], "rain_type": "drizzle"})",
+            R"({"op": "random_sun_flare", "roi_x": [0.2, 0.7], "roi_y": [0.1, 0.6], "angle": [0.1, 0.8], "num_flare_circles": [3, 12], "src_color": [255, 220, 120]})",
         };
         QStringList failures;
         int checked = 0;
@@ -496,6 +499,28 @@ private slots:
         // to even, not up (checked below: a level apart on under 0.1% of the pixels).
         QTest::newRow("random_fog") << "random_fog"
                                     << R"({"op": "random_fog", "p": 1, "fog_coef": [0.1, 1]})" << 12;
+        // The weather: each library function fed the replay's shapes (polygons, drops, circles).
+        QTest::newRow("random_shadow")
+            << "random_shadow"
+            << R"({"op": "random_shadow", "p": 1, "num_shadows": [1, 3], "shadow_dimension": 6, "shadow_intensity": [0.1, 0.9], "roi_y": [0.2, 1]})"
+            << 12;
+        QTest::newRow("random_rain") << "random_rain"
+                                     << R"({"op": "random_rain", "p": 1, "slant": [-20, 20]})" << 12;
+        QTest::newRow("random_rain, heavy, wide drops, an even blur")
+            << "random_rain"
+            << R"({"op": "random_rain", "p": 1, "rain_type": "heavy", "drop_width": 3, "blur_value": 4, "drop_length": 30, "drop_color": [90, 140, 255], "brightness_coefficient": 0.85})"
+            << 12;
+        QTest::newRow("random_sun_flare")
+            << "random_sun_flare"
+            << R"({"op": "random_sun_flare", "p": 1, "src_radius": 150, "roi_y": [0, 1]})" << 12;
+        QTest::newRow("random_sun_flare, a small sun in colour")
+            << "random_sun_flare"
+            << R"({"op": "random_sun_flare", "p": 1, "src_radius": 33, "src_color": [255, 200, 90], "num_flare_circles": [1, 20]})"
+            << 12;
+        QTest::newRow("random_sun_flare, physics_based")
+            << "random_sun_flare"
+            << R"({"op": "random_sun_flare", "p": 1, "method": "physics_based", "src_radius": 60, "roi_y": [0, 1]})"
+            << 12;
         QTest::newRow("random_tone_curve per channel")
             << "random_tone_curve"
             << R"({"op": "random_tone_curve", "p": 1, "scale": 0.2, "per_channel": true})" << 12;
@@ -517,6 +542,7 @@ private slots:
                                 entry.toStdString() + "]}");
         std::set<std::string> seen;
         double fogWorst = 0;
+        Diff boundedWorst;
         for (int index = 0; index < 12; ++index) {
             const QString base = dir_.filePath(op + "-" + QString::number(index));
             const PythonRun apply = runProcess(
@@ -536,6 +562,22 @@ private slots:
                 QVERIFY2(d.withinLinearBounds(), qPrintable(r.out + QString::fromUtf8(d.describe())));
                 continue;
             }
+            // physics_based: AugLab sums its float blurs in float64, OpenCV in float32 in its own order; and
+            // OpenCV 5.0 draws lines thicker than a pixel otherwise than 4.x (the rain's wide drops, the
+            // flare's two-pixel spikes): measured, within the bounds below.
+            const bool physics = entry.contains("physics_based");
+            const bool thickLines = !library_.exactWarp && (physics || entry.contains("drop_width"));
+            if (physics || thickLines) {
+                const Diff d = compare(ours, theirs);
+                // OpenCV 5.0: the rain's drop edges a pixel apart (under 0.1% of the pixels); the flare's
+                // spikes, blurred wide, within SPEC §2's linear bounds. OpenCV 4.11: within a level.
+                const bool ok = !thickLines ? d.maxAbs <= 1 && d.pixelFractionDiffering() < 0.001
+                                : physics   ? d.withinLinearBounds()
+                                            : d.pixelFractionDiffering() < 0.001;
+                QVERIFY2(ok, qPrintable(r.out + QString::fromUtf8(d.describe())));
+                if (d.pixelFractionDiffering() >= boundedWorst.pixelFractionDiffering()) boundedWorst = d;
+                continue;
+            }
             if (op == "random_fog") {  // the blur: OpenCV's fixed point against float taps
                 const Diff d = compare(ours, theirs);
                 QVERIFY2(d.maxAbs <= 1 && d.pixelFractionDiffering() < 0.001,
@@ -547,11 +589,14 @@ private slots:
         }
         if (op == "random_fog")
             qInfo("random_fog: at most %.4f%% of the pixels a level apart", 100 * fogWorst);
+        if (boundedWorst.pixels > 0)
+            qInfo("the sample furthest from the library: %s", boundedWorst.describe().constData());
         qInfo("%zu different draws in 12 samples, each %s", seen.size(),
               !library_.exactWarp && op.contains("distortion") && !entry.contains("nearest")
                   ? "within SPEC §2's linear bounds of the library's (OpenCV 5's remap rounds otherwise)"
               : op == "random_fog" ? "within a level of the library's (exact halves of its blur round up)"
-                                   : "equal to the library's");
+              : boundedWorst.pixels > 0 ? "within the bounds stated (float blurs; OpenCV 5.0's thick lines)"
+                                        : "equal to the library's");
         QVERIFY(int(seen.size()) >= variants);
     }
 

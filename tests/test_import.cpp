@@ -84,7 +84,7 @@ private slots:
     }
 
     void realPipelinesKeepWhatAugLabHas() {
-        // 26 pipelines from public training code (tests/data/import/pipelines/SOURCES.md: Kaggle
+        // 27 pipelines from public training code (tests/data/import/pipelines/SOURCES.md: Kaggle
         // solutions, YOLO and mmdetection configs, segmentation, OCR and keypoint projects), saved by
         // Albumentations 2.0.8. Every transform whose class AugLab has (an op's class, a group, a
         // nested Compose) is kept, unless an order rule leaves it out with a warning; every other
@@ -675,6 +675,75 @@ private slots:
         const std::string pcaErr = importError(R"({"__version__": "2.0.8", "transform": {
             "__class_fullname__": "Compose", "p": 1.0, "transforms": [{"__class_fullname__": "FancyPCA", "alpha": -1}]}})");
         QVERIFY2(QString::fromStdString(pcaErr).contains("transform.transforms[0].alpha"), pcaErr.c_str());
+
+        // The weather as 2.0.8's A.save writes it (RandomRain with its defaults; the others changed):
+        // read without a warning, and written back entry for entry as it came.
+        const char* weatherJson = R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "RandomRain", "p": 0.5, "blur_value": 7, "brightness_coefficient": 0.7, "drop_color": [200, 200, 200], "drop_length": null, "drop_width": 1, "rain_type": "default", "slant_range": [-10.0, 10.0]},
+              {"__class_fullname__": "RandomRain", "p": 0.2, "blur_value": 4, "brightness_coefficient": 0.9, "drop_color": [10, 20, 30], "drop_length": 15, "drop_width": 2, "rain_type": "heavy", "slant_range": [-3.0, 7.5]},
+              {"__class_fullname__": "RandomShadow", "p": 0.4, "num_shadows_limit": [2, 5], "shadow_dimension": 7, "shadow_intensity_range": [0.3, 0.6], "shadow_roi": [0.1, 0.2, 0.9, 0.95]},
+              {"__class_fullname__": "RandomSunFlare", "p": 0.3, "angle_range": [0.25, 0.5], "flare_roi": [0.1, 0.0, 0.8, 0.4], "method": "physics_based", "num_flare_circles_range": [3, 8], "src_color": [255, 230, 180], "src_radius": 250}]}})";
+        const ImportResult weather = importAlbumentations(weatherJson, "weather.json");
+        QVERIFY2(weather.warnings.empty(), qPrintable(warningsOf(weather)));
+        QCOMPARE(weather.preset.pipeline.size(), std::size_t(4));
+        const OpConfig& rain = weather.preset.pipeline[1];
+        QCOMPARE(rain.number("drop_length"), 15.0);
+        QVERIFY(!weather.preset.pipeline[0].has("drop_length"));  // None: height // 8
+        QCOMPARE(rain.range("slant"), (Range{-3, 7.5}));
+        QCOMPARE(rain.choice("rain_type"), std::string("heavy"));
+        QCOMPARE(rain.fill("drop_color").rgb, (std::array<int, 3>{10, 20, 30}));
+        const OpConfig& shadow = weather.preset.pipeline[2];
+        QCOMPARE(shadow.range("roi_x"), (Range{0.1, 0.9}));
+        QCOMPARE(shadow.range("roi_y"), (Range{0.2, 0.95}));
+        QCOMPARE(shadow.range("num_shadows"), (Range{2, 5}));
+        QCOMPARE(shadow.number("shadow_dimension"), 7.0);
+        const OpConfig& flare = weather.preset.pipeline[3];
+        QCOMPARE(flare.range("roi_y"), (Range{0, 0.4}));
+        QCOMPARE(flare.choice("method"), std::string("physics_based"));
+        QCOMPARE(flare.number("src_radius"), 250.0);
+        const nlohmann::json weatherIn = nlohmann::json::parse(weatherJson);
+        const nlohmann::json weatherBack = nlohmann::json::parse(exportAlbumentations(weather.preset).text);
+        for (std::size_t i = 0; i < 4; ++i)
+            QCOMPARE(QString::fromStdString(weatherBack["transform"]["transforms"][i].dump()),
+                     QString::fromStdString(weatherIn["transform"]["transforms"][i].dump()));
+        // 1.4.24: a drop length of 20 and no rain type by default; its rain is read with 2.0.8's meaning,
+        // which the importer says. Deprecated lower/upper keys of older files are read too.
+        const ImportResult oldWeather = importAlbumentations(R"({"__version__": "1.4.24", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "RandomRain", "p": 0.5, "slant_range": [-10, 10], "drop_length": 20, "drop_width": 1, "drop_color": [200, 200, 200], "blur_value": 7, "brightness_coefficient": 0.7, "rain_type": null},
+              {"__class_fullname__": "RandomShadow", "p": 0.5, "shadow_roi": [0, 0.5, 1, 1], "num_shadows_lower": 1, "num_shadows_upper": 3, "shadow_dimension": 5, "shadow_intensity_range": [0.5, 0.5]},
+              {"__class_fullname__": "RandomSunFlare", "p": 0.5, "flare_roi": [0, 0, 1, 0.5], "angle_lower": 0.1, "angle_upper": 0.3, "num_flare_circles_lower": 4, "num_flare_circles_upper": 7, "src_radius": 100, "src_color": [255, 255, 255]}]}})",
+                                                             "old-weather.json");
+        QCOMPARE(oldWeather.preset.pipeline.size(), std::size_t(3));
+        QCOMPARE(oldWeather.preset.pipeline[0].number("drop_length"), 20.0);
+        QCOMPARE(oldWeather.preset.pipeline[0].choice("rain_type"), std::string("default"));
+        QCOMPARE(oldWeather.preset.pipeline[1].range("num_shadows"), (Range{1, 3}));
+        QCOMPARE(oldWeather.preset.pipeline[2].range("angle"), (Range{0.1, 0.3}));
+        QCOMPARE(oldWeather.preset.pipeline[2].range("num_flare_circles"), (Range{4, 7}));
+        QCOMPARE(oldWeather.preset.pipeline[2].choice("method"), std::string("overlay"));
+        QVERIFY2(oldWeather.warnings.size() == 2 && warningsOf(oldWeather).contains("2.0.8's meaning") &&
+                     warningsOf(oldWeather).contains("transforms[2].method: absent"),
+                 qPrintable(warningsOf(oldWeather)));
+        // A sun at a fixed place (equal ends, which AugLab takes) is written a millionth apart, saying so:
+        // the library refuses equal ends.
+        Preset fixedSun = weather.preset;
+        fixedSun.pipeline[3].set("roi_x", Range{1, 1});
+        fixedSun.pipeline[3].set("roi_y", Range{0.25, 0.25});
+        const ExportResult sunOut = exportAlbumentations(fixedSun);
+        QCOMPARE(QString::fromStdString(
+                     nlohmann::json::parse(sunOut.text)["transform"]["transforms"][3]["flare_roi"].dump()),
+                 QString("[0.999999,0.25,1.0,0.250001]"));
+        QCOMPARE(sunOut.warnings.size(), std::size_t(2));
+        // The library's own validation: a flare region without width, drops of an unknown kind.
+        const std::string flareErr = importError(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [{"__class_fullname__": "RandomSunFlare", "flare_roi": [0.5, 0, 0.5, 1]}]}})");
+        QVERIFY2(QString::fromStdString(flareErr).contains("transform.transforms[0].flare_roi"),
+                 flareErr.c_str());
+        const std::string rainErr = importError(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [{"__class_fullname__": "RandomRain", "rain_type": "snow"}]}})");
+        QVERIFY2(QString::fromStdString(rainErr).contains("transform.transforms[0].rain_type"),
+                 rainErr.c_str());
     }
 
     void oldFlipIsOneOfThree() {

@@ -116,7 +116,7 @@ ParamValue awayFromDefault(const ParamDesc& pd, Fill::Mode fillMode) {
             return pd.odd ? Range{pd.lower + 2, pd.lower + 8}
                           : Range{std::min(pd.lower + 1, pd.upper), std::min(pd.lower + 7, pd.upper)};
         case ParamKind::Float:
-            return pd.lower + span / 3;
+            return pd.integer ? std::round(pd.lower + span / 3) : pd.lower + span / 3;
         case ParamKind::Bool:
             return !std::get<bool>(pd.defaultValue);
         case ParamKind::Choice:
@@ -163,6 +163,11 @@ std::vector<std::pair<std::string, Preset>> generatedPresets() {
                 // Stripes thicker than the image are an error (as in Albumentations), and the frame
                 // ops before it may leave a 1-pixel side: 1 px stripes, away from the default 0.
                 if (d.id == OpId::XyMasking && pd.key.starts_with("mask_")) op.set(pd.key, Range{1, 1});
+                // Likewise a shadow region or drops that a 1-pixel side cannot hold (the library raises):
+                // the default region, and the default rain's height // 3 drops.
+                if ((d.id == OpId::RandomShadow && pd.key.starts_with("roi_")) ||
+                    (d.id == OpId::RandomRain && pd.key == "rain_type"))
+                    op.resetToDefault(pd.key);
             }
             return op;
         };
@@ -189,6 +194,8 @@ std::vector<std::pair<std::string, Preset>> generatedPresets() {
             bool any = false;
             for (const ParamDesc& pd : d.params) {
                 if (pd.optional) op.set(pd.key, awayFromDefault(pd, mode));
+                // Drops longer than the image are an error (the library raises): a length 48 rows hold.
+                if (d.id == OpId::RandomRain && pd.key == "drop_length") op.set(pd.key, 7.0);
                 if (pd.kind == ParamKind::Fill) op.set(pd.key, awayFromDefault(pd, mode));
                 any = any || pd.optional;
             }

@@ -40,7 +40,7 @@ std::pair<double, double> sliderSpan(const ParamDesc& pd, int imageSide) {
 // Display precision from the span of the bounds (fractions get 4 decimals, degrees 1), and at
 // least 200 steps over the slider's typical span.
 int decimalsFor(const ParamDesc& pd) {
-    if (pd.kind == ParamKind::IntRange) return 0;
+    if (pd.kind == ParamKind::IntRange || pd.integer) return 0;
     const double span = pd.upper - pd.lower;
     const int byBounds = span <= 2.5 ? 4 : span <= 60 ? 2 : 1;
     const auto [lo, hi] = sliderSpan(pd, 0);

@@ -36,7 +36,10 @@
 #include "ops/random_fog.h"
 #include "ops/random_gamma.h"
 #include "ops/random_grid_shuffle.h"
+#include "ops/random_rain.h"
 #include "ops/random_resized_crop.h"
+#include "ops/random_shadow.h"
+#include "ops/random_sun_flare.h"
 #include "ops/random_tone_curve.h"
 #include "ops/resize.h"
 #include "ops/rgb_shift.h"
@@ -100,6 +103,9 @@ enum class OpId {
     MultiplicativeNoise,
     IsoNoise,
     RandomFog,
+    RandomRain,
+    RandomShadow,
+    RandomSunFlare,
     ImageCompression,
     Downscale,
     ToGray,
@@ -123,11 +129,12 @@ using OpParams =
                  CropPadParams, ChannelDropParams, ToneCurveParams, CompressionParams, SepiaParams,
                  ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
                  OpticalDistortionParams, ElasticParams, GridShuffleParams, DownscaleParams,
-                 ColorJitterParams, EqualizeParams, IsoNoiseParams, ClaheParams, FancyPcaParams, FogParams>;
+                 ColorJitterParams, EqualizeParams, IsoNoiseParams, ClaheParams, FancyPcaParams, FogParams,
+                 ShadowParams, RainParams, SunFlareParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 62>& opModules() {
-    static const std::array<const OpModule*, 62> modules{
+inline const std::array<const OpModule*, 65>& opModules() {
+    static const std::array<const OpModule*, 65> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -179,6 +186,9 @@ inline const std::array<const OpModule*, 62>& opModules() {
         &multiplicativeNoiseModule(),
         &isoNoiseModule(),
         &randomFogModule(),
+        &randomRainModule(),
+        &randomShadowModule(),
+        &randomSunFlareModule(),
         &imageCompressionModule(),
         &downscaleModule(),
         &toGrayModule(),

@@ -41,6 +41,15 @@ inline ParamDesc number(std::string key, std::string label, std::string unit, do
     return d;
 }
 
+/// A whole number in [lower, upper] (ParamDesc::integer).
+inline ParamDesc integer(std::string key, std::string label, std::string unit, double lower, double upper,
+                         double def, std::string help) {
+    ParamDesc d =
+        number(std::move(key), std::move(label), std::move(unit), lower, upper, def, std::move(help));
+    d.integer = true;
+    return d;
+}
+
 inline ParamDesc sizeParam(std::string key, std::string label, double lower, double upper, Size2 def,
                            std::string help) {
     ParamDesc d =

@@ -246,6 +246,21 @@ def draw_once(t, shape, image):
             if p["particle_positions"]:
                 out.update(first_x=p["particle_positions"][0][0], first_radius=int(p["radiuses"][0]))
             return out
+        if name == "RandomShadow":  # the count, the intensities, each shadow's first vertex
+            return {"num_shadows": len(p["vertices_list"]), "shadow_intensity": [float(v) for v in p["intensities"]],
+                    "first_x": [int(v[0][0]) for v in p["vertices_list"]],
+                    "first_y": [int(v[0][1]) for v in p["vertices_list"]]}
+        if name == "RandomRain":  # the slant, how many drops, the first one's upper end
+            drops = p["rain_drops"]
+            out = {"slant": p["slant"], "drop_count": len(drops)}
+            if len(drops):
+                out.update(first_x=int(drops[0][0]), first_y=int(drops[0][1]))
+            return out
+        if name == "RandomSunFlare":  # the direction's fraction of a turn, the sun, the circles
+            circles = p["circles"]
+            return {"angle": recorder.values[0], "center_x": p["flare_center"][0], "center_y": p["flare_center"][1],
+                    "num_flare_circles": len(circles), "circle_alpha": [c[0] for c in circles],
+                    "circle_size": [c[2] for c in circles], "circle_red": [c[3][0] for c in circles]}
         if name == "FancyPCA":
             return {"alpha": [float(v) for v in p["alpha_vector"]]}
         if name == "ColorJitter":  # the factors, and the order's place among the 24 (lexicographic)
@@ -501,6 +516,28 @@ def main(argv):
             out = fpixel.add_fog(image, op["intensity"], op["alpha_coef"], [(x, y) for x, y, _ in particles],
                                  [r for _, _, r in particles])
             print(f"intensity {op['intensity']:.4f}, {len(particles)} particles")
+        elif argv[1] == "random_shadow":
+            from albumentations.augmentations.pixel import functional as fpixel
+
+            shadows = op["shadows"]
+            out = fpixel.add_shadow(image, [np.array(s["vertices"], dtype=np.int64) for s in shadows],
+                                    np.array([s["intensity"] for s in shadows]))
+            print(f"{len(shadows)} shadows, intensities {[round(s['intensity'], 4) for s in shadows]}")
+        elif argv[1] == "random_rain":
+            from albumentations.augmentations.pixel import functional as fpixel
+
+            drops = np.array(op["drops"], dtype=np.int32).reshape(-1, 2)
+            out = fpixel.add_rain(image, op["slant"], op["drop_length"], op["drop_width"], tuple(op["drop_color"]),
+                                  op["blur_value"], op["brightness_coefficient"], drops)
+            print(f"slant {op['slant']:.3f}, length {op['drop_length']}, {len(drops)} drops")
+        elif argv[1] == "random_sun_flare":
+            from albumentations.augmentations.pixel import functional as fpixel
+
+            circles = [(c["alpha"], tuple(c["center"]), c["size"], tuple(c["color"])) for c in op["circles"]]
+            flare = (fpixel.add_sun_flare_physics_based if op["method"] == "physics_based"
+                     else fpixel.add_sun_flare_overlay)
+            out = flare(image, tuple(op["center"]), op["src_radius"], tuple(op["src_color"]), circles)
+            print(f"{op['method']}, sun at {op['center']}, {len(circles)} circles")
         elif argv[1] == "fancy_pca":  # a weight's sign follows its eigenvector's (LAPACK's there, a rule here)
             from albumentations.augmentations.pixel import functional as fpixel
 

@@ -15,21 +15,21 @@
 #   - pipeline[25] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
 #     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
 #     levels on average).
-#   - pipeline[33] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[36] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[35] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[38] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[41] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[44] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[43] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[46] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[44] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[47] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[47] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[48] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[50] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[51] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[50] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[53] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -240,6 +240,32 @@ transform = A.Compose(
         A.RandomFog(
             alpha_coef=0.1,
             fog_coef_range=(0.3, 0.9),
+            p=0.2,
+        ),
+        A.RandomRain(
+            blur_value=7,
+            brightness_coefficient=0.7,
+            drop_color=(200, 200, 200),
+            drop_length=None,
+            drop_width=2,
+            rain_type="drizzle",
+            slant_range=(-5.0, 12.0),
+            p=0.2,
+        ),
+        A.RandomShadow(
+            num_shadows_limit=(1, 3),
+            shadow_dimension=4,
+            shadow_intensity_range=(0.5, 0.5),
+            shadow_roi=(0.0, 0.5, 1.0, 1.0),
+            p=0.3,
+        ),
+        A.RandomSunFlare(
+            angle_range=(0.0, 1.0),
+            flare_roi=(0.0, 0.0, 1.0, 0.5),
+            method="physics_based",
+            num_flare_circles_range=(6, 10),
+            src_color=(255, 255, 255),
+            src_radius=120,
             p=0.2,
         ),
         A.ImageCompression(

@@ -724,6 +724,44 @@ def xview2_bloodaxe_hard_color() -> A.Compose:
     )
 
 
+# CenterTrack (multi-object tracking by detection), photometric augmentations with weather.
+# einstalek/centertrack_torch, dataset/augmentations.py @ 39a0493bdcb5153a15bab9581c11280b74fbb796,
+# transform_fn.
+def centertrack_weather_tracking() -> A.Compose:
+    return A.Compose(
+        [
+            A.OneOf(
+                [
+                    # 2.0: IAAAdditiveGaussianNoise() (imgaug, scale 0.01-0.05 x 255) -> GaussNoise std_range
+                    A.GaussNoise(std_range=(0.01, 0.05)),
+                    A.GaussNoise(std_range=var_to_std(10.0, 50.0)),  # 2.0: GaussNoise() 1.x default var_limit
+                ],
+                p=0.2,
+            ),
+            A.OneOf([A.MotionBlur(p=0.2), A.MedianBlur(blur_limit=3, p=0.2), A.Blur(blur_limit=3, p=0.2)], p=0.2),
+            A.OneOf(
+                [
+                    A.CLAHE(clip_limit=2),
+                    A.Sharpen(),  # 2.0: IAASharpen() (its defaults are Sharpen's)
+                    A.Emboss(),  # 2.0: IAAEmboss() (its defaults are Emboss's)
+                    A.RandomBrightnessContrast(),
+                ],
+                p=0.2,
+            ),
+            A.OneOf([A.ChannelShuffle(), A.HueSaturationValue(), A.RGBShift(), A.ToSepia()], p=0.2),
+            A.OneOf(
+                [
+                    A.RandomSunFlare(flare_roi=(0, 0, 1.0, 1.0), src_radius=100, p=0.1),
+                    A.RandomFog(fog_coef_range=(0.2, 0.3), p=0.1),  # 2.0: fog_coef_lower=0.2, fog_coef_upper=0.3
+                    A.RandomShadow(p=0.1),
+                    A.RandomRain(p=0.1, blur_value=1, drop_length=20),  # 2.0: drop_length pinned (1.x default 20)
+                ],
+                p=0.1,
+            ),
+        ]
+    )
+
+
 # Ultrasound segmentation (UltraDINO), mmsegmentation Albu pipeline.
 # jakobamb/UltraDINO, segmentation/configs/_base_/pipelines/grayscale_518_3ch.py
 # @ 4edf7db5db7ad2adea3e100bffed3f6de0e0ed57, train_pipeline AlbuGray(transforms=[...]).
@@ -889,6 +927,7 @@ PIPELINES = {
     "boostcamp-swin-trash-detection": boostcamp_swin_trash_detection,
     "kaggle-global-wheat-amirassov": kaggle_global_wheat_amirassov,
     "fasterrcnn-pipeline-sovit": fasterrcnn_pipeline_sovit,
+    "centertrack-weather-tracking": centertrack_weather_tracking,
     # segmentation
     "ternaus-cloths-segmentation": ternaus_cloths_segmentation,
     "ternaus-midv500-segmentation": ternaus_midv500_segmentation,
