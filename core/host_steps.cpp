@@ -9,7 +9,6 @@ namespace auglab {
 bool isHostStep(const PixelStep& step) {
     return std::holds_alternative<CompressStep>(step) || std::holds_alternative<IsoNoiseStep>(step) ||
            std::holds_alternative<ClaheStep>(step) || std::holds_alternative<FancyPcaStep>(step) ||
-           std::holds_alternative<FogStep>(step) || std::holds_alternative<ShadowStep>(step) ||
            std::holds_alternative<RainStep>(step) || std::holds_alternative<FlareStep>(step);
 }
 

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "cpu_backend.h"
+#include "keyed_tables.h"
 #include "plan.h"
 #include "test_support.h"
 #include "thread_pool.h"
@@ -220,6 +221,45 @@ private slots:
             QVERIFY2(sameRgb(ours, out), file);
             QVERIFY(sameAlpha(ours, src));
             QVERIFY(ours.pixels != src.pixels);
+        }
+    }
+
+    void keyedTablesMatchTheKernels() {
+        // What the GPU backends render for shadows and fog (a key per pixel, a table per key, drawn on
+        // the host: keyed_tables.h) against the CPU kernels: random overlapping polygons, past the
+        // edges; fog particles of every size, many overlapping, some past the edges.
+        std::mt19937 rng(77);
+        for (const auto& [w, h, channels] :
+             {std::tuple{301, 207, 3}, std::tuple{64, 37, 4}, std::tuple{7, 5, 3}}) {
+            const Image src = photoCrop("coffee.png", w, h, channels);
+            ShadowStep shadow;
+            for (int i = 0; i < 6; ++i) {
+                ShadowStep::Polygon poly;
+                for (int j = 0; j < 3 + int(rng() % 6); ++j)
+                    poly.vertices.push_back(
+                        {int(rng() % unsigned(w + 40)) - 20, int(rng() % unsigned(h + 40)) - 20});
+                poly.darkness = std::uniform_real_distribution<double>(0, 1)(rng);
+                shadow.polygons.push_back(poly);
+            }
+            FogStep fog{0.07f, 0.93f, {}};
+            for (int i = 0; i < 400; ++i)
+                fog.particles.push_back({int(rng() % unsigned(w + 10)) - 5, int(rng() % unsigned(h + 10)) - 5,
+                                         1 + int(rng() % 30)});
+            for (const PixelStep& step : {PixelStep(shadow), PixelStep(fog)}) {
+                const Image kernel = throughBoth(src, step);
+                const KeyedTables k = keyedTables(step, w, h);
+                QCOMPARE(k.keys.size(), std::size_t(w) * std::size_t(h));
+                QVERIFY(k.count() > 1);
+                Image keyed = src;
+                for (int y = 0; y < h; ++y)
+                    for (int x = 0; x < w; ++x) {
+                        const std::uint8_t* t =
+                            k.tables.data() + std::size_t(k.keys[std::size_t(y) * w + x]) * 768;
+                        for (int c = 0; c < 3; ++c) keyed.at(x, y)[c] = t[256 * c + keyed.at(x, y)[c]];
+                    }
+                QVERIFY(keyed.pixels == kernel.pixels);
+                QVERIFY(w * h < 100 || kernel.pixels != src.pixels);
+            }
         }
     }
 

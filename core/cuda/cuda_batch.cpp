@@ -8,6 +8,7 @@
 
 #include "colour.h"
 #include "error.h"
+#include "keyed_tables.h"
 #include "warp_fixed_point.h"
 
 namespace auglab::cuda {
@@ -361,6 +362,15 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 ops.push_back(dropoutOp(*d, blob));
             } else if (const auto* m = std::get_if<MixStep>(&step)) {
                 ops.push_back(mixOp(*m, stage, channels, blob));
+            } else if (drawsKeyedShapes(step)) {
+                // Shapes drawn on the host as a key per pixel and a table per key (keyed_tables.h).
+                const KeyedTables k = keyedTables(step, stage.width, stage.height);
+                DeviceOp op{};
+                op.kind = kOpKeyedLut;
+                op.width = stage.width;
+                op.keys = blob.putArray(k.keys);
+                op.luts = blob.putArray(k.tables);
+                ops.push_back(op);
             } else {
                 // Compression runs on the host: the backend resolves it first (host_steps.h).
                 throw RuntimeError("CUDA backend: a host step reached the device plan");

@@ -39,7 +39,9 @@ enum OpKind : int {
     kOpChannelLut,
     kOpMatrix,
     kOpGrayBlend,
-    kOpLumaLut  ///< the luma of OpenCV's 8-bit YCrCb through `luts` (256 bytes), Cr and Cb kept
+    kOpLumaLut,  ///< the luma of OpenCV's 8-bit YCrCb through `luts` (256 bytes), Cr and Cb kept
+    kOpKeyedLut  ///< shapes drawn on the host (core/keyed_tables.h): the pixel's key in `keys`, then its
+                 ///< key's R, G, B tables at `luts` + 768 * key
 };
 
 /// Dropout fill modes, as Fill::Mode.
@@ -62,6 +64,7 @@ struct DeviceOp {
     Offset divisions;  ///< kOpHsv: OpenCV's sdiv and hdiv tables, 2 x 256 ints
     Offset holes;      ///< dropout: x, y, w, h ints per hole, in output pixels
     Offset colours;    ///< dropout random_uniform: 4 bytes (RGB, unused) per hole
+    Offset keys;       ///< kOpKeyedLut: a 32-bit key per pixel, rows of `width`
     // kOpMix (core/plan.h MixStep): the partner is an image of the output's size and channels.
     int paste;             ///< 1: paste the box; 0: blend
     std::uint32_t weight;  ///< the blend's weight of the pixel, in 1/65536

@@ -348,6 +348,13 @@ AUGLAB_HD void applyOp(unsigned char* arena, const DeviceOp& op, int x, int y, i
             for (int c = 0; c < 3; ++c) px[c] = lut[256 * c + px[c]];
             return;
         }
+        case kOpKeyedLut: {
+            const std::uint32_t key =
+                at<std::uint32_t>(arena, op.keys)[static_cast<std::size_t>(y) * op.width + x];
+            const std::uint8_t* lut = at<std::uint8_t>(arena, op.luts) + static_cast<std::size_t>(key) * 768;
+            for (int c = 0; c < 3; ++c) px[c] = lut[256 * c + px[c]];
+            return;
+        }
         case kOpHsv: {
             const std::uint8_t* l = at<std::uint8_t>(arena, op.luts);
             int h, s, v;

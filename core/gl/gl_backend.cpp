@@ -16,6 +16,7 @@
 #include "error.h"
 #include "gl_context.h"
 #include "host_steps.h"
+#include "keyed_tables.h"
 #include "warp_fixed_point.h"
 
 namespace auglab {
@@ -415,6 +416,27 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
         gl_->glUniform4i(p.uniformLocation("box"), s->box.x, s->box.y, s->box.w, s->box.h);
         draw("gl_mix.frag", out, w, h);
         return out;
+    }
+    if (drawsKeyedShapes(step)) {
+        // Shapes drawn on the host as keys and tables (keyed_tables.h); the tables 4096 entries a row.
+        KeyedTables k = keyedTables(step, w, h);
+        const std::size_t rows = (k.tables.size() + 4095) / 4096;
+        if (rows <= std::size_t(maxTextureSize_)) {
+            k.tables.resize(rows * 4096, 0);
+            const GLuint keys = texture(GL_R32UI, w, h, GL_RED_INTEGER, GL_UNSIGNED_INT, k.keys.data());
+            const GLuint tables =
+                texture(GL_R8UI, 4096, GLsizei(rows), GL_RED_INTEGER, GL_UNSIGNED_BYTE, k.tables.data());
+            const GLuint out = target();
+            use("gl_keyed_lut.frag");
+            bindTexture(0, input, "gl_keyed_lut.frag", "image");
+            bindTexture(1, keys, "gl_keyed_lut.frag", "keys");
+            bindTexture(2, tables, "gl_keyed_lut.frag", "tables");
+            draw("gl_keyed_lut.frag", out, w, h);
+            return out;
+        }
+        Image img = readBack(input, w, h, channels);  // more keys than a texture holds: the CPU's kernel
+        applyPixelStep(img, step, RowLoop{});
+        return uploadImage(img);
     }
     if (isHostStep(step)) {
         // A codec call or ISONoise, on the host (host_steps.h): read back, run, upload.

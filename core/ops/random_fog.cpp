@@ -10,7 +10,8 @@
 // gaussianTaps8u: the same sums; only exact halves round to even here, up there). The draws are AugLab's
 // counter-based ones (the same distributions); the replay lists every particle. A thin fog means many tiny
 // particles: the most, about 280 / width per pixel, near fog 2 / (width // 3) (113,079 on a 640 x 427 photo
-// at 0.009; some 800,000 on a 4000 x 3000 one). The GPU backends run the particles on the host. Everything
+// at 0.009; some 800,000 on a 4000 x 3000 one). The GPU backends draw the particles on the host as
+// keys and tables (core/keyed_tables.h) and blend on the device. Everything
 // AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/random_fog.h"
@@ -78,7 +79,6 @@ public:
                               number("alpha_coef", "Particle opacity", "", 0, 1, 0.08,
                                      "Each particle's blend weight per unit of fog."),
                           });
-        d.runsOnHost = true;
         return d;
     }
 

@@ -6,8 +6,9 @@
 // Each polygon in order: the pixels cv2.fillPoly covers (OpenCV's own edges and scanlines,
 // core/raster.h) become trunc(v * (1 - intensity)) in float64 (a ShadowStep). An empty region (an
 // end equal to the other after truncation) is an error for that image, as numpy raises there. The
-// draws are AugLab's counter-based ones (the same distributions). The GPU backends run the step on
-// the host. Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
+// draws are AugLab's counter-based ones (the same distributions). The GPU backends draw the polygons
+// on the host as keys and tables (core/keyed_tables.h) and darken on the device. Everything AugLab knows
+// about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/random_shadow.h"
 
@@ -63,7 +64,6 @@ public:
                            "How much each shadow darkens: the pixels keep 1 - intensity of their value."),
             });
         typical(d, "shadow_dimension", 3, 12);
-        d.runsOnHost = true;
         return d;
     }
 
