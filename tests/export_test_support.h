@@ -3,6 +3,7 @@
 // running Python.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -366,6 +367,58 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
 /// tests/data/presets/valid/groups.auglab.json: every group kind, nested, with a disabled op.
 inline Preset groupsPreset() {
     return loadPreset(std::string(AUGLAB_SOURCE_DIR) + "/tests/data/presets/valid/groups.auglab.json");
+}
+
+/// Groups of flips and an inversion, whose runs show in the output (the exports' group tests): first
+/// a one_of whose outcomes are far apart (weights; a chosen some_of keeps its gate, a chosen
+/// sequential runs for sure), then every kind nested.
+inline std::vector<const char*> flipGroupPresets() {
+    return {R"({"group": "one_of", "p": 0.9, "children": [{"op": "horizontal_flip", "p": 0.6},
+                 {"group": "some_of", "p": 0.5, "children": [{"op": "vertical_flip"}]},
+                 {"group": "sequential", "p": 0.3, "children": [{"op": "invert_img", "p": 0.5}]}]})",
+            R"({"group": "one_of", "p": 0.9, "children": [
+                  {"op": "horizontal_flip", "p": 0.6},
+                  {"group": "some_of", "p": 0.5, "children": [{"op": "vertical_flip", "p": 0.7}, {"op": "invert_img"}]},
+                  {"group": "sequential", "p": 0.3, "children": [{"op": "invert_img", "p": 0.5}, {"op": "vertical_flip", "p": 0.5}]}]},
+                {"group": "random_order", "n": 2, "p": 0.8, "children": [
+                  {"op": "horizontal_flip", "p": 0.7}, {"op": "vertical_flip", "p": 0.9}, {"op": "invert_img"}]},
+                {"group": "some_of", "n": 2, "replace": true, "children": [
+                  {"op": "horizontal_flip", "p": 0.5}, {"op": "invert_img", "p": 0.8}]})"};
+}
+
+/// Which of the flips and the inversion show in an export's outputs (`runs`: "h", "v", "i" joined, per
+/// run) against as many AugLab samples: the same distribution, by a chi-square test of homogeneity at
+/// the 0.001 level. Empty when it holds; else the table. The table is printed either way.
+inline QString compareAppliedRuns(const Preset& preset, const nlohmann::json& runs, int n) {
+    std::map<std::string, std::array<double, 2>> counts;
+    for (const auto& run : runs) counts[run.get<std::string>()][1] += 1;
+    for (int i = 0; i < n; ++i) {
+        bool h = false, v = false, inv = false;
+        for (const ConcreteOp& c : samplePipeline(preset.pipeline, 9, std::uint64_t(i), 8, 6).ops) {
+            if (!c.applied) continue;
+            h ^= c.id == OpId::HorizontalFlip;
+            v ^= c.id == OpId::VerticalFlip;
+            inv ^= c.id == OpId::InvertImg;
+        }
+        counts[std::string(h ? "h" : "") + (v ? "v" : "") + (inv ? "i" : "")][0] += 1;
+    }
+    double chi2 = 0;
+    QStringList table;
+    for (const auto& [run, c] : counts) {
+        table << QString("%1: %2 vs %3")
+                     .arg(QString::fromStdString(run.empty() ? "-" : run))
+                     .arg(c[0])
+                     .arg(c[1]);
+        chi2 += (c[0] - c[1]) * (c[0] - c[1]) / (c[0] + c[1]);
+    }
+    // The 0.999 quantile of chi-square with k - 1 degrees of freedom (Wilson-Hilferty).
+    const double df = double(counts.size()) - 1, z = 3.090232;
+    const double limit = df * std::pow(1 - 2 / (9 * df) + z * std::sqrt(2 / (9 * df)), 3);
+    qInfo("X^2 %.2f (limit %.2f): %s", chi2, limit, qPrintable(table.join(", ")));
+    if (counts.size() < 4) return "fewer than 4 outcomes: " + table.join(", ");
+    return chi2 < limit ? QString()
+                        : "X^2 " + QString::number(chi2) + " over " + QString::number(limit) + ":\n" +
+                              table.join('\n');
 }
 
 inline std::vector<std::pair<std::string, Preset>> presetsToRun(int randomCount = 8) {

@@ -278,54 +278,16 @@ private slots:
         // and 8000 AugLab samples, has the same distribution (chi-square test of homogeneity at the
         // 0.001 level). First a one_of whose outcomes are far apart (weights; a chosen some_of keeps
         // its gate, a chosen sequential runs for sure), then every kind nested.
-        const char* presets[] = {
-            R"({"group": "one_of", "p": 0.9, "children": [{"op": "horizontal_flip", "p": 0.6},
-                 {"group": "some_of", "p": 0.5, "children": [{"op": "vertical_flip"}]},
-                 {"group": "sequential", "p": 0.3, "children": [{"op": "invert_img", "p": 0.5}]}]})",
-            R"({"group": "one_of", "p": 0.9, "children": [
-                  {"op": "horizontal_flip", "p": 0.6},
-                  {"group": "some_of", "p": 0.5, "children": [{"op": "vertical_flip", "p": 0.7}, {"op": "invert_img"}]},
-                  {"group": "sequential", "p": 0.3, "children": [{"op": "invert_img", "p": 0.5}, {"op": "vertical_flip", "p": 0.5}]}]},
-                {"group": "random_order", "n": 2, "p": 0.8, "children": [
-                  {"op": "horizontal_flip", "p": 0.7}, {"op": "vertical_flip", "p": 0.9}, {"op": "invert_img"}]},
-                {"group": "some_of", "n": 2, "replace": true, "children": [
-                  {"op": "horizontal_flip", "p": 0.5}, {"op": "invert_img", "p": 0.8}]})"};
         const int n = 8000;
-        for (const char* ops : presets) {
+        for (const char* ops : flipGroupPresets()) {
             const Preset preset = presetOf(ops);
             const QString file = dir_.filePath("groups.py");
             writeFileAtomically(file.toStdString(), exportTorchvision(preset).text);
             const PythonRun r =
                 runProcess(python_, {checker("torchvision_check.py"), "--applied", file, QString::number(n)});
             QVERIFY2(r.code == 0, qPrintable(r.out.right(500) + r.err.right(2000)));
-            std::map<std::string, std::array<double, 2>> counts;
-            for (const auto& run : nlohmann::json::parse(r.out.toStdString()))
-                counts[run.get<std::string>()][1] += 1;
-            for (int i = 0; i < n; ++i) {
-                bool h = false, v = false, inv = false;
-                for (const ConcreteOp& c : samplePipeline(preset.pipeline, 9, std::uint64_t(i), 8, 6).ops) {
-                    if (!c.applied) continue;
-                    h ^= c.id == OpId::HorizontalFlip;
-                    v ^= c.id == OpId::VerticalFlip;
-                    inv ^= c.id == OpId::InvertImg;
-                }
-                counts[std::string(h ? "h" : "") + (v ? "v" : "") + (inv ? "i" : "")][0] += 1;
-            }
-            double chi2 = 0;
-            QStringList table;
-            for (const auto& [run, c] : counts) {
-                table << QString("%1: %2 vs %3")
-                             .arg(QString::fromStdString(run.empty() ? "-" : run))
-                             .arg(c[0])
-                             .arg(c[1]);
-                chi2 += (c[0] - c[1]) * (c[0] - c[1]) / (c[0] + c[1]);
-            }
-            // The 0.999 quantile of chi-square with k - 1 degrees of freedom (Wilson-Hilferty).
-            const double df = double(counts.size()) - 1, z = 3.090232;
-            const double limit = df * std::pow(1 - 2 / (9 * df) + z * std::sqrt(2 / (9 * df)), 3);
-            qInfo("X^2 %.2f (limit %.2f): %s", chi2, limit, qPrintable(table.join(", ")));
-            QVERIFY(counts.size() >= 4);
-            QVERIFY2(chi2 < limit, qPrintable(table.join('\n')));
+            const QString failure = compareAppliedRuns(preset, nlohmann::json::parse(r.out.toStdString()), n);
+            QVERIFY2(failure.isEmpty(), qPrintable(failure));
         }
 
         // The grouped preset with every kind and real ops runs and gives an RGB image.

@@ -344,11 +344,15 @@ private slots:
         for (const char* part :
              {"A.OneOf(\n", "A.SomeOf(\n", "A.RandomOrder(\n", "A.Sequential(\n", "n=2,", "replace=True,"})
             QVERIFY2(py.find(part) != std::string::npos, part);
-        // torchvision writes them; targets without groups refuse them, naming the first.
+        // torchvision and Keras write them; targets without groups refuse them, naming the first.
         const std::string tv = exportPreset(preset, "torchvision").text;
         for (const char* part : {"v2.RandomChoice([", "], p=[0.75, 0.25]),", "SomeOf([", "ordered=False),"})
             QVERIFY2(tv.find(part) != std::string::npos, part);
-        for (const char* target : {"keras", "tf-deotte", "dali"}) {
+        const std::string keras = exportPreset(preset, "keras").text;
+        for (const char* part : {"class OneOf(keras.layers.Layer)", "    OneOf([",
+                                 "], weights=[0.25], p=0.5)", "SomeOf([", "ordered=False),"})
+            QVERIFY2(keras.find(part) != std::string::npos, part);
+        for (const char* target : {"tf-deotte", "dali"}) {
             try {
                 exportPreset(preset, target);
                 QFAIL(target);

@@ -629,13 +629,12 @@ void TestGui::exportDialogShowsTargetText() {
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(QString::fromUtf8(f.readAll()), dialog.text());
 
-    // A target that cannot write the preset (Keras has no groups yet) says why and saves nothing.
+    // A target that cannot write the preset (DALI has no groups yet) says why and saves nothing.
     Preset grouped = w->document()->preset();
     grouped.pipeline.addGroup(GroupKind::OneOf, 0, 2);
     ExportDialog refused(grouped, w.get());
-    QVERIFY(refused.selectTarget("keras"));
-    QVERIFY(
-        refused.warnings().join('\n').contains("Cannot export: the keras export cannot write groups yet"));
+    QVERIFY(refused.selectTarget("dali"));
+    QVERIFY(refused.warnings().join('\n').contains("Cannot export: the dali export cannot write groups yet"));
     QVERIFY(!refused.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save)->isEnabled());
     const QString none = dir_->filePath("refused.py");
     QVERIFY(!refused.saveTo(none));

@@ -201,10 +201,6 @@ std::string indented(const std::string& lines, const std::string& by) {
     return out;
 }
 
-/// torchvision: the children of `node` as list items (`units`: one item per child, so that a child of
-/// a one_of or some_of is one choice whatever number of transforms its op writes). `forced`: the
-/// children of a one_of, which run for sure once chosen (their p is a weight). `weights` gets the
-/// p of each child that wrote an item.
 /// The list items of `lines` (lines at the list's indentation that are not comments).
 int pythonItemCount(const std::string& lines) {
     int items = 0;
@@ -218,10 +214,16 @@ int pythonItemCount(const std::string& lines) {
     return items;
 }
 
-std::string torchvisionNodes(const Preset& preset, const PipelineNode& node, bool forced, bool units,
-                             PythonOps& out, std::vector<double>& weights, std::vector<std::string>& warnings,
-                             int& n) {
+/// torchvision and Keras: the children of `node` as list items (`units`: one item per child, so that a
+/// child of a one_of or some_of is one choice whatever number of transforms or layers its op writes).
+/// `forced`: the children of a one_of, which run for sure once chosen (their p is a weight). `weights`
+/// gets the p of each child that wrote an item.
+std::string groupNodes(const Preset& preset, const PipelineNode& node, PythonTarget target,
+                       const std::string& targetName, bool forced, bool units, PythonOps& out,
+                       std::vector<double>& weights, std::vector<std::string>& warnings, int& n) {
     const Pipeline& pipeline = preset.pipeline;
+    const bool keras = target == PythonTarget::Keras;
+    const std::string compose = keras ? "keras.Sequential" : "v2.Compose";
     std::string lines;
     for (const PipelineNode& child : node.children) {
         std::string item;
@@ -232,16 +234,17 @@ std::string torchvisionNodes(const Preset& preset, const PipelineNode& node, boo
             weight = op.p;
             if (!op.enabled) {
                 warnings.push_back(pipeline.path(i) + " " + op.name() +
-                                   " is disabled (never runs): not written to the torchvision output.");
+                                   " is disabled (never runs): not written to the " + targetName +
+                                   " output.");
                 continue;
             }
             if (forced) op.p = 1.0;
-            PythonExport x(PythonTarget::Torchvision, warnings);
+            PythonExport x(target, warnings);
             x.index = n++;
             opModule(op.id()).toPython(ExportedOp{i, &op, pipeline.path(i)}, x);
             if (!x.configs.empty())
-                throw InputError("the torchvision export cannot write " + pipeline.path(i) + " " + op.name() +
-                                 " inside a group: it mixes whole batches (in collate_fn), not one image");
+                throw InputError("the " + targetName + " export cannot write " + pipeline.path(i) + " " +
+                                 op.name() + " inside a group: it mixes whole batches, not one image");
             if (x.helperUsed) out.helpersUsed[static_cast<std::size_t>(op.id())] = true;
             if (!hasPythonItem(x.lines)) {
                 lines += x.lines;  // the comment that says why it is left out
@@ -254,13 +257,14 @@ std::string torchvisionNodes(const Preset& preset, const PipelineNode& node, boo
             weight = group.p;
             if (!group.enabled) {
                 warnings.push_back(pipeline.groupPath(g) + " (" + groupKindName(group.kind) +
-                                   ") is disabled (never runs): not written to the torchvision output.");
+                                   ") is disabled (never runs): not written to the " + targetName +
+                                   " output.");
                 continue;
             }
             std::vector<double> inner;
             const std::string children =
-                torchvisionNodes(preset, child, group.kind == GroupKind::OneOf,
-                                 group.kind != GroupKind::Sequential, out, inner, warnings, n);
+                groupNodes(preset, child, target, targetName, group.kind == GroupKind::OneOf,
+                           group.kind != GroupKind::Sequential, out, inner, warnings, n);
             if (inner.empty()) continue;  // nothing in it was written
             // Albumentations' SomeOf and RandomOrder keep their own gate even when a OneOf chose them.
             const bool gated = groupHasCount(group.kind) || !forced;
@@ -269,6 +273,12 @@ std::string torchvisionNodes(const Preset& preset, const PipelineNode& node, boo
                 case GroupKind::OneOf: {
                     std::string ps;
                     for (double w : inner) ps += (ps.empty() ? "" : ", ") + pyFloat(w);
+                    if (keras) {
+                        out.groupHelperUsed = true;
+                        body = "    OneOf([\n" + indented(children, "    ") + "    ], weights=[" + ps +
+                               "], p=" + pyFloat(gated ? group.p : 1.0) + "),\n";
+                        break;
+                    }
                     body =
                         "    v2.RandomChoice([\n" + indented(children, "    ") + "    ], p=[" + ps + "]),\n";
                     if (gated && group.p < 1.0)
@@ -277,10 +287,14 @@ std::string torchvisionNodes(const Preset& preset, const PipelineNode& node, boo
                     break;
                 }
                 case GroupKind::Sequential:
-                    body = gated && group.p < 1.0
-                               ? "    v2.RandomApply([\n" + indented(children, "    ") +
-                                     "    ], p=" + pyFloat(group.p) + "),\n"
-                               : "    v2.Compose([\n" + indented(children, "    ") + "    ]),\n";
+                    if (!(gated && group.p < 1.0))
+                        body = "    " + compose + "([\n" + indented(children, "    ") + "    ]),\n";
+                    else if (keras)
+                        body = "    ApplyWithProbability(keras.Sequential([\n" + indented(children, "    ") +
+                               "    ]), p=" + pyFloat(group.p) + "),\n";
+                    else
+                        body = "    v2.RandomApply([\n" + indented(children, "    ") +
+                               "    ], p=" + pyFloat(group.p) + "),\n";
                     break;
                 case GroupKind::SomeOf:
                 case GroupKind::RandomOrder:
@@ -296,13 +310,77 @@ std::string torchvisionNodes(const Preset& preset, const PipelineNode& node, boo
         weights.push_back(weight);
         // A child a group chooses is one item: an op that writes several is composed into one.
         lines += units && pythonItemCount(item) > 1
-                     ? "    v2.Compose([\n" + indented(item, "    ") + "    ]),\n"
+                     ? "    " + compose + "([\n" + indented(item, "    ") + "    ]),\n"
                      : item;
     }
     return lines;
 }
 
 }  // namespace
+
+std::string kerasGroupHelper() {
+    return R"(
+
+class OneOf(keras.layers.Layer):
+    """Albumentations 2.0.8's OneOf, per image: with probability p, one of the layers, chosen with the
+    weights (normalised); the chosen layer runs for sure (its own probability is its weight)."""
+
+    def __init__(self, choices, weights, p, **kwargs):
+        super().__init__(**kwargs)
+        self.choices, self.p = choices, p
+        total = float(sum(weights))
+        self.upper = [sum(weights[: i + 1]) / total for i in range(len(weights))]
+        self.upper[-1] = 2.0  # every draw below 1 picks a layer
+        self.seed_generator = keras.random.SeedGenerator()
+
+    def call(self, images, training=True):
+        if not training:
+            return images
+        images = keras.ops.cast(images, "float32")
+        n = keras.ops.shape(images)[0]
+        apply = keras.random.uniform((n, 1, 1, 1), seed=self.seed_generator) < self.p
+        pick = keras.random.uniform((n, 1, 1, 1), seed=self.seed_generator)
+        out, lower = images, 0.0
+        for layer, upper in zip(self.choices, self.upper):
+            chosen = keras.ops.logical_and(apply, keras.ops.logical_and(pick >= lower, pick < upper))
+            out = keras.ops.where(chosen, keras.ops.cast(layer(images, training=training), "float32"), out)
+            lower = upper
+        return out
+
+
+class SomeOf(keras.layers.Layer):
+    """Albumentations 2.0.8's SomeOf (ordered=True) and RandomOrder (ordered=False), per image: with
+    probability p, n of the layers drawn uniformly (with or without replacement), run in list order
+    or in the order drawn; each layer keeps its own probability."""
+
+    def __init__(self, choices, n, replace, p, ordered, **kwargs):
+        super().__init__(**kwargs)
+        self.choices, self.n, self.replace, self.p, self.ordered = choices, n, replace, p, ordered
+        self.seed_generator = keras.random.SeedGenerator()
+
+    def call(self, images, training=True):
+        if not training:
+            return images
+        images = keras.ops.cast(images, "float32")
+        b, k = keras.ops.shape(images)[0], len(self.choices)
+        apply = keras.random.uniform((b,), seed=self.seed_generator) < self.p
+        if self.replace:
+            picks = keras.random.randint((b, self.n), 0, k, seed=self.seed_generator)
+        else:  # the first n of a random permutation per image
+            picks = keras.ops.argsort(keras.random.uniform((b, k), seed=self.seed_generator), axis=1)
+            picks = picks[:, : min(self.n, k)]
+        if self.ordered:
+            picks = keras.ops.sort(picks, axis=1)
+        out = images
+        for j in range(min(self.n, k) if not self.replace else self.n):
+            step = out
+            for i, layer in enumerate(self.choices):
+                take = keras.ops.logical_and(apply, keras.ops.equal(picks[:, j], i))[:, None, None, None]
+                step = keras.ops.where(take, keras.ops.cast(layer(out, training=training), "float32"), step)
+            out = step
+        return out
+)";
+}
 
 std::string torchvisionGroupHelper() {
     return R"(
@@ -335,12 +413,14 @@ class SomeOf(torch.nn.Module):
 
 PythonOps pythonOps(const Preset& preset, PythonTarget target, const std::string& targetName,
                     std::vector<std::string>& warnings) {
-    if (target == PythonTarget::Torchvision && !preset.pipeline.groups().empty()) {
+    if ((target == PythonTarget::Torchvision || target == PythonTarget::Keras) &&
+        !preset.pipeline.groups().empty()) {
         PythonOps out;
         out.helpersUsed.assign(opModules().size(), false);
         std::vector<double> weights;
         int n = 0;
-        out.lines = torchvisionNodes(preset, preset.pipeline.tree(), false, false, out, weights, warnings, n);
+        out.lines = groupNodes(preset, preset.pipeline.tree(), target, targetName, false, false, out, weights,
+                               warnings, n);
         return out;
     }
     refuseGroups(preset, targetName);

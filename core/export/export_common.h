@@ -101,10 +101,13 @@ std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used);
 struct PythonOps {
     std::string lines, configs;
     std::vector<bool> helpersUsed;
-    bool groupHelperUsed = false;  ///< torchvision: the lines use SomeOf (torchvisionGroupHelper)
+    bool groupHelperUsed =
+        false;  ///< the lines use the file's group classes (torchvisionGroupHelper, kerasGroupHelper)
 };
 /// torchvision's SomeOf class (some_of and random_order groups).
 std::string torchvisionGroupHelper();
+/// Keras's OneOf and SomeOf layers (one_of, some_of and random_order groups).
+std::string kerasGroupHelper();
 PythonOps pythonOps(const Preset& preset, PythonTarget target, const std::string& targetName,
                     std::vector<std::string>& warnings);
 

@@ -52,6 +52,7 @@ ExportResult exportKeras(const Preset& preset) {
     }
     std::string body = "import keras\nfrom keras import layers\n";
     body += kApplyWithProbability + pythonHelpers(PythonTarget::Keras, ops.helpersUsed);
+    if (ops.groupHelperUsed) body += kerasGroupHelper();
     body += "\n\n# Batches of RGB images, channels last, values 0-255.\naugment = keras.Sequential([\n" +
             lines + "])\n";
     if (!ops.configs.empty()) {
