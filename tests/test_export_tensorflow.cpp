@@ -161,6 +161,40 @@ private slots:
         QCOMPARE(loadImage(dir_.filePath("groups-all.png").toStdString()).image.width, 512);
     }
 
+    void deotteGroupsRunAsAuglabRunsThem() {
+        // Groups in the tf-deotte function (a function of the image per group: tf.switch_case on a
+        // categorical draw, a shuffled or uniform pick per position, tf.cond for p): the same
+        // distributions of flips over 8000 images in tf.data as in AugLab's samples.
+        // Flips only: tf-deotte has no inversion (a one_of leaves out what its target cannot write).
+        const char* flipsOnly[] = {
+            R"({"group": "one_of", "p": 0.9, "children": [{"op": "horizontal_flip", "p": 0.6},
+                 {"group": "some_of", "p": 0.5, "children": [{"op": "vertical_flip"}]},
+                 {"group": "sequential", "p": 0.3, "children": [{"op": "vertical_flip", "p": 0.5}, {"op": "horizontal_flip", "p": 0.5}]}]})",
+            R"({"group": "random_order", "n": 2, "p": 0.8, "children": [
+                  {"op": "horizontal_flip", "p": 0.7}, {"op": "vertical_flip", "p": 0.9}, {"op": "horizontal_flip"}]},
+                {"group": "some_of", "n": 2, "replace": true, "children": [
+                  {"op": "horizontal_flip", "p": 0.5}, {"op": "vertical_flip", "p": 0.8}]})"};
+        const int n = 8000;
+        for (const char* ops : flipsOnly) {
+            const Preset preset = presetOf(ops);
+            const QString file = dir_.filePath("groups-deotte.py");
+            writeFileAtomically(file.toStdString(), exportTfDeotte(preset).text);
+            const PythonRun r =
+                runProcess(pyenvPython(), {kChecker, "--deotte-applied", file, QString::number(n)});
+            QVERIFY2(r.code == 0, qPrintable(r.out.right(500) + r.err.right(2000)));
+            const QString failure = compareAppliedRuns(preset, nlohmann::json::parse(r.out.toStdString()), n);
+            QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        }
+        // The grouped preset with every kind and real ops runs and keeps the image's size.
+        const QString input = QString::fromStdString(samplePath("astronaut.png"));
+        writeFileAtomically(dir_.filePath("groups-all-deotte.py").toStdString(),
+                            exportTfDeotte(groupsPreset()).text);
+        const PythonRun all = runProcess(pyenvPython(), {kChecker, dir_.filePath("groups-all-deotte.py"),
+                                                         input, dir_.filePath("groups-all-deotte.png")});
+        QVERIFY2(all.code == 0, qPrintable(all.err.right(2000)));
+        QCOMPARE(loadImage(dir_.filePath("groups-all-deotte.png").toStdString()).image.width, 512);
+    }
+
     void kerasIdentity() {
         // A preset Keras can express nothing of is an identity model (not an empty keras.Sequential,
         // which raises when called): what passes through is the input, to the bit.

@@ -344,7 +344,7 @@ private slots:
         for (const char* part :
              {"A.OneOf(\n", "A.SomeOf(\n", "A.RandomOrder(\n", "A.Sequential(\n", "n=2,", "replace=True,"})
             QVERIFY2(py.find(part) != std::string::npos, part);
-        // torchvision and Keras write them; targets without groups refuse them, naming the first.
+        // torchvision, Keras and tf-deotte write them; DALI (no groups yet) refuses them, naming the first.
         const std::string tv = exportPreset(preset, "torchvision").text;
         for (const char* part : {"v2.RandomChoice([", "], p=[0.75, 0.25]),", "SomeOf([", "ordered=False),"})
             QVERIFY2(tv.find(part) != std::string::npos, part);
@@ -352,7 +352,10 @@ private slots:
         for (const char* part : {"class OneOf(keras.layers.Layer)", "    OneOf([",
                                  "], weights=[0.25], p=0.5)", "SomeOf([", "ordered=False),"})
             QVERIFY2(keras.find(part) != std::string::npos, part);
-        for (const char* target : {"tf-deotte", "dali"}) {
+        const std::string deotte = exportPreset(preset, "tf-deotte").text;
+        for (const char* part : {"    def _group", "tf.switch_case(picks[j], [", "lambda: _group"})
+            QVERIFY2(deotte.find(part) != std::string::npos, part);
+        for (const char* target : {"dali"}) {
             try {
                 exportPreset(preset, target);
                 QFAIL(target);

@@ -316,6 +316,107 @@ std::string groupNodes(const Preset& preset, const PipelineNode& node, PythonTar
     return lines;
 }
 
+/// tf-deotte: the children of `node` as functions of `image` (defined in `defs`, in augment's body),
+/// one per child that wrote a statement; their names in `names`, their p in `weights`. `forced`: the
+/// children of a one_of, which run for sure once chosen.
+void deotteChildren(const Preset& preset, const PipelineNode& node, bool forced, PythonOps& out,
+                    std::string& defs, std::vector<std::string>& names, std::vector<double>& weights,
+                    std::vector<std::string>& warnings, int& n, int& fn);
+
+/// tf-deotte: the statement that runs group `g` (its function defined in `defs`).
+std::string deotteGroup(const Preset& preset, const PipelineNode& node, bool forced, PythonOps& out,
+                        std::string& defs, std::vector<std::string>& warnings, int& n, int& fn) {
+    const Pipeline& pipeline = preset.pipeline;
+    const auto g = static_cast<std::size_t>(node.group);
+    const OpGroup& group = pipeline.groups()[g];
+    std::vector<std::string> names;
+    std::vector<double> weights;
+    deotteChildren(preset, node, group.kind == GroupKind::OneOf, out, defs, names, weights, warnings, n, fn);
+    if (names.empty()) return "";
+    const std::string name = "_group" + std::to_string(fn++);
+    std::string body;
+    std::string branches;
+    for (const std::string& c : names)
+        branches += (branches.empty() ? "" : ", ") + ("lambda: " + c + "(image)");
+    switch (group.kind) {
+        case GroupKind::Sequential:
+            for (const std::string& c : names) body += "        image = " + c + "(image)\n";
+            break;
+        case GroupKind::OneOf: {
+            std::string logits;
+            for (double w : weights) logits += (logits.empty() ? "" : ", ") + pyFloat(w);
+            body = "        choice = tf.random.categorical(tf.math.log([[" + logits +
+                   "]]), 1, dtype=tf.int32)[0, 0]\n        image = tf.switch_case(choice, [" + branches +
+                   "])\n";
+            break;
+        }
+        case GroupKind::SomeOf:
+        case GroupKind::RandomOrder: {
+            const int k = static_cast<int>(names.size());
+            const int count = group.replace ? group.n : std::min(group.n, k);
+            body = group.replace ? "        picks = tf.random.uniform([" + std::to_string(count) + "], 0, " +
+                                       std::to_string(k) + ", dtype=tf.int32)\n"
+                                 : "        picks = tf.random.shuffle(tf.range(" + std::to_string(k) +
+                                       "))[:" + std::to_string(count) + "]\n";
+            if (group.kind == GroupKind::SomeOf) body += "        picks = tf.sort(picks)\n";
+            body += "        for j in range(" + std::to_string(count) +
+                    "):\n            image = tf.switch_case(picks[j], [" + branches + "])\n";
+            break;
+        }
+    }
+    defs += "    # " + pipeline.groupPath(g) + " " + groupKindName(group.kind) + "\n    def " + name +
+            "(image):\n" + body + "        return image\n\n";
+    // Albumentations' SomeOf and RandomOrder keep their own gate even when a OneOf chose them.
+    const bool gated = groupHasCount(group.kind) || !forced;
+    return tfGated(gated ? group.p : 1.0, name + "(image)");
+}
+
+void deotteChildren(const Preset& preset, const PipelineNode& node, bool forced, PythonOps& out,
+                    std::string& defs, std::vector<std::string>& names, std::vector<double>& weights,
+                    std::vector<std::string>& warnings, int& n, int& fn) {
+    const Pipeline& pipeline = preset.pipeline;
+    for (const PipelineNode& child : node.children) {
+        std::string statements;
+        double weight = 0;
+        if (child.op >= 0) {
+            const auto i = static_cast<std::size_t>(child.op);
+            OpConfig op = pipeline[i];
+            weight = op.p;
+            if (!op.enabled) {
+                warnings.push_back(pipeline.path(i) + " " + op.name() +
+                                   " is disabled (never runs): not written to the tf-deotte output.");
+                continue;
+            }
+            if (forced) op.p = 1.0;
+            PythonExport x(PythonTarget::TfDeotte, warnings);
+            x.index = n++;
+            opModule(op.id()).toPython(ExportedOp{i, &op, pipeline.path(i)}, x);
+            out.configs += x.configs;
+            if (x.helperUsed) out.helpersUsed[static_cast<std::size_t>(op.id())] = true;
+            if (!hasPythonItem(x.lines)) {
+                defs += x.lines;  // the comment that says why it is left out
+                continue;
+            }
+            statements = x.lines;
+        } else {
+            const auto g = static_cast<std::size_t>(child.group);
+            const OpGroup& group = pipeline.groups()[g];
+            weight = group.p;
+            if (!group.enabled) {
+                warnings.push_back(pipeline.groupPath(g) + " (" + groupKindName(group.kind) +
+                                   ") is disabled (never runs): not written to the tf-deotte output.");
+                continue;
+            }
+            statements = deotteGroup(preset, child, forced, out, defs, warnings, n, fn);
+            if (statements.empty()) continue;
+        }
+        const std::string name = "_step" + std::to_string(fn++);
+        defs += "    def " + name + "(image):\n" + indented(statements, "    ") + "        return image\n\n";
+        names.push_back(name);
+        weights.push_back(weight);
+    }
+}
+
 }  // namespace
 
 std::string kerasGroupHelper() {
@@ -421,6 +522,41 @@ PythonOps pythonOps(const Preset& preset, PythonTarget target, const std::string
         int n = 0;
         out.lines = groupNodes(preset, preset.pipeline.tree(), target, targetName, false, false, out, weights,
                                warnings, n);
+        return out;
+    }
+    if (target == PythonTarget::TfDeotte && !preset.pipeline.groups().empty()) {
+        // Each top-level op's statements as they are; each group a function of the image.
+        PythonOps out;
+        out.helpersUsed.assign(opModules().size(), false);
+        int n = 0, fn = 0;
+        for (const PipelineNode& child : preset.pipeline.tree().children) {
+            if (child.op >= 0) {  // as in a preset without groups
+                const auto i = static_cast<std::size_t>(child.op);
+                const OpConfig& op = preset.pipeline[i];
+                if (!op.enabled) {
+                    warnings.push_back(preset.pipeline.path(i) + " " + op.name() +
+                                       " is disabled (never runs): not written to the tf-deotte output.");
+                    continue;
+                }
+                PythonExport x(PythonTarget::TfDeotte, warnings);
+                x.index = n++;
+                opModule(op.id()).toPython(ExportedOp{i, &op, preset.pipeline.path(i)}, x);
+                out.lines += x.lines;
+                out.configs += x.configs;
+                if (x.helperUsed) out.helpersUsed[static_cast<std::size_t>(op.id())] = true;
+                continue;
+            }
+            const auto g = static_cast<std::size_t>(child.group);
+            if (!preset.pipeline.groups()[g].enabled) {
+                warnings.push_back(preset.pipeline.groupPath(g) + " (" +
+                                   groupKindName(preset.pipeline.groups()[g].kind) +
+                                   ") is disabled (never runs): not written to the tf-deotte output.");
+                continue;
+            }
+            std::string defs;
+            const std::string statement = deotteGroup(preset, child, false, out, defs, warnings, n, fn);
+            out.lines += defs + statement;
+        }
         return out;
     }
     refuseGroups(preset, targetName);

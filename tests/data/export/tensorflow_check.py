@@ -4,6 +4,7 @@
     python tensorflow_check.py --keras-perspective EXPORT.py INPUT.png REPLAY.json OUTPUT.png
     python tensorflow_check.py --keras-mix EXPORT.py A.png B.png N
     python tensorflow_check.py --keras-applied EXPORT.py N
+    python tensorflow_check.py --deotte-applied EXPORT.py N
 
 Each export is imported as a module and its augment() applied to the image (read and written with
 TensorFlow's own PNG codec): a tf-deotte function to one image, a Keras model (--keras: the
@@ -82,17 +83,10 @@ def keras_mix(module_path, a_path, b_path, n):
     print(json.dumps(weights))
 
 
-def keras_applied(module_path, n):
-    """The Keras export's augment() on a batch of N copies of a small image whose flips and inversion
-    all differ (one call: each image draws on its own); prints, per image, which of them its output
-    shows (an odd number of times): "h", "v", "i" joined, as one JSON list."""
-    import json
-
+def applied_image():
+    """A small image whose flips and inversion all differ, and those 8 combinations by name."""
     import numpy as np
 
-    spec = importlib.util.spec_from_file_location("export_applied", module_path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     image = (np.arange(6 * 8 * 3, dtype=np.int64).reshape(3, 6, 8).transpose(1, 2, 0) * 7 % 251).astype(np.float32)
     candidates = {}
     for h in (0, 1):
@@ -106,17 +100,55 @@ def keras_applied(module_path, n):
                 if i:
                     x = 255 - x
                 candidates["h" * h + "v" * v + "i" * i] = x
-    out = np.round(np.asarray(module.augment(tf.constant(np.repeat(image[None], n, axis=0)), training=True)))
+    return image, candidates
+
+
+def print_runs(outputs, candidates):
+    import json
+
+    import numpy as np
+
     runs = []
-    for k in range(n):
-        found = [name for name, x in candidates.items() if np.array_equal(out[k], x)]
+    for out in outputs:
+        found = [name for name, x in candidates.items() if np.array_equal(out, x)]
         if len(found) != 1:
-            sys.exit(f"an output that is no combination of flips and inversion: {out[k][..., 0]}")
+            sys.exit(f"an output that is no combination of flips and inversion: {out[..., 0]}")
         runs.append(found[0])
     print(json.dumps(runs))
 
 
+def deotte_applied(module_path, n):
+    """The tf-deotte export's augment() on N copies of the small image in tf.data (each draws on its
+    own); prints which flips and inversion each output shows, as keras_applied."""
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("export_applied", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    image, candidates = applied_image()
+    ds = tf.data.Dataset.from_tensors(tf.constant(image.astype(np.uint8))).repeat(n).map(module.augment)
+    outputs = [np.asarray(x).astype(np.float32) for x in ds]
+    print_runs(outputs, candidates)
+
+
+def keras_applied(module_path, n):
+    """The Keras export's augment() on a batch of N copies of the small image (one call: each image
+    draws on its own); prints, per image, which of its flips and inversion the output shows (an odd
+    number of times): "h", "v", "i" joined, as one JSON list."""
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("export_applied", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    image, candidates = applied_image()
+    out = np.round(np.asarray(module.augment(tf.constant(np.repeat(image[None], n, axis=0)), training=True)))
+    print_runs(list(out), candidates)
+
+
 def main(args):
+    if len(args) == 3 and args[0] == "--deotte-applied":
+        deotte_applied(args[1], int(args[2]))
+        return
     if len(args) == 3 and args[0] == "--keras-applied":
         keras_applied(args[1], int(args[2]))
         return
