@@ -5,16 +5,14 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <map>
-#include <numbers>
 #include <vector>
 
 #include "cpu_backend.h"
 #include "cpu_convolve_fma.h"
+#include "cpu_drawn_ops.h"
 #include "error.h"
 #include "host_steps.h"
 #include "philox.h"
-#include "raster.h"
 
 namespace auglab {
 
@@ -185,11 +183,7 @@ void channelMatrixRows(Image& img, const ChannelMatrixStep& s, int y0, int y1) {
     }
 }
 
-int reflect101(int p, int len) {
-    if (len == 1) return 0;
-    while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
-    return p;
-}
+using cpu_drawn::reflect101;
 
 // CLAHE of the lightness (ClaheStep), as cv::CLAHE::apply on the L of OpenCV's 8-bit Lab.
 void applyClahe(Image& img, const ClaheStep& s, const RowLoop& loop) {
@@ -295,343 +289,6 @@ void applyClahe(Image& img, const ClaheStep& s, const RowLoop& loop) {
                 p[1] = static_cast<std::uint8_t>(g);
                 p[2] = static_cast<std::uint8_t>(bb);
             }
-        }
-    });
-}
-
-// RandomFog's particles (FogStep): each particle's disc, row by row, in the particles' order (a
-// pixel's blends happen in that order whichever rows a thread takes).
-void applyFog(Image& img, const FogStep& s, const RowLoop& loop) {
-    const int w = img.width, h = img.height, cn = img.channels;
-    // Each radius's half-widths per row offset, as OpenCV's Circle fills: rows cy +- dy span
-    // cx +- dx and rows cy +- dx span cx +- dy at each step of its midpoint iteration.
-    std::map<int, std::vector<int>> spans;
-    for (const auto& pt : s.particles) {
-        const int r = pt[2];
-        if (spans.count(r)) continue;
-        std::vector<int> half(std::size_t(r) + 1, -1);
-        int err = 0, dx = r, dy = 0, plus = 1, minus = 2 * r - 1;
-        while (dx >= dy) {
-            half[std::size_t(dy)] = std::max(half[std::size_t(dy)], dx);
-            half[std::size_t(dx)] = std::max(half[std::size_t(dx)], dy);
-            ++dy;
-            err += plus;
-            plus += 2;
-            const int mask = (err <= 0) - 1;
-            err -= minus & mask;
-            dx += mask;
-            minus -= mask & 2;
-        }
-        spans.emplace(r, std::move(half));
-    }
-    std::array<std::uint8_t, 256> blended{};  // the blend of each value with white
-    for (int v = 0; v < 256; ++v) {
-        const float b = std::fma(255.0f, s.alpha, static_cast<float>(v) * s.beta);
-        blended[std::size_t(v)] = static_cast<std::uint8_t>(std::clamp(std::nearbyint(b), 0.0f, 255.0f));
-    }
-    // Each row's particles, in order (a thin fog has hundreds of thousands of tiny ones).
-    std::vector<std::vector<std::uint32_t>> byRow(static_cast<std::size_t>(h));
-    std::vector<const int*> halfOf(s.particles.size());
-    for (std::size_t i = 0; i < s.particles.size(); ++i) {
-        halfOf[i] = spans.at(s.particles[i][2]).data();
-        const int cy = s.particles[i][1], r = s.particles[i][2];
-        for (int y = std::max(0, cy - r); y < std::min(h, cy + r + 1); ++y)
-            byRow[std::size_t(y)].push_back(static_cast<std::uint32_t>(i));
-    }
-    loop(h, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            std::uint8_t* row = img.row(y);
-            for (const std::uint32_t i : byRow[std::size_t(y)]) {
-                const int cx = s.particles[i][0], cy = s.particles[i][1];
-                const int hw = halfOf[i][std::abs(y - cy)];
-                for (int x = std::max(0, cx - hw); x <= std::min(w - 1, cx + hw); ++x)
-                    for (std::size_t c = 0; c < 3; ++c) {
-                        std::uint8_t& v = row[std::size_t(x) * std::size_t(cn) + c];
-                        v = blended[v];
-                    }
-            }
-        }
-    });
-}
-
-// RandomShadow's polygons (ShadowStep), one after the other: each marks the pixels cv2.fillPoly
-// covers in a mask (a pixel its spans reach twice is darkened once), then darkens them by a table.
-void applyShadow(Image& img, const ShadowStep& s, const RowLoop& loop) {
-    const int w = img.width, h = img.height;
-    const std::size_t cn = std::size_t(img.channels);
-    std::vector<std::uint8_t> mask(std::size_t(w) * std::size_t(h), 0);
-    std::uint8_t mark = 0;
-    for (const ShadowStep::Polygon& poly : s.polygons) {
-        if (++mark == 0) {  // 255 polygons marked: start the marks again
-            std::fill(mask.begin(), mask.end(), 0);
-            mark = 1;
-        }
-        std::vector<raster::Point> pts;
-        for (const auto& v : poly.vertices) pts.push_back({v[0], v[1]});
-        int top = h, bottom = -1;
-        raster::fillPoly(w, h, pts, 8, [&](int y, int x0, int x1) {
-            std::fill(mask.begin() + std::ptrdiff_t(std::size_t(y) * std::size_t(w) + std::size_t(x0)),
-                      mask.begin() + std::ptrdiff_t(std::size_t(y) * std::size_t(w) + std::size_t(x1) + 1),
-                      mark);
-            top = std::min(top, y);
-            bottom = std::max(bottom, y);
-        });
-        if (bottom < top) continue;
-        std::array<std::uint8_t, 256> darker{};  // the library's float64 product, truncated
-        for (std::size_t v = 0; v < 256; ++v)
-            darker[v] = static_cast<std::uint8_t>(std::clamp(double(v) * poly.darkness, 0.0, 255.0));
-        loop(bottom - top + 1, [&](int r0, int r1) {
-            for (int y = top + r0; y < top + r1; ++y) {
-                std::uint8_t* row = img.row(y);
-                const std::uint8_t* m = mask.data() + std::size_t(y) * std::size_t(w);
-                for (std::size_t x = 0; x < std::size_t(w); ++x)
-                    if (m[x] == mark)
-                        for (std::size_t c = 0; c < 3; ++c) row[x * cn + c] = darker[row[x * cn + c]];
-            }
-        });
-    }
-}
-
-// cv2.blur of an 8-bit RGB layer (w x h x 3, packed): each k x k window's sum (anchor k / 2, border
-// reflect_101) divided as OpenCV divides it: up to 256 pixels in the window by its fixed point with
-// 23 fraction bits, (sum + delta) * scale >> 23 (halves round up; for a power-of-two area a quarter
-// does too), beyond by a float32 product rounded to nearest even.
-void boxBlur8u(std::vector<std::uint8_t>& layer, int w, int h, int k, const RowLoop& loop) {
-    const int a = k / 2, area = k * k;
-    std::uint64_t divScale = 1, divDelta = 0;
-    if (area <= 256) {
-        const double scale = double(1 << 23) / area;
-        divScale = static_cast<std::uint64_t>(std::floor(scale));
-        divDelta = static_cast<std::uint64_t>(area / 2);
-        if (scale - divScale < 0.5)
-            ++divDelta;
-        else
-            ++divScale;
-    }
-    const float inverse = static_cast<float>(1.0 / area);
-    const std::size_t rowValues = std::size_t(w) * 3;
-    std::vector<std::uint32_t> rowSums(rowValues * std::size_t(h));
-    loop(h, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* src = layer.data() + rowValues * std::size_t(y);
-            std::uint32_t* dst = rowSums.data() + rowValues * std::size_t(y);
-            for (int x = 0; x < w; ++x)
-                for (int t = x - a; t < x - a + k; ++t) {
-                    const std::size_t from = std::size_t(reflect101(t, w)) * 3;
-                    for (std::size_t c = 0; c < 3; ++c) dst[std::size_t(x) * 3 + c] += src[from + c];
-                }
-        }
-    });
-    loop(h, [&](int y0, int y1) {
-        std::vector<std::uint32_t> acc(rowValues);
-        for (int y = y0; y < y1; ++y) {
-            std::fill(acc.begin(), acc.end(), 0u);
-            for (int t = y - a; t < y - a + k; ++t) {
-                const std::uint32_t* src = rowSums.data() + rowValues * std::size_t(reflect101(t, h));
-                for (std::size_t i = 0; i < rowValues; ++i) acc[i] += src[i];
-            }
-            std::uint8_t* out = layer.data() + rowValues * std::size_t(y);
-            for (std::size_t i = 0; i < rowValues; ++i)
-                out[i] = area <= 256 ? static_cast<std::uint8_t>(((acc[i] + divDelta) * divScale) >> 23)
-                                     : static_cast<std::uint8_t>(
-                                           std::min(255.0f, std::nearbyint(float(acc[i]) * inverse)));
-        }
-    });
-}
-
-// RandomRain (RainStep): the drops on a black layer, the layer blurred, added, then the brightness.
-void applyRain(Image& img, const RainStep& s, const RowLoop& loop) {
-    const int w = img.width, h = img.height;
-    const std::size_t cn = std::size_t(img.channels), rowValues = std::size_t(w) * 3;
-    if (s.lines.empty()) return;  // the library returns the image as it is: no drops, no dimming
-    std::vector<std::uint8_t> layer(rowValues * std::size_t(h), 0);
-    for (const auto& l : s.lines) {
-        const raster::Point ends[2] = {{l[0], l[1]}, {l[2], l[3]}};
-        raster::polyline(w, h, ends, false, s.width, 4, [&](int y, int x0, int x1) {
-            std::uint8_t* p = layer.data() + rowValues * std::size_t(y);
-            for (int x = x0; x <= x1; ++x)
-                for (std::size_t c = 0; c < 3; ++c) p[std::size_t(x) * 3 + c] = s.colour[c];
-        });
-    }
-    if (s.blur > 1) boxBlur8u(layer, w, h, s.blur, loop);
-    std::array<std::uint8_t, 256> darker{};  // cv2.multiply by a scalar: rounded to nearest
-    for (std::size_t v = 0; v < 256; ++v)
-        darker[v] =
-            static_cast<std::uint8_t>(std::clamp(std::nearbyint(double(v) * s.brightness), 0.0, 255.0));
-    const bool dim = s.brightness != 1.0;
-    loop(h, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            std::uint8_t* row = img.row(y);
-            const std::uint8_t* l = layer.data() + rowValues * std::size_t(y);
-            for (std::size_t x = 0; x < std::size_t(w); ++x)
-                for (std::size_t c = 0; c < 3; ++c) {
-                    std::uint8_t& v = row[x * cn + c];
-                    const std::uint8_t sum = static_cast<std::uint8_t>(std::min(255, v + l[x * 3 + c]));
-                    v = dim ? darker[sum] : sum;
-                }
-        }
-    });
-}
-
-// Each disc's run on each row, in the discs' order (index, x0, x1).
-struct DiscRun {
-    std::uint32_t disc;
-    int x0, x1;
-};
-std::vector<std::vector<DiscRun>> discRuns(const std::vector<FlareStep::Circle>& discs, std::uint32_t first,
-                                           int w, int h, std::vector<std::vector<DiscRun>> rows = {}) {
-    rows.resize(std::size_t(h));
-    for (std::size_t i = 0; i < discs.size(); ++i)
-        raster::filledCircle(w, h, {discs[i].x, discs[i].y}, discs[i].radius, [&](int y, int x0, int x1) {
-            rows[std::size_t(y)].push_back({first + std::uint32_t(i), x0, x1});
-        });
-    return rows;
-}
-
-// RandomSunFlare's overlay method (FlareStep): per pixel, the overlay's value and the result's
-// through every blend (each blend covers the whole image: a pixel off a circle still moves towards
-// the overlay wherever an earlier circle left the two apart). A pixel no disc covers never changes.
-void applyOverlayFlare(Image& img, const FlareStep& s, const RowLoop& loop) {
-    const int w = img.width, h = img.height;
-    const std::size_t cn = std::size_t(img.channels);
-    const auto nCircles = std::uint32_t(s.circles.size());
-    const std::vector<std::vector<DiscRun>> rows =
-        discRuns(s.sun, nCircles, w, h, discRuns(s.circles, 0, w, h));
-    std::vector<const FlareStep::Circle*> all;
-    for (const auto& c : s.circles) all.push_back(&c);
-    for (const auto& c : s.sun) all.push_back(&c);
-    const auto blend = [](std::uint8_t over, std::uint8_t out, float a, float b) {
-        const float v = static_cast<float>(over) * a + static_cast<float>(out) * b;
-        return static_cast<std::uint8_t>(std::clamp(std::nearbyint(v), 0.0f, 255.0f));
-    };
-    loop(h, [&](int y0, int y1) {
-        std::vector<int> runX0(all.size()), runX1(all.size());
-        for (int y = y0; y < y1; ++y) {
-            const auto& runs = rows[std::size_t(y)];
-            if (runs.empty()) continue;
-            int lo = w, hi = -1;
-            std::fill(runX0.begin(), runX0.end(), w);
-            std::fill(runX1.begin(), runX1.end(), -1);
-            for (const DiscRun& r : runs) {  // a disc's runs on a row are nested spans about its centre
-                runX0[r.disc] = std::min(runX0[r.disc], r.x0);
-                runX1[r.disc] = std::max(runX1[r.disc], r.x1);
-                lo = std::min(lo, r.x0);
-                hi = std::max(hi, r.x1);
-            }
-            std::uint8_t* row = img.row(y);
-            for (int x = lo; x <= hi; ++x) {
-                std::uint8_t* px = row + std::size_t(x) * cn;
-                std::array<std::uint8_t, 3> over{px[0], px[1], px[2]}, out = over;
-                for (std::size_t i = 0; i < all.size(); ++i) {
-                    if (i == nCircles) over = out;  // the sun's overlay starts from the result
-                    const FlareStep::Circle& c = *all[i];
-                    if (runX0[i] <= x && x <= runX1[i]) over = c.colour;
-                    if (over != out)
-                        for (std::size_t k = 0; k < 3; ++k) out[k] = blend(over[k], out[k], c.alpha, c.beta);
-                }
-                std::copy(out.begin(), out.end(), px);
-            }
-        }
-    });
-}
-
-// A separable Gaussian over a float32 w x h x 3 layer, as cv2.GaussianBlur(layer, (0, 0), sigma)
-// computes it for float data: ksize round(8 sigma + 1) | 1, OpenCV's kernel (float64 taps made
-// float32), border reflect_101, each pass's sums stored as float32 (the sums here in float64: OpenCV's
-// order of float32 additions is not reproduced, a difference of the order of 1e-6). Only the
-// channels in `mask` (bits 0..2).
-void gaussianFloat(std::vector<float>& layer, int w, int h, double sigma, unsigned mask,
-                   const RowLoop& loop) {
-    const int k = static_cast<int>(std::lround(sigma * 8 + 1)) | 1, r = k / 2;
-    std::vector<double> taps(static_cast<std::size_t>(k));
-    double sum = 0;
-    for (int i = 0; i < k; ++i) {
-        const double x = i - r;
-        taps[std::size_t(i)] = std::exp(-0.5 / (sigma * sigma) * x * x);
-        sum += taps[std::size_t(i)];
-    }
-    for (double& t : taps) t = static_cast<float>(t / sum);
-    const std::size_t rowValues = std::size_t(w) * 3;
-    std::vector<float> tmp(layer.size());
-    loop(h, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const float* src = layer.data() + rowValues * std::size_t(y);
-            float* dst = tmp.data() + rowValues * std::size_t(y);
-            for (int x = 0; x < w; ++x)
-                for (std::size_t c = 0; c < 3; ++c) {
-                    if (!(mask >> c & 1u)) {
-                        dst[std::size_t(x) * 3 + c] = src[std::size_t(x) * 3 + c];
-                        continue;
-                    }
-                    double acc = 0;
-                    for (int t = 0; t < k; ++t)
-                        acc += taps[std::size_t(t)] * src[std::size_t(reflect101(x + t - r, w)) * 3 + c];
-                    dst[std::size_t(x) * 3 + c] = static_cast<float>(acc);
-                }
-        }
-    });
-    loop(h, [&](int y0, int y1) {
-        std::vector<double> acc(rowValues);
-        for (int y = y0; y < y1; ++y) {
-            std::fill(acc.begin(), acc.end(), 0.0);
-            for (int t = 0; t < k; ++t) {
-                const float* src = tmp.data() + rowValues * std::size_t(reflect101(y + t - r, h));
-                for (std::size_t i = 0; i < rowValues; ++i) acc[i] += taps[std::size_t(t)] * src[i];
-            }
-            float* out = layer.data() + rowValues * std::size_t(y);
-            for (std::size_t i = 0; i < rowValues; ++i)
-                if (mask >> (i % 3) & 1u) out[i] = static_cast<float>(acc[i]);
-        }
-    });
-}
-
-// RandomSunFlare's physics_based method (FlareStep), as add_sun_flare_physics_based computes it.
-void applyPhysicsFlare(Image& img, const FlareStep& s, const RowLoop& loop) {
-    const int w = img.width, h = img.height;
-    const std::size_t cn = std::size_t(img.channels), rowValues = std::size_t(w) * 3;
-    std::vector<float> layer(rowValues * std::size_t(h), 0.0f);
-    const auto painter = [&](const Rgb& colour) {
-        return [&layer, &colour, rowValues](int y, int x0, int x1) {
-            float* p = layer.data() + rowValues * std::size_t(y);
-            for (int x = x0; x <= x1; ++x)
-                for (std::size_t c = 0; c < 3; ++c) p[std::size_t(x) * 3 + c] = colour[c];
-        };
-    };
-    raster::filledCircle(w, h, {s.x, s.y}, s.radius, painter(s.colour));
-    const double reach = std::max(w, h);
-    for (const int degrees : {0, 45, 90, 135}) {  // np.radians, np.cos, np.sin, then int()
-        const double a = degrees * (std::numbers::pi / 180);
-        const raster::Point end{static_cast<int>(s.x + std::cos(a) * reach),
-                                static_cast<int>(s.y + std::sin(a) * reach)};
-        raster::line(w, h, {s.x, s.y}, end, 2, 8, painter(s.colour));
-    }
-    for (const auto& c : s.circles) raster::filledCircle(w, h, {c.x, c.y}, c.radius, painter(c.colour));
-    gaussianFloat(layer, w, h, 15, 7u, loop);
-    const double fade = reach * 0.7;
-    loop(h, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            float* p = layer.data() + rowValues * std::size_t(y);
-            const long long dy = y - s.y;
-            for (int x = 0; x < w; ++x) {
-                const long long dx = x - s.x;
-                const double m = 1 - std::clamp(std::sqrt(double(dx * dx + dy * dy)) / fade, 0.0, 1.0);
-                for (std::size_t c = 0; c < 3; ++c)
-                    p[std::size_t(x) * 3 + c] = static_cast<float>(double(p[std::size_t(x) * 3 + c]) * m);
-            }
-        }
-    });
-    gaussianFloat(layer, w, h, 3, 1u, loop);  // the first channel (R here; the library's comment says blue)
-    gaussianFloat(layer, w, h, 5, 4u, loop);
-    loop(h, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            std::uint8_t* row = img.row(y);
-            const float* f = layer.data() + rowValues * std::size_t(y);
-            for (std::size_t x = 0; x < std::size_t(w); ++x)
-                for (std::size_t c = 0; c < 3; ++c) {
-                    const float product = static_cast<float>(255 - row[x * cn + c]) * (255.0f - f[x * 3 + c]);
-                    const float v = 255.0f - product / 255.0f;
-                    row[x * cn + c] = static_cast<std::uint8_t>(std::clamp(v, 0.0f, 255.0f));  // truncated
-                }
         }
     });
 }
@@ -1038,16 +695,16 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
     } else if (const auto* s = std::get_if<FancyPcaStep>(&step)) {
         applyFancyPca(img, *s, loop);
     } else if (const auto* s = std::get_if<FogStep>(&step)) {
-        applyFog(img, *s, loop);
+        cpu_drawn::applyFog(img, *s, loop);
     } else if (const auto* s = std::get_if<ShadowStep>(&step)) {
-        applyShadow(img, *s, loop);
+        cpu_drawn::applyShadow(img, *s, loop);
     } else if (const auto* s = std::get_if<RainStep>(&step)) {
-        applyRain(img, *s, loop);
+        cpu_drawn::applyRain(img, *s, loop);
     } else if (const auto* s = std::get_if<FlareStep>(&step)) {
         if (s->physics)
-            applyPhysicsFlare(img, *s, loop);
+            cpu_drawn::applyPhysicsFlare(img, *s, loop);
         else
-            applyOverlayFlare(img, *s, loop);
+            cpu_drawn::applyOverlayFlare(img, *s, loop);
     } else if (const auto* s = std::get_if<BlurStep>(&step)) {
         applyBlur(img, s->kernel, loop);
     } else if (const auto* s = std::get_if<MedianStep>(&step)) {

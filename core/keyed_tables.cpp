@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "cpu_drawn_ops.h"
 #include "error.h"
 #include "raster.h"
 
@@ -53,9 +54,7 @@ KeyedTables shadowKeys(const ShadowStep& s, int w, int h) {
     std::vector<raster::Point> pts;
     for (std::size_t i = 0; i < s.polygons.size(); ++i) {
         const ShadowStep::Polygon& poly = s.polygons[i];
-        std::array<std::uint8_t, 256> darker{};  // the CPU kernel's table (cpu_pixel_ops.cpp)
-        for (std::size_t v = 0; v < 256; ++v)
-            darker[v] = static_cast<std::uint8_t>(std::clamp(double(v) * poly.darkness, 0.0, 255.0));
+        const std::array<std::uint8_t, 256> darker = cpu_drawn::shadowTable(poly.darkness);
         pts.clear();
         for (const auto& v : poly.vertices) pts.push_back({v[0], v[1]});
         // fillPoly's runs may overlap (its outline and its fill): each pixel once.
@@ -74,11 +73,7 @@ KeyedTables shadowKeys(const ShadowStep& s, int w, int h) {
 
 KeyedTables fogKeys(const FogStep& s, int w, int h) {
     Histories keys(w, h, 1);
-    std::array<std::uint8_t, 256> blended{};  // the CPU kernel's table (cpu_pixel_ops.cpp)
-    for (int v = 0; v < 256; ++v) {
-        const float b = std::fma(255.0f, s.alpha, static_cast<float>(v) * s.beta);
-        blended[std::size_t(v)] = static_cast<std::uint8_t>(std::clamp(std::nearbyint(b), 0.0f, 255.0f));
-    }
+    const std::array<std::uint8_t, 256> blended = cpu_drawn::fogTable(s);
     // raster::filledCircle gives each row of a disc once: each pixel of each particle once.
     for (const auto& pt : s.particles)
         raster::filledCircle(w, h, {pt[0], pt[1]}, pt[2], [&](int y, int x0, int x1) {
