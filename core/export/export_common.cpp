@@ -1,6 +1,7 @@
 #include "export_common.h"
 
 #include <cmath>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -214,6 +215,40 @@ int pythonItemCount(const std::string& lines) {
     return items;
 }
 
+/// A group's child op written for `target` (p = 1 when `forced`: a one_of's choice already decided):
+/// its lines (a comment alone when the target cannot write it), or nothing when it is disabled (with
+/// the warning). Ops of whole batches go to out.configs where `configsAllowed`, else are an error.
+std::optional<std::string> childOpLines(const Pipeline& pipeline, std::size_t i, PythonTarget target,
+                                        const std::string& targetName, bool forced, bool configsAllowed,
+                                        PythonOps& out, std::vector<std::string>& warnings, int& n) {
+    OpConfig op = pipeline[i];
+    if (!op.enabled) {
+        warnings.push_back(pipeline.path(i) + " " + op.name() + " is disabled (never runs): not written to the " +
+                           targetName + " output.");
+        return std::nullopt;
+    }
+    if (forced) op.p = 1.0;
+    PythonExport x(target, warnings);
+    x.index = n++;
+    opModule(op.id()).toPython(ExportedOp{i, &op, pipeline.path(i)}, x);
+    if (!x.configs.empty() && !configsAllowed)
+        throw InputError("the " + targetName + " export cannot write " + pipeline.path(i) + " " + op.name() +
+                         " inside a group: it mixes whole batches, not one image");
+    out.configs += x.configs;
+    if (x.helperUsed) out.helpersUsed[static_cast<std::size_t>(op.id())] = true;
+    return x.lines;
+}
+
+/// Whether group `g` runs; a disabled one is reported.
+bool groupEnabled(const Pipeline& pipeline, std::size_t g, const std::string& targetName,
+                  std::vector<std::string>& warnings) {
+    const OpGroup& group = pipeline.groups()[g];
+    if (!group.enabled)
+        warnings.push_back(pipeline.groupPath(g) + " (" + groupKindName(group.kind) +
+                           ") is disabled (never runs): not written to the " + targetName + " output.");
+    return group.enabled;
+}
+
 /// torchvision and Keras: the children of `node` as list items (`units`: one item per child, so that a
 /// child of a one_of or some_of is one choice whatever number of transforms or layers its op writes).
 /// `forced`: the children of a one_of, which run for sure once chosen (their p is a weight). `weights`
@@ -230,37 +265,20 @@ std::string groupNodes(const Preset& preset, const PipelineNode& node, PythonTar
         double weight = 0;
         if (child.op >= 0) {
             const auto i = static_cast<std::size_t>(child.op);
-            OpConfig op = pipeline[i];
-            weight = op.p;
-            if (!op.enabled) {
-                warnings.push_back(pipeline.path(i) + " " + op.name() +
-                                   " is disabled (never runs): not written to the " + targetName +
-                                   " output.");
+            weight = pipeline[i].p;
+            const std::optional<std::string> written =
+                childOpLines(pipeline, i, target, targetName, forced, false, out, warnings, n);
+            if (!written) continue;
+            if (!hasPythonItem(*written)) {
+                lines += *written;  // the comment that says why it is left out
                 continue;
             }
-            if (forced) op.p = 1.0;
-            PythonExport x(target, warnings);
-            x.index = n++;
-            opModule(op.id()).toPython(ExportedOp{i, &op, pipeline.path(i)}, x);
-            if (!x.configs.empty())
-                throw InputError("the " + targetName + " export cannot write " + pipeline.path(i) + " " +
-                                 op.name() + " inside a group: it mixes whole batches, not one image");
-            if (x.helperUsed) out.helpersUsed[static_cast<std::size_t>(op.id())] = true;
-            if (!hasPythonItem(x.lines)) {
-                lines += x.lines;  // the comment that says why it is left out
-                continue;
-            }
-            item = x.lines;
+            item = *written;
         } else {
             const auto g = static_cast<std::size_t>(child.group);
             const OpGroup& group = pipeline.groups()[g];
             weight = group.p;
-            if (!group.enabled) {
-                warnings.push_back(pipeline.groupPath(g) + " (" + groupKindName(group.kind) +
-                                   ") is disabled (never runs): not written to the " + targetName +
-                                   " output.");
-                continue;
-            }
+            if (!groupEnabled(pipeline, g, targetName, warnings)) continue;
             std::vector<double> inner;
             const std::string children =
                 groupNodes(preset, child, target, targetName, group.kind == GroupKind::OneOf,
@@ -380,33 +398,19 @@ void deotteChildren(const Preset& preset, const PipelineNode& node, bool forced,
         double weight = 0;
         if (child.op >= 0) {
             const auto i = static_cast<std::size_t>(child.op);
-            OpConfig op = pipeline[i];
-            weight = op.p;
-            if (!op.enabled) {
-                warnings.push_back(pipeline.path(i) + " " + op.name() +
-                                   " is disabled (never runs): not written to the tf-deotte output.");
+            weight = pipeline[i].p;
+            const std::optional<std::string> written =
+                childOpLines(pipeline, i, PythonTarget::TfDeotte, "tf-deotte", forced, true, out, warnings, n);
+            if (!written) continue;
+            if (!hasPythonItem(*written)) {
+                defs += *written;  // the comment that says why it is left out
                 continue;
             }
-            if (forced) op.p = 1.0;
-            PythonExport x(PythonTarget::TfDeotte, warnings);
-            x.index = n++;
-            opModule(op.id()).toPython(ExportedOp{i, &op, pipeline.path(i)}, x);
-            out.configs += x.configs;
-            if (x.helperUsed) out.helpersUsed[static_cast<std::size_t>(op.id())] = true;
-            if (!hasPythonItem(x.lines)) {
-                defs += x.lines;  // the comment that says why it is left out
-                continue;
-            }
-            statements = x.lines;
+            statements = *written;
         } else {
             const auto g = static_cast<std::size_t>(child.group);
-            const OpGroup& group = pipeline.groups()[g];
-            weight = group.p;
-            if (!group.enabled) {
-                warnings.push_back(pipeline.groupPath(g) + " (" + groupKindName(group.kind) +
-                                   ") is disabled (never runs): not written to the tf-deotte output.");
-                continue;
-            }
+            weight = pipeline.groups()[g].p;
+            if (!groupEnabled(pipeline, g, "tf-deotte", warnings)) continue;
             statements = deotteGroup(preset, child, forced, out, defs, warnings, n, fn);
             if (statements.empty()) continue;
         }
@@ -531,28 +535,14 @@ PythonOps pythonOps(const Preset& preset, PythonTarget target, const std::string
         int n = 0, fn = 0;
         for (const PipelineNode& child : preset.pipeline.tree().children) {
             if (child.op >= 0) {  // as in a preset without groups
-                const auto i = static_cast<std::size_t>(child.op);
-                const OpConfig& op = preset.pipeline[i];
-                if (!op.enabled) {
-                    warnings.push_back(preset.pipeline.path(i) + " " + op.name() +
-                                       " is disabled (never runs): not written to the tf-deotte output.");
-                    continue;
-                }
-                PythonExport x(PythonTarget::TfDeotte, warnings);
-                x.index = n++;
-                opModule(op.id()).toPython(ExportedOp{i, &op, preset.pipeline.path(i)}, x);
-                out.lines += x.lines;
-                out.configs += x.configs;
-                if (x.helperUsed) out.helpersUsed[static_cast<std::size_t>(op.id())] = true;
+                const std::optional<std::string> written =
+                    childOpLines(preset.pipeline, static_cast<std::size_t>(child.op), PythonTarget::TfDeotte,
+                                 "tf-deotte", false, true, out, warnings, n);
+                if (written) out.lines += *written;
                 continue;
             }
-            const auto g = static_cast<std::size_t>(child.group);
-            if (!preset.pipeline.groups()[g].enabled) {
-                warnings.push_back(preset.pipeline.groupPath(g) + " (" +
-                                   groupKindName(preset.pipeline.groups()[g].kind) +
-                                   ") is disabled (never runs): not written to the tf-deotte output.");
+            if (!groupEnabled(preset.pipeline, static_cast<std::size_t>(child.group), "tf-deotte", warnings))
                 continue;
-            }
             std::string defs;
             const std::string statement = deotteGroup(preset, child, false, out, defs, warnings, n, fn);
             out.lines += defs + statement;
