@@ -34,7 +34,8 @@ if [ "${AUGLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   # The engine's own suites: images, warp, colour ops, sampler, presets and replays, rendering.
   # The label readers and the targets' own suite too (not the one that runs the Python library).
   suites=(test_image_io test_image_save test_image_resize test_warp test_colour_ops test_sampler test_preset
-          test_render test_sheet_sources test_import test_annotations test_coco_masks)
+          test_render test_sheet_sources test_import test_import_ops test_annotations test_coco_masks test_raster
+          test_weather)
   cmake --build build-asan -j"$(nproc)" --target "${suites[@]}" test_targets
   # Any UBSan report fails the run.
   regex="^($(IFS='|'; echo "${suites[*]}")|test_targets\.TestTargets)\$"
