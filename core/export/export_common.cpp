@@ -223,8 +223,8 @@ std::optional<std::string> childOpLines(const Pipeline& pipeline, std::size_t i,
                                         PythonOps& out, std::vector<std::string>& warnings, int& n) {
     OpConfig op = pipeline[i];
     if (!op.enabled) {
-        warnings.push_back(pipeline.path(i) + " " + op.name() + " is disabled (never runs): not written to the " +
-                           targetName + " output.");
+        warnings.push_back(pipeline.path(i) + " " + op.name() +
+                           " is disabled (never runs): not written to the " + targetName + " output.");
         return std::nullopt;
     }
     if (forced) op.p = 1.0;
@@ -399,8 +399,8 @@ void deotteChildren(const Preset& preset, const PipelineNode& node, bool forced,
         if (child.op >= 0) {
             const auto i = static_cast<std::size_t>(child.op);
             weight = pipeline[i].p;
-            const std::optional<std::string> written =
-                childOpLines(pipeline, i, PythonTarget::TfDeotte, "tf-deotte", forced, true, out, warnings, n);
+            const std::optional<std::string> written = childOpLines(
+                pipeline, i, PythonTarget::TfDeotte, "tf-deotte", forced, true, out, warnings, n);
             if (!written) continue;
             if (!hasPythonItem(*written)) {
                 defs += *written;  // the comment that says why it is left out
