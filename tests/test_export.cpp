@@ -1,6 +1,6 @@
-// The exporters: golden files of every target for every built-in preset (and one preset with every
-// op), key numbers checked against independently derived values, warnings for what a target
-// cannot express, and generated Python that compiles.
+// The exporters: golden files of every target for every built-in preset (and presets with every op
+// and with every kind of group), key numbers checked against independently derived values, warnings
+// for what a target cannot express, and generated Python that compiles.
 //
 // Goldens live in tests/data/export/golden. Regenerate them deliberately, after checking the
 // diff: AUGLAB_UPDATE_GOLDENS=1 build/tests/test_export
@@ -35,6 +35,7 @@ std::vector<std::pair<std::string, Preset>> goldenPresets() {
     auto presets = builtInPresets();
     presets.emplace_back("every-op", everyOpPreset());
     presets.emplace_back("mosaic", mosaicPreset());
+    presets.emplace_back("groups", groupsPreset());  // every kind of group, nested
     return presets;
 }
 

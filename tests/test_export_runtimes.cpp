@@ -196,6 +196,32 @@ private slots:
             exportDali, python_, {checker("dali_check.py")}, dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));
     }
+
+    void groupsRunAsAuglabRunsThem() {
+        // Groups as DALI conditionals (an `if` on the group's gate around _one_of, a choice by the
+        // weights, or _some_of, a uniform permutation or uniform picks): which of the flips and the
+        // inversion show in 8000 outputs (batches of 1000, each sample drawing on its own) and in 8000
+        // AugLab samples, with the same distribution (chi-square at the 0.001 level).
+        const int n = 8000;
+        for (const char* ops : flipGroupPresets()) {
+            const Preset preset = presetOf(ops);
+            const QString file = dir_.filePath("groups.py");
+            writeFileAtomically(file.toStdString(), exportDali(preset).text);
+            const PythonRun r =
+                runProcess(python_, {checker("dali_check.py"), "--applied", file, QString::number(n)});
+            QVERIFY2(r.code == 0, qPrintable(r.out.right(500) + r.err.right(2000)));
+            const QString failure = compareAppliedRuns(preset, nlohmann::json::parse(r.out.toStdString()), n);
+            QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        }
+        // The grouped preset with every kind and real ops (crops that resize inside a one_of, an op
+        // DALI cannot write inside a sequential) runs and gives an RGB image.
+        const QString input = QString::fromStdString(samplePath("astronaut.png"));
+        writeFileAtomically(dir_.filePath("groups-all.py").toStdString(), exportDali(groupsPreset()).text);
+        const PythonRun all = runProcess(python_, {checker("dali_check.py"), dir_.filePath("groups-all.py"),
+                                                   input, dir_.filePath("groups-all.png")});
+        QVERIFY2(all.code == 0, qPrintable(all.err.right(2000)));
+        QCOMPARE(loadImage(dir_.filePath("groups-all.png").toStdString()).image.channels, 3);
+    }
 };
 
 class TestExportTorchvision : public QObject {

@@ -344,7 +344,7 @@ private slots:
         for (const char* part :
              {"A.OneOf(\n", "A.SomeOf(\n", "A.RandomOrder(\n", "A.Sequential(\n", "n=2,", "replace=True,"})
             QVERIFY2(py.find(part) != std::string::npos, part);
-        // torchvision, Keras and tf-deotte write them; DALI (no groups yet) refuses them, naming the first.
+        // torchvision, Keras, tf-deotte and DALI write them (the runtimes' suites run them).
         const std::string tv = exportPreset(preset, "torchvision").text;
         for (const char* part : {"v2.RandomChoice([", "], p=[0.75, 0.25]),", "SomeOf([", "ordered=False),"})
             QVERIFY2(tv.find(part) != std::string::npos, part);
@@ -355,16 +355,11 @@ private slots:
         const std::string deotte = exportPreset(preset, "tf-deotte").text;
         for (const char* part : {"    def _group", "tf.switch_case(picks[j], [", "lambda: _group"})
             QVERIFY2(deotte.find(part) != std::string::npos, part);
-        for (const char* target : {"dali"}) {
-            try {
-                exportPreset(preset, target);
-                QFAIL(target);
-            } catch (const InputError& e) {
-                QVERIFY2(std::string(e.what()).find("cannot write groups yet (pipeline[0] is a one_of)") !=
-                             std::string::npos,
-                         e.what());
-            }
-        }
+        const std::string dali = exportPreset(preset, "dali").text;
+        for (const char* part : {"enable_conditionals=True)", "    if _chance(0.8):\n",
+                                 "_one_of(images, [_step0, _step1], weights=[0.75, 0.25])",
+                                 "n=2, replace=False, in_order=True)", "n=3, replace=True, in_order=False)"})
+            QVERIFY2(dali.find(part) != std::string::npos, part);
     }
 
     void importReadsLibraryGroups() {

@@ -629,12 +629,22 @@ void TestGui::exportDialogShowsTargetText() {
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(QString::fromUtf8(f.readAll()), dialog.text());
 
-    // A target that cannot write the preset (DALI has no groups yet) says why and saves nothing.
+    // Every target writes groups: DALI as conditionals.
     Preset grouped = w->document()->preset();
     grouped.pipeline.addGroup(GroupKind::OneOf, 0, 2);
+    ExportDialog dali(grouped, w.get());
+    QVERIFY(dali.selectTarget("dali"));
+    QVERIFY(dali.text().contains("images = _one_of(images, [_step0, _step1], weights=["));
+    QVERIFY(dali.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save)->isEnabled());
+
+    // A target that cannot write the preset (torchvision mixes batches in its collate_fn, not inside
+    // a group) says why and saves nothing.
+    grouped.pipeline.insertInto(0, OpConfig::withDefaults("mixup"), 0);
     ExportDialog refused(grouped, w.get());
-    QVERIFY(refused.selectTarget("dali"));
-    QVERIFY(refused.warnings().join('\n').contains("Cannot export: the dali export cannot write groups yet"));
+    QVERIFY(refused.selectTarget("torchvision"));
+    QVERIFY2(refused.warnings().join('\n').contains("Cannot export: the torchvision export cannot write "
+                                                    "pipeline[0].children[0] mixup inside a group"),
+             qPrintable(refused.warnings().join('\n')));
     QVERIFY(!refused.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save)->isEnabled());
     const QString none = dir_->filePath("refused.py");
     QVERIFY(!refused.saveTo(none));

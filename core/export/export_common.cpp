@@ -27,15 +27,6 @@ const char* albumentationsGroupClass(GroupKind kind) {
     return "?";
 }
 
-void refuseGroups(const Preset& preset, const std::string& target) {
-    const auto& groups = preset.pipeline.groups();
-    if (groups.empty()) return;
-    throw InputError("the " + target + " export cannot write groups yet (" + preset.pipeline.groupPath(0) +
-                     " is a " + groupKindName(groups.front().kind) +
-                     "): export to albumentations, albumentationsx or albumentations-py, which carry them "
-                     "exactly, or ungroup the ops");
-}
-
 std::vector<ExportedOp> enabledOps(const Preset& preset, const std::string& target,
                                    std::vector<std::string>& warnings) {
     std::vector<ExportedOp> ops;
@@ -189,9 +180,6 @@ std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used) {
     return out;
 }
 
-namespace {
-
-/// Each line of `lines` indented by `by` more spaces.
 std::string indented(const std::string& lines, const std::string& by) {
     std::string out;
     for (std::size_t at = 0; at < lines.size();) {
@@ -201,6 +189,8 @@ std::string indented(const std::string& lines, const std::string& by) {
     }
     return out;
 }
+
+namespace {
 
 /// The list items of `lines` (lines at the list's indentation that are not comments).
 int pythonItemCount(const std::string& lines) {
@@ -215,9 +205,8 @@ int pythonItemCount(const std::string& lines) {
     return items;
 }
 
-/// A group's child op written for `target` (p = 1 when `forced`: a one_of's choice already decided):
-/// its lines (a comment alone when the target cannot write it), or nothing when it is disabled (with
-/// the warning). Ops of whole batches go to out.configs where `configsAllowed`, else are an error.
+}  // namespace
+
 std::optional<std::string> childOpLines(const Pipeline& pipeline, std::size_t i, PythonTarget target,
                                         const std::string& targetName, bool forced, bool configsAllowed,
                                         PythonOps& out, std::vector<std::string>& warnings, int& n) {
@@ -239,7 +228,6 @@ std::optional<std::string> childOpLines(const Pipeline& pipeline, std::size_t i,
     return x.lines;
 }
 
-/// Whether group `g` runs; a disabled one is reported.
 bool groupEnabled(const Pipeline& pipeline, std::size_t g, const std::string& targetName,
                   std::vector<std::string>& warnings) {
     const OpGroup& group = pipeline.groups()[g];
@@ -248,6 +236,8 @@ bool groupEnabled(const Pipeline& pipeline, std::size_t g, const std::string& ta
                            ") is disabled (never runs): not written to the " + targetName + " output.");
     return group.enabled;
 }
+
+namespace {
 
 /// torchvision and Keras: the children of `node` as list items (`units`: one item per child, so that a
 /// child of a one_of or some_of is one choice whatever number of transforms or layers its op writes).
@@ -549,7 +539,8 @@ PythonOps pythonOps(const Preset& preset, PythonTarget target, const std::string
         }
         return out;
     }
-    refuseGroups(preset, targetName);
+    if (target == PythonTarget::Dali && !preset.pipeline.groups().empty())
+        return daliGroupOps(preset, warnings);
     PythonOps out;
     out.helpersUsed.assign(opModules().size(), false);
     int n = 0;

@@ -2,6 +2,7 @@
 // Pieces shared by the exporters: which ops are exported, how each is named in messages, and
 // Python literals and file headers for the code generators.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,6 @@ struct ExportedOp {
 
 /// Albumentations' class for a group kind: OneOf, SomeOf, Sequential, RandomOrder.
 const char* albumentationsGroupClass(GroupKind kind);
-
-/// Targets that have no groups (one_of, ...) yet: InputError naming the first group and the targets
-/// that carry them.
-void refuseGroups(const Preset& preset, const std::string& target);
 
 /// The enabled ops, in order. Each disabled op adds a warning (`target` names the library): a
 /// disabled op never runs, so leaving it out keeps the meaning.
@@ -96,13 +93,14 @@ std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used);
 
 /// Runs every enabled op's OpModule::toPython for `target`: the ops' lines and configs in pipeline
 /// order, the warnings (disabled ops first) in `warnings`, and which modules' helpers are used.
-/// torchvision writes groups (v2.RandomChoice, v2.RandomApply, SomeOf); the other targets refuse
-/// them (refuseGroups).
+/// Groups are written by every target: torchvision and Keras as nested list items (groupNodes),
+/// tf-deotte as functions of the image (deotteGroup), DALI as conditionals (daliGroupOps).
 struct PythonOps {
     std::string lines, configs;
     std::vector<bool> helpersUsed;
-    bool groupHelperUsed =
-        false;  ///< the lines use the file's group classes (torchvisionGroupHelper, kerasGroupHelper)
+    /// The lines use the file's group code (torchvisionGroupHelper, kerasGroupHelper, DALI's _one_of and
+    /// _some_of).
+    bool groupHelperUsed = false;
 };
 /// torchvision's SomeOf class (some_of and random_order groups).
 std::string torchvisionGroupHelper();
@@ -110,5 +108,21 @@ std::string torchvisionGroupHelper();
 std::string kerasGroupHelper();
 PythonOps pythonOps(const Preset& preset, PythonTarget target, const std::string& targetName,
                     std::vector<std::string>& warnings);
+/// DALI's part of pythonOps for a preset with groups (dali_export.cpp).
+PythonOps daliGroupOps(const Preset& preset, std::vector<std::string>& warnings);
+
+// What the group writers share.
+/// Each line of `lines` indented by `by` more spaces.
+std::string indented(const std::string& lines, const std::string& by);
+/// A group's child op written for `target` (p = 1 when `forced`: a one_of's choice already decided):
+/// its lines (a comment alone when the target cannot write it), or nothing when it is disabled (with
+/// the warning). Ops of whole batches go to out.configs where `configsAllowed`, else are an error.
+/// `n` counts the ops written (PythonExport::index).
+std::optional<std::string> childOpLines(const Pipeline& pipeline, std::size_t i, PythonTarget target,
+                                        const std::string& targetName, bool forced, bool configsAllowed,
+                                        PythonOps& out, std::vector<std::string>& warnings, int& n);
+/// Whether group `g` runs; a disabled one is reported.
+bool groupEnabled(const Pipeline& pipeline, std::size_t g, const std::string& targetName,
+                  std::vector<std::string>& warnings);
 
 }  // namespace auglab::exporting

@@ -2,11 +2,12 @@
 
     python dali_check.py EXPORT.py INPUT OUTPUT.png [EXPORT.py INPUT OUTPUT.png ...]
     python dali_check.py --perspective EXPORT.py INPUT REPLAY.json OUTPUT.png
+    python dali_check.py --applied EXPORT.py N
 
 Each export is imported as a module and its augment() run in a CPU-only DALI pipeline
-(device_id=None) on the image, which DALI's own CPU decoder reads from the file's bytes. The output
-is written as an 8-bit RGB PNG (zlib, no other module). One process for all of them; exits
-non-zero, naming the export, when one raises.
+(device_id=None, with conditionals enabled as grouped exports need) on the image, which DALI's own
+CPU decoder reads from the file's bytes. The output is written as an 8-bit RGB PNG (zlib, no other
+module). One process for all of them; exits non-zero, naming the export, when one raises.
 """
 
 import importlib.util
@@ -35,7 +36,7 @@ def write_png(path, rgb):
 def run(module, input_path):
     data = np.fromfile(input_path, dtype=np.uint8)
 
-    @pipeline_def(batch_size=1, num_threads=1, device_id=None, seed=5)
+    @pipeline_def(batch_size=1, num_threads=1, device_id=None, seed=5, enable_conditionals=True)
     def pipe():
         encoded = fn.external_source(source=lambda: [data], batch=True)
         images = fn.decoders.image(encoded, device="cpu", output_type=types.RGB)
@@ -75,9 +76,56 @@ def perspective(module_path, input_path, replay_path, output_path):
     write_png(output_path, np.ascontiguousarray(out.at(0), dtype=np.uint8))
 
 
+def applied(module_path, n):
+    """The export's augment() on N copies of a small image whose flips and inversion all differ
+    (batches of 1000, each sample drawing on its own); prints, per output, which of them it shows
+    (an odd number of times): "h", "v", "i" joined, as one JSON list."""
+    import json
+
+    spec = importlib.util.spec_from_file_location("export_applied", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    image = np.ascontiguousarray(
+        (np.arange(6 * 8 * 3, dtype=np.int64).reshape(3, 6, 8).transpose(1, 2, 0) * 7 % 251).astype(np.uint8))
+    candidates = {}
+    for h in (0, 1):
+        for v in (0, 1):
+            for i in (0, 1):
+                x = image.astype(np.int64)
+                if h:
+                    x = x[:, ::-1]
+                if v:
+                    x = x[::-1]
+                if i:
+                    x = 255 - x
+                candidates["h" * h + "v" * v + "i" * i] = x
+    batch = 1000
+
+    @pipeline_def(batch_size=batch, num_threads=1, device_id=None, seed=5, enable_conditionals=True)
+    def pipe():
+        images = fn.external_source(source=lambda: [image] * batch, batch=True, layout="HWC")
+        return module.augment(images)
+
+    p = pipe()
+    p.build()
+    runs = []
+    while len(runs) < n:
+        (out,) = p.run()
+        for k in range(min(batch, n - len(runs))):
+            o = np.asarray(out.at(k)).astype(np.int64)
+            found = [name for name, x in candidates.items() if np.array_equal(o, x)]
+            if len(found) != 1:
+                sys.exit(f"an output that is no combination of flips and inversion: {o[..., 0]}")
+            runs.append(found[0])
+    print(json.dumps(runs))
+
+
 def main(args):
     if len(args) == 5 and args[0] == "--perspective":
         perspective(*args[1:])
+        return
+    if len(args) == 3 and args[0] == "--applied":
+        applied(args[1], int(args[2]))
         return
     if len(args) % 3 != 0 or not args:
         sys.exit("usage: dali_check.py EXPORT.py INPUT OUTPUT.png [...]")
