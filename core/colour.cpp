@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <limits>
-#include <utility>
+#include <cstring>
 
 namespace auglab {
 
@@ -14,52 +13,26 @@ Lut brightnessContrastLut(float alpha, float beta) {
         const float product = static_cast<float>(v) * alpha;  // rounded to float before the add
         const float x = product + beta;
         const float clipped = std::clamp(x, 0.0f, 255.0f);
-        lut[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(clipped);  // truncation, as astype(uint8)
+        lut[static_cast<std::size_t>(v)] =
+            static_cast<std::uint8_t>(clipped);  // truncation, as astype(uint8)
     }
     return lut;
 }
 
-float contrastAlpha(const BrightnessContrastParams& p) { return static_cast<float>(1.0 + p.contrast); }
+float contrastAlpha(const BrightnessContrastParams& p) {
+    return static_cast<float>(1.0 + p.contrast);
+}
 
 float brightnessBeta(const BrightnessContrastParams& p, double imageMean) {
     return static_cast<float>(p.brightness * (p.brightness_by_max ? 255.0 : imageMean));
 }
 
 void rgbToHlsF(float r, float g, float b, float& h, float& l, float& s) {
-    const float vmax = std::max(std::max(r, g), b), vmin = std::min(std::min(r, g), b);
-    const float diff = vmax - vmin, sum = vmax + vmin;
-    l = sum * 0.5f;
-    if (diff <= std::numeric_limits<float>::epsilon()) {
-        h = s = 0;
-        return;
-    }
-    s = l < 0.5f ? diff / sum : diff / (2.0f - sum);
-    const float d60 = 60.0f / diff;
-    if (vmax == r)
-        h = g < b ? std::fma(g - b, d60, 360.0f) : (g - b) * d60;
-    else if (vmax == g)
-        h = std::fma(b - r, d60, 120.0f);
-    else
-        h = std::fma(r - g, d60, 240.0f);
+    shared::rgbToHlsF(r, g, b, h, l, s);
 }
 
 void hlsToRgbF(float h, float l, float s, float& r, float& g, float& b) {
-    if (s == 0) {
-        r = g = b = l;
-        return;
-    }
-    const float p2 = l <= 0.5f ? l * (1.0f + s) : l + s - l * s;
-    const float p1 = 2.0f * l - p2;
-    float hh = h * (6.0f / 360.0f);
-    if (hh >= 6.0f) hh -= 6.0f;
-    int sector = static_cast<int>(hh);  // truncated: a negative hue stays in sector 0
-    const float f = hh - static_cast<float>(sector);
-    sector = std::clamp(sector, 0, 5);
-    const float tab[4] = {p2, p1, std::fma(p2 - p1, 1.0f - f, p1), std::fma(p2 - p1, f, p1)};
-    static constexpr int kSectors[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
-    b = tab[kSectors[sector][0]];
-    g = tab[kSectors[sector][1]];
-    r = tab[kSectors[sector][2]];
+    shared::hlsToRgbF(h, l, s, r, g, b);
 }
 
 Lut equalizeLut(const std::array<std::uint64_t, 256>& hist, bool pil) {
@@ -191,8 +164,8 @@ Lab8::Lab8() {
         yf_[std::size_t(2 * i)] = std::uint16_t(y);
         yf_[std::size_t(2 * i + 1)] = std::uint16_t(ify);
     }
-    abToXz_.resize(16384 * 9 / 4);
-    for (int i = kMinAb; i < 16384 * 9 / 4 + kMinAb; ++i)
+    abToXz_.resize(shared::lab_layout::kAbToXzSize);
+    for (int i = kMinAb; i < shared::lab_layout::kAbToXzSize + kMinAb; ++i)
         abToXz_[std::size_t(i - kMinAb)] =
             i <= 3390 ? i * 108 / 841 - 16384 * 16 / 116 * 108 / 841 : i * i / 16384 * i / 16384;
     for (int i = 0; i < 4096; ++i)
@@ -201,55 +174,29 @@ Lab8::Lab8() {
     for (int row = 0; row < 3; ++row)
         for (int col = 0; col < 3; ++col)
             toRgb_[std::size_t(3 * row + col)] = roundEven(4096.0 * kXyzToRgb[3 * row + col] * kD65[col]);
+    view_ = shared::LabTables{gamma_.data(),    cbrt_.data(),  toXyz_.data(), yf_.data(),
+                              invGamma_.data(), toRgb_.data(), abToXz_.data()};
+}
+
+std::vector<unsigned char> Lab8::packed() const {
+    using namespace shared::lab_layout;
+    std::vector<unsigned char> out(kBytes);
+    const auto put = [&](std::size_t at, const void* data, std::size_t bytes) {
+        std::memcpy(out.data() + at, data, bytes);
+    };
+    put(kGamma, gamma_.data(), sizeof(gamma_));
+    put(kCbrt, cbrt_.data(), sizeof(cbrt_));
+    put(kToXyz, toXyz_.data(), sizeof(toXyz_));
+    put(kYf, yf_.data(), sizeof(yf_));
+    put(kInvGamma, invGamma_.data(), sizeof(invGamma_));
+    put(kToRgb, toRgb_.data(), sizeof(toRgb_));
+    put(kAbToXz, abToXz_.data(), abToXz_.size() * sizeof(int));
+    return out;
 }
 
 void symmetricEigen3(const std::array<double, 9>& m, std::array<double, 3>& values,
                      std::array<double, 9>& vectors) {
-    std::array<double, 9> a = m, v{1, 0, 0, 0, 1, 0, 0, 0, 1};
-    const auto at = [](std::array<double, 9>& x, int r, int c) -> double& {
-        return x[std::size_t(3 * r + c)];
-    };
-    for (int sweep = 0; sweep < 64; ++sweep) {
-        const double off = a[1] * a[1] + a[2] * a[2] + a[5] * a[5];
-        const double diag = a[0] * a[0] + a[4] * a[4] + a[8] * a[8];
-        if (off == 0 || off <= 1e-36 * diag) break;
-        for (const auto [p, q] : {std::pair{0, 1}, std::pair{0, 2}, std::pair{1, 2}}) {
-            const double apq = at(a, p, q);
-            if (apq == 0) continue;
-            // The rotation that zeroes a[p][q]: t = tan of its angle, the smaller root.
-            const double theta = (at(a, q, q) - at(a, p, p)) / (2 * apq);
-            const double t = std::abs(theta) > 1e150 ? 0.5 / theta
-                                                     : (theta >= 0 ? 1.0 : -1.0) /
-                                                           (std::abs(theta) + std::sqrt(theta * theta + 1));
-            const double c = 1 / std::sqrt(t * t + 1), s = t * c;
-            for (int k = 0; k < 3; ++k) {
-                const double kp = at(a, k, p), kq = at(a, k, q);
-                at(a, k, p) = c * kp - s * kq;
-                at(a, k, q) = s * kp + c * kq;
-            }
-            for (int k = 0; k < 3; ++k) {
-                const double pk = at(a, p, k), qk = at(a, q, k);
-                at(a, p, k) = c * pk - s * qk;
-                at(a, q, k) = s * pk + c * qk;
-            }
-            for (int k = 0; k < 3; ++k) {
-                const double kp = at(v, k, p), kq = at(v, k, q);
-                at(v, k, p) = c * kp - s * kq;
-                at(v, k, q) = s * kp + c * kq;
-            }
-        }
-    }
-    std::array<int, 3> order{0, 1, 2};
-    std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return at(a, i, i) > at(a, j, j); });
-    for (int i = 0; i < 3; ++i) {
-        const int src = order[std::size_t(i)];
-        values[std::size_t(i)] = at(a, src, src);
-        int big = 0;
-        for (int r = 1; r < 3; ++r)
-            if (std::abs(at(v, r, src)) > std::abs(at(v, big, src))) big = r;
-        const double sign = at(v, big, src) < 0 ? -1.0 : 1.0;
-        for (int r = 0; r < 3; ++r) at(vectors, r, i) = sign * at(v, r, src);
-    }
+    shared::symmetricEigen3(m.data(), values.data(), vectors.data());
 }
 
 HsvLuts hsvLuts(const HsvParams& p) {
@@ -261,7 +208,8 @@ HsvLuts hsvLuts(const HsvParams& p) {
         double h = std::fmod(i + hueUnits, 180.0);
         if (h < 0) h += 180.0;  // floored modulo, result in [0, 180)
         l.hue[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(std::min(179.0, std::trunc(h)));
-        l.sat[static_cast<std::size_t>(i)] = i == 0 ? 0 : static_cast<std::uint8_t>(std::clamp(i + sat, 0.0, 255.0));
+        l.sat[static_cast<std::size_t>(i)] =
+            i == 0 ? 0 : static_cast<std::uint8_t>(std::clamp(i + sat, 0.0, 255.0));
         l.val[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(std::clamp(i + val, 0.0, 255.0));
     }
     return l;
@@ -288,8 +236,12 @@ const HsvTables& hsvTables() {
 
 }  // namespace
 
-const std::array<int, 256>& hsvSaturationDivisors() { return hsvTables().sdiv; }
-const std::array<int, 256>& hsvHueDivisors() { return hsvTables().hdiv; }
+const std::array<int, 256>& hsvSaturationDivisors() {
+    return hsvTables().sdiv;
+}
+const std::array<int, 256>& hsvHueDivisors() {
+    return hsvTables().hdiv;
+}
 
 void rgbToHsv8(int r, int g, int b, int& h, int& s, int& v) {
     const HsvTables& t = hsvTables();
@@ -316,7 +268,8 @@ void hsvToRgb8(int h, int s, int v, int& r, int& g, int& b) {
     const float pre = std::trunc(fh);
     fh -= pre;
     const int sector = static_cast<int>(pre) % 6;
-    const float tab[4] = {fv, fv * (1.0f - fs), fv * std::fma(-fs, fh, 1.0f), fv * std::fma(-fs, 1.0f - fh, 1.0f)};
+    const float tab[4] = {fv, fv * (1.0f - fs), fv * std::fma(-fs, fh, 1.0f),
+                          fv * std::fma(-fs, 1.0f - fh, 1.0f)};
     static constexpr int kSectors[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1}, {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
     const auto toByte = [](float x) { return std::clamp(static_cast<int>(x * 255.0f), 0, 255); };
     b = toByte(tab[kSectors[sector][0]]);

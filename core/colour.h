@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "replay.h"
+#include "shared_maths.h"
 
 namespace auglab {
 
@@ -90,41 +91,19 @@ public:
 
     /// RGB2Lab: gamma-expanded channels (11-bit), XYZ by 12-bit coefficients, the cube-root table.
     void fromRgb(int r, int g, int b, int& L, int& a, int& bb) const {
-        const int R = gamma_[std::size_t(r)], G = gamma_[std::size_t(g)], B = gamma_[std::size_t(b)];
-        const auto f = [&](int row) {
-            const int* c = toXyz_.data() + 3 * row;
-            return int(cbrt_[std::size_t((R * c[0] + G * c[1] + B * c[2] + (1 << 11)) >> 12)]);
-        };
-        const int fX = f(0), fY = f(1), fZ = f(2);
-        constexpr int half = 1 << 14, ab = 128 << 15;
-        L = clamp8((296 * fY - 1336934 + half) >> 15);  // (116 * 255 + 50) / 100, 16 * 255 * 2^15 / 100
-        a = clamp8((500 * (fX - fY) + ab + half) >> 15);
-        bb = clamp8((200 * (fY - fZ) + ab + half) >> 15);
+        shared::labFromRgb(view_, r, g, b, L, a, bb);
     }
-
     /// Lab2RGB (OpenCV's Lab2RGBinteger): Y and f(Y) from L by a table, f(X), f(Z) from a, b in
     /// 14-bit fixed point, X and Z by a table, RGB by 12-bit coefficients, then the inverse gamma.
     void toRgb(int L, int a, int b, int& r, int& g, int& bb) const {
-        const int y = yf_[std::size_t(2 * L)], ify = yf_[std::size_t(2 * L + 1)];
-        const int adiv = ((5 * a * 53687 + (1 << 7)) >> 13) - 128 * 16384 / 500;
-        const int bdiv = ((b * 41943 + (1 << 4)) >> 9) - 128 * 16384 / 200 + 1;
-        const int x = abToXz_[std::size_t(ify + adiv - kMinAb)],
-                  z = abToXz_[std::size_t(ify - bdiv - kMinAb)];
-        const auto channel = [&](int row) {
-            const int* c = toRgb_.data() + 3 * row;
-            int v = (c[0] * x + c[1] * y + c[2] * z + (1 << 13)) >> 14;
-            v = v < 0 ? 0 : (v > 4095 ? 4095 : v);
-            return int(invGamma_[std::size_t(v)]);
-        };
-        r = channel(0);
-        g = channel(1);
-        bb = channel(2);
+        shared::labToRgb(view_, L, a, b, r, g, bb);
     }
+    /// The tables in one block, laid out as shared::lab_layout says (for a device copy).
+    std::vector<unsigned char> packed() const;
 
 private:
     Lab8();
-    static int clamp8(int v) { return v < 0 ? 0 : (v > 255 ? 255 : v); }
-    static constexpr int kMinAb = -8145;
+    static constexpr int kMinAb = shared::lab_layout::kMinAb;
 
     std::array<std::uint16_t, 256> gamma_{};      ///< sRGB to linear, * 255 * 8
     std::array<std::uint16_t, 3072> cbrt_{};      ///< f(t) * 2^15 for t = i / 2040
@@ -133,6 +112,7 @@ private:
     std::vector<int> abToXz_;                     ///< f to X or Z (2^14 fixed point), from kMinAb
     std::array<std::uint16_t, 4096> invGamma_{};  ///< linear (12-bit) to sRGB 8-bit
     std::array<int, 9> toRgb_{};                  ///< rows R, G, B; columns X, Y, Z
+    shared::LabTables view_{};                    ///< the tables above
 };
 
 /// The eigenpairs of a symmetric 3 x 3 matrix (row-major), by cyclic Jacobi rotations in float64:

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "host_steps.h"
 #include "philox.h"
+#include "shared_maths.h"
 
 namespace auglab {
 
@@ -132,26 +133,116 @@ std::array<Lut, 3> equalizeTables(const Image& img, const EqualizeStep& s) {
     return {equalizeLut(hist[0], s.pil), equalizeLut(hist[1], s.pil), equalizeLut(hist[2], s.pil)};
 }
 
+ClaheTables claheTables(const Image& img, const ClaheStep& s, const RowLoop& loop) {
+    const Lab8& lab = Lab8::tables();
+    const int w = img.width, h = img.height, cn = img.channels;
+    std::vector<std::uint8_t> light(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
+    loop(h, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            const std::uint8_t* p = img.row(y);
+            std::uint8_t* l = light.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w);
+            for (int x = 0; x < w; ++x, p += cn) {
+                int L, a, b;
+                lab.fromRgb(p[0], p[1], p[2], L, a, b);
+                l[x] = static_cast<std::uint8_t>(L);
+            }
+        }
+    });
+    // The tiles cover the image, or, unless both sides divide by the grid, the image padded
+    // (reflect_101) at its right by tx - w % tx columns and at its bottom by ty - h % ty rows: a whole
+    // extra tile's width (height) where that side divides, as OpenCV pads.
+    const int tx = s.tilesX, ty = s.tilesY;
+    const bool pad = w % tx != 0 || h % ty != 0;
+    ClaheTables t;
+    t.tileWidth = (pad ? w + tx - w % tx : w) / tx;
+    t.tileHeight = (pad ? h + ty - h % ty : h) / ty;
+    const int tileW = t.tileWidth, tileH = t.tileHeight;
+    std::vector<int> col(static_cast<std::size_t>(tileW * tx)), row(static_cast<std::size_t>(tileH * ty));
+    for (std::size_t x = 0; x < col.size(); ++x) col[x] = cpu_drawn::reflect101(int(x), w);
+    for (std::size_t y = 0; y < row.size(); ++y) row[y] = cpu_drawn::reflect101(int(y), h);
+    const int area = tileW * tileH;
+    const float lutScale = 255.0f / static_cast<float>(area);
+    const int clip = shared::claheClip(s.clipLimit, area);
+    t.luts.resize(static_cast<std::size_t>(tx * ty) * 256);
+    loop(tx * ty, [&](int k0, int k1) {
+        for (int k = k0; k < k1; ++k) {
+            const int x0 = (k % tx) * tileW, y0 = (k / tx) * tileH;
+            int hist[256] = {};
+            for (int y = y0; y < y0 + tileH; ++y) {
+                const std::uint8_t* l =
+                    light.data() + static_cast<std::size_t>(row[std::size_t(y)]) * std::size_t(w);
+                for (int x = x0; x < x0 + tileW; ++x) ++hist[l[col[std::size_t(x)]]];
+            }
+            shared::claheTable(hist, clip, lutScale, t.luts.data() + static_cast<std::size_t>(k) * 256);
+        }
+    });
+    return t;
+}
+
+FancyPcaStats fancyPcaStats(const Image& img, const FancyPcaStep& s, const RowLoop& loop) {
+    const int w = img.width, h = img.height, cn = img.channels;
+    std::array<float, 256> unit{};  // the library's to_float table: float32 k / 255
+    for (std::size_t k = 0; k < 256; ++k) unit[k] = shared::unitOf(int(k));
+    // numpy's float32 mean over the pixels: one running float32 sum per channel, in pixel order.
+    std::array<float, 3> sum{};
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t* p = img.row(y);
+        for (int x = 0; x < w; ++x, p += cn)
+            for (std::size_t c = 0; c < 3; ++c) sum[c] += unit[p[c]];
+    }
+    const double n = double(w) * double(h);
+    FancyPcaStats st;
+    for (std::size_t c = 0; c < 3; ++c) st.mean[c] = static_cast<float>(double(sum[c]) / n);
+    // np.cov of the centred float32 values, in float64 (centred again by their own float64 mean). The
+    // sums go row by row, then over the rows in order: the same for any thread count.
+    std::vector<std::array<double, 3>> rowSums(std::size_t(h), std::array<double, 3>{});
+    std::vector<std::array<double, 6>> rowProducts(std::size_t(h), std::array<double, 6>{});
+    const auto centred = [&](const std::uint8_t* p, std::size_t c) {
+        return double(unit[p[c]] - st.mean[c]);
+    };
+    loop(h, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            const std::uint8_t* p = img.row(y);
+            for (int x = 0; x < w; ++x, p += cn)
+                for (std::size_t c = 0; c < 3; ++c) rowSums[std::size_t(y)][c] += centred(p, c);
+        }
+    });
+    std::array<double, 3> avg{};
+    for (const auto& r : rowSums)
+        for (std::size_t c = 0; c < 3; ++c) avg[c] += r[c];
+    for (double& a : avg) a /= n;
+    constexpr std::size_t kPairs[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
+    loop(h, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            const std::uint8_t* p = img.row(y);
+            for (int x = 0; x < w; ++x, p += cn) {
+                const std::array<double, 3> d{centred(p, 0) - avg[0], centred(p, 1) - avg[1],
+                                              centred(p, 2) - avg[2]};
+                for (std::size_t k = 0; k < 6; ++k)
+                    rowProducts[std::size_t(y)][k] += d[kPairs[k][0]] * d[kPairs[k][1]];
+            }
+        }
+    });
+    std::array<double, 6> products{};
+    for (const auto& r : rowProducts)
+        for (std::size_t k = 0; k < 6; ++k) products[k] += r[k];
+    shared::fancyPcaMatrix(products.data(), n, s.alpha.data(), st.m.data());
+    return st;
+}
+
 namespace {
+
+using cpu_drawn::reflect101;
 
 void isoNoiseRows(Image& img, const IsoNoiseStep& s, const IsoNoise& noise, int y0, int y1) {
     const int cn = img.channels;
     for (int y = y0; y < y1; ++y) {
         std::uint8_t* p = img.row(y);
         for (int x = 0; x < img.width; ++x, p += cn) {
-            float h, l, sat;
-            rgbToHlsF(static_cast<float>(p[0]) / 255.0f, static_cast<float>(p[1]) / 255.0f,
-                      static_cast<float>(p[2]) / 255.0f, h, l, sat);
             const IsoNoiseSample n = noise.at(x, y);
-            h = static_cast<float>(double(h) + n.normal * s.colorSigma);  // float32 += float64
-            const float oneMinusL = 1.0f - l;
-            l = l + static_cast<float>(double(n.count) * s.intensity * double(oneMinusL));
-            float rgb[3];
-            hlsToRgbF(h, l, sat, rgb[0], rgb[1], rgb[2]);
-            for (int c = 0; c < 3; ++c) {
-                const float v = std::nearbyint(std::clamp(rgb[c], 0.0f, 1.0f) * 255.0f);
-                p[c] = static_cast<std::uint8_t>(v);
-            }
+            int px[3] = {p[0], p[1], p[2]};
+            shared::isoNoisePixel(px, n.count, n.normal, s.colorSigma, s.intensity);
+            for (int c = 0; c < 3; ++c) p[c] = static_cast<std::uint8_t>(px[c]);
         }
     }
 }
@@ -183,70 +274,11 @@ void channelMatrixRows(Image& img, const ChannelMatrixStep& s, int y0, int y1) {
     }
 }
 
-using cpu_drawn::reflect101;
-
 // CLAHE of the lightness (ClaheStep), as cv::CLAHE::apply on the L of OpenCV's 8-bit Lab.
 void applyClahe(Image& img, const ClaheStep& s, const RowLoop& loop) {
+    const ClaheTables t = claheTables(img, s, loop);
     const Lab8& lab = Lab8::tables();
     const int w = img.width, h = img.height, cn = img.channels;
-    std::vector<std::uint8_t> light(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
-    loop(h, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* p = img.row(y);
-            std::uint8_t* l = light.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w);
-            for (int x = 0; x < w; ++x, p += cn) {
-                int L, a, b;
-                lab.fromRgb(p[0], p[1], p[2], L, a, b);
-                l[x] = static_cast<std::uint8_t>(L);
-            }
-        }
-    });
-
-    // The tiles cover the image, or, unless both sides divide by the grid, the image padded
-    // (reflect_101) at its right by tx - w % tx columns and at its bottom by ty - h % ty rows: a whole
-    // extra tile's width (height) where that side divides, as OpenCV pads.
-    const int tx = s.tilesX, ty = s.tilesY;
-    const bool pad = w % tx != 0 || h % ty != 0;
-    const int tileW = (pad ? w + tx - w % tx : w) / tx, tileH = (pad ? h + ty - h % ty : h) / ty;
-    std::vector<int> col(static_cast<std::size_t>(tileW * tx)), row(static_cast<std::size_t>(tileH * ty));
-    for (std::size_t x = 0; x < col.size(); ++x) col[x] = reflect101(int(x), w);
-    for (std::size_t y = 0; y < row.size(); ++y) row[y] = reflect101(int(y), h);
-    const int area = tileW * tileH;
-    const float lutScale = 255.0f / static_cast<float>(area);
-    const int clip =
-        s.clipLimit > 0 ? std::max(static_cast<int>(s.clipLimit * area / 256), 1) : 0;  // 0: none
-    std::vector<std::uint8_t> luts(static_cast<std::size_t>(tx * ty) * 256);
-    loop(tx * ty, [&](int k0, int k1) {
-        for (int k = k0; k < k1; ++k) {
-            const int x0 = (k % tx) * tileW, y0 = (k / tx) * tileH;
-            std::array<int, 256> hist{};
-            for (int y = y0; y < y0 + tileH; ++y) {
-                const std::uint8_t* l =
-                    light.data() + static_cast<std::size_t>(row[std::size_t(y)]) * std::size_t(w);
-                for (int x = x0; x < x0 + tileW; ++x) ++hist[l[col[std::size_t(x)]]];
-            }
-            int clipped = 0;
-            for (int& c : hist)
-                if (clip > 0 && c > clip) {
-                    clipped += c - clip;
-                    c = clip;
-                }
-            const int batch = clipped / 256;
-            int residual = clipped - batch * 256;
-            for (int& c : hist) c += batch;
-            if (residual != 0)
-                for (int i = 0, step = std::max(256 / residual, 1); i < 256 && residual > 0;
-                     i += step, --residual)
-                    ++hist[std::size_t(i)];
-            std::uint8_t* lut = luts.data() + static_cast<std::size_t>(k) * 256;
-            int sum = 0;
-            for (std::size_t i = 0; i < 256; ++i) {
-                sum += hist[i];
-                lut[i] = static_cast<std::uint8_t>(std::min(std::nearbyint(float(sum) * lutScale), 255.0f));
-            }
-        }
-    });
-
     // Each pixel's new L: the four nearest tiles' tables blended bilinearly in float32 (OpenCV's
     // weights: position / tile size - 0.5, floored; edges clamp to the outer tiles).
     struct Axis {
@@ -257,32 +289,25 @@ void applyClahe(Image& img, const ClaheStep& s, const RowLoop& loop) {
         Axis ax{std::vector<int>(std::size_t(n)), std::vector<int>(std::size_t(n)),
                 std::vector<float>(std::size_t(n)), std::vector<float>(std::size_t(n))};
         const float inv = 1.0f / static_cast<float>(tile);
-        for (std::size_t i = 0; i < std::size_t(n); ++i) {
-            const float f = static_cast<float>(i) * inv - 0.5f;
-            const int t = static_cast<int>(std::floor(f));
-            ax.a[i] = f - static_cast<float>(t);
-            ax.a1[i] = 1.0f - ax.a[i];
-            ax.t1[i] = std::max(t, 0);
-            ax.t2[i] = std::min(t + 1, tiles - 1);
-        }
+        for (std::size_t i = 0; i < std::size_t(n); ++i)
+            shared::claheAxis(int(i), inv, tiles, ax.t1[i], ax.t2[i], ax.a[i], ax.a1[i]);
         return ax;
     };
-    const Axis ax = axis(w, tileW, tx), ay = axis(h, tileH, ty);
+    const int tx = s.tilesX;
+    const Axis ax = axis(w, t.tileWidth, tx), ay = axis(h, t.tileHeight, s.tilesY);
     loop(h, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
             const std::size_t yi = std::size_t(y);
-            const std::uint8_t* top = luts.data() + static_cast<std::size_t>(ay.t1[yi] * tx) * 256;
-            const std::uint8_t* bottom = luts.data() + static_cast<std::size_t>(ay.t2[yi] * tx) * 256;
-            const float ya = ay.a[yi], ya1 = ay.a1[yi];
+            const std::uint8_t* top = t.luts.data() + static_cast<std::size_t>(ay.t1[yi] * tx) * 256;
+            const std::uint8_t* bottom = t.luts.data() + static_cast<std::size_t>(ay.t2[yi] * tx) * 256;
             std::uint8_t* p = img.row(y);
             for (std::size_t x = 0; x < std::size_t(w); ++x, p += cn) {
                 int L, a, b;
                 lab.fromRgb(p[0], p[1], p[2], L, a, b);
                 const std::size_t i1 = std::size_t(ax.t1[x]) * 256 + std::size_t(L);
                 const std::size_t i2 = std::size_t(ax.t2[x]) * 256 + std::size_t(L);
-                const float res = (top[i1] * ax.a1[x] + top[i2] * ax.a[x]) * ya1 +
-                                  (bottom[i1] * ax.a1[x] + bottom[i2] * ax.a[x]) * ya;
-                const int newL = static_cast<int>(std::min(std::nearbyint(res), 255.0f));
+                const int newL = shared::claheBlend(top[i1], top[i2], bottom[i1], bottom[i2], ax.a[x],
+                                                    ax.a1[x], ay.a[yi], ay.a1[yi]);
                 int r, g, bb;
                 lab.toRgb(newL, a, b, r, g, bb);
                 p[0] = static_cast<std::uint8_t>(r);
@@ -295,74 +320,15 @@ void applyClahe(Image& img, const ClaheStep& s, const RowLoop& loop) {
 
 // FancyPCA (FancyPcaStep), as Albumentations' fancy_pca computes it on v / 255 in float32.
 void applyFancyPca(Image& img, const FancyPcaStep& s, const RowLoop& loop) {
-    const int w = img.width, h = img.height, cn = img.channels;
-    std::array<float, 256> unit{};  // the library's to_float table: float32 k / 255
-    for (std::size_t k = 0; k < 256; ++k) unit[k] = static_cast<float>(k) / 255.0f;
-    // numpy's float32 mean over the pixels: one running float32 sum per channel, in pixel order.
-    std::array<float, 3> sum{};
-    for (int y = 0; y < h; ++y) {
-        const std::uint8_t* p = img.row(y);
-        for (int x = 0; x < w; ++x, p += cn)
-            for (std::size_t c = 0; c < 3; ++c) sum[c] += unit[p[c]];
-    }
-    const double n = double(w) * double(h);
-    std::array<float, 3> mean{};
-    for (std::size_t c = 0; c < 3; ++c) mean[c] = static_cast<float>(double(sum[c]) / n);
-    // np.cov of the centred float32 values, in float64 (centred again by their own float64 mean). The
-    // sums go row by row, then over the rows in order: the same for any thread count.
-    std::vector<std::array<double, 3>> rowSums(std::size_t(h), std::array<double, 3>{});
-    std::vector<std::array<double, 6>> rowProducts(std::size_t(h), std::array<double, 6>{});
-    const auto centred = [&](const std::uint8_t* p, std::size_t c) { return double(unit[p[c]] - mean[c]); };
-    loop(h, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* p = img.row(y);
-            for (int x = 0; x < w; ++x, p += cn)
-                for (std::size_t c = 0; c < 3; ++c) rowSums[std::size_t(y)][c] += centred(p, c);
-        }
-    });
-    std::array<double, 3> avg{};
-    for (const auto& r : rowSums)
-        for (std::size_t c = 0; c < 3; ++c) avg[c] += r[c];
-    for (double& a : avg) a /= n;
-    constexpr std::size_t kPairs[6][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}};
-    loop(h, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* p = img.row(y);
-            for (int x = 0; x < w; ++x, p += cn) {
-                const std::array<double, 3> d{centred(p, 0) - avg[0], centred(p, 1) - avg[1],
-                                              centred(p, 2) - avg[2]};
-                for (std::size_t k = 0; k < 6; ++k)
-                    rowProducts[std::size_t(y)][k] += d[kPairs[k][0]] * d[kPairs[k][1]];
-            }
-        }
-    });
-    std::array<double, 6> products{};
-    for (const auto& r : rowProducts)
-        for (std::size_t k = 0; k < 6; ++k) products[k] += r[k];
-    std::array<double, 9> cov{};
-    for (std::size_t k = 0; k < 6; ++k) {
-        const double v = n > 1 ? products[k] / (n - 1) : 0.0;
-        cov[3 * kPairs[k][0] + kPairs[k][1]] = cov[3 * kPairs[k][1] + kPairs[k][0]] = v;
-    }
-    std::array<double, 3> lambda{};
-    std::array<double, 9> vectors{};
-    symmetricEigen3(cov, lambda, vectors);
-    std::array<double, 9> m{};  // V diag(alpha * lambda)
-    for (std::size_t r = 0; r < 3; ++r)
-        for (std::size_t i = 0; i < 3; ++i)
-            m[3 * r + i] = vectors[3 * r + i] * (double(s.alpha[i]) * lambda[i]);
-    loop(h, [&](int y0, int y1) {
+    const FancyPcaStats st = fancyPcaStats(img, s, loop);
+    const int cn = img.channels;
+    loop(img.height, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
             std::uint8_t* p = img.row(y);
-            for (int x = 0; x < w; ++x, p += cn) {
-                const std::array<double, 3> c{centred(p, 0), centred(p, 1), centred(p, 2)};
-                std::array<std::uint8_t, 3> out{};
-                for (std::size_t r = 0; r < 3; ++r) {
-                    const double noise = m[3 * r] * c[0] + m[3 * r + 1] * c[1] + m[3 * r + 2] * c[2];
-                    const double v = std::clamp(double(unit[p[r]]) + noise, 0.0, 1.0);
-                    out[r] = static_cast<std::uint8_t>(std::nearbyint(static_cast<float>(v) * 255.0f));
-                }
-                std::memcpy(p, out.data(), 3);
+            for (int x = 0; x < img.width; ++x, p += cn) {
+                int px[3] = {p[0], p[1], p[2]};
+                shared::fancyPcaPixel(px, st.mean.data(), st.m.data());
+                for (int c = 0; c < 3; ++c) p[c] = static_cast<std::uint8_t>(px[c]);
             }
         }
     });

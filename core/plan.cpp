@@ -4,7 +4,6 @@
 #include <array>
 #include <climits>
 #include <cmath>
-#include <numbers>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +12,7 @@
 #include "ops/op_module.h"
 #include "philox.h"
 #include "plan_builder.h"
+#include "shared_maths.h"
 #include "source_levels.h"
 #include "warp_fixed_point.h"
 
@@ -330,19 +330,8 @@ IsoNoise::IsoNoise(std::uint64_t seed, double lambda)
     : seed_(seed), lambda_(lambda), p0_(std::exp(-lambda)) {}
 
 IsoNoiseSample IsoNoise::at(int x, int y) const {
-    const std::array<std::uint32_t, 4> w = pixelNoiseWords(seed_, x, y);
     IsoNoiseSample n;
-    // Poisson by inversion: the first k whose cumulative probability passes u.
-    const double u = uniformFromWords(w[0], w[1]);
-    double p = p0_, cumulative = p;
-    while (u >= cumulative && n.count < 100000 && p > 0) {
-        ++n.count;
-        p *= lambda_ / n.count;
-        cumulative += p;
-    }
-    constexpr double kTwoTo32 = 4294967296.0;
-    const double u1 = (w[2] + 1.0) / kTwoTo32, u2 = w[3] / kTwoTo32;  // u1 in (0, 1]
-    n.normal = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+    shared::isoNoiseDraws(pixelNoiseWords(seed_, x, y).data(), lambda_, p0_, n.count, n.normal);
     return n;
 }
 
@@ -359,7 +348,7 @@ double isoNoiseLambda(const Image& img, double intensity) {
         for (int lo = 0; lo <= hi; ++lo) {
             const std::uint64_t n = pairs[std::size_t(hi) * 256 + std::size_t(lo)];
             if (!n) continue;
-            const float l = (static_cast<float>(hi) / 255.0f + static_cast<float>(lo) / 255.0f) * 0.5f;
+            const float l = shared::hlsLightness(hi, lo);
             sum += double(n) * l;
             squares += double(n) * (double(l) * l);
         }
