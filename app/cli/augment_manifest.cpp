@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <map>
 #include <ostream>
+#include <set>
 #include <system_error>
 #include <tuple>
 
@@ -43,17 +44,73 @@ bool insideFolder(const std::string& relative) {
     return true;
 }
 
+// Where a file of `folder` lies in it: UTF-8, '/' separators.
+std::string relativeTo(const fs::path& p, const fs::path& folder) {
+    const std::u8string s = p.lexically_relative(folder).generic_u8string();
+    return std::string(s.begin(), s.end());
+}
+
 // Temporary files of writes cut short by a kill -9 or a power cut (atomic_file.cpp names them
-// ".<name>.auglab-tmp-<pid>-<n>"). The folder lock says no other run is writing them now.
-void removeStaleTemporaries(const fs::path& folder) {
+// ".<name>.auglab-tmp-<pid>-<n>", the name cut at 180 bytes). The folder lock says no other run is
+// writing them now; a shard's lock says that only of the shard's own files, so it removes only the
+// temporaries of those: the other shards in the folder may be writing theirs at this moment.
+void removeStaleTemporaries(const fs::path& folder, const RunFiles& files) {
+    constexpr std::size_t kNameCut = 180;
+    const auto key = [&](const std::string& relative) {
+        const std::size_t slash = relative.rfind('/');
+        const std::size_t name = slash == std::string::npos ? 0 : slash + 1;
+        return relative.substr(0, name) + relative.substr(name, kNameCut);
+    };
+    std::set<std::string> owned;
+    if (files.shard) {
+        for (const std::string& f : files.owned) owned.insert(key(f));
+        owned.insert(key(files.manifest));
+    }
     std::error_code ec;
     std::vector<fs::path> stale;
     for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (name.size() > 1 && name[0] == '.' && name.find(".auglab-tmp-") != std::string::npos)
-            stale.push_back(it->path());
+        const std::size_t tmp = name.rfind(".auglab-tmp-");
+        if (name.size() < 2 || name[0] != '.' || tmp == std::string::npos || tmp < 1) continue;
+        if (files.shard) {
+            const std::string parent = relativeTo(it->path().parent_path(), folder);
+            const std::string target = name.substr(1, tmp - 1);
+            if (!owned.count(parent == "." ? target : parent + "/" + target)) continue;
+        }
+        stale.push_back(it->path());
     }
     for (const fs::path& p : stale) fs::remove(p, ec);
+}
+
+// The other manifests in a shard's folder: the other shards' and a merged one, by file name.
+std::vector<fs::path> siblingManifests(const fs::path& folder, const std::string& own) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name != own && name.rfind("auglab-manifest", 0) == 0 && name.ends_with(".jsonl"))
+            out.push_back(it->path());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// True when the folder holds only manifests and the hidden files of shards (their lock files, the
+// temporaries of their first manifests): what shards starting together leave before any output.
+bool onlyManifests(const fs::path& folder) {
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const bool manifest = name.rfind("auglab-manifest", 0) == 0 && name.ends_with(".jsonl");
+        if (!manifest && name.rfind(".auglab-manifest", 0) != 0) return false;
+    }
+    return !ec;
+}
+
+std::string joined(const std::vector<std::string>& parts) {
+    std::string what;
+    for (const std::string& d : parts) what += (what.empty() ? "" : "; ") + d;
+    return what;
 }
 
 // One line of JSON. Output paths are UTF-8 (inputs with other names fail when listed); the name of
@@ -156,14 +213,15 @@ Manifest readManifest(const fs::path& path) {
     return m;
 }
 
-std::vector<std::string> headerDifferences(const Json& existing, const Json& wanted) {
+std::vector<std::string> headerDifferences(const Json& existing, const Json& wanted, const std::string& there,
+                                           const std::string& now) {
     std::vector<std::string> out;
     const auto scalar = [&](const char* key, const char* label) {
         const Json a = existing.contains(key) ? existing[key] : Json();
         const Json b = wanted.contains(key) ? wanted[key] : Json();
         if (a != b) {
             const auto show = [](const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
-            out.push_back(std::string(label) + " " + show(a) + " there, " + show(b) + " now");
+            out.push_back(std::string(label) + " " + show(a) + " " + there + ", " + show(b) + " " + now);
         }
     };
     scalar("input", "input folder");
@@ -228,33 +286,61 @@ OutputFolderLock::OutputFolderLock(const fs::path& folder) {
     // against a mistake, not something the run depends on.
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
         ::close(fd_);
-        throw InputError("another auglab-cli augment is writing to '" + shown(folder) + "' now");
+        throw InputError(
+            "another auglab-cli augment (a run, shards of one, or a --merge-manifests) is writing to '" +
+            shown(folder) + "' now");
+    }
+}
+
+OutputFolderLock::OutputFolderLock(const fs::path& folder, const std::string& lockName,
+                                   const std::string& shardText) {
+    fd_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0)
+        throw RuntimeError("cannot open '" + shown(folder) + "': " + std::generic_category().message(errno));
+    if (::flock(fd_, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        ::close(fd_);
+        throw InputError("a run over every input, or a --merge-manifests, is writing to '" + shown(folder) +
+                         "' now: shards share a folder only with the other shards of their run");
+    }
+    // The folder lock is shared among shards, so each also locks a file of its own. Taken after the
+    // folder's: a merge, holding the folder alone, may remove these files.
+    const fs::path lockPath = folder / lockName;
+    shardFd_ = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (shardFd_ < 0) {
+        const int error = errno;
+        ::close(fd_);
+        throw RuntimeError("cannot create '" + shown(lockPath) +
+                           "': " + std::generic_category().message(error));
+    }
+    if (::flock(shardFd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+        ::close(shardFd_);
+        ::close(fd_);
+        throw InputError("shard " + shardText + " is already running into '" + shown(folder) + "'");
     }
 }
 
 OutputFolderLock::~OutputFolderLock() {
+    if (shardFd_ >= 0) ::close(shardFd_);
     ::close(fd_);
 }
 
 std::vector<ManifestEntry> prepareOutputFolder(const fs::path& folder, const Json& header, bool overwrite,
-                                               std::ostream* messages) {
-    const fs::path manifestPath = folder / kManifestName;
-    removeStaleTemporaries(folder);  // first: a run killed while writing its first manifest left one
+                                               std::ostream* messages, const RunFiles& files) {
+    const fs::path manifestPath = folder / files.manifest;
+    removeStaleTemporaries(folder, files);  // first: a run killed while writing its first manifest left one
     std::error_code ec;
     std::vector<ManifestEntry> kept;
+    // Compared as it reads back from a file (the same text, whatever bytes the paths hold).
+    const Json wanted = Json::parse(oneLine(header));
     if (fs::exists(manifestPath, ec)) {
         Manifest m = readManifest(manifestPath);
-        // Compared as it reads back from the file (the same text, whatever bytes the paths hold).
-        const std::vector<std::string> differences =
-            headerDifferences(m.header, Json::parse(oneLine(header)));
-        if (!differences.empty() && !overwrite) {
-            std::string what;
-            for (const std::string& d : differences) what += (what.empty() ? "" : "; ") + d;
+        const std::vector<std::string> differences = headerDifferences(m.header, wanted);
+        if (!differences.empty() && !overwrite)
             throw InputError(
-                "'" + shown(folder) + "' holds the outputs of a run with other arguments (" + what +
+                "'" + shown(folder) + "' holds the outputs of a run with other arguments (" +
+                joined(differences) +
                 "); augment never mixes two runs: choose another --output folder, or add --overwrite "
                 "to delete that run's outputs and start again");
-        }
         if (overwrite) {
             std::size_t removed = 0;
             for (const ManifestEntry& e : m.entries)
@@ -281,7 +367,37 @@ std::vector<ManifestEntry> prepareOutputFolder(const fs::path& folder, const Jso
                 if (!ec && size == e.bytes && labelled) kept.push_back(std::move(e));
             }
         }
+    } else if (files.shard && !overwrite) {
+        // The other shards of the run (or their merged manifest) may be here already, and are
+        // writing now perhaps. Their headers must be this run's: shards of two runs never mix.
+        // Looked at before the manifests: a shard writes its manifest before anything else, so an
+        // output seen here belongs to a manifest listed below or to no run of ours.
+        const bool onlyShardFiles = onlyManifests(folder);
+        bool sameRun = false;
+        for (const fs::path& other : siblingManifests(folder, files.manifest)) {
+            const Manifest m = readManifest(other);
+            const std::vector<std::string> differences = headerDifferences(m.header, wanted);
+            if (!differences.empty())
+                throw InputError("'" + shown(folder) + "' holds the outputs of a run with other arguments (" +
+                                 shown(other.filename()) + ": " + joined(differences) +
+                                 "); shards of two runs never mix: choose another --output folder");
+            sameRun = true;
+        }
+        if (!sameRun && !onlyShardFiles)
+            throw InputError("'" + shown(folder) +
+                             "' is not empty and has no manifest of this run: augment "
+                             "writes only into an empty folder or one it wrote before (add --overwrite to "
+                             "write into it anyway)");
     } else if (!overwrite && !fs::is_empty(folder, ec)) {
+        const std::vector<fs::path> others = siblingManifests(folder, kManifestName);
+        const bool shards = std::any_of(others.begin(), others.end(), [](const fs::path& p) {
+            return p.filename().string().rfind("auglab-manifest.shard-", 0) == 0;
+        });
+        if (shards)
+            throw InputError("'" + shown(folder) +
+                             "' holds the manifests of a run split into shards and no " + kManifestName +
+                             ": join them first with `auglab-cli augment --merge-manifests " + shown(folder) +
+                             "`, then this run resumes theirs");
         throw InputError(
             "'" + shown(folder) + "' is not empty and has no " + kManifestName +
             ": augment writes only into an empty folder or one it wrote before (add --overwrite to "

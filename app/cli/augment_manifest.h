@@ -4,12 +4,15 @@
 // copies, image format); every other line is one output written (with its full replay) or one
 // input that failed. Lines are appended as outputs finish, so an interrupted run keeps what it
 // did; at the start and end of every run the file is rewritten atomically, sorted and deduplicated.
+// A shard of a run (augment_shard.h) keeps a manifest of its own beside the other shards' and has
+// "shard": {"index", "count", "complete"} at the end of its header.
 // Also here: what a run checks and locks in its output folder before writing anything.
 
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,10 +58,13 @@ struct Manifest {
 Manifest readManifest(const std::filesystem::path& path);
 
 /// What differs between a manifest header and the header of the run asked for now, in the user's
-/// words ("seed 5 there, 6 now"); empty when the runs are the same. Only the fields that decide
-/// the outputs count (not the tool version or the backend).
+/// words ("seed 5 there, 6 now", or with other names for the two sides); empty when the runs are
+/// the same. Only the fields that decide the outputs count (not the tool version, the backend or the
+/// shard).
 std::vector<std::string> headerDifferences(const nlohmann::ordered_json& existing,
-                                           const nlohmann::ordered_json& wanted);
+                                           const nlohmann::ordered_json& wanted,
+                                           const std::string& there = "there",
+                                           const std::string& now = "now");
 
 /// Replaces the manifest atomically with the header and `entries`, sorted by input then copy.
 void writeManifest(const std::filesystem::path& path, const nlohmann::ordered_json& header,
@@ -81,28 +87,47 @@ private:
     int fd_ = -1;
 };
 
-/// An exclusive lock (flock) on the output folder for a whole run: a second augment into the same
-/// folder is refused (InputError) instead of interleaving two runs' outputs and manifest lines. The
-/// kernel drops it when the process dies, so a killed run leaves no stale lock; on a file system
-/// without flock the run goes on unlocked.
+/// A lock (flock) on the output folder for a whole run: a second augment into the same folder is
+/// refused (InputError) instead of interleaving two runs' outputs and manifest lines. The kernel
+/// drops it when the process dies, so a killed run leaves no stale lock; on a file system without
+/// flock the run goes on unlocked.
 class OutputFolderLock {
 public:
+    /// The folder alone, for a run over every input or a merge of shard manifests.
     explicit OutputFolderLock(const std::filesystem::path& folder);
+    /// One shard's part: the folder shared with the other shards (never with a whole run or a merge)
+    /// and the shard's own lock file `lockName` in it (created if missing) alone, so that the same
+    /// shard never runs twice at once.
+    OutputFolderLock(const std::filesystem::path& folder, const std::string& lockName,
+                     const std::string& shardText);
     ~OutputFolderLock();
     OutputFolderLock(const OutputFolderLock&) = delete;
     OutputFolderLock& operator=(const OutputFolderLock&) = delete;
 
 private:
-    int fd_ = -1;
+    int fd_ = -1, shardFd_ = -1;
 };
 
-/// Makes the manifest in `folder` ready for the run that `header` describes and returns the
-/// outputs already done (listed, and on disk with their recorded size); removes temporary files a
-/// killed run left. Throws InputError when the folder holds a run with other arguments, or has no
-/// manifest and is not empty, unless `overwrite`: then the outputs the old manifest lists (and
-/// nothing else) are deleted and a new manifest is started. Notes go to `messages` (may be null).
+/// Which files of the output folder a run owns. A run over every input owns the folder; a shard
+/// shares it with the other shards of its run, which may be writing there at the same time.
+struct RunFiles {
+    std::string manifest = kManifestName;  ///< its manifest's name in the folder
+    bool shard = false;
+    /// A shard's outputs and label files (relative, UTF-8, '/'): the only files whose temporaries,
+    /// left by a killed run, it removes (its manifest's too). Unused for a whole run: it removes all.
+    std::set<std::string> owned;
+};
+
+/// Makes the manifest `files.manifest` in `folder` ready for the run that `header` describes and
+/// returns the outputs already done (listed, and on disk with their recorded size); removes the
+/// temporary files a killed run left (a shard: of its own files only). Throws InputError when the
+/// manifest is of a run with other arguments, or there is none and the folder is not empty, unless
+/// `overwrite`: then the outputs the old manifest lists (and nothing else) are deleted and a new
+/// manifest is started. A shard may also start in a folder that holds other shards' manifests (or
+/// a merged one) of a run with the same arguments, and is refused where they have other ones. Notes
+/// go to `messages` (may be null).
 std::vector<ManifestEntry> prepareOutputFolder(const std::filesystem::path& folder,
                                                const nlohmann::ordered_json& header, bool overwrite,
-                                               std::ostream* messages);
+                                               std::ostream* messages, const RunFiles& files = {});
 
 }  // namespace auglab::cli

@@ -61,6 +61,9 @@ Json manifestHeader(const AugmentOptions& o, const AugmentFolders& f) {
     h["jpeg_quality"] = o.format == ImageFormat::Jpeg ? Json(o.jpegQuality) : Json();
     h["sample_index"] = "(fnv1a64(input path relative to the input folder) >> 27) * 65536 + copy";
     h["labels"] = f.labels ? Json(labelFormatName(f.labels->format())) : Json();
+    // Last, so that the header of the shards' merged manifest is this one without it. "complete"
+    // becomes true when the shard's every input is done or failed (the merge checks it).
+    if (o.shard) h["shard"] = {{"index", o.shard->index}, {"count", o.shard->count}, {"complete", false}};
     return h;
 }
 
@@ -75,6 +78,16 @@ std::optional<fs::path> inside(const fs::path& p, const fs::path& root) {
     const fs::path rel = p.lexically_normal().lexically_relative(root.lexically_normal());
     if (rel.empty() || *rel.begin() == "..") return std::nullopt;
     return rel;
+}
+
+/// Where the labels of copy k of `in` go, relative to the output folder: the input's label file's
+/// place relative to the input folder, named after the output image.
+std::string outputLabelPath(const AugmentFolders& f, const PlannedInput& in, int k) {
+    const fs::path image = fromUtf8(in.outputs[static_cast<std::size_t>(k)]);
+    const fs::path label = f.labels->labelPath(in.source);
+    const std::optional<fs::path> rel = inside(label, f.input);
+    const fs::path folder = rel ? rel->parent_path() : image.parent_path();
+    return utf8(folder / (image.stem().string() + label.extension().string()));
 }
 
 /// One COCO file of every output from the one-image documents of the manifest's lines.
@@ -164,16 +177,6 @@ private:
         wake_.notify_all();
     }
 
-    /// Where the labels of copy k of `in` go, relative to the output folder: the input's label file's
-    /// place relative to the input folder, named after the output image.
-    std::string outputLabelPath(const PlannedInput& in, int k) const {
-        const fs::path image = fromUtf8(in.outputs[static_cast<std::size_t>(k)]);
-        const fs::path label = folders_.labels->labelPath(in.source);
-        const std::optional<fs::path> rel = inside(label, folders_.input);
-        const fs::path folder = rel ? rel->parent_path() : image.parent_path();
-        return utf8(folder / (image.stem().string() + label.extension().string()));
-    }
-
     /// The labels of one output: written (label file formats) before the image, or kept for the
     /// manifest (COCO). Returns the manifest's "labels" member.
     Json writeLabels(const PlannedInput& in, int k, const Replay& replay, const Targets& targets,
@@ -189,8 +192,9 @@ private:
             if (it == read.end()) {
                 const ImageInfo info = probeImage(planned_[p].source);
                 LabelReport report;  // a partner's own unusable labels are reported where it is an input
-                it = read.emplace(p, std::pair{d.labelsFor(planned_[p].source, info.width, info.height, report),
-                                               info})
+                it = read.emplace(p,
+                                  std::pair{d.labelsFor(planned_[p].source, info.width, info.height, report),
+                                            info})
                          .first;
             }
             return PartnerLabels{&it->second.first, it->second.second.width, it->second.second.height};
@@ -211,7 +215,7 @@ private:
             labels["coco"] = Json::parse(labelFileText(l, kept, image, out.width, out.height, out.channels));
             return labels;
         }
-        const std::string file = outputLabelPath(in, k);
+        const std::string file = outputLabelPath(folders_, in, k);
         const fs::path path = folders_.output / fromUtf8(file);
         std::error_code ec;
         fs::create_directories(path.parent_path(), ec);
@@ -415,6 +419,25 @@ private:
 
 }  // namespace
 
+std::vector<fs::path> writeCocoFiles(const LabelledDataset& labels, const fs::path& input,
+                                     const fs::path& output, const std::vector<ManifestEntry>& entries) {
+    // Outputs are grouped by the COCO file of their input (train and val files stay apart).
+    std::map<fs::path, std::vector<ManifestEntry>> byFile;
+    for (const ManifestEntry& e : entries)
+        if (e.ok) byFile[labels.labelPath(input / fromUtf8(e.input))].push_back(e);
+    std::vector<fs::path> written;
+    for (auto& [cocoFile, group] : byFile) {
+        std::stable_sort(group.begin(), group.end(),
+                         [](const ManifestEntry& a, const ManifestEntry& b) { return a.output < b.output; });
+        const fs::path rel = inside(cocoFile, input).value_or(cocoFile.filename());
+        std::error_code ec;
+        fs::create_directories((output / rel).parent_path(), ec);
+        writeFileAtomically(output / rel, mergeCoco(group, labels.coco()->categories()).dump(1) + "\n");
+        written.push_back(output / rel);
+    }
+    return written;
+}
+
 AugmentSummary augmentFolder(const AugmentOptions& o) {
     const Clock::time_point start = Clock::now();
     if (o.copies < 1 || o.copies > kMaxCopies)
@@ -445,9 +468,27 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
         for (const std::string& line : labelReport.skipped) say(o, "label skipped: " + line);
     }
     s.jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    s.manifest = folders.output / kManifestName;
+    // A shard does its own part of the inputs; `planned` stays the whole folder, the partner pool.
+    const auto mine = [&](const PlannedInput& p) {
+        return !o.shard || shardOf(p.relative, o.shard->count) == o.shard->index;
+    };
+    RunFiles files;
+    if (o.shard) {
+        files.manifest = shardManifestName(*o.shard);
+        files.shard = true;
+        for (const PlannedInput& p : planned) {
+            if (!mine(p)) continue;
+            for (int k = 0; k < static_cast<int>(p.outputs.size()); ++k) {
+                files.owned.insert(p.outputs[static_cast<std::size_t>(k)]);
+                if (folders.labels && folders.labels->format() != LabelFormat::Coco)
+                    files.owned.insert(outputLabelPath(folders, p, k));
+            }
+        }
+    }
+    s.manifest = folders.output / files.manifest;
     std::vector<ManifestEntry> failed;
     for (const PlannedInput& p : planned) {
+        if (!mine(p)) continue;
         if (p.relative.back() != '/') ++s.files;
         if (p.error.empty()) continue;
         failed.push_back(failedEntry(p.relative, p.error));
@@ -459,15 +500,18 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
     std::error_code ec;
     fs::create_directories(folders.output, ec);
     if (ec) throw InputError("cannot create --output '" + utf8(folders.output) + "': " + ec.message());
-    const OutputFolderLock lock(folders.output);
-    const Json header = manifestHeader(o, folders);
-    std::vector<ManifestEntry> kept = prepareOutputFolder(folders.output, header, o.overwrite, o.messages);
+    const OutputFolderLock lock =
+        o.shard ? OutputFolderLock(folders.output, shardLockName(*o.shard), o.shard->text())
+                : OutputFolderLock(folders.output);
+    Json header = manifestHeader(o, folders);
+    std::vector<ManifestEntry> kept =
+        prepareOutputFolder(folders.output, header, o.overwrite, o.messages, files);
 
     std::map<std::string, const ManifestEntry*> byOutput;
     for (const ManifestEntry& e : kept) byOutput[e.output] = &e;
     std::vector<Pending> work;
     for (const PlannedInput& p : planned) {
-        if (!p.error.empty()) continue;
+        if (!p.error.empty() || !mine(p)) continue;
         Pending pending{&p, {}};
         for (int k = 0; k < o.copies; ++k) {
             const auto it = byOutput.find(p.outputs[static_cast<std::size_t>(k)]);
@@ -514,19 +558,10 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
     std::vector<ManifestEntry> all = std::move(failed);
     for (auto& [name, e] : outputs) all.push_back(std::move(e));
     // COCO: one file listing every output, rebuilt from the manifest's lines (this run's and the
-    // kept ones), at the input's COCO file's place.
-    if (folders.labels && folders.labels->format() == LabelFormat::Coco && !run.fatal()) {
-        // Outputs are grouped by the COCO file of their input (train and val files stay apart).
-        std::map<fs::path, std::vector<ManifestEntry>> byFile;
-        for (const ManifestEntry& e : all)
-            if (e.ok) byFile[folders.labels->labelPath(folders.input / fromUtf8(e.input))].push_back(e);
-        for (const auto& [cocoFile, entries] : byFile) {
-            const fs::path rel = inside(cocoFile, folders.input).value_or(cocoFile.filename());
-            fs::create_directories((folders.output / rel).parent_path(), ec);
-            writeFileAtomically(folders.output / rel,
-                                mergeCoco(entries, folders.labels->coco()->categories()).dump(1) + "\n");
-        }
-    }
+    // kept ones). A shard has only its part: --merge-manifests writes the file from all of them.
+    if (folders.labels && folders.labels->format() == LabelFormat::Coco && !run.fatal() && !o.shard)
+        writeCocoFiles(*folders.labels, folders.input, folders.output, all);
+    if (o.shard) header["shard"]["complete"] = !run.fatal() && s.interruptedBy == 0;
     try {
         writeManifest(s.manifest, header, std::move(all));
     } catch (...) {

@@ -9,11 +9,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
 
 #include "augment_inputs.h"
+#include "augment_manifest.h"
+#include "augment_shard.h"
 #include "image_io.h"
 #include "pipeline.h"
 
@@ -34,6 +37,10 @@ struct AugmentOptions {
     std::size_t memoryBudgetBytes = std::size_t{2} << 30;
     std::string backend = "auto";  ///< auto, cpu, gl, cuda
     bool overwrite = false;  ///< start over: delete the outputs a previous run listed, ignore the refusals
+    /// Only this shard's inputs (augment_shard.h), with a manifest of its own; the pool mixing ops
+    /// draw partners from is still every input of the folder. A COCO dataset's COCO file, which
+    /// lists every output, is left to --merge-manifests.
+    std::optional<Shard> shard;
     /// Checked between outputs; when it holds a signal number, no new output is started, the one in
     /// progress is finished, the manifest is written and the run returns with interruptedBy set.
     const std::atomic<int>* cancel = nullptr;
@@ -44,7 +51,7 @@ struct AugmentOptions {
 };
 
 struct AugmentSummary {
-    std::size_t files = 0;        ///< image files found under the input folder
+    std::size_t files = 0;        ///< image files found under the input folder (of the shard's part)
     std::size_t outputs = 0;      ///< outputs asked for: files * copies
     std::size_t written = 0;      ///< outputs written by this run
     std::size_t skipped = 0;      ///< outputs already done (in the manifest and on disk), left alone
@@ -72,5 +79,14 @@ struct AugmentSummary {
 /// writing the manifest, when an output cannot be written or rendered. A file that cannot be read is a
 /// failure counted in the summary.
 AugmentSummary augmentFolder(const AugmentOptions& options);
+
+/// The COCO file(s) of a COCO dataset's outputs, rebuilt from manifest lines: one per COCO file of
+/// the input folder, at its place, listing the outputs of `entries` that came from its images, in
+/// the order of their output names (so the ids never depend on the order of `entries`). Returns the
+/// files written.
+std::vector<std::filesystem::path> writeCocoFiles(const LabelledDataset& labels,
+                                                  const std::filesystem::path& input,
+                                                  const std::filesystem::path& output,
+                                                  const std::vector<ManifestEntry>& entries);
 
 }  // namespace auglab::cli
