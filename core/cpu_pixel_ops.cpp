@@ -148,14 +148,9 @@ ClaheTables claheTables(const Image& img, const ClaheStep& s, const RowLoop& loo
             }
         }
     });
-    // The tiles cover the image, or, unless both sides divide by the grid, the image padded
-    // (reflect_101) at its right by tx - w % tx columns and at its bottom by ty - h % ty rows: a whole
-    // extra tile's width (height) where that side divides, as OpenCV pads.
     const int tx = s.tilesX, ty = s.tilesY;
-    const bool pad = w % tx != 0 || h % ty != 0;
     ClaheTables t;
-    t.tileWidth = (pad ? w + tx - w % tx : w) / tx;
-    t.tileHeight = (pad ? h + ty - h % ty : h) / ty;
+    shared::claheTileSize(w, h, tx, ty, t.tileWidth, t.tileHeight);
     const int tileW = t.tileWidth, tileH = t.tileHeight;
     std::vector<int> col(static_cast<std::size_t>(tileW * tx)), row(static_cast<std::size_t>(tileH * ty));
     for (std::size_t x = 0; x < col.size(); ++x) col[x] = cpu_drawn::reflect101(int(x), w);

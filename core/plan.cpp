@@ -343,18 +343,7 @@ double isoNoiseLambda(const Image& img, double intensity) {
         for (int x = 0; x < img.width; ++x, p += img.channels)
             ++pairs[std::size_t(std::max({p[0], p[1], p[2]})) * 256 + std::min({p[0], p[1], p[2]})];
     }
-    double sum = 0, squares = 0;
-    for (int hi = 0; hi < 256; ++hi)
-        for (int lo = 0; lo <= hi; ++lo) {
-            const std::uint64_t n = pairs[std::size_t(hi) * 256 + std::size_t(lo)];
-            if (!n) continue;
-            const float l = shared::hlsLightness(hi, lo);
-            sum += double(n) * l;
-            squares += double(n) * (double(l) * l);
-        }
-    const double count = double(img.width) * img.height;
-    const double mean = sum / count;
-    return std::sqrt(std::max(squares / count - mean * mean, 0.0)) * intensity;
+    return shared::isoNoiseLambda(pairs.data(), double(img.width) * img.height, intensity);
 }
 
 }  // namespace auglab

@@ -146,7 +146,7 @@ inline int grayBlendOf(const GrayBlendStep& s, int c, int g) {
 /// (rgbToHlsF); lambda = intensity x the standard deviation of L over the image; per pixel a
 /// Poisson(lambda) count k and a normal hue offset of std colorSigma (degrees, as the library adds
 /// it) from AugLab's noise (IsoNoise); H += offset, L += float32(k x intensity x (1 - L)); back to
-/// RGB (hlsToRgbF), clipped to [0, 1], rint(x * 255). Alpha kept. A host step on the GPU backends.
+/// RGB (hlsToRgbF), clipped to [0, 1], rint(x * 255). Alpha kept.
 struct IsoNoiseStep {
     double colorSigma = 0;  ///< color_shift x intensity
     double intensity = 0;

@@ -74,6 +74,25 @@ AUGLAB_SHARED float hlsLightness(int hi, int lo) {
     return (static_cast<float>(hi) / 255.0f + static_cast<float>(lo) / 255.0f) * 0.5f;
 }
 
+/// ISONoise's lambda from the counts of each pixel's (8-bit max, min) pair (hi * 256 + lo, 65,536
+/// of them) over `pixels` pixels: intensity x the population standard deviation of the lightness,
+/// its sums in float64 in the order of the pairs.
+template <class Count>
+AUGLAB_SHARED double isoNoiseLambda(const Count* pairs, double pixels, double intensity) {
+    double sum = 0, squares = 0;
+    for (int hi = 0; hi < 256; ++hi)
+        for (int lo = 0; lo <= hi; ++lo) {
+            const Count n = pairs[hi * 256 + lo];
+            if (!n) continue;
+            const float l = hlsLightness(hi, lo);
+            sum += static_cast<double>(n) * l;
+            squares += static_cast<double>(n) * (static_cast<double>(l) * l);
+        }
+    const double mean = sum / pixels;
+    const double variance = squares / pixels - mean * mean;
+    return sqrt(variance > 0.0 ? variance : 0.0) * intensity;
+}
+
 /// A pixel's ISONoise draws from its four noise words (core/plan.h IsoNoise): a Poisson(lambda)
 /// count by inversion of the 53-bit uniform of words 0 and 1 (p0 = exp(-lambda)), and a standard
 /// normal by Box-Muller in double from words 2 and 3.
@@ -205,6 +224,16 @@ AUGLAB_SHARED void fancyPcaPixel(int px[3], const float mean[3], const double m[
 }
 
 // ---- CLAHE --------------------------------------------------------------------------------------
+
+/// CLAHE's tile size for a w x h image and a tx x ty grid: the tiles cover the image or, unless both
+/// sides divide by the grid, the image padded (reflect_101) at its right by tx - w % tx columns and
+/// at its bottom by ty - h % ty rows: a whole extra tile's width (height) where that side divides, as
+/// OpenCV pads.
+AUGLAB_SHARED void claheTileSize(int w, int h, int tx, int ty, int& tileW, int& tileH) {
+    const bool pad = w % tx != 0 || h % ty != 0;
+    tileW = (pad ? w + tx - w % tx : w) / tx;
+    tileH = (pad ? h + ty - h % ty : h) / ty;
+}
 
 /// A tile's clip limit in counts: int(clipLimit * area / 256), at least 1; 0 (none) for a limit of 0.
 AUGLAB_SHARED int claheClip(double clipLimit, int area) {

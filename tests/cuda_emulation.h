@@ -126,6 +126,27 @@ private:
                     for (int c = 0; c < (p.equalizeByChannels ? 3 : 1); ++c) equalizeTable(a, p, c);
                     continue;
                 }
+                if (l.kind == kClaheLut) {
+                    for (int k = 0; k < p.tilesX * p.tilesY; ++k) claheTileTable(a, p, k);
+                    continue;
+                }
+                if (l.kind == kIsoLambda) {
+                    isoLambda(a, p);
+                    continue;
+                }
+                if (l.kind == kPcaMean) {
+                    for (int c = 0; c < 3; ++c) pcaMean(a, p, c);
+                    continue;
+                }
+                if (l.kind == kPcaMatrix) {
+                    pcaMatrix(a, p);
+                    continue;
+                }
+                if (l.kind == kPcaRowSums || l.kind == kPcaRowProducts) {
+                    for (int y = 0; y < p.height; ++y)
+                        l.kind == kPcaRowSums ? pcaRowSums(a, p, y) : pcaRowProducts(a, p, y);
+                    continue;
+                }
                 for (int y = 0; y < p.height; ++y)
                     for (int x = 0; x < p.width; ++x) {
                         if (l.kind == kSegment)
@@ -140,6 +161,10 @@ private:
                             convolvePixel(a, p, x, y);
                         else if (l.kind == kStoreFloats)
                             storeFloatsPixel(a, p, x, y);
+                        else if (l.kind == kClaheHistogram)
+                            ++at<std::uint32_t>(a, p.sum)[claheBin(a, p, x, y)];
+                        else if (l.kind == kIsoHistogram)
+                            ++at<std::uint32_t>(a, p.sum)[isoPairBin(a, p, x, y)];
                         else if (l.kind == kHistogram) {
                             int bins[3];
                             const int n = histogramBins(a, p, x, y, bins);

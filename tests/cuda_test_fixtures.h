@@ -226,10 +226,13 @@ inline Plan pixelPlan(const QByteArray& op, int w, int h) {
     return plan;
 }
 
+/// Whether a plan draws normals per pixel (Gaussian noise, ISONoise's hue), whose log and cos on the
+/// device are libdevice's, not glibc's (see matchesCpu).
 inline bool hasNoise(const Plan& plan) {
     for (const PlanStage& s : plan.stages)
         for (const PixelStep& step : s.ops)
-            if (std::holds_alternative<NoiseStep>(step)) return true;
+            if (std::holds_alternative<NoiseStep>(step) || std::holds_alternative<IsoNoiseStep>(step))
+                return true;
     return false;
 }
 

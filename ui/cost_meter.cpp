@@ -359,13 +359,14 @@ QString CostMeter::describe(const CostResult& r) const {
     for (const Row& row : rows_)
         if (row.name == r.backend && r.threads == 0) how += " " + row.detail + ".";
     if (r.backend != "cpu") {
-        // Codec steps run on the CPU inside the GPU's plan (read back, encoded and decoded, uploaded).
+        // Host steps run on the CPU inside the GPU's plan (read back, run, uploaded).
         QStringList onCpu;
         for (const OpConfig& op : r.pipeline)
-            if (op.enabled && op.desc().runsOnHost) onCpu << QString::fromStdString(op.name());
+            if (op.enabled && (op.desc().runsOnHost || (r.backend == "gl" && op.desc().runsOnHostGl)))
+                onCpu << QString::fromStdString(op.name());
         onCpu.removeDuplicates();
         if (!onCpu.isEmpty())
-            how += " " + tr("%1 runs on the CPU on this backend (the image read back, encoded and decoded, "
+            how += " " + tr("%1 runs on the CPU on this backend (the image read back, processed on the CPU, "
                             "uploaded).")
                              .arg(onCpu.join(", "));
     }

@@ -280,11 +280,11 @@ std::string helpText(const std::string& command) {
 }
 
 namespace {
-/// The ops the GPU backends run on the CPU (OpDesc::runsOnHost).
-std::vector<std::string> hostOpNames() {
+/// The ops a GPU backend runs on the CPU (OpDesc::runsOnHost, and runsOnHostGl for GL).
+std::vector<std::string> hostOpNames(const std::string& backend) {
     std::vector<std::string> names;
     for (const OpDesc& op : opRegistry())
-        if (op.runsOnHost) names.push_back(op.name);
+        if (op.runsOnHost || (backend == "gl" && op.runsOnHostGl)) names.push_back(op.name);
     return names;
 }
 }  // namespace
@@ -302,7 +302,7 @@ int runInfo(const std::vector<std::string>& argv) {
             // The ops whose step a GPU backend hands to the CPU inside the same plan.
             backend["ops_on_cpu"] = nlohmann::ordered_json::array();
             if (b.name != "cpu")
-                for (const std::string& name : hostOpNames()) backend["ops_on_cpu"].push_back(name);
+                for (const std::string& name : hostOpNames(b.name)) backend["ops_on_cpu"].push_back(name);
             j["backends"].push_back(backend);
         }
         j["auto"] = autoBackendName();
@@ -311,8 +311,11 @@ int runInfo(const std::vector<std::string>& argv) {
         std::cout << j.dump(2) << "\n";
         return 0;
     }
-    std::string hostOps;
-    for (const std::string& name : hostOpNames()) hostOps += (hostOps.empty() ? "" : ", ") + name;
+    const auto hostOpsOf = [](const std::string& backend) {
+        std::string ops;
+        for (const std::string& name : hostOpNames(backend)) ops += (ops.empty() ? "" : ", ") + name;
+        return ops;
+    };
     std::cout << "AugLab " << AUGLAB_VERSION << "\n\nbackends (auto picks " << autoBackendName() << "):\n";
     for (const BackendInfo& b : infos)
         std::cout << "  " << b.name << ": "
@@ -320,7 +323,9 @@ int runInfo(const std::vector<std::string>& argv) {
                       : b.compiled ? "unavailable"
                                    : "not built")
                   << " - " << b.detail
-                  << (b.name != "cpu" && !hostOps.empty() ? "; on the CPU: " + hostOps : "") << "\n";
+                  << (b.name != "cpu" && !hostOpsOf(b.name).empty() ? "; on the CPU: " + hostOpsOf(b.name)
+                                                                    : "")
+                  << "\n";
     std::cout << "\nops:\n";
     for (const OpDesc& op : opRegistry()) std::cout << "  " << op.name << " - " << op.label << "\n";
     return 0;

@@ -106,6 +106,22 @@ const char* passName(PassKind kind) {
             return "histogram";
         case kEqualizeLut:
             return "equalisation tables";
+        case kClaheHistogram:
+            return "CLAHE tile histograms";
+        case kClaheLut:
+            return "CLAHE tables";
+        case kIsoHistogram:
+            return "ISO noise lightness counts";
+        case kIsoLambda:
+            return "ISO noise lambda";
+        case kPcaMean:
+            return "FancyPCA mean";
+        case kPcaRowSums:
+            return "FancyPCA row sums";
+        case kPcaRowProducts:
+            return "FancyPCA row products";
+        case kPcaMatrix:
+            return "FancyPCA matrix";
         case kMedian:
             return "median";
         case kConvolve:

@@ -40,6 +40,11 @@ public:
     Offset putArray(const std::vector<T>& v) {
         return put(v.data(), v.size() * sizeof(T), alignof(T) > 16 ? alignof(T) : 16);
     }
+    /// Lab8's tables (shared::lab_layout), added once when first needed.
+    Offset labTables() {
+        if (!lab_) lab_ = putArray(Lab8::tables().packed());
+        return *lab_;
+    }
     /// OpenCV's HSV division tables (sdiv then hdiv), added once when first needed.
     Offset hsvDivisions() {
         if (!divisions_) {
@@ -54,21 +59,49 @@ public:
 private:
     Offset base_;
     std::vector<unsigned char> bytes_;
-    std::optional<Offset> divisions_;
+    std::optional<Offset> divisions_, lab_;
 };
 
 /// A job's working memory in the arena.
 struct JobWork {
-    const Image* level = nullptr;   ///< the input of stage 0
-    Offset images[2] = {0, 0};      ///< stage s writes images[s % 2] and reads images[(s - 1) % 2]
-    Offset floats = 0;              ///< blur rows, median, convolution sums
-    /// per mean brightness step: sum at +0, LUT at +256; per equalisation: 3 x 256 counts at +0,
-    /// tables at +kEqualizeTables
-    std::vector<Offset> meanSlots;
+    const Image* level = nullptr;  ///< the input of stage 0
+    Offset images[2] = {0, 0};     ///< stage s writes images[s % 2] and reads images[(s - 1) % 2]
+    Offset floats = 0;             ///< blur rows, median, convolution sums
+    /// a slot per step that gathers statistics first (scratchBytes), in plan order
+    std::vector<Offset> scratchSlots;
 };
 
-constexpr std::size_t kEqualizeTables = 3 * 256 * sizeof(std::uint32_t);
+// The scratch of the steps that gather statistics of the whole image: counts and sums (zeroed before
+// the batch) followed by what is made of them.
+constexpr std::size_t kEqualizeTables = 3 * 256 * sizeof(std::uint32_t);  ///< mean: sum at +0, LUT at +256
 constexpr std::size_t kMeanSlotBytes = kEqualizeTables + 3 * 256;
+constexpr std::size_t kIsoPairBytes = 256 * 256 * sizeof(std::uint32_t);  ///< then lambda, exp(-lambda)
+constexpr std::size_t kPcaHeadBytes = 128;  ///< the mean (float[3]) at +0, the matrix at +16; then the rows
+
+std::size_t claheCountBytes(const ClaheStep& c) {
+    return alignUp(static_cast<std::size_t>(c.tilesX) * static_cast<std::size_t>(c.tilesY) * 256 *
+                   sizeof(std::uint32_t));
+}
+
+/// Bytes of a step's scratch slot in a stage of `height` rows (0: the step has none).
+std::size_t scratchBytes(const PixelStep& s, int height) {
+    if (std::holds_alternative<MeanBrightnessStep>(s) || std::holds_alternative<EqualizeStep>(s))
+        return kMeanSlotBytes;
+    if (const auto* c = std::get_if<ClaheStep>(&s))
+        return claheCountBytes(*c) + alignUp(static_cast<std::size_t>(c->tilesX) * c->tilesY * 256);
+    if (std::holds_alternative<IsoNoiseStep>(s)) return kIsoPairBytes + 2 * sizeof(double);
+    if (std::holds_alternative<FancyPcaStep>(s))
+        return kPcaHeadBytes + static_cast<std::size_t>(height) * kPcaRowDoubles * sizeof(double);
+    return 0;
+}
+
+/// Bytes of every scratch slot of a plan, each rounded up to 16.
+std::size_t planScratchBytes(const Plan& p) {
+    std::size_t n = 0;
+    for (const PlanStage& stage : p.stages)
+        for (const PixelStep& s : stage.ops) n += alignUp(scratchBytes(s, stage.height), 16);
+    return n;
+}
 
 bool isBlur(const PixelStep& s) {
     return std::holds_alternative<BlurStep>(s);
@@ -79,11 +112,6 @@ bool usesFloats(const PixelStep& s) {
     return std::holds_alternative<BlurStep>(s) || std::holds_alternative<MedianStep>(s) ||
            std::holds_alternative<ConvolveStep>(s);
 }
-/// Steps that read the whole image first (a mean, a histogram): each has a scratch slot.
-bool isMean(const PixelStep& s) {
-    return std::holds_alternative<MeanBrightnessStep>(s) || std::holds_alternative<EqualizeStep>(s);
-}
-
 /// Validates a job and returns its stage-0 input, as executePlanCpu checks it.
 const Image* jobInput(RenderJob& job) {
     if (!job.source || !job.output)
@@ -219,7 +247,7 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
     const Plan& plan = job.plan;
     const int channels = work.level->channels;
     std::vector<DevicePass> passes;
-    std::size_t meanIndex = 0;
+    std::size_t slot = 0;
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {
         const PlanStage& stage = plan.stages[s];
         DevicePass base{};
@@ -282,9 +310,9 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 DevicePass eq = base;
                 eq.equalizePil = e->pil ? 1 : 0;
                 eq.equalizeByChannels = e->byChannels ? 1 : 0;
-                eq.sum = work.meanSlots[meanIndex];
-                eq.lut = work.meanSlots[meanIndex] + kEqualizeTables;
-                ++meanIndex;
+                eq.sum = work.scratchSlots[slot];
+                eq.lut = work.scratchSlots[slot] + kEqualizeTables;
+                ++slot;
                 eq.kind = kHistogram;
                 passes.push_back(eq);
                 eq.kind = kEqualizeLut;
@@ -293,7 +321,73 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 op.kind = e->byChannels ? kOpChannelLut : kOpLumaLut;
                 op.luts = eq.lut;
                 ops.push_back(op);
-            } else if (isMean(step)) {
+            } else if (const auto* c = std::get_if<ClaheStep>(&step)) {
+                flush();
+                // The counts over the padded grid, a table per tile, then the blend in the next segment.
+                DevicePass clahe = base;
+                clahe.innerWidth = stage.width;
+                clahe.innerHeight = stage.height;
+                clahe.tilesX = c->tilesX;
+                clahe.tilesY = c->tilesY;
+                shared::claheTileSize(stage.width, stage.height, c->tilesX, c->tilesY, clahe.tileWidth,
+                                      clahe.tileHeight);
+                clahe.width = clahe.tileWidth * c->tilesX;
+                clahe.height = clahe.tileHeight * c->tilesY;
+                const int area = clahe.tileWidth * clahe.tileHeight;
+                clahe.clip = shared::claheClip(c->clipLimit, area);
+                clahe.lutScale = 255.0f / static_cast<float>(area);
+                clahe.labTables = blob.labTables();
+                clahe.sum = work.scratchSlots[slot];
+                clahe.lut = work.scratchSlots[slot] + claheCountBytes(*c);
+                ++slot;
+                clahe.kind = kClaheHistogram;
+                passes.push_back(clahe);
+                clahe.kind = kClaheLut;
+                passes.push_back(clahe);
+                DeviceOp op{};
+                op.kind = kOpClahe;
+                op.luts = clahe.lut;
+                op.tiles[0] = c->tilesX;
+                op.tiles[1] = c->tilesY;
+                op.invTile[0] = 1.0f / static_cast<float>(clahe.tileWidth);
+                op.invTile[1] = 1.0f / static_cast<float>(clahe.tileHeight);
+                op.labTables = clahe.labTables;
+                ops.push_back(op);
+            } else if (const auto* n = std::get_if<IsoNoiseStep>(&step)) {
+                flush();
+                DevicePass iso = base;
+                iso.intensity = n->intensity;
+                iso.sum = work.scratchSlots[slot];
+                iso.lut = work.scratchSlots[slot] + kIsoPairBytes;
+                ++slot;
+                iso.kind = kIsoHistogram;
+                passes.push_back(iso);
+                iso.kind = kIsoLambda;
+                passes.push_back(iso);
+                DeviceOp op{};
+                op.kind = kOpIsoNoise;
+                op.luts = iso.lut;
+                op.seedLo = static_cast<std::uint32_t>(n->seed);
+                op.seedHi = static_cast<std::uint32_t>(n->seed >> 32);
+                op.colorSigma = n->colorSigma;
+                op.intensity = n->intensity;
+                ops.push_back(op);
+            } else if (const auto* f = std::get_if<FancyPcaStep>(&step)) {
+                flush();
+                DevicePass pca = base;
+                for (int c = 0; c < 3; ++c) pca.pcaAlpha[c] = f->alpha[static_cast<std::size_t>(c)];
+                pca.lut = work.scratchSlots[slot];
+                pca.sum = work.scratchSlots[slot] + kPcaHeadBytes;
+                ++slot;
+                for (const PassKind kind : {kPcaMean, kPcaRowSums, kPcaRowProducts, kPcaMatrix}) {
+                    pca.kind = kind;
+                    passes.push_back(pca);
+                }
+                DeviceOp op{};
+                op.kind = kOpFancyPca;
+                op.luts = pca.lut;
+                ops.push_back(op);
+            } else if (std::holds_alternative<MeanBrightnessStep>(step)) {
                 flush();
                 const auto& m = std::get<MeanBrightnessStep>(step);
                 DevicePass mean = base;
@@ -301,9 +395,9 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 mean.brightness = m.brightness;
                 mean.meanOfGray = m.gray ? 1 : 0;
                 mean.roundMean = m.roundMean ? 1 : 0;
-                mean.sum = work.meanSlots[meanIndex];
-                mean.lut = work.meanSlots[meanIndex] + 256;
-                ++meanIndex;
+                mean.sum = work.scratchSlots[slot];
+                mean.lut = work.scratchSlots[slot] + 256;
+                ++slot;
                 mean.kind = kMeanSum;
                 passes.push_back(mean);
                 mean.kind = kMeanLut;
@@ -398,8 +492,8 @@ std::size_t jobBytes(const RenderJob& job) {
     std::size_t n = alignUp(imageBytes(w.inputWidth, w.inputHeight, channels));
     n += alignUp(slotBytes(p, 0, channels)) + alignUp(slotBytes(p, 1, channels));
     if (stepCount(p, usesFloats)) n += alignUp(floatBytes(p));
-    n += stepCount(p, isMean) * kMeanSlotBytes + 4096;  // and the descriptors
-    for (const PlanStage& stage : p.stages)             // partners travel with the descriptors
+    n += planScratchBytes(p) + 4096;         // and the descriptors
+    for (const PlanStage& stage : p.stages)  // partners travel with the descriptors
         for (const PixelStep& s : stage.ops)
             if (std::holds_alternative<MixStep>(s))
                 n += alignUp(imageBytes(stage.width, stage.height, channels));
@@ -449,14 +543,16 @@ DeviceBatch buildDeviceBatch(std::span<RenderJob> jobs) {
             cursor += alignUp(floatBytes(p));
         }
     }
-    // Scratch of the mean brightness steps.
+    // Scratch of the steps that gather statistics first, a slot each in plan order.
     b.scratch = cursor;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
         if (!work[j].level) continue;
-        for (std::size_t i = stepCount(jobs[j].plan, isMean); i > 0; --i) {
-            work[j].meanSlots.push_back(cursor);
-            cursor += kMeanSlotBytes;
-        }
+        for (const PlanStage& stage : jobs[j].plan.stages)
+            for (const PixelStep& s : stage.ops)
+                if (const std::size_t bytes = scratchBytes(s, stage.height)) {
+                    work[j].scratchSlots.push_back(cursor);
+                    cursor += alignUp(bytes, 16);
+                }
     }
     b.scratchBytes = cursor - b.scratch;
     b.blobOffset = alignUp(cursor);

@@ -25,6 +25,19 @@ enum PassKind : int {
     kStoreFloats,  ///< floats -> 8-bit image, rounded to nearest even and clipped (RGB only)
     kHistogram,    ///< counts of R, G, B (or of the luma) into `sum`: 3 x 256 32-bit counts
     kEqualizeLut,  ///< builds EqualizeStep's tables from those counts into `lut` (3 x 256 bytes)
+    // CLAHE (core/plan.h ClaheStep): the lightness counts of every tile of the padded grid, then a
+    // table per tile; the next segment's kOpClahe blends them.
+    kClaheHistogram,  ///< per pixel of the padded grid (width x height): its tile's count of its L
+    kClaheLut,        ///< per tile: the clipped histogram's table into `lut`
+    // ISONoise (IsoNoiseStep): the counts of each (max, min) pair, then lambda.
+    kIsoHistogram,  ///< per pixel: 256 x 256 counts of (max, min) into `sum`
+    kIsoLambda,     ///< one thread: lambda and exp(-lambda) (two doubles) into `lut`
+    // FancyPCA (FancyPcaStep): the float32 mean, the per-row centred sums and products in float64, the
+    // matrix; in the orders the CPU sums them (core/cpu_pixel_ops.cpp fancyPcaStats).
+    kPcaMean,         ///< three threads, one per channel: the running float32 sum, pixel by pixel
+    kPcaRowSums,      ///< per row: the sums of the centred values
+    kPcaRowProducts,  ///< per row: the products of the values centred again
+    kPcaMatrix,       ///< one thread: the covariance, its eigenpairs, V diag(alpha * lambda)
     kPassKinds
 };
 
@@ -39,10 +52,16 @@ enum OpKind : int {
     kOpChannelLut,
     kOpMatrix,
     kOpGrayBlend,
-    kOpLumaLut,  ///< the luma of OpenCV's 8-bit YCrCb through `luts` (256 bytes), Cr and Cb kept
-    kOpKeyedLut  ///< shapes drawn on the host (core/keyed_tables.h): the pixel's key in `keys`, then its
-                 ///< key's R, G, B tables at `luts` + 768 * key
+    kOpLumaLut,   ///< the luma of OpenCV's 8-bit YCrCb through `luts` (256 bytes), Cr and Cb kept
+    kOpKeyedLut,  ///< shapes drawn on the host (core/keyed_tables.h): the pixel's key in `keys`, then its
+                  ///< key's R, G, B tables at `luts` + 768 * key
+    kOpClahe,     ///< the lightness through the four nearest tiles' tables at `luts`, blended
+    kOpIsoNoise,  ///< ISONoise with lambda and exp(-lambda) at `luts`
+    kOpFancyPca   ///< FancyPCA with the mean (float[3]) at `luts` and the matrix (double[9]) at `luts` + 16
 };
+
+/// FancyPCA's scratch per row: 3 sums of the centred values, then 6 products.
+constexpr int kPcaRowDoubles = 9;
 
 /// Dropout fill modes, as Fill::Mode.
 enum FillKind : int { kFillConstant, kFillRandom, kFillRandomUniform };
@@ -71,6 +90,11 @@ struct DeviceOp {
     int box[4];            ///< x, y, w, h in output pixels
     int width, channels;   ///< the partner's row length, in pixels, and its channels
     Offset partner;        ///< tightly packed rows of width * channels bytes
+    // kOpClahe: the grid (tiles across, down), 1 / tile size in float32, Lab8's tables.
+    int tiles[2];
+    float invTile[2];
+    Offset labTables;              ///< shared::lab_layout's block
+    double colorSigma, intensity;  ///< kOpIsoNoise
 };
 
 /// The warp of a segment, in OpenCV's fixed point: source x of output (x, y) is
@@ -120,6 +144,16 @@ struct DevicePass {
     Offset sum;              ///< std::uint64_t (equalisation: 3 x 256 std::uint32_t), zeroed before the batch
     Offset lut;  ///< 256 bytes (equalisation: 768), written by kMeanLut (kEqualizeLut) and read by the next
                  ///< segment's kOpLut (kOpChannelLut, kOpLumaLut)
+    // CLAHE: `sum` holds tilesX * tilesY x 256 32-bit counts, `lut` as many tables of 256 bytes.
+    int innerWidth, innerHeight;  ///< kClaheHistogram: the image's size (width x height is the grid's)
+    int tilesX, tilesY, tileWidth, tileHeight;
+    int clip;  ///< the tile's clip limit in counts (0: none)
+    float lutScale;
+    Offset labTables;  ///< shared::lab_layout's block
+    // ISONoise: `sum` holds the 65,536 pair counts, `lut` lambda and exp(-lambda).
+    double intensity;
+    // FancyPCA: `sum` holds 9 doubles per row (3 sums, 6 products), `lut` the mean and the matrix.
+    float pcaAlpha[3];
 };
 
 /// Where a finished output goes in a grid texture (the GUI's display, written through CUDA-GL

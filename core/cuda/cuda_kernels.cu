@@ -102,6 +102,59 @@ __global__ void __launch_bounds__(kBlockThreads)
         if (bins[i]) atomicAdd(at<unsigned int>(arena, pass.sum) + i, bins[i]);
 }
 
+/// kClaheHistogram and kIsoHistogram: each pixel adds one to a count of its output's, atomically
+/// (integer counts: the result does not depend on the order of the adds).
+template <int Kind>
+__global__ void __launch_bounds__(kBlockThreads) countKernel(unsigned char* arena, const DevicePass* passes) {
+    __shared__ DevicePass pass;
+    loadPass(passes + blockIdx.z, pass);
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x >= pass.width) return;
+    for (int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y); y < pass.height;
+         y += static_cast<int>(gridDim.y * blockDim.y)) {
+        const int bin = Kind == kClaheHistogram ? claheBin(arena, pass, x, y) : isoPairBin(arena, pass, x, y);
+        atomicAdd(at<unsigned int>(arena, pass.sum) + bin, 1u);
+    }
+}
+
+/// kPcaRowSums and kPcaRowProducts: one thread per row, summing it left to right as the CPU does.
+template <int Kind>
+__global__ void __launch_bounds__(256) rowKernel(unsigned char* arena, const DevicePass* passes) {
+    __shared__ DevicePass pass;
+    loadPass(passes + blockIdx.z, pass);
+    const int y = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    if (y >= pass.height) return;
+    if constexpr (Kind == kPcaRowSums)
+        pcaRowSums(arena, pass, y);
+    else
+        pcaRowProducts(arena, pass, y);
+}
+
+/// kClaheLut (a thread per tile), kIsoLambda and kPcaMatrix (one thread), kPcaMean (one per channel:
+/// a float sum that must run in the CPU's order, pixel by pixel).
+__global__ void __launch_bounds__(256) statsKernel(unsigned char* arena, const DevicePass* passes) {
+    __shared__ DevicePass pass;
+    loadPass(passes + blockIdx.z, pass);
+    const int t = static_cast<int>(threadIdx.x);
+    switch (pass.kind) {
+        case kClaheLut:
+            for (int k = t; k < pass.tilesX * pass.tilesY; k += static_cast<int>(blockDim.x))
+                claheTileTable(arena, pass, k);
+            return;
+        case kIsoLambda:
+            if (t == 0) isoLambda(arena, pass);
+            return;
+        case kPcaMean:
+            if (t < 3) pcaMean(arena, pass, t);
+            return;
+        case kPcaMatrix:
+            if (t == 0) pcaMatrix(arena, pass);
+            return;
+        default:
+            return;
+    }
+}
+
 /// One thread per table (a sequential scan of 256 counts).
 __global__ void __launch_bounds__(256) equalizeLutKernel(unsigned char* arena, const DevicePass* passes) {
     __shared__ DevicePass pass;
@@ -171,8 +224,10 @@ cudaError_t launchPasses(PassKind kind, unsigned char* arena, Offset passes, int
                          int maxHeight, cudaStream_t stream) {
     if (count <= 0) return cudaSuccess;
     const auto* first = reinterpret_cast<const DevicePass*>(arena + passes);
-    const bool perPixel = kind != kMeanLut && kind != kEqualizeLut;
-    if (perPixel && (maxWidth <= 0 || maxHeight <= 0)) return cudaSuccess;  // nothing to write
+    const bool perRow = kind == kPcaRowSums || kind == kPcaRowProducts;
+    const bool perPixel = !perRow && kind != kMeanLut && kind != kEqualizeLut && kind != kClaheLut &&
+                          kind != kIsoLambda && kind != kPcaMean && kind != kPcaMatrix;
+    if ((perPixel || perRow) && (maxWidth <= 0 || maxHeight <= 0)) return cudaSuccess;  // nothing to write
     const dim3 block = perPixel ? dim3(kBlockX, kBlockY) : dim3(256);
     for (int begin = 0; begin < count; begin += kMaxGridZ) {
         const int chunk = std::min(kMaxGridZ, count - begin);
@@ -180,6 +235,7 @@ cudaError_t launchPasses(PassKind kind, unsigned char* arena, Offset passes, int
             perPixel ? dim3(static_cast<unsigned>((maxWidth + kBlockX - 1) / kBlockX),
                             static_cast<unsigned>(std::min(kMaxGridY, (maxHeight + kBlockY - 1) / kBlockY)),
                             static_cast<unsigned>(chunk))
+            : perRow ? dim3(static_cast<unsigned>((maxHeight + 255) / 256), 1, static_cast<unsigned>(chunk))
                      : dim3(1, 1, static_cast<unsigned>(chunk));
         const DevicePass* p = first + begin;
         switch (kind) {
@@ -212,6 +268,24 @@ cudaError_t launchPasses(PassKind kind, unsigned char* arena, Offset passes, int
                 break;
             case kEqualizeLut:
                 equalizeLutKernel<<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kClaheHistogram:
+                countKernel<kClaheHistogram><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kIsoHistogram:
+                countKernel<kIsoHistogram><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kPcaRowSums:
+                rowKernel<kPcaRowSums><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kPcaRowProducts:
+                rowKernel<kPcaRowProducts><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kClaheLut:
+            case kIsoLambda:
+            case kPcaMean:
+            case kPcaMatrix:
+                statsKernel<<<grid, block, 0, stream>>>(arena, p);
                 break;
             default:
                 return cudaErrorInvalidValue;

@@ -334,6 +334,19 @@ AUGLAB_HD std::uint8_t brightnessContrastEntry(int v, float alpha, float beta) {
     return static_cast<std::uint8_t>(truncToInt(x));
 }
 
+/// Border reflect_101 by mirroring steps, as cpu_pixel_ops.cpp's reflect101.
+AUGLAB_HD int reflect101(int p, int len) {
+    if (len == 1) return 0;
+    while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
+    return p;
+}
+
+}  // namespace auglab::cuda
+
+#include "cuda_image_stats.cuh"  // CLAHE, ISONoise and FancyPCA: their statistics passes and ops
+
+namespace auglab::cuda {
+
 // ---- The pointwise ops (cpu_pixel_ops.cpp) ------------------------------------------------------
 
 AUGLAB_HD void applyOp(unsigned char* arena, const DeviceOp& op, int x, int y, int px[4]) {
@@ -439,6 +452,15 @@ AUGLAB_HD void applyOp(unsigned char* arena, const DeviceOp& op, int x, int y, i
                     (op.weight * static_cast<std::uint32_t>(px[c]) + wb * b[c] + 32768u) >> 16);
             return;
         }
+        case kOpClahe:
+            claheOp(arena, op, x, y, px);
+            return;
+        case kOpIsoNoise:
+            isoNoiseOp(arena, op, x, y, px);
+            return;
+        case kOpFancyPca:
+            fancyPcaOp(arena, op, px);
+            return;
         default:
             return;
     }
@@ -462,13 +484,6 @@ AUGLAB_HD void segmentPixel(unsigned char* arena, const DevicePass& p, int x, in
     const DeviceOp* ops = at<DeviceOp>(arena, p.ops);
     for (int i = 0; i < p.opCount; ++i) applyOp(arena, ops[i], x, y, px);
     for (int c = 0; c < p.channels; ++c) out[c] = static_cast<unsigned char>(px[c]);
-}
-
-/// Border reflect_101 by mirroring steps, as cpu_pixel_ops.cpp's reflect101.
-AUGLAB_HD int reflect101(int p, int len) {
-    if (len == 1) return 0;
-    while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
-    return p;
 }
 
 /// kBlurRows: the float row pass of the separable Gaussian, taps summed in order.

@@ -438,8 +438,11 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
         applyPixelStep(img, step, RowLoop{});
         return uploadImage(img);
     }
-    if (isHostStep(step)) {
-        // A codec call or ISONoise, on the host (host_steps.h): read back, run, upload.
+    if (isHostStep(step) || std::holds_alternative<ClaheStep>(step) ||
+        std::holds_alternative<FancyPcaStep>(step) || std::holds_alternative<IsoNoiseStep>(step)) {
+        // On the host: a codec call or a drawing step (host_steps.h), or a step whose per-pixel maths
+        // GLSL 3.30 cannot do exactly (float64, unfused float products: OpDesc::runsOnHostGl). Read
+        // back, run, upload.
         Image img = readBack(input, w, h, channels);
         applyHostStep(img, step);
         return uploadImage(img);

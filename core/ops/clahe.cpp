@@ -3,8 +3,9 @@
 // cv2.COLOR_RGB2LAB and cv2.COLOR_LAB2RGB back (a ClaheStep: core/plan.h, core/colour.h Lab8, both
 // bit exact). The library's tile_grid_size is OpenCV's Size, (tiles across, tiles down), although its
 // docstring says (rows, columns); AugLab's tile_grid is [rows, columns] like every size it has, so
-// the pair is swapped both ways. Alpha is kept (the library refuses four channels). The GPU backends
-// run the step on the host for now (OpDesc::runsOnHost).
+// the pair is swapped both ways. Alpha is kept (the library refuses four channels). The CUDA backend
+// runs the step on the device (tile histograms, tables, blend); the GL backend on the host
+// (OpDesc::runsOnHostGl: GLSL 3.30 cannot keep the float blend from being fused).
 // Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/clahe.h"
@@ -51,7 +52,7 @@ public:
                               grid,
                           });
         params::typical(d, "clip_limit", 1, 10);
-        d.runsOnHost = true;
+        d.runsOnHostGl = true;
         return d;
     }
 

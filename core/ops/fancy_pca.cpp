@@ -5,8 +5,9 @@
 // eigenvector signs are LAPACK's; AugLab's follow a stated rule (largest component positive), so a
 // sample's replay gives the library the same pixels once each weight is given the sign that maps one
 // eigenvector to the other (the parity test does that); the distribution is the same, the weights
-// being symmetric. Alpha is kept (the library would fold it into a 4-channel PCA). The GPU backends run
-// the step on the host for now (OpDesc::runsOnHost).
+// being symmetric. Alpha is kept (the library would fold it into a 4-channel PCA). The CUDA backend runs
+// the step on the device (the statistics summed in the CPU's orders); the GL backend on the host, its
+// per-pixel maths being float64 (OpDesc::runsOnHostGl).
 // Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/fancy_pca.h"
@@ -46,7 +47,7 @@ public:
                    {number("alpha", "Alpha", "std", 0, kAlphaMax, 0.1,
                            "The std of each principal component's weight: 0.1 is AlexNet's.")});
         params::typical(d, "alpha", 0, 1);
-        d.runsOnHost = true;
+        d.runsOnHostGl = true;
         return d;
     }
 

@@ -5,7 +5,9 @@
 // hue by hundredths of a degree); L += k x intensity x (1 - L); back to RGB, clipped, rint(x * 255).
 // The noise is AugLab's own per-pixel stream (IsoNoise, keyed by the replay's noise_seed): a sample
 // is reproducible from (seed, index), not the library's numbers, so the parity test feeds the library
-// that noise. An IsoNoiseStep: the CPU's kernel, run on the host by the GPU backends.
+// that noise. An IsoNoiseStep: on the CUDA device (lambda from the (max, min) counts, the draws from
+// the same per-pixel words; libdevice's log and cos may put a rare value a level apart), on the host
+// for the GL backend (float64 per pixel: OpDesc::runsOnHostGl).
 // Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/iso_noise.h"
@@ -49,7 +51,7 @@ public:
                                   "Scales the Poisson rate and each count's brightening."),
                    });
         params::typical(d, "intensity", 0, 2);
-        d.runsOnHost = true;
+        d.runsOnHostGl = true;
         return d;
     }
 
