@@ -1,0 +1,174 @@
+"""AugLab's augmentation engine for Python: the pixels you previewed, in your training loop.
+
+``auglab.Pipeline`` loads an ``*.auglab.json`` preset (the GUI's file) and renders samples with
+the same C++ engine as the preview and ``auglab-cli``. Sample ``index`` of a seed is a pure
+function of (seed, index, preset, image size), so ``pipe(image, index)`` is exactly the image that
+``auglab-cli apply --image F --index I --backend cpu`` writes, bit for bit, on any machine, in any
+process and with any number of threads.
+
+    import auglab
+    pipe = auglab.Pipeline.load("presets/mild.auglab.json")
+    out = pipe(image, index=7)                    # uint8 H x W x 3 or 4, as the CLI writes it
+    outs = pipe.batch(images, range(64), threads=4)
+    params = pipe.replay(image, 7)                # the concrete parameters (auglab-replay JSON)
+
+``auglab.torch`` (import it explicitly; needs PyTorch) wraps a dataset so that its samples depend
+on (epoch, dataset index) only, not on DataLoader workers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Iterable, Optional, Sequence
+
+import numpy as np
+
+from . import _auglab
+from ._targets import TargetRules
+
+__version__: str = _auglab.__version__
+__all__ = ["Pipeline", "apply_replay", "imread", "imwrite", "__version__"]
+
+
+class Pipeline:
+    """A preset, ready to render samples.
+
+    Make one with :meth:`load` or :meth:`from_json`; both are strict, as ``auglab-cli validate``
+    is: an unknown key, a wrong type, a value out of bounds or an unknown op raises ``ValueError``
+    whose message names the JSON path of the fault (``pipeline[2].holes: min 9 > max 8``).
+
+    A Pipeline is immutable, thread-safe (calls release the GIL) and picklable (it travels to
+    DataLoader workers as its preset's JSON).
+    """
+
+    __slots__ = ("_core", "_rules")
+
+    def __init__(self, _core: "_auglab.Preset") -> None:
+        if not isinstance(_core, _auglab.Preset):
+            raise TypeError("use Pipeline.load(path) or Pipeline.from_json(text)")
+        self._core = _core
+        self._rules: Optional[TargetRules] = None
+
+    @classmethod
+    def load(cls, path: "str | os.PathLike[str]") -> "Pipeline":
+        """Reads an ``*.auglab.json`` preset file. ``ValueError`` (with the file and the JSON path)
+        when it is not a valid preset, ``ValueError`` too when it cannot be read."""
+        return cls(_auglab.Preset.load(os.fspath(path)))
+
+    @classmethod
+    def from_json(cls, text: "str | bytes") -> "Pipeline":
+        """Parses a preset document (the text of an ``*.auglab.json`` file)."""
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        return cls(_auglab.Preset.from_json(text))
+
+    # --- what the preset says -------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The preset's name."""
+        return self._core.name
+
+    @property
+    def seed(self) -> int:
+        """The preset's seed: the one used when a call gives none."""
+        return self._core.seed
+
+    def __len__(self) -> int:
+        """The number of ops in the pipeline (those inside groups included)."""
+        return self._core.op_count
+
+    def to_json(self) -> str:
+        """The preset as ``*.auglab.json`` text, every parameter written out."""
+        return self._core.to_json()
+
+    def __repr__(self) -> str:
+        return f"auglab.Pipeline(name={self.name!r}, ops={len(self)}, seed={self.seed})"
+
+    def __reduce__(self):
+        return (Pipeline.from_json, (self.to_json(),))
+
+    # --- samples ----------------------------------------------------------------------------------
+
+    def __call__(self, image: np.ndarray, index: int, seed: Optional[int] = None, **targets: Any):
+        """Sample ``index`` of ``image``: what ``auglab-cli apply --index`` writes, bit for bit.
+
+        ``image``: a NumPy ``uint8`` array, H x W x 3 (RGB) or H x W x 4 (RGBA; alpha moves with
+        the geometry and is otherwise untouched), of any strides (slices, ``[::-1]`` views,
+        Fortran order): it is read where it lies, into the engine's one copy of the source.
+        ``index``: the sample index (an int >= 0); ``seed``: default the preset's seed.
+
+        Without targets, returns the augmented image: a new ``uint8`` array, H' x W' x C (the
+        size changes when the pipeline crops or resizes). Mixing ops (mixup, cutmix, the 4-image
+        grid) take their partner from the image itself, as ``apply`` does without ``--partner``.
+
+        With targets, as Albumentations' ``Compose(...)(image=..., bboxes=...)``, returns a dict
+        with ``"image"`` and each target given, moved by the same parameters as the pixels and
+        filtered by the preset's ``targets`` section (Albumentations 2.0.8's BboxParams and
+        KeypointParams):
+
+        - ``bboxes``: N x 4(+k) in the section's ``boxes.format`` (``pascal_voc`` by default;
+          ``coco``, ``yolo``, ``albumentations``); extra columns ride along. Returns float64.
+        - ``keypoints``: N x len(format)(+k) in ``keypoints.format`` (``xy`` by default; ``xya``
+          etc., angles in degrees unless ``angle_in_degrees`` is false). Returns float64.
+        - ``mask``: H x W uint8 (or H x W x K: K masks); ``masks``: a list of H x W uint8 masks.
+        - label fields named in ``boxes.label_fields`` / ``keypoints.label_fields`` (default
+          ``class_labels`` for boxes): one value per box or keypoint, filtered with them.
+        """
+        if not targets:
+            return self._core.sample(image, index, seed)
+        return self._rules_().apply(self._core, image, index, seed, targets)
+
+    def batch(self, images: "Sequence[np.ndarray] | np.ndarray", indices: Iterable[int],
+              threads: Optional[int] = None, backend: str = "cpu", seed: Optional[int] = None) -> list:
+        """Renders ``images[i]`` as sample ``indices[i]`` for every i, in parallel, and returns the
+        outputs as a list of arrays (their sizes may differ). Each output is exactly
+        ``self(images[i], indices[i], seed)``: the result never depends on ``threads``.
+
+        ``images``: a sequence of arrays as ``__call__`` takes, or one N x H x W x C array.
+        ``threads``: the engine's own thread pool, one image per task (default: one per hardware
+        thread); the GIL is released for the whole batch. ``backend``: ``"cpu"`` (the reference)
+        or ``"cuda"`` (within the README's GPU bounds of the CPU, when the module was built with
+        CUDA and a device is present; ``RuntimeError`` saying why otherwise).
+        An image the pipeline cannot take raises ``ValueError`` naming it (``images[3]: ...``).
+        """
+        if isinstance(images, np.ndarray) and images.ndim == 4:
+            images = list(images)
+        return self._core.batch(images, indices, seed, threads, backend)
+
+    def replay(self, image: "np.ndarray | tuple[int, int]", index: int, seed: Optional[int] = None) -> dict:
+        """The concrete parameters of sample ``index`` for ``image`` (or an ``(H, W)`` shape): the
+        ``auglab-replay`` document ``auglab-cli apply --save-replay`` writes, as a dict (with
+        ``"realism"``, the share of invented pixels). :func:`apply_replay` renders it again."""
+        if isinstance(image, np.ndarray):
+            if image.ndim < 2:
+                raise ValueError("image: expected an H x W x C array")
+            height, width = image.shape[:2]
+        else:
+            height, width = image
+        return json.loads(self._core.replay_json(int(width), int(height), index, seed))
+
+    def _rules_(self) -> TargetRules:
+        if self._rules is None:
+            self._rules = TargetRules(json.loads(self._core.targets_json))
+        return self._rules
+
+
+def apply_replay(image: np.ndarray, replay: "dict | str") -> np.ndarray:
+    """Renders a replay (a dict from :meth:`Pipeline.replay`, or ``auglab-replay`` JSON text) on
+    ``image``, which must have the size it was drawn for: bit for bit the sample it came from."""
+    text = replay if isinstance(replay, str) else json.dumps(replay)
+    return _auglab.apply_replay(image, text)
+
+
+def imread(path: "str | os.PathLike[str]") -> np.ndarray:
+    """Decodes an image file as AugLab does (libjpeg-turbo, libspng, stb): uint8 RGB, or RGBA when
+    the file has alpha; gray becomes RGB, 16 bits become 8. The pixels ``auglab-cli`` reads."""
+    return _auglab.imread(os.fspath(path))
+
+
+def imwrite(path: "str | os.PathLike[str]", image: np.ndarray, quality: int = 95) -> None:
+    """Encodes ``image`` as PNG or JPEG (by the extension; JPEG at ``quality``, 4:2:0, as
+    ``cv2.imwrite``), written atomically."""
+    _auglab.imwrite(os.fspath(path), image, quality)

@@ -1,0 +1,106 @@
+#include "arrays.h"
+
+#include <cstring>
+#include <utility>
+
+namespace auglab::python {
+
+namespace {
+
+PixelView viewOf(const py::handle& object, const std::string& what, bool mask) {
+    if (!py::isinstance<py::array>(object))
+        throw py::type_error(what + ": expected a NumPy array, got " +
+                             std::string(py::str(py::type::handle_of(object).attr("__name__"))));
+    const auto array = py::reinterpret_borrow<py::array>(object);
+    // The type number, not dtype::itemsize(): pybind11 2.10 reads the item size where NumPy 1 keeps
+    // it, and NumPy 2 moved it; the type number stayed.
+    if (py::detail::array_descriptor_proxy(array.dtype().ptr())->type_num != py::detail::npy_api::NPY_UBYTE_)
+        throw py::value_error(what + ": expected dtype uint8, got " + std::string(py::str(array.dtype())));
+    const auto shape = [&] {
+        std::string s = "(";
+        for (py::ssize_t i = 0; i < array.ndim(); ++i) s += (i ? ", " : "") + std::to_string(array.shape(i));
+        return s + (array.ndim() == 1 ? ",)" : ")");
+    };
+    if (mask ? array.ndim() != 2 : array.ndim() != 3 || (array.shape(2) != 3 && array.shape(2) != 4))
+        throw py::value_error(what +
+                              (mask ? ": expected an H x W array, got shape "
+                                    : ": expected an H x W x 3 (RGB) or H x W x 4 (RGBA) array, got shape ") +
+                              shape());
+    if (array.shape(0) < 1 || array.shape(1) < 1 || array.shape(0) > (1 << 30) || array.shape(1) > (1 << 30))
+        throw py::value_error(what + ": expected at least one pixel and at most 2^30 per side, got shape " +
+                              shape());
+    PixelView v;
+    v.data = static_cast<const std::uint8_t*>(array.data());
+    v.height = static_cast<int>(array.shape(0));
+    v.width = static_cast<int>(array.shape(1));
+    v.channels = mask ? 1 : static_cast<int>(array.shape(2));
+    v.rowStride = array.strides(0);
+    v.pixelStride = array.strides(1);
+    v.channelStride = mask ? 1 : array.strides(2);
+    return v;
+}
+
+/// Copies rows [0, height) of `v` into `dst` (packed rows of width * channels bytes).
+void copyRows(const PixelView& v, std::uint8_t* dst) {
+    const std::size_t rowBytes = static_cast<std::size_t>(v.width) * static_cast<std::size_t>(v.channels);
+    const bool packedRows = v.channelStride == 1 && v.pixelStride == v.channels;
+    if (packedRows && v.rowStride == static_cast<std::ptrdiff_t>(rowBytes)) {
+        std::memcpy(dst, v.data, rowBytes * static_cast<std::size_t>(v.height));
+        return;
+    }
+    for (int y = 0; y < v.height; ++y, dst += rowBytes) {
+        const std::uint8_t* row = v.data + static_cast<std::ptrdiff_t>(y) * v.rowStride;
+        if (packedRows) {
+            std::memcpy(dst, row, rowBytes);
+            continue;
+        }
+        std::uint8_t* out = dst;
+        for (int x = 0; x < v.width; ++x) {
+            const std::uint8_t* px = row + static_cast<std::ptrdiff_t>(x) * v.pixelStride;
+            for (int c = 0; c < v.channels; ++c)
+                *out++ = px[static_cast<std::ptrdiff_t>(c) * v.channelStride];
+        }
+    }
+}
+
+}  // namespace
+
+PixelView imageView(const py::handle& array, const std::string& what) {
+    return viewOf(array, what, false);
+}
+
+PixelView maskView(const py::handle& array, const std::string& what) {
+    return viewOf(array, what, true);
+}
+
+Image imageFromView(const PixelView& view) {
+    Image image(view.width, view.height, view.channels, Image::Uninitialised{});
+    copyRows(view, image.pixels.data());
+    return image;
+}
+
+Mask maskFromView(const PixelView& view) {
+    Mask m;
+    m.width = view.width;
+    m.height = view.height;
+    m.values.resize(static_cast<std::size_t>(view.width) * static_cast<std::size_t>(view.height));
+    copyRows(view, m.values.data());
+    return m;
+}
+
+py::array arrayFromImage(Image image) {
+    auto* held = new Image(std::move(image));
+    py::capsule owner(held, [](void* p) { delete static_cast<Image*>(p); });
+    const py::ssize_t c = held->channels;
+    return py::array(py::dtype::of<std::uint8_t>(), {py::ssize_t(held->height), py::ssize_t(held->width), c},
+                     {static_cast<py::ssize_t>(held->stride), c, py::ssize_t(1)}, held->pixels.data(), owner);
+}
+
+py::array arrayFromMask(Mask mask) {
+    auto* held = new Mask(std::move(mask));
+    py::capsule owner(held, [](void* p) { delete static_cast<Mask*>(p); });
+    return py::array(py::dtype::of<std::uint8_t>(), {py::ssize_t(held->height), py::ssize_t(held->width)},
+                     {py::ssize_t(held->width), py::ssize_t(1)}, held->values.data(), owner);
+}
+
+}  // namespace auglab::python

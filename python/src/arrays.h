@@ -1,0 +1,66 @@
+#pragma once
+// NumPy arrays in and out of the engine. An input is read where it lies, whatever its strides
+// (views, negative steps, Fortran order): the engine's source image is the one copy made, straight
+// from the array's memory, and it can be made without the GIL. An output is handed to NumPy as it
+// is: the array owns the engine's image, no copy.
+
+#include <pybind11/numpy.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "image.h"
+#include "targets.h"
+
+namespace auglab::python {
+
+namespace py = pybind11;
+
+/// Where an array's 8-bit pixels are: element (y, x, c) is at data + y * rowStride + x * pixelStride
+/// + c * channelStride (strides in bytes, any sign). Read under the GIL; usable without it while the
+/// array is kept alive.
+struct PixelView {
+    const std::uint8_t* data = nullptr;
+    int width = 0, height = 0, channels = 0;
+    std::ptrdiff_t rowStride = 0, pixelStride = 0, channelStride = 0;
+};
+
+/// An image array: uint8, H x W x 3 (RGB) or H x W x 4 (RGBA), H and W at least 1. TypeError for
+/// something that is not a NumPy array, ValueError (naming `what`) for another dtype or shape.
+PixelView imageView(const py::handle& array, const std::string& what);
+
+/// A label array (a mask): uint8, H x W.
+PixelView maskView(const py::handle& array, const std::string& what);
+
+/// The pixels of `view` as a tightly packed engine image: a copy of each row where rows are
+/// contiguous, element by element otherwise. Needs no GIL.
+Image imageFromView(const PixelView& view);
+
+/// The values of a mask view (channels 1) as an engine mask. Needs no GIL.
+Mask maskFromView(const PixelView& view);
+
+/// `image` as an H x W x C uint8 array that owns it (no copy).
+py::array arrayFromImage(Image image);
+
+/// `mask` as an H x W uint8 array that owns its values (no copy).
+py::array arrayFromMask(Mask mask);
+
+/// `values` as a rows x columns array of T that owns them. Every array the module makes is made
+/// with explicit strides: pybind11 2.10 (Debian's) computes default strides from the item size
+/// where NumPy 1 keeps it, which NumPy 2 moved.
+template <typename T>
+py::array ownedArray(std::vector<T> values, py::ssize_t rows, py::ssize_t columns) {
+    auto* held = new std::vector<T>(std::move(values));
+    py::capsule owner(held, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+    const auto size = static_cast<py::ssize_t>(sizeof(T));
+    if (columns < 0)  // one dimension
+        return py::array(py::dtype::of<T>(), std::vector<py::ssize_t>{rows}, std::vector<py::ssize_t>{size},
+                         held->data(), owner);
+    return py::array(py::dtype::of<T>(), std::vector<py::ssize_t>{rows, columns},
+                     std::vector<py::ssize_t>{columns * size, size}, held->data(), owner);
+}
+
+}  // namespace auglab::python

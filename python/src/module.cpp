@@ -1,0 +1,188 @@
+// The `auglab._auglab` extension: the engine's presets, samples, batches and replays for Python.
+// auglab/__init__.py wraps it in the public `auglab.Pipeline` (docstrings, targets in the user's
+// formats, the replay as a dict). Errors keep the engine's words: an InputError (a preset's fault
+// with its JSON path, an image the pipeline cannot take) is a ValueError, a RuntimeError stays one.
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "arrays.h"
+#include "error.h"
+#include "image_io.h"
+#include "preset.h"
+#include "sampling.h"
+#include "targets_binding.h"
+
+namespace py = pybind11;
+using namespace auglab;
+using namespace auglab::python;
+
+namespace {
+
+/// A sample index or a seed: any Python integer (or object with __index__) in 0 .. 2^64 - 1.
+std::uint64_t unsigned64(const py::handle& value, const std::string& what) {
+    if (!PyIndex_Check(value.ptr()))
+        throw py::type_error(what + ": expected an integer, got " +
+                             std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+    const auto number = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+    if (!number) throw py::error_already_set();
+    const unsigned long long v = PyLong_AsUnsignedLongLong(number.ptr());
+    if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+        PyErr_Clear();
+        throw py::value_error(what + ": expected 0 .. 2^64 - 1, got " + std::string(py::str(number)));
+    }
+    return static_cast<std::uint64_t>(v);
+}
+
+/// A loaded preset: what auglab.Pipeline holds.
+struct PresetHandle {
+    Preset preset;
+    /// The seed a call gives (None: the preset's).
+    std::uint64_t seedOf(const py::handle& seed) const {
+        return seed.is_none() ? preset.seed : unsigned64(seed, "seed");
+    }
+};
+
+py::array sample(const PresetHandle& p, const py::handle& image, const py::handle& index,
+                 const py::handle& seed) {
+    const PixelView view = imageView(image, "image");
+    const std::uint64_t i = unsigned64(index, "index"), s = p.seedOf(seed);
+    Image out;
+    {
+        py::gil_scoped_release release;
+        out = renderView(p.preset.pipeline, s, i, view);
+    }
+    return arrayFromImage(std::move(out));
+}
+
+py::list batch(const PresetHandle& p, const py::handle& images, const py::handle& indices,
+               const py::handle& seed, std::optional<int> threads, const std::string& backend) {
+    if (backend != "cpu" && backend != "cuda")
+        throw py::value_error("backend: expected \"cpu\" or \"cuda\", got \"" + backend + "\"");
+    if (threads && *threads < 1)
+        throw py::value_error("threads: expected at least 1, got " + std::to_string(*threads));
+    // The arrays stay referenced by `held` while the GIL is released.
+    std::vector<py::object> held;
+    BatchInput in;
+    for (const py::handle item : images) {
+        held.push_back(py::reinterpret_borrow<py::object>(item));
+        in.views.push_back(imageView(item, "images[" + std::to_string(in.views.size()) + "]"));
+    }
+    for (const py::handle item : indices)
+        in.indices.push_back(unsigned64(item, "indices[" + std::to_string(in.indices.size()) + "]"));
+    const std::uint64_t s = p.seedOf(seed);
+    if (in.indices.size() != in.views.size())
+        throw py::value_error("indices: expected one per image (" + std::to_string(in.views.size()) +
+                              "), got " + std::to_string(in.indices.size()));
+    std::vector<Image> out;
+    {
+        py::gil_scoped_release release;
+        const int n = threads.value_or(0);
+        out = backend == "cuda" ? renderBatchCuda(p.preset.pipeline, s, in, n)
+                                : renderBatchCpu(p.preset.pipeline, s, in, n);
+    }
+    py::list result;
+    for (Image& image : out) result.append(arrayFromImage(std::move(image)));
+    return result;
+}
+
+std::string replayOf(const PresetHandle& p, int width, int height, const py::handle& index,
+                     const py::handle& seed) {
+    if (width < 1 || height < 1) throw py::value_error("expected an image of at least one pixel");
+    const std::uint64_t i = unsigned64(index, "index"), s = p.seedOf(seed);
+    py::gil_scoped_release release;
+    return replayText(p.preset.pipeline, s, i, width, height);
+}
+
+py::array applyReplay(const py::handle& image, const std::string& replayJson) {
+    const PixelView view = imageView(image, "image");
+    const Replay replay = parseReplay(replayJson, "replay");
+    Image out;
+    {
+        py::gil_scoped_release release;
+        out = renderReplayOf(replay, view);
+    }
+    return arrayFromImage(std::move(out));
+}
+
+py::array imread(const std::string& path) {
+    LoadedImage loaded;
+    {
+        py::gil_scoped_release release;
+        loaded = loadImage(path);
+    }
+    return arrayFromImage(std::move(loaded.image));
+}
+
+void imwrite(const std::string& path, const py::handle& image, int quality) {
+    if (quality < 1 || quality > 100) throw py::value_error("quality: expected 1..100");
+    const PixelView view = imageView(image, "image");
+    py::gil_scoped_release release;
+    saveImage(path, imageFromView(view), quality);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_auglab, m) {
+    m.doc() = "AugLab's engine (the C++ core) for Python; use the `auglab` package, not this module.";
+    m.attr("__version__") = AUGLAB_VERSION;
+    py::register_exception_translator([](std::exception_ptr e) {
+        try {
+            if (e) std::rethrow_exception(e);
+        } catch (const InputError& x) {
+            PyErr_SetString(PyExc_ValueError, x.what());
+        } catch (const RuntimeError& x) {
+            PyErr_SetString(PyExc_RuntimeError, x.what());
+        }
+    });
+
+    py::class_<PresetHandle>(m, "Preset")
+        .def_static(
+            "from_json", [](const std::string& text) { return PresetHandle{parsePreset(text, "preset")}; },
+            py::arg("text"))
+        .def_static(
+            "load", [](const std::string& path) { return PresetHandle{loadPreset(path)}; }, py::arg("path"))
+        .def("to_json", [](const PresetHandle& p) { return serializePreset(p.preset); })
+        .def_property_readonly("name", [](const PresetHandle& p) { return p.preset.name; })
+        .def_property_readonly("seed", [](const PresetHandle& p) { return p.preset.seed; })
+        .def_property_readonly("op_count", [](const PresetHandle& p) { return p.preset.pipeline.size(); })
+        .def_property_readonly(
+            "targets_json",
+            [](const PresetHandle& p) {
+                return targetSettingsToJson(p.preset.targets.value_or(TargetSettings{})).dump();
+            })
+        .def("sample", &sample, py::arg("image"), py::arg("index"), py::arg("seed") = py::none())
+        .def("batch", &batch, py::arg("images"), py::arg("indices"), py::arg("seed") = py::none(),
+             py::arg("threads") = py::none(), py::arg("backend") = "cpu")
+        .def("replay_json", &replayOf, py::arg("width"), py::arg("height"), py::arg("index"),
+             py::arg("seed") = py::none())
+        .def(
+            "sample_targets",
+            [](const PresetHandle& p, const py::handle& image, const py::handle& index,
+               const py::handle& seed,
+               const py::array_t<double, py::array::c_style | py::array::forcecast>& boxes,
+               const py::array_t<double, py::array::c_style | py::array::forcecast>& keypoints,
+               const py::list& masks) {
+                return sampleWithTargets(p.preset, image, unsigned64(index, "index"), p.seedOf(seed), boxes,
+                                         keypoints, masks);
+            },
+            py::arg("image"), py::arg("index"), py::arg("seed"), py::arg("boxes"), py::arg("keypoints"),
+            py::arg("masks"));
+
+    m.def("apply_replay", &applyReplay, py::arg("image"), py::arg("replay_json"));
+    m.def("imread", &imread, py::arg("path"));
+    m.def("imwrite", &imwrite, py::arg("path"), py::arg("image"), py::arg("quality") = 95);
+    m.def("hardware_threads", [] { return std::max(1u, std::thread::hardware_concurrency()); });
+    m.def("cuda_built", [] {
+#if defined(AUGLAB_PYTHON_CUDA)
+        return true;
+#else
+        return false;
+#endif
+    });
+}

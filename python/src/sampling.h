@@ -1,0 +1,49 @@
+#pragma once
+// The module's renders, without Python: one sample as `auglab-cli apply --index` renders it (the
+// engine's renderSample: drawn for the image's size, rendered at full resolution, the partner of a
+// mixing op the image itself), and a batch of them over the engine's thread pool. Nothing here
+// touches a Python object, so all of it runs with the GIL released.
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "arrays.h"
+#include "pipeline.h"
+#include "replay.h"
+
+namespace auglab::python {
+
+/// Sample `index` of `seed` for the image `view` shows, on a single-threaded CPU backend; its
+/// concrete parameters into `replay` when given. InputError when the pipeline cannot run on it.
+Image renderView(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const PixelView& view,
+                 Replay* replay = nullptr);
+
+/// Images for a batch: image i is views[i], rendered as sample indices[i].
+struct BatchInput {
+    std::vector<PixelView> views;
+    std::vector<std::uint64_t> indices;
+};
+
+/// Every image of `in` rendered on the CPU: `threads` tasks of the engine's pool (<= 0: one per
+/// hardware thread), one image per task, each image exactly what renderView gives, so that the
+/// outputs never depend on the thread count. When images fail, the error of the first of them (in
+/// batch order, whatever thread met it first) is rethrown, naming it.
+std::vector<Image> renderBatchCpu(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
+                                  int threads);
+
+/// The same on the CUDA backend (one render call for the whole batch; the sources are copied and the
+/// plans built on `threads` CPU threads). RuntimeError when this build or machine has no CUDA backend.
+std::vector<Image> renderBatchCuda(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
+                                   int threads);
+
+/// The concrete parameters of sample `index` of `seed` for a width x height image, with the share
+/// of invented pixels of its full-resolution output: the replay `apply --save-replay` writes, as text.
+std::string replayText(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, int width,
+                       int height);
+
+/// `replay` applied again to the image `view` shows (what `auglab-cli replay` renders).
+Image renderReplayOf(const Replay& replay, const PixelView& view);
+
+}  // namespace auglab::python
