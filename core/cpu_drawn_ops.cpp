@@ -13,25 +13,39 @@
 
 namespace auglab::cpu_drawn {
 
+BoxDivider::BoxDivider(int k) : area_(k * k), inverse_(static_cast<float>(1.0 / (k * k))) {
+    if (area_ <= 256) {
+        const double scale = double(1 << 23) / area_;
+        scale_ = static_cast<std::uint64_t>(std::floor(scale));
+        delta_ = static_cast<std::uint64_t>(area_ / 2);
+        if (scale - double(scale_) < 0.5)
+            ++delta_;
+        else
+            ++scale_;
+    }
+}
+
+std::array<std::uint8_t, 256> rainDarkerTable(double brightness) {
+    std::array<std::uint8_t, 256> darker{};
+    for (std::size_t v = 0; v < 256; ++v)
+        darker[v] = static_cast<std::uint8_t>(std::clamp(std::nearbyint(double(v) * brightness), 0.0, 255.0));
+    return darker;
+}
+
+void rainDrops(const RainStep& s, int w, int h, const std::function<void(int, int, int)>& visit) {
+    for (const auto& l : s.lines) {
+        const raster::Point ends[2] = {{l[0], l[1]}, {l[2], l[3]}};
+        raster::polyline(w, h, ends, false, s.width, 4, visit);
+    }
+}
+
 namespace {
 
 // cv2.blur of an 8-bit RGB layer (w x h x 3, packed): each k x k window's sum (anchor k / 2, border
-// reflect_101) divided as OpenCV divides it: up to 256 pixels in the window by its fixed point with
-// 23 fraction bits, (sum + delta) * scale >> 23 (halves round up; for a power-of-two area a quarter
-// does too), beyond by a float32 product rounded to nearest even.
+// reflect_101) divided as OpenCV divides it (BoxDivider).
 void boxBlur8u(std::vector<std::uint8_t>& layer, int w, int h, int k, const RowLoop& loop) {
-    const int a = k / 2, area = k * k;
-    std::uint64_t divScale = 1, divDelta = 0;
-    if (area <= 256) {
-        const double scale = double(1 << 23) / area;
-        divScale = static_cast<std::uint64_t>(std::floor(scale));
-        divDelta = static_cast<std::uint64_t>(area / 2);
-        if (scale - divScale < 0.5)
-            ++divDelta;
-        else
-            ++divScale;
-    }
-    const float inverse = static_cast<float>(1.0 / area);
+    const int a = k / 2;
+    const BoxDivider divide(k);
     const std::size_t rowValues = std::size_t(w) * 3;
     std::vector<std::uint32_t> rowSums(rowValues * std::size_t(h));
     loop(h, [&](int y0, int y1) {
@@ -54,10 +68,7 @@ void boxBlur8u(std::vector<std::uint8_t>& layer, int w, int h, int k, const RowL
                 for (std::size_t i = 0; i < rowValues; ++i) acc[i] += src[i];
             }
             std::uint8_t* out = layer.data() + rowValues * std::size_t(y);
-            for (std::size_t i = 0; i < rowValues; ++i)
-                out[i] = area <= 256 ? static_cast<std::uint8_t>(((acc[i] + divDelta) * divScale) >> 23)
-                                     : static_cast<std::uint8_t>(
-                                           std::min(255.0f, std::nearbyint(float(acc[i]) * inverse)));
+            for (std::size_t i = 0; i < rowValues; ++i) out[i] = divide(acc[i]);
         }
     });
 }
@@ -213,19 +224,13 @@ void applyRain(Image& img, const RainStep& s, const RowLoop& loop) {
     const std::size_t cn = std::size_t(img.channels), rowValues = std::size_t(w) * 3;
     if (s.lines.empty()) return;  // the library returns the image as it is: no drops, no dimming
     std::vector<std::uint8_t> layer(rowValues * std::size_t(h), 0);
-    for (const auto& l : s.lines) {
-        const raster::Point ends[2] = {{l[0], l[1]}, {l[2], l[3]}};
-        raster::polyline(w, h, ends, false, s.width, 4, [&](int y, int x0, int x1) {
-            std::uint8_t* p = layer.data() + rowValues * std::size_t(y);
-            for (int x = x0; x <= x1; ++x)
-                for (std::size_t c = 0; c < 3; ++c) p[std::size_t(x) * 3 + c] = s.colour[c];
-        });
-    }
+    rainDrops(s, w, h, [&](int y, int x0, int x1) {
+        std::uint8_t* p = layer.data() + rowValues * std::size_t(y);
+        for (int x = x0; x <= x1; ++x)
+            for (std::size_t c = 0; c < 3; ++c) p[std::size_t(x) * 3 + c] = s.colour[c];
+    });
     if (s.blur > 1) boxBlur8u(layer, w, h, s.blur, loop);
-    std::array<std::uint8_t, 256> darker{};  // cv2.multiply by a scalar: rounded to nearest
-    for (std::size_t v = 0; v < 256; ++v)
-        darker[v] =
-            static_cast<std::uint8_t>(std::clamp(std::nearbyint(double(v) * s.brightness), 0.0, 255.0));
+    const std::array<std::uint8_t, 256> darker = rainDarkerTable(s.brightness);
     const bool dim = s.brightness != 1.0;
     loop(h, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {

@@ -4,8 +4,11 @@
 // drops (RainStep) and RandomSunFlare's discs and flare layer (FlareStep). applyPixelStep
 // (cpu_pixel_ops.cpp) dispatches to them; colour maths touches RGB only and leaves alpha as it is.
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <functional>
 
 #include "cpu_backend.h"
 #include "plan.h"
@@ -23,6 +26,29 @@ inline int reflect101(int p, int len) {
 std::array<std::uint8_t, 256> fogTable(const FogStep& s);
 /// A shadow's darkening of each value: the library's float64 product, truncated (ShadowStep).
 std::array<std::uint8_t, 256> shadowTable(double darkness);
+
+/// cv2.blur's 8-bit division of a k x k window's sum: up to 256 pixels in the window OpenCV's fixed
+/// point with 23 fraction bits, (sum + delta) * scale >> 23 (halves round up; for a power-of-two
+/// area a quarter does too), beyond a float32 product rounded to nearest even.
+class BoxDivider {
+public:
+    explicit BoxDivider(int k);
+    std::uint8_t operator()(std::uint32_t sum) const {
+        return area_ <= 256
+                   ? static_cast<std::uint8_t>(((sum + delta_) * scale_) >> 23)
+                   : static_cast<std::uint8_t>(std::min(255.0f, std::nearbyint(float(sum) * inverse_)));
+    }
+
+private:
+    int area_;
+    std::uint64_t scale_ = 1, delta_ = 0;
+    float inverse_;
+};
+/// cv2.multiply of each value by RandomRain's brightness, rounded to nearest (RainStep).
+std::array<std::uint8_t, 256> rainDarkerTable(double brightness);
+/// Each pixel of a RainStep's drops, as cv2.polylines draws them: `visit(y, x0, x1)` per run (a
+/// pixel may be visited more than once where drops cross).
+void rainDrops(const RainStep& s, int w, int h, const std::function<void(int, int, int)>& visit);
 
 void applyFog(Image& img, const FogStep& s, const RowLoop& loop);
 void applyShadow(Image& img, const ShadowStep& s, const RowLoop& loop);

@@ -7,8 +7,7 @@
 namespace auglab {
 
 bool isHostStep(const PixelStep& step) {
-    return std::holds_alternative<CompressStep>(step) || std::holds_alternative<RainStep>(step) ||
-           std::holds_alternative<FlareStep>(step);
+    return std::holds_alternative<CompressStep>(step) || std::holds_alternative<FlareStep>(step);
 }
 
 bool hasHostStep(const Plan& plan) {

@@ -82,15 +82,73 @@ KeyedTables fogKeys(const FogStep& s, int w, int h) {
     return keys.take();
 }
 
+// RandomRain: a pixel's drop layer after cv2.blur is colour x (the drop pixels in its window, border
+// reflect_101), divided as cv2.blur divides: a function of that count alone. A key per count that
+// occurs (key 0 stays the identity, unused); its table adds the layer, saturated, and dims.
+KeyedTables rainKeys(const RainStep& s, int w, int h) {
+    KeyedTables out;
+    out.width = w;
+    out.height = h;
+    out.keys.assign(std::size_t(w) * std::size_t(h), 0);
+    out.tables.resize(768);
+    for (std::size_t c = 0; c < 3; ++c)
+        for (std::size_t v = 0; v < 256; ++v) out.tables[c * 256 + v] = static_cast<std::uint8_t>(v);
+    if (s.lines.empty()) return out;  // the library returns the image as it is
+    std::vector<std::uint8_t> drops(std::size_t(w) * std::size_t(h), 0);
+    cpu_drawn::rainDrops(s, w, h, [&](int y, int x0, int x1) {
+        std::fill(drops.begin() + std::ptrdiff_t(y) * w + x0, drops.begin() + std::ptrdiff_t(y) * w + x1 + 1,
+                  1);
+    });
+    // The window counts, rows then columns (a blur of 1 or less is none: the count is the pixel's own).
+    const int k = std::max(s.blur, 1), a = k / 2;
+    std::vector<std::uint32_t> rows(drops.size(), 0), counts(drops.size(), 0);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            for (int t = x - a; t < x - a + k; ++t)
+                rows[std::size_t(y) * std::size_t(w) + std::size_t(x)] +=
+                    drops[std::size_t(y) * std::size_t(w) + std::size_t(cpu_drawn::reflect101(t, w))];
+    for (int y = 0; y < h; ++y)
+        for (int t = y - a; t < y - a + k; ++t) {
+            const std::uint32_t* src =
+                rows.data() + std::size_t(cpu_drawn::reflect101(t, h)) * std::size_t(w);
+            std::uint32_t* dst = counts.data() + std::size_t(y) * std::size_t(w);
+            for (int x = 0; x < w; ++x) dst[x] += src[x];
+        }
+    const cpu_drawn::BoxDivider divide(k);
+    const std::array<std::uint8_t, 256> darker = cpu_drawn::rainDarkerTable(s.brightness);
+    const bool dim = s.brightness != 1.0;
+    std::vector<std::int64_t> keyOf(std::size_t(k) * std::size_t(k) + 1, -1);
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        const std::uint32_t n = counts[i];
+        if (keyOf[n] < 0) {
+            keyOf[n] = static_cast<std::int64_t>(out.count());
+            out.tables.resize(out.tables.size() + 768);
+            std::uint8_t* t = out.tables.data() + out.tables.size() - 768;
+            for (std::size_t c = 0; c < 3; ++c) {
+                const std::uint32_t sum = std::uint32_t(s.colour[c]) * n;
+                const int layer = k > 1 ? divide(sum) : int(sum);
+                for (std::size_t v = 0; v < 256; ++v) {
+                    const auto added = static_cast<std::uint8_t>(std::min(255, int(v) + layer));
+                    t[c * 256 + v] = dim ? darker[added] : added;
+                }
+            }
+        }
+        out.keys[i] = static_cast<std::uint32_t>(keyOf[n]);
+    }
+    return out;
+}
+
 }  // namespace
 
 bool drawsKeyedShapes(const PixelStep& step) {
-    return std::holds_alternative<ShadowStep>(step) || std::holds_alternative<FogStep>(step);
+    return std::holds_alternative<ShadowStep>(step) || std::holds_alternative<FogStep>(step) ||
+           std::holds_alternative<RainStep>(step);
 }
 
 KeyedTables keyedTables(const PixelStep& step, int width, int height) {
     if (const auto* s = std::get_if<ShadowStep>(&step)) return shadowKeys(*s, width, height);
     if (const auto* s = std::get_if<FogStep>(&step)) return fogKeys(*s, width, height);
+    if (const auto* s = std::get_if<RainStep>(&step)) return rainKeys(*s, width, height);
     throw RuntimeError("keyedTables: not a step drawn as keyed tables");
 }
 

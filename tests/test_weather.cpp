@@ -225,9 +225,9 @@ private slots:
     }
 
     void keyedTablesMatchTheKernels() {
-        // What the GPU backends render for shadows and fog (a key per pixel, a table per key, drawn on
-        // the host: keyed_tables.h) against the CPU kernels: random overlapping polygons, past the
-        // edges; fog particles of every size, many overlapping, some past the edges.
+        // What the GPU backends render for shadows, fog and rain (a key per pixel, a table per key,
+        // drawn on the host: keyed_tables.h) against the CPU kernels: random overlapping polygons,
+        // past the edges; fog particles of every size, many overlapping, some past the edges; rain.
         std::mt19937 rng(77);
         for (const auto& [w, h, channels] :
              {std::tuple{301, 207, 3}, std::tuple{64, 37, 4}, std::tuple{7, 5, 3}}) {
@@ -245,7 +245,23 @@ private slots:
             for (int i = 0; i < 400; ++i)
                 fog.particles.push_back({int(rng() % unsigned(w + 10)) - 5, int(rng() % unsigned(h + 10)) - 5,
                                          1 + int(rng() % 30)});
-            for (const PixelStep& step : {PixelStep(shadow), PixelStep(fog)}) {
+            // Rain: crossing drops past the edges, blurs odd, even, none, and past 256 pixels (OpenCV's
+            // float division), dimmed or not.
+            std::vector<PixelStep> steps{PixelStep(shadow), PixelStep(fog)};
+            for (const auto& [blur, width, brightness] : {std::tuple{7, 1, 0.7}, std::tuple{4, 3, 1.0},
+                                                          std::tuple{1, 2, 0.55}, std::tuple{17, 1, 0.9}}) {
+                RainStep rain;
+                rain.blur = blur;
+                rain.width = width;
+                rain.brightness = brightness;
+                rain.colour = {190, 200, 215};
+                for (int i = 0; i < 40; ++i) {
+                    const int x = int(rng() % unsigned(w + 10)) - 5, y = int(rng() % unsigned(h + 10)) - 5;
+                    rain.lines.push_back({x, y, x + int(rng() % 21) - 10, y + 1 + int(rng() % 30)});
+                }
+                steps.push_back(rain);
+            }
+            for (const PixelStep& step : steps) {
                 const Image kernel = throughBoth(src, step);
                 const KeyedTables k = keyedTables(step, w, h);
                 QCOMPARE(k.keys.size(), std::size_t(w) * std::size_t(h));

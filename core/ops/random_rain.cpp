@@ -8,7 +8,8 @@
 // layer blurred by cv2.blur (blur_value x blur_value, border reflect_101, OpenCV's 8-bit rounding),
 // added to the image with saturation, and the image multiplied by brightness_coefficient
 // (cv2.multiply: rounded to nearest) - a RainStep. The draws are AugLab's counter-based ones (the
-// same distributions); the replay lists every drop. The GPU backends run the step on the host.
+// same distributions); the replay lists every drop. The GPU backends apply it as keyed tables
+// (core/keyed_tables.h): a key per pixel, its blur window's count of drop pixels, drawn on the host.
 // Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/random_rain.h"
@@ -75,7 +76,6 @@ public:
         typical(d, "drop_length", 1, 200);
         typical(d, "drop_width", 1, 5);
         typical(d, "blur_value", 1, 15);
-        d.runsOnHost = true;
         return d;
     }
 
