@@ -143,9 +143,9 @@ class TargetRules:
         for field in self.box_label_fields + self.keypoint_label_fields:
             if field in targets:
                 owner = len(boxes) if field in self.box_label_fields else len(keypoints)
-                kind = "bboxes" if field in self.box_label_fields else "keypoints"
+                kind = "box" if field in self.box_label_fields else "keypoint"
                 if len(targets[field]) != owner:
-                    raise ValueError(f"{field}: expected one value per {kind[:-1]} ({owner}), "
+                    raise ValueError(f"{field}: expected one value per {kind} ({owner}), "
                                      f"got {len(targets[field])}")
                 labels[field] = targets[field]
 

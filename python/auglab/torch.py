@@ -1,0 +1,144 @@
+"""AugLab samples in a PyTorch input pipeline, the same whatever the DataLoader's workers do.
+
+A sample of AugLab is a pure function of (seed, sample index). Here the sample index of dataset
+item ``i`` in epoch ``e`` is ``e * len(dataset) + i``: it depends on the epoch and the item alone,
+never on ``num_workers``, on which worker fetched the item, on the order workers finish, or on
+``persistent_workers`` (where libraries that seed per worker give other images, and an epoch
+counter set on the dataset never reaches the workers: AlbumentationsX #266, #81).
+
+Two ways to tell the workers the epoch, either enough:
+
+- :class:`EpochSampler` wraps the loader's sampler and yields ``(epoch, i)`` keys: the epoch
+  travels with each index, so no state is shared at all (the recommended way);
+- :meth:`AugmentedDataset.set_epoch` writes the epoch into shared memory that every worker,
+  persistent or not, forked or spawned, reads when it renders an item.
+
+    from torch.utils.data import DataLoader, RandomSampler
+    import auglab, auglab.torch
+
+    pipe = auglab.Pipeline.load("mild-geometric.auglab.json")
+    data = auglab.torch.AugmentedDataset(my_dataset, pipe)        # items (image, label) or images
+    sampler = auglab.torch.EpochSampler(RandomSampler(data))
+    loader = DataLoader(data, batch_size=64, sampler=sampler, num_workers=8, persistent_workers=True)
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        for images, labels in loader:                             # images: uint8 N x C x H x W
+            ...
+
+Images become ``uint8`` C x H x W tensors (the layout of Albumentations' ToTensorV2, not scaled);
+normalisation stays with the training code. Mixing ops take their partner from the image itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional, Sized, Tuple, Union
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset, Sampler
+
+from . import Pipeline
+
+__all__ = ["Transform", "AugmentedDataset", "EpochSampler", "sample_index"]
+
+Key = Union[int, Tuple[int, int]]
+
+
+def sample_index(epoch: int, item: int, length: int) -> int:
+    """The sample index of dataset item ``item`` in epoch ``epoch`` of a dataset of ``length``."""
+    if epoch < 0 or not 0 <= item < length:
+        raise IndexError(f"item {item} of epoch {epoch} is outside a dataset of {length}")
+    return epoch * length + item
+
+
+def as_image(image: Any) -> np.ndarray:
+    """A dataset's image as the H x W x 3 or 4 uint8 array AugLab takes: NumPy arrays as they are,
+    PIL images converted to RGB (RGBA when they have alpha), uint8 tensors H x W x C or C x H x W."""
+    if isinstance(image, np.ndarray):
+        return image
+    if isinstance(image, torch.Tensor):
+        if image.dtype != torch.uint8 or image.ndim != 3:
+            raise ValueError(f"image: expected a uint8 tensor of 3 dimensions, got {image.dtype} {tuple(image.shape)}")
+        array = image.numpy()
+        return array if array.shape[2] in (3, 4) else array.transpose(1, 2, 0)
+    if hasattr(image, "convert") and hasattr(image, "mode"):  # a PIL image
+        return np.asarray(image.convert("RGBA" if "A" in image.mode else "RGB"))
+    raise TypeError(f"image: expected a NumPy array, a PIL image or a uint8 tensor, got {type(image).__name__}")
+
+
+class Transform:
+    """``pipe(image, index)`` as a ``uint8`` C x H x W tensor (``to_tensor=False``: the H x W x C
+    array): for datasets that compute their own sample index (see :func:`sample_index`)."""
+
+    def __init__(self, pipeline: Pipeline, *, seed: Optional[int] = None, to_tensor: bool = True) -> None:
+        self.pipeline, self.seed, self.to_tensor = pipeline, seed, to_tensor
+
+    def __call__(self, image: Any, index: int) -> Union[torch.Tensor, np.ndarray]:
+        out = self.pipeline(as_image(image), index, self.seed)
+        return torch.from_numpy(out).permute(2, 0, 1) if self.to_tensor else out
+
+    def __repr__(self) -> str:
+        return f"auglab.torch.Transform({self.pipeline!r}, seed={self.seed}, to_tensor={self.to_tensor})"
+
+
+class AugmentedDataset(Dataset):
+    """``dataset`` with each image replaced by its AugLab sample.
+
+    Items of ``dataset`` may be images, tuples or lists whose first element is the image (the rest
+    is passed on: labels), or dicts with an ``"image"``. ``data[i]`` renders item ``i`` in the
+    epoch last given to :meth:`set_epoch`; ``data[(epoch, i)]`` (what :class:`EpochSampler` asks
+    for) in that epoch. Either way the sample index is ``epoch * len(dataset) + i``.
+    """
+
+    def __init__(self, dataset: Any, pipeline: Pipeline, *, seed: Optional[int] = None, to_tensor: bool = True,
+                 epoch: int = 0) -> None:
+        self.dataset = dataset
+        self.transform = Transform(pipeline, seed=seed, to_tensor=to_tensor)
+        # Shared memory: DataLoader workers, persistent or not, forked or spawned, see set_epoch.
+        self._epoch = torch.tensor([epoch], dtype=torch.int64).share_memory_()
+
+    @property
+    def epoch(self) -> int:
+        return int(self._epoch[0])
+
+    def set_epoch(self, epoch: int) -> None:
+        """The epoch ``data[i]`` renders, in this process and in every worker of a DataLoader."""
+        if epoch < 0:
+            raise ValueError(f"epoch: expected >= 0, got {epoch}")
+        self._epoch[0] = epoch
+
+    def __len__(self) -> int:
+        return len(self.dataset)
+
+    def __getitem__(self, key: Key) -> Any:
+        epoch, item = key if isinstance(key, tuple) else (self.epoch, key)
+        index = sample_index(epoch, item, len(self.dataset))
+        value = self.dataset[item]
+        if isinstance(value, dict):
+            return {**value, "image": self.transform(value["image"], index)}
+        if isinstance(value, (tuple, list)):
+            return (self.transform(value[0], index), *value[1:])
+        return self.transform(value, index)
+
+
+class EpochSampler(Sampler):
+    """Yields ``(epoch, i)`` for each index ``i`` of ``sampler`` (a Sampler such as RandomSampler or
+    DistributedSampler, any sized iterable of indices, or an int n: 0 .. n - 1 in order): the
+    epoch goes to the workers with every index. ``set_epoch`` also reaches the wrapped sampler's
+    own ``set_epoch`` (DistributedSampler's shuffle)."""
+
+    def __init__(self, sampler: Union[Sampler, Sized, int], epoch: int = 0) -> None:
+        self.sampler = range(sampler) if isinstance(sampler, int) else sampler
+        self.epoch = epoch
+
+    def set_epoch(self, epoch: int) -> None:
+        self.epoch = epoch
+        if hasattr(self.sampler, "set_epoch"):
+            self.sampler.set_epoch(epoch)
+
+    def __iter__(self) -> Iterator[Tuple[int, int]]:
+        epoch = self.epoch
+        return ((epoch, int(i)) for i in self.sampler)
+
+    def __len__(self) -> int:
+        return len(self.sampler)
