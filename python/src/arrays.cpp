@@ -12,9 +12,9 @@ PixelView viewOf(const py::handle& object, const std::string& what, bool mask) {
         throw py::type_error(what + ": expected a NumPy array, got " +
                              std::string(py::str(py::type::handle_of(object).attr("__name__"))));
     const auto array = py::reinterpret_borrow<py::array>(object);
-    // The type number, not dtype::itemsize(): pybind11 2.10 reads the item size where NumPy 1 keeps
-    // it, and NumPy 2 moved it; the type number stayed.
-    if (py::detail::array_descriptor_proxy(array.dtype().ptr())->type_num != py::detail::npy_api::NPY_UBYTE_)
+    // array_t's check compares the dtype as NumPy does (PyArray_EquivTypes), which holds for NumPy 1
+    // and 2 alike; dtype::itemsize() does not with pybind11 before 2.12 (it reads NumPy 1's layout).
+    if (!py::isinstance<py::array_t<std::uint8_t>>(array))
         throw py::value_error(what + ": expected dtype uint8, got " + std::string(py::str(array.dtype())));
     const auto shape = [&] {
         std::string s = "(";

@@ -7,11 +7,14 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <thread>
 
 #include "arrays.h"
+#include "contact_sheet.h"
+#include "cpu_backend.h"
 #include "error.h"
 #include "image_io.h"
 #include "preset.h"
@@ -126,6 +129,29 @@ void imwrite(const std::string& path, const py::handle& image, int quality) {
     saveImage(path, imageFromView(view), quality);
 }
 
+/// For tests/bench/w2_python.py: the engine's own time per sample, without Python, in a C++ loop of
+/// `reps`: (copy the array in and render, render from a source already made), in seconds.
+py::tuple timeEngine(const PresetHandle& p, const py::handle& image, std::uint64_t index, int reps) {
+    const PixelView view = imageView(image, "image");
+    using Clock = std::chrono::steady_clock;
+    const auto perSample = [reps](Clock::time_point t0) {
+        return std::chrono::duration<double>(Clock::now() - t0).count() / reps;
+    };
+    double whole = 0, render = 0;
+    {
+        py::gil_scoped_release release;
+        auto t0 = Clock::now();
+        for (int i = 0; i < reps; ++i) renderView(p.preset.pipeline, p.preset.seed, index, view);
+        whole = perSample(t0);
+        SourceLevels source(imageFromView(view));
+        CpuBackend cpu(1);
+        t0 = Clock::now();
+        for (int i = 0; i < reps; ++i) renderSample(p.preset.pipeline, source, p.preset.seed, index, cpu);
+        render = perSample(t0);
+    }
+    return py::make_tuple(whole, render);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_auglab, m) {
@@ -177,6 +203,8 @@ PYBIND11_MODULE(_auglab, m) {
     m.def("apply_replay", &applyReplay, py::arg("image"), py::arg("replay_json"));
     m.def("imread", &imread, py::arg("path"));
     m.def("imwrite", &imwrite, py::arg("path"), py::arg("image"), py::arg("quality") = 95);
+    m.def("_time_engine", &timeEngine, py::arg("preset"), py::arg("image"), py::arg("index"),
+          py::arg("reps"));
     m.def("hardware_threads", [] { return std::max(1u, std::thread::hardware_concurrency()); });
     m.def("cuda_built", [] {
 #if defined(AUGLAB_PYTHON_CUDA)
