@@ -6,12 +6,16 @@ from typing import Any, Iterable, Optional, Sequence, SupportsIndex, Union, over
 import numpy as np
 import numpy.typing as npt
 
+from . import _auglab
+
 __version__: str
+__all__ = ["Pipeline", "apply_replay", "imread", "imwrite", "__version__"]
 
 _Image = npt.NDArray[np.uint8]
 _PathLike = Union[str, "os.PathLike[str]"]
 
 class Pipeline:
+    def __init__(self, _core: _auglab.Preset) -> None: ...  # use load or from_json
     @classmethod
     def load(cls, path: _PathLike) -> Pipeline: ...
     @classmethod

@@ -9,14 +9,14 @@ are the engine's, the same as ``auglab-cli apply --annotations``.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 _KEYPOINT_FORMATS = ("xy", "yx", "xya", "xys", "xyas", "xysa")
 
 
-def _rows(value: Any, what: str, width: int) -> tuple[np.ndarray, Optional[list], bool]:
+def _rows(value: Any, what: str, width: int) -> Tuple[np.ndarray, Any, bool]:
     """(the first `width` columns as float64, the remaining columns per row or None, whether
     the rest is numeric) of an N x (width + k) array-like."""
     if isinstance(value, np.ndarray) and value.dtype != object:

@@ -31,7 +31,7 @@ normalisation stays with the training code. Mixing ops take their partner from t
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Sized, Tuple, Union
+from typing import Any, Iterable, Iterator, Optional, Tuple, Union
 
 import numpy as np
 import torch
@@ -127,8 +127,8 @@ class EpochSampler(Sampler):
     epoch goes to the workers with every index. ``set_epoch`` also reaches the wrapped sampler's
     own ``set_epoch`` (DistributedSampler's shuffle)."""
 
-    def __init__(self, sampler: Union[Sampler, Sized, int], epoch: int = 0) -> None:
-        self.sampler = range(sampler) if isinstance(sampler, int) else sampler
+    def __init__(self, sampler: Union[Sampler, Iterable[int], int], epoch: int = 0) -> None:
+        self.sampler: Any = range(sampler) if isinstance(sampler, int) else sampler
         self.epoch = epoch
 
     def set_epoch(self, epoch: int) -> None:
