@@ -7,7 +7,9 @@
 namespace auglab {
 
 bool isHostStep(const PixelStep& step) {
-    return std::holds_alternative<CompressStep>(step) || std::holds_alternative<FlareStep>(step);
+    // RandomSunFlare's physics_based layer (float blurs) too; its overlay method is keyed tables.
+    const auto* flare = std::get_if<FlareStep>(&step);
+    return std::holds_alternative<CompressStep>(step) || (flare && flare->physics);
 }
 
 bool hasHostStep(const Plan& plan) {

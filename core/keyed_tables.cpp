@@ -138,17 +138,101 @@ KeyedTables rainKeys(const RainStep& s, int w, int h) {
     return out;
 }
 
+// RandomSunFlare's overlay method: a pixel's result depends on its value and on which discs cover it
+// (cpu_drawn::applyOverlayFlare). A key per set of covering discs that occurs, made as a tree (a key's
+// parent is the set without its last disc); each key's tables replay the blends for every value. A
+// child starts from its parent's state after the parent's last disc, so each disc is run once per key.
+KeyedTables flareKeys(const FlareStep& s, int w, int h) {
+    std::vector<const FlareStep::Circle*> discs;
+    for (const auto& c : s.circles) discs.push_back(&c);
+    for (const auto& c : s.sun) discs.push_back(&c);
+    const std::size_t nCircles = s.circles.size();
+    struct Node {
+        std::int64_t parent = -1;
+        std::size_t last = 0;  ///< the set's last disc (the root has none)
+    };
+    std::vector<Node> nodes(1);
+    std::vector<std::vector<std::int64_t>> next(discs.size());  // per disc: a key's child, -1 unknown
+    std::vector<std::uint32_t> keys(std::size_t(w) * std::size_t(h), 0);
+    std::vector<std::uint32_t> mark(keys.size(), 0);
+    for (std::size_t i = 0; i < discs.size(); ++i) {
+        const auto id = static_cast<std::uint32_t>(i + 1);
+        raster::filledCircle(w, h, {discs[i]->x, discs[i]->y}, discs[i]->radius, [&](int y, int x0, int x1) {
+            for (int x = x0; x <= x1; ++x) {
+                const std::size_t p = std::size_t(y) * std::size_t(w) + std::size_t(x);
+                if (mark[p] == id) continue;
+                mark[p] = id;
+                std::uint32_t& key = keys[p];
+                if (next[i].size() <= key) next[i].resize(std::size_t(key) + 1, -1);
+                if (next[i][key] < 0) {
+                    next[i][key] = static_cast<std::int64_t>(nodes.size());
+                    nodes.push_back({static_cast<std::int64_t>(key), i});
+                }
+                key = static_cast<std::uint32_t>(next[i][key]);
+            }
+        });
+    }
+    // Each key's state (overlay and result, per channel and value) after its last disc, parents
+    // before children (a child is always made after its parent).
+    const auto blend = [](int over, int out, float a, float b) {
+        const float v = static_cast<float>(over) * a + static_cast<float>(out) * b;
+        return static_cast<std::uint8_t>(std::clamp(std::nearbyint(v), 0.0f, 255.0f));
+    };
+    struct State {
+        std::array<std::uint8_t, 768> over, out;
+    };
+    std::vector<State> states(nodes.size());
+    for (std::size_t v = 0; v < 768; ++v)
+        states[0].over[v] = states[0].out[v] = static_cast<std::uint8_t>(v % 256);
+    // Runs discs [from, to) on a state, the pixel inside none of them.
+    const auto runOutside = [&](State& st, std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i) {
+            if (i == nCircles) st.over = st.out;  // the sun's overlay starts from the result
+            for (std::size_t v = 0; v < 768; ++v)
+                if (st.over[v] != st.out[v])
+                    st.out[v] = blend(st.over[v], st.out[v], discs[i]->alpha, discs[i]->beta);
+        }
+    };
+    KeyedTables out;
+    out.width = w;
+    out.height = h;
+    out.keys = std::move(keys);
+    out.tables.resize(nodes.size() * 768);
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+        State st;
+        if (k == 0) {
+            st = states[0];
+        } else {
+            const Node& n = nodes[k];
+            const std::size_t parent = std::size_t(n.parent);
+            st = states[parent];
+            runOutside(st, parent == 0 ? 0 : nodes[parent].last + 1, n.last);
+            const FlareStep::Circle& c = *discs[n.last];
+            for (std::size_t v = 0; v < 768; ++v) {
+                st.over[v] = c.colour[v / 256];
+                st.out[v] = blend(st.over[v], st.out[v], c.alpha, c.beta);
+            }
+            states[k] = st;
+        }
+        runOutside(st, k == 0 ? discs.size() : nodes[k].last + 1, discs.size());
+        std::copy(st.out.begin(), st.out.end(), out.tables.begin() + std::ptrdiff_t(k * 768));
+    }
+    return out;
+}
+
 }  // namespace
 
 bool drawsKeyedShapes(const PixelStep& step) {
     return std::holds_alternative<ShadowStep>(step) || std::holds_alternative<FogStep>(step) ||
-           std::holds_alternative<RainStep>(step);
+           std::holds_alternative<RainStep>(step) ||
+           (std::holds_alternative<FlareStep>(step) && !std::get<FlareStep>(step).physics);
 }
 
 KeyedTables keyedTables(const PixelStep& step, int width, int height) {
     if (const auto* s = std::get_if<ShadowStep>(&step)) return shadowKeys(*s, width, height);
     if (const auto* s = std::get_if<FogStep>(&step)) return fogKeys(*s, width, height);
     if (const auto* s = std::get_if<RainStep>(&step)) return rainKeys(*s, width, height);
+    if (const auto* s = std::get_if<FlareStep>(&step); s && !s->physics) return flareKeys(*s, width, height);
     throw RuntimeError("keyedTables: not a step drawn as keyed tables");
 }
 

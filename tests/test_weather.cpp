@@ -261,6 +261,22 @@ private slots:
                 }
                 steps.push_back(rain);
             }
+            // Sun flares (overlay): circles crossing each other and the edges, then the sun's nested discs.
+            FlareStep flare;
+            for (int i = 0; i < 9; ++i) {
+                const float alpha = std::uniform_real_distribution<float>(0.05f, 0.9f)(rng);
+                flare.circles.push_back({int(rng() % unsigned(w + 20)) - 10,
+                                         int(rng() % unsigned(h + 20)) - 10,
+                                         1 + int(rng() % 40),
+                                         {std::uint8_t(rng()), std::uint8_t(rng()), std::uint8_t(rng())},
+                                         alpha,
+                                         1.0f - alpha});
+            }
+            for (int r = 30; r >= 1; r -= 3) {
+                const float alpha = float(std::pow((31.0 - r) / 30.0, 3.0));
+                flare.sun.push_back({w / 3, h / 2, r, {255, 250, 230}, alpha, 1.0f - alpha});
+            }
+            steps.push_back(flare);
             for (const PixelStep& step : steps) {
                 const Image kernel = throughBoth(src, step);
                 const KeyedTables k = keyedTables(step, w, h);

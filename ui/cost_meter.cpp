@@ -361,9 +361,16 @@ QString CostMeter::describe(const CostResult& r) const {
     if (r.backend != "cpu") {
         // Host steps run on the CPU inside the GPU's plan (read back, run, uploaded).
         QStringList onCpu;
+        const auto onHost = [&](const OpConfig& op) {
+            const OpDesc& d = op.desc();
+            if (!op.enabled || !(d.runsOnHost || (r.backend == "gl" && d.runsOnHostGl))) return false;
+            if (!d.runsOnHostWhen) return true;
+            const std::string when = d.runsOnHostWhen;  // "key value": a choice's value
+            const std::size_t space = when.find(' ');
+            return op.choice(when.substr(0, space)) == when.substr(space + 1);
+        };
         for (const OpConfig& op : r.pipeline)
-            if (op.enabled && (op.desc().runsOnHost || (r.backend == "gl" && op.desc().runsOnHostGl)))
-                onCpu << QString::fromStdString(op.name());
+            if (onHost(op)) onCpu << QString::fromStdString(op.name());
         onCpu.removeDuplicates();
         if (!onCpu.isEmpty())
             how += " " + tr("%1 runs on the CPU on this backend (the image read back, processed on the CPU, "

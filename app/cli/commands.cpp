@@ -284,7 +284,8 @@ namespace {
 std::vector<std::string> hostOpNames(const std::string& backend) {
     std::vector<std::string> names;
     for (const OpDesc& op : opRegistry())
-        if (op.runsOnHost || (backend == "gl" && op.runsOnHostGl)) names.push_back(op.name);
+        if (op.runsOnHost || (backend == "gl" && op.runsOnHostGl))
+            names.push_back(op.runsOnHostWhen ? op.name + " (" + op.runsOnHostWhen + ")" : op.name);
     return names;
 }
 }  // namespace
