@@ -8,9 +8,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <thread>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "arrays.h"
 #include "contact_sheet.h"
@@ -156,6 +160,21 @@ py::tuple timeEngine(const PresetHandle& p, const py::handle& image, std::uint64
 
 PYBIND11_MODULE(_auglab, m) {
     m.doc() = "AugLab's engine (the C++ core) for Python; use the `auglab` package, not this module.";
+#if defined(__GLIBC__)
+    // As auglab-cli does (app/cli/main.cpp), image buffers freed after one sample are kept for the
+    // next instead of being handed back to the kernel and faulted in again: with glibc's defaults a
+    // 512x512 sample's source copy and output cost ~400 page faults, which doubled the time of a W2
+    // call (1.1 ms against 0.5 ms). Process-wide, so AUGLAB_MALLOC_DEFAULTS=1 leaves glibc's settings.
+    const char* keep = std::getenv("AUGLAB_MALLOC_DEFAULTS");
+    const bool tuned = !(keep && *keep && std::string(keep) != "0");
+    if (tuned) {
+        mallopt(M_MMAP_THRESHOLD, 32 << 20);
+        mallopt(M_TRIM_THRESHOLD, 512 << 20);
+    }
+    m.attr("_malloc_tuned") = tuned;
+#else
+    m.attr("_malloc_tuned") = false;
+#endif
     m.attr("__version__") = AUGLAB_VERSION;
     py::register_exception_translator([](std::exception_ptr e) {
         try {
