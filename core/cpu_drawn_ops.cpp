@@ -95,15 +95,8 @@ std::vector<std::vector<DiscRun>> discRuns(const std::vector<FlareStep::Circle>&
 // channels in `mask` (bits 0..2).
 void gaussianFloat(std::vector<float>& layer, int w, int h, double sigma, unsigned mask,
                    const RowLoop& loop) {
-    const int k = static_cast<int>(std::lround(sigma * 8 + 1)) | 1, r = k / 2;
-    std::vector<double> taps(static_cast<std::size_t>(k));
-    double sum = 0;
-    for (int i = 0; i < k; ++i) {
-        const double x = i - r;
-        taps[std::size_t(i)] = std::exp(-0.5 / (sigma * sigma) * x * x);
-        sum += taps[std::size_t(i)];
-    }
-    for (double& t : taps) t = static_cast<float>(t / sum);
+    const std::vector<double> taps = gaussianFloatTaps(sigma);
+    const int k = int(taps.size()), r = k / 2;
     const std::size_t rowValues = std::size_t(w) * 3;
     std::vector<float> tmp(layer.size());
     loop(h, [&](int y0, int y1) {
@@ -294,15 +287,29 @@ void applyOverlayFlare(Image& img, const FlareStep& s, const RowLoop& loop) {
 }
 
 // RandomSunFlare's physics_based method (FlareStep), as add_sun_flare_physics_based computes it.
-void applyPhysicsFlare(Image& img, const FlareStep& s, const RowLoop& loop) {
-    const int w = img.width, h = img.height;
-    const std::size_t cn = std::size_t(img.channels), rowValues = std::size_t(w) * 3;
-    std::vector<float> layer(rowValues * std::size_t(h), 0.0f);
+std::vector<double> gaussianFloatTaps(double sigma) {
+    const int k = static_cast<int>(std::lround(sigma * 8 + 1)) | 1, r = k / 2;
+    std::vector<double> taps(static_cast<std::size_t>(k));
+    double sum = 0;
+    for (int i = 0; i < k; ++i) {
+        const double x = i - r;
+        taps[std::size_t(i)] = std::exp(-0.5 / (sigma * sigma) * x * x);
+        sum += taps[std::size_t(i)];
+    }
+    for (double& t : taps) t = static_cast<float>(t / sum);
+    return taps;
+}
+
+FlareLayerKeys physicsFlareKeys(const FlareStep& s, int w, int h) {
+    FlareLayerKeys k;
+    k.keys.assign(std::size_t(w) * std::size_t(h), 0);
+    k.colours.push_back({0, 0, 0});
     const auto painter = [&](const Rgb& colour) {
-        return [&layer, &colour, rowValues](int y, int x0, int x1) {
-            float* p = layer.data() + rowValues * std::size_t(y);
-            for (int x = x0; x <= x1; ++x)
-                for (std::size_t c = 0; c < 3; ++c) p[std::size_t(x) * 3 + c] = colour[c];
+        k.colours.push_back(colour);
+        const auto key = static_cast<std::uint32_t>(k.colours.size() - 1);
+        return [&k, key, w](int y, int x0, int x1) {
+            std::fill(k.keys.begin() + std::ptrdiff_t(y) * w + x0,
+                      k.keys.begin() + std::ptrdiff_t(y) * w + x1 + 1, key);
         };
     };
     raster::filledCircle(w, h, {s.x, s.y}, s.radius, painter(s.colour));
@@ -314,8 +321,18 @@ void applyPhysicsFlare(Image& img, const FlareStep& s, const RowLoop& loop) {
         raster::line(w, h, {s.x, s.y}, end, 2, 8, painter(s.colour));
     }
     for (const auto& c : s.circles) raster::filledCircle(w, h, {c.x, c.y}, c.radius, painter(c.colour));
+    return k;
+}
+
+void applyPhysicsFlare(Image& img, const FlareStep& s, const RowLoop& loop) {
+    const int w = img.width, h = img.height;
+    const std::size_t cn = std::size_t(img.channels), rowValues = std::size_t(w) * 3;
+    std::vector<float> layer(rowValues * std::size_t(h), 0.0f);
+    const FlareLayerKeys keys = physicsFlareKeys(s, w, h);
+    for (std::size_t i = 0; i < keys.keys.size(); ++i)
+        for (std::size_t c = 0; c < 3; ++c) layer[i * 3 + c] = keys.colours[keys.keys[i]][c];
     gaussianFloat(layer, w, h, 15, 7u, loop);
-    const double fade = reach * 0.7;
+    const double fade = physicsFlareFade(w, h);
     loop(h, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
             float* p = layer.data() + rowValues * std::size_t(y);

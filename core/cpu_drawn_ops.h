@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "cpu_backend.h"
 #include "plan.h"
@@ -49,6 +50,22 @@ std::array<std::uint8_t, 256> rainDarkerTable(double brightness);
 /// Each pixel of a RainStep's drops, as cv2.polylines draws them: `visit(y, x0, x1)` per run (a
 /// pixel may be visited more than once where drops cross).
 void rainDrops(const RainStep& s, int w, int h, const std::function<void(int, int, int)>& visit);
+
+/// RandomSunFlare physics_based's shapes before its blurs, painted in order (the sun's disc, its four
+/// two-pixel spikes, the circles): each pixel's key, 0 where none paints it, else 1 + the last shape
+/// that does; `colours` per key (black for 0).
+struct FlareLayerKeys {
+    std::vector<std::uint32_t> keys;  ///< w * h, row-major
+    std::vector<Rgb> colours;
+};
+FlareLayerKeys physicsFlareKeys(const FlareStep& s, int w, int h);
+/// cv2.GaussianBlur's kernel for float data and `sigma`: round(8 sigma + 1) | 1 taps, OpenCV's float64
+/// taps normalised and made float32 (held as doubles, the sums being float64 here).
+std::vector<double> gaussianFloatTaps(double sigma);
+/// physics_based's fade radius, 0.7 x max(w, h): a pixel's layer times 1 - min(distance / fade, 1).
+inline double physicsFlareFade(int w, int h) {
+    return std::max(w, h) * 0.7;
+}
 
 void applyFog(Image& img, const FogStep& s, const RowLoop& loop);
 void applyShadow(Image& img, const ShadowStep& s, const RowLoop& loop);

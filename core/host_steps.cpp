@@ -7,9 +7,7 @@
 namespace auglab {
 
 bool isHostStep(const PixelStep& step) {
-    // RandomSunFlare's physics_based layer (float blurs) too; its overlay method is keyed tables.
-    const auto* flare = std::get_if<FlareStep>(&step);
-    return std::holds_alternative<CompressStep>(step) || (flare && flare->physics);
+    return std::holds_alternative<CompressStep>(step);
 }
 
 bool hasHostStep(const Plan& plan) {

@@ -92,8 +92,8 @@ struct OpDesc {
     /// The op's plan step runs on the host on the GPU backends too (a codec call: host_steps.h); they
     /// read the image back, run it and upload the result. `auglab-cli info` and the cost meter say so.
     bool runsOnHost = false;
-    /// With runsOnHost: only the samples with this parameter value run on the host ("key value"); the
-    /// others stay on the GPU.
+    /// With runsOnHost or runsOnHostGl: only the samples with this parameter value run on the host
+    /// ("key value"); the others stay on the GPU.
     const char* runsOnHostWhen = nullptr;
     /// Only the GL backend runs the step on the host: its per-pixel maths needs float64, which GLSL
     /// 3.30 does not have (the CUDA backend runs it on the device).

@@ -161,6 +161,14 @@ private:
                             convolvePixel(a, p, x, y);
                         else if (l.kind == kStoreFloats)
                             storeFloatsPixel(a, p, x, y);
+                        else if (l.kind == kFlareLayer)
+                            flareLayerPixel(a, p, x, y);
+                        else if (l.kind == kFlareRows)
+                            flareRowPixel(a, p, x, y);
+                        else if (l.kind == kFlareColumns)
+                            flareColumnPixel(a, p, x, y);
+                        else if (l.kind == kFlareFade)
+                            flareFadePixel(a, p, x, y);
                         else if (l.kind == kClaheHistogram)
                             ++at<std::uint32_t>(a, p.sum)[claheBin(a, p, x, y)];
                         else if (l.kind == kIsoHistogram)

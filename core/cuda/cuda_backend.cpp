@@ -122,6 +122,14 @@ const char* passName(PassKind kind) {
             return "FancyPCA row products";
         case kPcaMatrix:
             return "FancyPCA matrix";
+        case kFlareLayer:
+            return "sun flare layer";
+        case kFlareRows:
+            return "sun flare blur rows";
+        case kFlareColumns:
+            return "sun flare blur columns";
+        case kFlareFade:
+            return "sun flare fade";
         case kMedian:
             return "median";
         case kConvolve:

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "colour.h"
+#include "cpu_drawn_ops.h"
 #include "error.h"
 #include "keyed_tables.h"
 #include "warp_fixed_point.h"
@@ -83,8 +84,14 @@ std::size_t claheCountBytes(const ClaheStep& c) {
                    sizeof(std::uint32_t));
 }
 
-/// Bytes of a step's scratch slot in a stage of `height` rows (0: the step has none).
-std::size_t scratchBytes(const PixelStep& s, int height) {
+/// Bytes of one float layer of a stage (three floats per pixel), aligned.
+std::size_t layerBytes(const PlanStage& stage) {
+    return alignUp(imageBytes(stage.width, stage.height, 3) * sizeof(float));
+}
+
+/// Bytes of a step's scratch slot in `stage` (0: the step has none).
+std::size_t scratchBytes(const PixelStep& s, const PlanStage& stage) {
+    const int height = stage.height;
     if (std::holds_alternative<MeanBrightnessStep>(s) || std::holds_alternative<EqualizeStep>(s))
         return kMeanSlotBytes;
     if (const auto* c = std::get_if<ClaheStep>(&s))
@@ -92,6 +99,7 @@ std::size_t scratchBytes(const PixelStep& s, int height) {
     if (std::holds_alternative<IsoNoiseStep>(s)) return kIsoPairBytes + 2 * sizeof(double);
     if (std::holds_alternative<FancyPcaStep>(s))
         return kPcaHeadBytes + static_cast<std::size_t>(height) * kPcaRowDoubles * sizeof(double);
+    if (const auto* f = std::get_if<FlareStep>(&s); f && f->physics) return 2 * layerBytes(stage);
     return 0;
 }
 
@@ -99,7 +107,7 @@ std::size_t scratchBytes(const PixelStep& s, int height) {
 std::size_t planScratchBytes(const Plan& p) {
     std::size_t n = 0;
     for (const PlanStage& stage : p.stages)
-        for (const PixelStep& s : stage.ops) n += alignUp(scratchBytes(s, stage.height), 16);
+        for (const PixelStep& s : stage.ops) n += alignUp(scratchBytes(s, stage), 16);
     return n;
 }
 
@@ -387,6 +395,46 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 op.kind = kOpFancyPca;
                 op.luts = pca.lut;
                 ops.push_back(op);
+            } else if (const auto* fl = std::get_if<FlareStep>(&step); fl && fl->physics) {
+                flush();
+                // The flare's float layer: its shapes as keys from the host, then on the device the
+                // colours, the blurs, the fade; the next segment screen-blends it in.
+                const cpu_drawn::FlareLayerKeys k =
+                    cpu_drawn::physicsFlareKeys(*fl, stage.width, stage.height);
+                DevicePass flare = base;
+                flare.layer = work.scratchSlots[slot];
+                flare.layerTmp = flare.layer + layerBytes(stage);
+                ++slot;
+                flare.keys = blob.putArray(k.keys);
+                std::vector<std::uint8_t> colours;
+                for (const Rgb& c : k.colours) colours.insert(colours.end(), {c[0], c[1], c[2], 0});
+                flare.colours = blob.putArray(colours);
+                flare.sunX = fl->x;
+                flare.sunY = fl->y;
+                flare.fade = cpu_drawn::physicsFlareFade(stage.width, stage.height);
+                flare.kind = kFlareLayer;
+                passes.push_back(flare);
+                const auto blur = [&](double sigma, int channels) {
+                    const std::vector<double> taps = cpu_drawn::gaussianFloatTaps(sigma);
+                    DevicePass b = flare;
+                    b.taps = static_cast<int>(taps.size());
+                    b.kernel = blob.putArray(taps);
+                    b.channelMask = channels;
+                    b.kind = kFlareRows;
+                    passes.push_back(b);
+                    b.kind = kFlareColumns;
+                    passes.push_back(b);
+                };
+                blur(15, 7);  // applyPhysicsFlare's order: all channels, the fade, R at 3, B at 5
+                flare.kind = kFlareFade;
+                passes.push_back(flare);
+                blur(3, 1);
+                blur(5, 4);
+                DeviceOp op{};
+                op.kind = kOpScreen;
+                op.luts = flare.layer;
+                op.width = stage.width;
+                ops.push_back(op);
             } else if (std::holds_alternative<MeanBrightnessStep>(step)) {
                 flush();
                 const auto& m = std::get<MeanBrightnessStep>(step);
@@ -549,7 +597,7 @@ DeviceBatch buildDeviceBatch(std::span<RenderJob> jobs) {
         if (!work[j].level) continue;
         for (const PlanStage& stage : jobs[j].plan.stages)
             for (const PixelStep& s : stage.ops)
-                if (const std::size_t bytes = scratchBytes(s, stage.height)) {
+                if (const std::size_t bytes = scratchBytes(s, stage)) {
                     work[j].scratchSlots.push_back(cursor);
                     cursor += alignUp(bytes, 16);
                 }

@@ -38,6 +38,12 @@ enum PassKind : int {
     kPcaRowSums,      ///< per row: the sums of the centred values
     kPcaRowProducts,  ///< per row: the products of the values centred again
     kPcaMatrix,       ///< one thread: the covariance, its eigenpairs, V diag(alpha * lambda)
+    // RandomSunFlare physics_based (FlareStep): its float layer from the shapes' keys, blurred and
+    // faded as core/cpu_drawn_ops.cpp does it; the next segment's kOpScreen blends it in.
+    kFlareLayer,    ///< per pixel: the colour of its key into `layer` (3 floats)
+    kFlareRows,     ///< per pixel: the row pass of a Gaussian (`kernel`: `taps` doubles) into `layerTmp`
+    kFlareColumns,  ///< per pixel: the column pass from `layerTmp` back into `layer`
+    kFlareFade,     ///< per pixel: times 1 - min(distance to the sun / fade, 1)
     kPassKinds
 };
 
@@ -57,7 +63,8 @@ enum OpKind : int {
                   ///< key's R, G, B tables at `luts` + 768 * key
     kOpClahe,     ///< the lightness through the four nearest tiles' tables at `luts`, blended
     kOpIsoNoise,  ///< ISONoise with lambda and exp(-lambda) at `luts`
-    kOpFancyPca   ///< FancyPCA with the mean (float[3]) at `luts` and the matrix (double[9]) at `luts` + 16
+    kOpFancyPca,  ///< FancyPCA with the mean (float[3]) at `luts` and the matrix (double[9]) at `luts` + 16
+    kOpScreen     ///< the flare layer at `luts` (3 floats per pixel, rows of `width`) screen-blended in
 };
 
 /// FancyPCA's scratch per row: 3 sums of the centred values, then 6 products.
@@ -154,6 +161,12 @@ struct DevicePass {
     double intensity;
     // FancyPCA: `sum` holds 9 doubles per row (3 sums, 6 products), `lut` the mean and the matrix.
     float pcaAlpha[3];
+    // The physics_based flare: its layer and the row pass's floats (w x h x 3 each), the shapes' keys
+    // (w x h) and colours (3 bytes a key, padded to 4); the blurs' channels (bits 0..2) and the fade.
+    Offset layer, layerTmp, keys, colours;
+    int channelMask;
+    int sunX, sunY;
+    double fade;
 };
 
 /// Where a finished output goes in a grid texture (the GUI's display, written through CUDA-GL

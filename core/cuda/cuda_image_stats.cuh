@@ -150,4 +150,72 @@ AUGLAB_HD void fancyPcaOp(unsigned char* arena, const DeviceOp& op, int px[4]) {
     shared::fancyPcaPixel(px, at<float>(arena, op.luts), at<double>(arena, op.luts + 16));
 }
 
+// ---- RandomSunFlare physics_based -------------------------------------------------------------
+
+AUGLAB_HD float* flareLayerAt(unsigned char* arena, Offset layer, int width, int x, int y) {
+    return at<float>(arena, layer) + 3 * (static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + x);
+}
+
+/// kFlareLayer: the colour of the last shape that painted the pixel (black for none).
+AUGLAB_HD void flareLayerPixel(unsigned char* arena, const DevicePass& p, int x, int y) {
+    const std::uint32_t key = at<std::uint32_t>(arena, p.keys)[static_cast<std::size_t>(y) * p.width + x];
+    const std::uint8_t* colour = at<std::uint8_t>(arena, p.colours) + 4 * static_cast<std::size_t>(key);
+    float* out = flareLayerAt(arena, p.layer, p.width, x, y);
+    for (int c = 0; c < 3; ++c) out[c] = colour[c];
+}
+
+/// kFlareRows: the Gaussian's row pass for the channels of the mask, summed in float64 over the taps
+/// in order, stored as float32; the other channels copied.
+AUGLAB_HD void flareRowPixel(unsigned char* arena, const DevicePass& p, int x, int y) {
+    const double* taps = at<double>(arena, p.kernel);
+    const int r = p.taps / 2;
+    float* out = flareLayerAt(arena, p.layerTmp, p.width, x, y);
+    const float* own = flareLayerAt(arena, p.layer, p.width, x, y);
+    for (int c = 0; c < 3; ++c) {
+        if (!(p.channelMask >> c & 1)) {
+            out[c] = own[c];
+            continue;
+        }
+        double acc = 0;
+        for (int t = 0; t < p.taps; ++t)
+            acc += taps[t] * flareLayerAt(arena, p.layer, p.width, reflect101(x + t - r, p.width), y)[c];
+        out[c] = static_cast<float>(acc);
+    }
+}
+
+/// kFlareColumns: the column pass back into the layer (the mask's channels only).
+AUGLAB_HD void flareColumnPixel(unsigned char* arena, const DevicePass& p, int x, int y) {
+    const double* taps = at<double>(arena, p.kernel);
+    const int r = p.taps / 2;
+    float* out = flareLayerAt(arena, p.layer, p.width, x, y);
+    for (int c = 0; c < 3; ++c) {
+        if (!(p.channelMask >> c & 1)) continue;
+        double acc = 0;
+        for (int t = 0; t < p.taps; ++t)
+            acc += taps[t] * flareLayerAt(arena, p.layerTmp, p.width, x, reflect101(y + t - r, p.height))[c];
+        out[c] = static_cast<float>(acc);
+    }
+}
+
+/// kFlareFade: the layer times 1 - min(distance to the sun / fade, 1), in float64.
+AUGLAB_HD void flareFadePixel(unsigned char* arena, const DevicePass& p, int x, int y) {
+    const long long dx = x - p.sunX, dy = y - p.sunY;
+    double d = sqrt(static_cast<double>(dx * dx + dy * dy)) / p.fade;
+    d = d < 0.0 ? 0.0 : (d > 1.0 ? 1.0 : d);
+    const double m = 1 - d;
+    float* v = flareLayerAt(arena, p.layer, p.width, x, y);
+    for (int c = 0; c < 3; ++c) v[c] = static_cast<float>(static_cast<double>(v[c]) * m);
+}
+
+/// kOpScreen: 255 - (255 - v)(255 - f) / 255 in float32, clipped, truncated.
+AUGLAB_HD void screenOp(unsigned char* arena, const DeviceOp& op, int x, int y, int px[4]) {
+    const float* f = flareLayerAt(arena, op.luts, op.width, x, y);
+    for (int c = 0; c < 3; ++c) {
+        const float product = static_cast<float>(255 - px[c]) * (255.0f - f[c]);
+        float v = 255.0f - product / 255.0f;
+        v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
+        px[c] = static_cast<int>(v);
+    }
+}
+
 }  // namespace auglab::cuda

@@ -50,6 +50,14 @@ __global__ void __launch_bounds__(kBlockThreads)
             medianPixel(arena, pass, x, y);
         else if constexpr (Kind == kConvolve)
             convolvePixel(arena, pass, x, y);
+        else if constexpr (Kind == kFlareLayer)
+            flareLayerPixel(arena, pass, x, y);
+        else if constexpr (Kind == kFlareRows)
+            flareRowPixel(arena, pass, x, y);
+        else if constexpr (Kind == kFlareColumns)
+            flareColumnPixel(arena, pass, x, y);
+        else if constexpr (Kind == kFlareFade)
+            flareFadePixel(arena, pass, x, y);
         else
             storeFloatsPixel(arena, pass, x, y);
     }
@@ -268,6 +276,18 @@ cudaError_t launchPasses(PassKind kind, unsigned char* arena, Offset passes, int
                 break;
             case kEqualizeLut:
                 equalizeLutKernel<<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kFlareLayer:
+                pixelPassKernel<kFlareLayer><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kFlareRows:
+                pixelPassKernel<kFlareRows><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kFlareColumns:
+                pixelPassKernel<kFlareColumns><<<grid, block, 0, stream>>>(arena, p);
+                break;
+            case kFlareFade:
+                pixelPassKernel<kFlareFade><<<grid, block, 0, stream>>>(arena, p);
                 break;
             case kClaheHistogram:
                 countKernel<kClaheHistogram><<<grid, block, 0, stream>>>(arena, p);

@@ -461,6 +461,9 @@ AUGLAB_HD void applyOp(unsigned char* arena, const DeviceOp& op, int x, int y, i
         case kOpFancyPca:
             fancyPcaOp(arena, op, px);
             return;
+        case kOpScreen:
+            screenOp(arena, op, x, y, px);
+            return;
         default:
             return;
     }

@@ -439,10 +439,11 @@ GLuint GlBackend::runPixelStep(GLuint input, int w, int h, int channels, const P
         return uploadImage(img);
     }
     if (isHostStep(step) || std::holds_alternative<ClaheStep>(step) ||
-        std::holds_alternative<FancyPcaStep>(step) || std::holds_alternative<IsoNoiseStep>(step)) {
-        // On the host: a codec call or a drawing step (host_steps.h), or a step whose per-pixel maths
-        // GLSL 3.30 cannot do exactly (float64, unfused float products: OpDesc::runsOnHostGl). Read
-        // back, run, upload.
+        std::holds_alternative<FancyPcaStep>(step) || std::holds_alternative<IsoNoiseStep>(step) ||
+        std::holds_alternative<FlareStep>(step)) {
+        // On the host: a codec call (host_steps.h), or a step whose maths GLSL 3.30 cannot do exactly
+        // (float64 sums, unfused float products: OpDesc::runsOnHostGl; an overlay flare was keyed
+        // above, so this is physics_based). Read back, run, upload.
         Image img = readBack(input, w, h, channels);
         applyHostStep(img, step);
         return uploadImage(img);

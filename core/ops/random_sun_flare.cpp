@@ -17,8 +17,10 @@
 //   1 - min(distance / (0.7 max(width, height)), 1), R blurred again at sigma 3 and B at sigma 5
 //   (chromatic aberration), and screen-blended: 255 - (255 - v)(255 - f) / 255 in float32, truncated.
 // The draws are AugLab's counter-based ones (the same distributions). The GPU backends apply the
-// overlay method as keyed tables (core/keyed_tables.h: a key per set of covering discs) and run
-// physics_based on the host (OpDesc::runsOnHostWhen). Everything AugLab knows about the op is here
+// overlay method as keyed tables (core/keyed_tables.h: a key per set of covering discs); CUDA draws
+// physics_based's shapes on the host as keys and colours the layer, blurs (float64 sums in the CPU's
+// order), fades and blends it on the device; GL runs physics_based on the host (float64 sums:
+// OpDesc::runsOnHostGl, runsOnHostWhen). Everything AugLab knows about the op is here
 // (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/random_sun_flare.h"
@@ -85,7 +87,7 @@ public:
             });
         typical(d, "src_radius", 10, 1000);
         typicalOfImage(d, "src_radius", 10, 1.0);
-        d.runsOnHost = true;
+        d.runsOnHostGl = true;
         d.runsOnHostWhen = "method physics_based";
         return d;
     }
