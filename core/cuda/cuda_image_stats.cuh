@@ -87,7 +87,8 @@ AUGLAB_HD void isoNoiseOp(unsigned char* arena, const DeviceOp& op, int x, int y
 
 // ---- FancyPCA -----------------------------------------------------------------------------------
 
-/// kPcaMean: channel c's float32 mean, its running sum pixel by pixel in row order (numpy's).
+/// kPcaMean: channel c's float32 mean, its running sum pixel by pixel in row order (numpy's). The
+/// kernel (pcaMeanKernel) stages the pixels through shared memory and adds them in this order.
 AUGLAB_HD void pcaMean(unsigned char* arena, const DevicePass& p, int c) {
     float sum = 0;
     for (int y = 0; y < p.height; ++y)

@@ -138,8 +138,37 @@ __global__ void __launch_bounds__(256) rowKernel(unsigned char* arena, const Dev
         pcaRowProducts(arena, pass, y);
 }
 
-/// kClaheLut (a thread per tile), kIsoLambda and kPcaMatrix (one thread), kPcaMean (one per channel:
-/// a float sum that must run in the CPU's order, pixel by pixel).
+/// kPcaMean: FancyPCA's float32 means, each a running sum over the pixels in order (numpy's, which the
+/// CPU reproduces), so one thread per channel adds them up; the block stages the pixels through
+/// shared memory in coalesced chunks so that those three threads wait on no global load. The
+/// arithmetic is pcaMean's (cuda_image_stats.cuh), which the host emulation runs.
+constexpr int kPcaChunk = 4096;  ///< pixels per chunk: 12 KB of shared memory
+__global__ void __launch_bounds__(256) pcaMeanKernel(unsigned char* arena, const DevicePass* passes) {
+    __shared__ DevicePass pass;
+    __shared__ unsigned char chunk[kPcaChunk * 3];
+    __shared__ float unit[256];
+    const int t = static_cast<int>(threadIdx.x);
+    unit[t] = shared::unitOf(t);          // blockDim.x is 256
+    loadPass(passes + blockIdx.z, pass);  // synchronises the block
+    const long long pixels = static_cast<long long>(pass.width) * pass.height;
+    const unsigned char* image = at<unsigned char>(arena, pass.image);
+    float sum = 0;
+    for (long long first = 0; first < pixels; first += kPcaChunk) {
+        const int count = static_cast<int>(pixels - first < kPcaChunk ? pixels - first : kPcaChunk);
+        for (int i = t; i < count * 3; i += static_cast<int>(blockDim.x))
+            chunk[i] = image[(first + i / 3) * pass.channels + i % 3];
+        __syncthreads();
+        if (t < 3)
+            for (int i = 0; i < count; ++i) sum += unit[chunk[i * 3 + t]];
+        __syncthreads();
+    }
+    if (t < 3) {
+        const double n = static_cast<double>(pass.width) * static_cast<double>(pass.height);
+        at<float>(arena, pass.lut)[t] = static_cast<float>(static_cast<double>(sum) / n);
+    }
+}
+
+/// kClaheLut (a thread per tile), kIsoLambda and kPcaMatrix (one thread).
 __global__ void __launch_bounds__(256) statsKernel(unsigned char* arena, const DevicePass* passes) {
     __shared__ DevicePass pass;
     loadPass(passes + blockIdx.z, pass);
@@ -151,9 +180,6 @@ __global__ void __launch_bounds__(256) statsKernel(unsigned char* arena, const D
             return;
         case kIsoLambda:
             if (t == 0) isoLambda(arena, pass);
-            return;
-        case kPcaMean:
-            if (t < 3) pcaMean(arena, pass, t);
             return;
         case kPcaMatrix:
             if (t == 0) pcaMatrix(arena, pass);
@@ -301,9 +327,11 @@ cudaError_t launchPasses(PassKind kind, unsigned char* arena, Offset passes, int
             case kPcaRowProducts:
                 rowKernel<kPcaRowProducts><<<grid, block, 0, stream>>>(arena, p);
                 break;
+            case kPcaMean:
+                pcaMeanKernel<<<grid, block, 0, stream>>>(arena, p);
+                break;
             case kClaheLut:
             case kIsoLambda:
-            case kPcaMean:
             case kPcaMatrix:
                 statsKernel<<<grid, block, 0, stream>>>(arena, p);
                 break;
