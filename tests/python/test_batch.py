@@ -17,7 +17,7 @@ from conftest import PHOTOS, PRESETS, W2, assert_same
 def images(photos):
     """Mixed sizes, RGB and RGBA, strided views among them."""
     out = []
-    for k, photo in enumerate(PHOTOS):
+    for photo in PHOTOS:
         image = photos[photo.name]
         out += [image, image[::-1, 10:-10], np.dstack([image, np.full(image.shape[:2], 200, np.uint8)])]
     return out

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 import auglab
 from conftest import PHOTOS, PRESETS, W2, assert_same, write_preset
 
-PRESET_FILES = [p for p in sorted(PRESETS.glob("*.auglab.json"))]
+PRESET_FILES = sorted(PRESETS.glob("*.auglab.json"))
 
 
 @pytest.mark.parametrize("preset", PRESET_FILES + ["w2"], ids=lambda p: getattr(p, "name", p).split(".")[0])

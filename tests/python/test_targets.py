@@ -3,7 +3,6 @@ mask=, label fields), moved exactly as `auglab-cli apply --annotations --mask` m
 
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
