@@ -23,11 +23,11 @@ if ! ready "$run"; then
     run=$venv/bin/python
     if ! ready "$run"; then
         if [ ! -x "$run" ]; then
-            why=$("$python" -m venv "$venv" 2>&1) || skip "$python -m venv failed: ${why: -300}"
+            why=$("$python" -m venv "$venv" 2>&1) || skip "$python -m venv failed: ${why:$(( ${#why} > 300 ? ${#why} - 300 : 0 ))}"
         fi
         # shellcheck disable=SC2086  # PACKAGES is a list
         why=$("$run" -m pip install --quiet --disable-pip-version-check $packages 2>&1) ||
-            skip "pip could not install $packages: ${why: -400}"
+            skip "pip could not install $packages: ${why:$(( ${#why} > 400 ? ${#why} - 400 : 0 ))}"
         if ! ready "$run"; then
             echo "FAIL: $venv is ready but this fails in it:"
             "$run" -c "$check"
