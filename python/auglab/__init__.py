@@ -28,7 +28,7 @@ from . import _auglab
 from ._targets import TargetRules
 
 __version__: str = _auglab.__version__
-__all__ = ["Pipeline", "apply_replay", "imread", "imwrite", "__version__"]
+__all__ = ["Pipeline", "apply_replay", "imdecode", "imread", "imwrite", "__version__"]
 
 
 class Pipeline:
@@ -91,7 +91,9 @@ class Pipeline:
 
     # --- samples ----------------------------------------------------------------------------------
 
-    def __call__(self, image: np.ndarray, index: int, seed: Optional[int] = None, **targets: Any):
+    def __call__(self, image: np.ndarray, index: int, seed: Optional[int] = None, *,
+                 partners: "Optional[Sequence[np.ndarray]]" = None, position: Optional[int] = None,
+                 **targets: Any):
         """Sample ``index`` of ``image``: what ``auglab-cli apply --index`` writes, bit for bit.
 
         ``image``: a NumPy ``uint8`` array, H x W x 3 (RGB) or H x W x 4 (RGBA; alpha moves with
@@ -100,8 +102,16 @@ class Pipeline:
         ``index``: the sample index (an int >= 0); ``seed``: default the preset's seed.
 
         Without targets, returns the augmented image: a new ``uint8`` array, H' x W' x C (the
-        size changes when the pipeline crops or resizes). Mixing ops (mixup, cutmix, the 4-image
-        grid) take their partner from the image itself, as ``apply`` does without ``--partner``.
+        size changes when the pipeline crops or resizes).
+
+        ``partners``: the pool mixing ops (mixup, cutmix, the 4-image grid) draw their partners
+        from. Without it the partner is the image itself, as ``apply`` does without ``--partner``.
+        A sequence of images ``[P1, P2, ...]`` makes the pool ``image, P1, P2, ...``: bit for bit
+        ``auglab-cli apply --image F --partner P1 --partner P2 ...``. With ``position=k`` the
+        sequence is instead the whole pool and ``image`` its item ``k`` (``augment``'s pool: the
+        folder's inputs in order, each drawing partners from the others). A list or tuple of
+        arrays is read as it is; any other sequence (a dataset: ``len`` and ``[i]`` giving arrays)
+        is asked only for the items a sample draws, when it draws them.
 
         With targets, as Albumentations' ``Compose(...)(image=..., bboxes=...)``, returns a dict
         with ``"image"`` and each target given, moved by the same parameters as the pixels and
@@ -117,11 +127,16 @@ class Pipeline:
           ``class_labels`` for boxes): one value per box or keypoint, filtered with them.
         """
         if not targets:
-            return self._core.sample(image, index, seed)
+            return self._core.sample(image, index, seed, partners, position)
+        if partners is not None or position is not None:
+            raise ValueError("partners: not yet with targets (the partners' own boxes, keypoints and "
+                             "masks would be needed, as apply's --partner-annotations gives them)")
         return self._rules_().apply(self._core, image, index, seed, targets)
 
     def batch(self, images: "Sequence[np.ndarray] | np.ndarray", indices: Iterable[int],
-              threads: Optional[int] = None, backend: str = "cpu", seed: Optional[int] = None) -> list:
+              threads: Optional[int] = None, backend: str = "cpu", seed: Optional[int] = None, *,
+              partners: "Optional[str | Sequence[np.ndarray]]" = None,
+              positions: Optional[Iterable[int]] = None) -> list:
         """Renders ``images[i]`` as sample ``indices[i]`` for every i, in parallel, and returns the
         outputs as a list of arrays (their sizes may differ). Each output is exactly
         ``self(images[i], indices[i], seed)``: the result never depends on ``threads``.
@@ -132,10 +147,24 @@ class Pipeline:
         or ``"cuda"`` (within the README's GPU bounds of the CPU, when the module was built with
         CUDA and a device is present; ``RuntimeError`` saying why otherwise).
         An image the pipeline cannot take raises ``ValueError`` naming it (``images[3]: ...``).
+
+        ``partners`` (mixing ops), as in ``__call__``; by default each image is its own partner,
+        so that ``batch`` stays ``[self(images[i], indices[i]) ...]``. The batch is never used
+        as a pool unless asked, since a batch's make-up is the loader's choice, not the data's:
+
+        - ``"batch"``: the batch itself is the pool, image i its item i (``augment`` over a
+          folder holding exactly these images in this order);
+        - a sequence ``[P1, ...]``: each image's pool is ``images[i], P1, ...`` (``apply
+          --partner``), i.e. ``self(images[i], indices[i], partners=partners)``;
+        - a sequence with ``positions``: the sequence is the whole pool and ``images[i]`` its
+          item ``positions[i]`` (``augment``'s pool, for a batch of a larger dataset).
+
+        Partners given as a list or tuple of arrays are read without the GIL; a lazy sequence is
+        asked for an item with the GIL taken. Outputs never depend on ``threads`` either way.
         """
         if isinstance(images, np.ndarray) and images.ndim == 4:
             images = list(images)
-        return self._core.batch(images, indices, seed, threads, backend)
+        return self._core.batch(images, indices, seed, threads, backend, partners, positions)
 
     def replay(self, image: "np.ndarray | tuple[int, int]", index: int, seed: Optional[int] = None) -> dict:
         """The concrete parameters of sample ``index`` for ``image`` (or an ``(H, W)`` shape): the
@@ -166,6 +195,15 @@ def imread(path: "str | os.PathLike[str]") -> np.ndarray:
     """Decodes an image file as AugLab does (libjpeg-turbo, libspng, stb): uint8 RGB, or RGBA when
     the file has alpha; gray becomes RGB, 16 bits become 8. The pixels ``auglab-cli`` reads."""
     return _auglab.imread(os.fspath(path))
+
+
+def imdecode(buffer: "bytes | bytearray | memoryview | np.ndarray", name: str = "buffer") -> np.ndarray:
+    """Decodes the bytes of an image file (PNG, JPEG, BMP, TGA, GIF) exactly as :func:`imread`
+    decodes the file: for bytes that come from elsewhere than a local path (Ray Data's
+    ``read_binary_files`` on S3, an archive, a database). ``buffer``: bytes, bytearray, memoryview
+    or a contiguous uint8 array. ``ValueError`` (naming ``name``) for empty, truncated, corrupt or
+    non-image bytes, a CMYK JPEG or an image over 100 megapixels, as the CLI refuses a file."""
+    return _auglab.imdecode(buffer, name)
 
 
 def imwrite(path: "str | os.PathLike[str]", image: np.ndarray, quality: int = 95) -> None:

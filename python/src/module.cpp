@@ -21,6 +21,7 @@
 #include "cpu_backend.h"
 #include "error.h"
 #include "image_io.h"
+#include "partner_pool.h"
 #include "preset.h"
 #include "sampling.h"
 #include "targets_binding.h"
@@ -55,20 +56,40 @@ struct PresetHandle {
     }
 };
 
+/// The pool of `partners` for one image: with `position` None, apply's pool (the image, then each
+/// of `partners`); else `partners` is the whole pool and the image its item `position` (augment's).
+Partners poolOf(const PartnerImages& images, const py::handle& position, const std::string& what) {
+    if (position.is_none()) return {PartnerPool{images.size() + 1, 0}, images.loader(-1)};
+    const std::uint64_t self = unsigned64(position, what);
+    if (self >= images.size())
+        throw py::value_error(what + ": expected 0 .. " + std::to_string(images.size()) +
+                              " - 1 (an item of partners), got " + std::to_string(self));
+    return {PartnerPool{images.size(), self}, images.loader(0)};
+}
+
 py::array sample(const PresetHandle& p, const py::handle& image, const py::handle& index,
-                 const py::handle& seed) {
+                 const py::handle& seed, const py::handle& partners, const py::handle& position) {
     const PixelView view = imageView(image, "image");
     const std::uint64_t i = unsigned64(index, "index"), s = p.seedOf(seed);
+    if (partners.is_none() && !position.is_none())
+        throw py::value_error("position: needs partners (the pool the image is an item of)");
+    std::optional<PartnerImages> pool;
+    Partners bound;
+    if (!partners.is_none()) {
+        pool.emplace(partners, "partners");
+        bound = poolOf(*pool, position, "position");
+    }
     Image out;
     {
         py::gil_scoped_release release;
-        out = renderView(p.preset.pipeline, s, i, view);
+        out = renderView(p.preset.pipeline, s, i, view, nullptr, bound);
     }
     return arrayFromImage(std::move(out));
 }
 
 py::list batch(const PresetHandle& p, const py::handle& images, const py::handle& indices,
-               const py::handle& seed, std::optional<int> threads, const std::string& backend) {
+               const py::handle& seed, std::optional<int> threads, const std::string& backend,
+               const py::handle& partners, const py::handle& positions) {
     if (backend != "cpu" && backend != "cuda")
         throw py::value_error("backend: expected \"cpu\" or \"cuda\", got \"" + backend + "\"");
     if (threads && *threads < 1)
@@ -86,6 +107,33 @@ py::list batch(const PresetHandle& p, const py::handle& images, const py::handle
     if (in.indices.size() != in.views.size())
         throw py::value_error("indices: expected one per image (" + std::to_string(in.views.size()) +
                               "), got " + std::to_string(in.indices.size()));
+    // Partners: none (each image its own), the batch itself (image k is item k of the pool, as
+    // augment's folder), or a pool given (apply's --partner, or with positions augment's folder).
+    std::optional<PartnerImages> pool;
+    std::vector<Partners> bound;
+    const bool batchPool = py::isinstance<py::str>(partners);
+    if (batchPool && partners.cast<std::string>() != "batch")
+        throw py::value_error("partners: expected \"batch\", a sequence of images or None, got \"" +
+                              partners.cast<std::string>() + "\"");
+    if ((partners.is_none() || batchPool) && !positions.is_none())
+        throw py::value_error("positions: needs partners as a sequence (the pool the images are items of)");
+    if (batchPool) {
+        pool.emplace(in.views);
+        for (std::size_t k = 0; k < in.views.size(); ++k)
+            bound.push_back({PartnerPool{in.views.size(), k}, pool->loader(0)});
+    } else if (!partners.is_none()) {
+        pool.emplace(partners, "partners");
+        std::vector<py::object> at;
+        if (!positions.is_none())
+            for (const py::handle item : positions) at.push_back(py::reinterpret_borrow<py::object>(item));
+        if (!positions.is_none() && at.size() != in.views.size())
+            throw py::value_error("positions: expected one per image (" + std::to_string(in.views.size()) +
+                                  "), got " + std::to_string(at.size()));
+        for (std::size_t k = 0; k < in.views.size(); ++k)
+            bound.push_back(
+                poolOf(*pool, at.empty() ? py::none() : at[k], "positions[" + std::to_string(k) + "]"));
+    }
+    if (!bound.empty()) in.partnersOf = [&bound](std::size_t k) { return bound[k]; };
     std::vector<Image> out;
     {
         py::gil_scoped_release release;
@@ -115,6 +163,29 @@ py::array applyReplay(const py::handle& image, const std::string& replayJson) {
         out = renderReplayOf(replay, view);
     }
     return arrayFromImage(std::move(out));
+}
+
+/// Decodes the bytes of an image file (any object with the buffer protocol, contiguous), as imread
+/// decodes the file; `name` says what it is in errors.
+py::array imdecode(const py::handle& buffer, const std::string& name) {
+    if (py::isinstance<py::str>(buffer))
+        throw py::type_error("buffer: expected bytes (the file's contents), got str");
+    Py_buffer view;
+    if (PyObject_GetBuffer(buffer.ptr(), &view, PyBUF_SIMPLE) != 0) {
+        PyErr_Clear();
+        throw py::type_error(
+            "buffer: expected bytes, bytearray, memoryview or a contiguous uint8 array, got " +
+            std::string(py::str(py::type::handle_of(buffer).attr("__name__"))));
+    }
+    const auto* data = static_cast<const std::uint8_t*>(view.buf);
+    std::vector<std::uint8_t> bytes(data, data + view.len);
+    PyBuffer_Release(&view);
+    LoadedImage loaded;
+    {
+        py::gil_scoped_release release;
+        loaded = decodeImage(bytes, name);
+    }
+    return arrayFromImage(std::move(loaded.image));
 }
 
 py::array imread(const std::string& path) {
@@ -201,9 +272,11 @@ PYBIND11_MODULE(_auglab, m) {
             [](const PresetHandle& p) {
                 return targetSettingsToJson(p.preset.targets.value_or(TargetSettings{})).dump();
             })
-        .def("sample", &sample, py::arg("image"), py::arg("index"), py::arg("seed") = py::none())
+        .def("sample", &sample, py::arg("image"), py::arg("index"), py::arg("seed") = py::none(),
+             py::arg("partners") = py::none(), py::arg("position") = py::none())
         .def("batch", &batch, py::arg("images"), py::arg("indices"), py::arg("seed") = py::none(),
-             py::arg("threads") = py::none(), py::arg("backend") = "cpu")
+             py::arg("threads") = py::none(), py::arg("backend") = "cpu", py::arg("partners") = py::none(),
+             py::arg("positions") = py::none())
         .def("replay_json", &replayOf, py::arg("width"), py::arg("height"), py::arg("index"),
              py::arg("seed") = py::none())
         .def(
@@ -221,6 +294,7 @@ PYBIND11_MODULE(_auglab, m) {
 
     m.def("apply_replay", &applyReplay, py::arg("image"), py::arg("replay_json"));
     m.def("imread", &imread, py::arg("path"));
+    m.def("imdecode", &imdecode, py::arg("buffer"), py::arg("name") = "buffer");
     m.def("imwrite", &imwrite, py::arg("path"), py::arg("image"), py::arg("quality") = 95);
     m.def("_time_engine", &timeEngine, py::arg("preset"), py::arg("image"), py::arg("index"),
           py::arg("reps"));

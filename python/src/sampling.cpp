@@ -44,14 +44,24 @@ void forEachImage(int n, int threads, Fn fn) {
         }
 }
 
+/// `partners` with the pool's image `self` being `source` (a non-owning pointer: the render ends
+/// before it does), as auglab-cli apply binds its --image.
+Partners withSelf(const Partners& partners, SourceLevels& source) {
+    if (!partners.load) return {};
+    return {partners.pool, [&source, &partners](std::uint64_t i, int w, int h) {
+                return i == partners.pool.self ? std::shared_ptr<SourceLevels>(&source, [](SourceLevels*) {})
+                                               : partners.load(i, w, h);
+            }};
+}
+
 }  // namespace
 
 Image renderView(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const PixelView& view,
-                 Replay* replay) {
+                 Replay* replay, const Partners& partners) {
     SourceLevels source(imageFromView(view));
     // One thread: the caller's. A data loader runs one call per worker; a batch one per task.
     CpuBackend cpu(1);
-    return renderSample(pipeline, source, seed, index, cpu, replay);
+    return renderSample(pipeline, source, seed, index, cpu, replay, withSelf(partners, source));
 }
 
 std::vector<Image> renderBatchCpu(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
@@ -60,7 +70,8 @@ std::vector<Image> renderBatchCpu(const Pipeline& pipeline, std::uint64_t seed, 
     std::vector<Image> out(in.views.size());
     forEachImage(n, threads, [&](int i) {
         const auto k = static_cast<std::size_t>(i);
-        out[k] = renderView(pipeline, seed, in.indices[k], in.views[k]);
+        out[k] = renderView(pipeline, seed, in.indices[k], in.views[k], nullptr,
+                            in.partnersOf ? in.partnersOf(k) : Partners{});
     });
     return out;
 }
@@ -88,11 +99,14 @@ std::vector<Image> renderBatchCuda(const Pipeline& pipeline, std::uint64_t seed,
         const auto k = static_cast<std::size_t>(i);
         sources[k] = std::make_unique<SourceLevels>(imageFromView(in.views[k]));
         SourceLevels& source = *sources[k];
+        const Partners given = in.partnersOf ? in.partnersOf(k) : Partners{};
+        const Partners partners = withSelf(given, source);
         const Replay replay =
-            samplePipeline(pipeline, seed, in.indices[k], source.width(), source.height(), PartnerPool{});
+            samplePipeline(pipeline, seed, in.indices[k], source.width(), source.height(), partners.pool);
         jobs[k] = RenderJob(&source, buildFullPlan(replay, source.width(), source.height()), &out[k]);
         if (needsPartners(jobs[k].plan))
-            bindPartners(jobs[k].plan, source.channels(), selfPartner(source), SourceSampling::Source);
+            bindPartners(jobs[k].plan, source.channels(), partners.load ? partners.load : selfPartner(source),
+                         SourceSampling::Source);
     });
     std::unique_lock<std::mutex> lock;
     cudaBackend(lock).render(std::span<RenderJob>(jobs));

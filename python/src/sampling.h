@@ -1,29 +1,37 @@
 #pragma once
 // The module's renders, without Python: one sample as `auglab-cli apply --index` renders it (the
-// engine's renderSample: drawn for the image's size, rendered at full resolution, the partner of a
-// mixing op the image itself), and a batch of them over the engine's thread pool. Nothing here
-// touches a Python object, so all of it runs with the GIL released.
+// engine's renderSample: drawn for the image's size, rendered at full resolution, the partners of
+// mixing ops drawn from a pool as apply's --partner and augment's folder give them), and a batch of
+// them over the engine's thread pool. Nothing here touches a Python object, so all of it runs with
+// the GIL released (a partner loader that needs Python takes the GIL itself: partner_pool.h).
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "arrays.h"
+#include "contact_sheet.h"
 #include "pipeline.h"
 #include "replay.h"
 
 namespace auglab::python {
 
 /// Sample `index` of `seed` for the image `view` shows, on a single-threaded CPU backend; its
-/// concrete parameters into `replay` when given. InputError when the pipeline cannot run on it.
+/// concrete parameters into `replay` when given. Mixing ops draw their partners from
+/// `partners.pool`, whose image number `pool.self` is `view` itself (never asked of
+/// `partners.load`); the default is a pool of the image alone. InputError when the pipeline cannot
+/// run on it or a partner cannot be read.
 Image renderView(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const PixelView& view,
-                 Replay* replay = nullptr);
+                 Replay* replay = nullptr, const Partners& partners = {});
 
-/// Images for a batch: image i is views[i], rendered as sample indices[i].
+/// Images for a batch: image i is views[i], rendered as sample indices[i], its partners those
+/// partnersOf(i) gives (empty: each image its own partner).
 struct BatchInput {
     std::vector<PixelView> views;
     std::vector<std::uint64_t> indices;
+    std::function<Partners(std::size_t)> partnersOf;
 };
 
 /// Every image of `in` rendered on the CPU: `threads` tasks of the engine's pool (<= 0: one per
