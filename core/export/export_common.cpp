@@ -135,9 +135,14 @@ void notExported(const ExportedOp& e, PythonExport& x, const std::string& warnin
         case PythonTarget::TfDeotte:
             x.lines += "    # " + e.label() + ": not exported (see the header)\n";
             break;
-        case PythonTarget::Dali:
-            x.lines += "    # not exported (see the header)\n";
-            break;  // after "# label"
+        case PythonTarget::Dali: {
+            // Most DALI ops write "# label" before deciding; the others get it here.
+            const std::string labelLine = "    # " + e.label() + "\n";
+            const bool labelled = x.lines.ends_with(labelLine);
+            x.lines += labelled ? "    # not exported (see the header)\n"
+                                : "    # " + e.label() + ": not exported (see the header)\n";
+            break;
+        }
     }
 }
 

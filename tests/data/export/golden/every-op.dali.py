@@ -308,12 +308,12 @@ def augment(images):
     images = fn.flip(images, horizontal=fn.random.coin_flip(probability=0.3), vertical=0)
     # pipeline[2] vertical_flip
     images = fn.flip(images, vertical=fn.random.coin_flip(probability=0.5), horizontal=0)
-    # not exported (see the header)
-    # not exported (see the header)
-    # not exported (see the header)
-    # not exported (see the header)
-    # not exported (see the header)
-    # not exported (see the header)
+    # pipeline[3] safe_rotate: not exported (see the header)
+    # pipeline[4] grid_distortion: not exported (see the header)
+    # pipeline[5] optical_distortion: not exported (see the header)
+    # pipeline[6] elastic_transform: not exported (see the header)
+    # pipeline[7] random_grid_shuffle: not exported (see the header)
+    # pipeline[8] downscale: not exported (see the header)
     # pipeline[9] random_resized_crop
     images = fn.random_resized_crop(images, size=[200, 300], random_area=(0.3, 0.9), random_aspect_ratio=(0.5, 2.0), num_attempts=10, interp_type=types.INTERP_NN, antialias=False)
     height, width = 200.0, 300.0
@@ -332,8 +332,8 @@ def augment(images):
     images = _color_jitter(images, _uniform(0.7, 1.4), _uniform(0.5, 1.1), _uniform(0.0, 2.0), _uniform(-36.0, 18.0), _coin(0.4))
     # pipeline[16] equalize
     images = _maybe(images, fn.equalize(images), _coin(0.3))
-    # not exported (see the header)
-    # not exported (see the header)
+    # pipeline[17] clahe: not exported (see the header)
+    # pipeline[18] fancy_pca: not exported (see the header)
     # pipeline[19] gaussian_blur
     sigma = _uniform(0.5, 2.0)
     window = fn.cast(dmath.floor(sigma * 3.5), dtype=types.INT32) * 2 + 1  # AugLab: int(sigma*3.5)*2+1
@@ -352,15 +352,15 @@ def augment(images):
     images = _gauss_noise(images, _uniform(0.01, 0.05) * 255.0, _uniform(-0.01, 0.02) * 255.0, per_channel=False, on=_coin(0.3))
     # pipeline[26] multiplicative_noise
     images = _maybe(images, _multiply(images, _uniform(0.7, 1.3), _uniform(0.7, 1.3), _uniform(0.7, 1.3)), _coin(0.4))
-    # not exported (see the header)
-    # not exported (see the header)
-    # not exported (see the header)
-    # not exported (see the header)
-    # not exported (see the header)
-    # not exported (see the header)
+    # pipeline[27] iso_noise: not exported (see the header)
+    # pipeline[28] random_fog: not exported (see the header)
+    # pipeline[29] random_rain: not exported (see the header)
+    # pipeline[30] random_shadow: not exported (see the header)
+    # pipeline[31] random_sun_flare: not exported (see the header)
+    # pipeline[32] image_compression: not exported (see the header)
     # pipeline[33] to_gray
     images = _maybe(images, _gray(images), _coin(0.1))
-    # not exported (see the header)
+    # pipeline[34] channel_shuffle: not exported (see the header)
     # pipeline[35] to_sepia
     images = _maybe(images, _sepia(images), _coin(0.2))
     # pipeline[36] resize

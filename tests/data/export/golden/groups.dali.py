@@ -272,7 +272,7 @@ def augment(images):
     if _chance(0.9):
         images = _some_of(images, [_step9, _step11], n=3, replace=True, in_order=False)
 
-    # not exported (see the header)
+    # pipeline[5] normalize: not exported (see the header)
     return images
 
 

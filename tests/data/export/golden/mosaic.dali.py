@@ -85,7 +85,7 @@ def augment(images):
     """The preset on a batch of uint8 RGB images (HWC), on the CPU or the GPU."""
     shape = images.shape(dtype=types.FLOAT)
     height, width = shape[0], shape[1]
-    # not exported (see the header)
+    # pipeline[0] mosaic: not exported (see the header)
     # pipeline[1] affine
     on = _coin(0.5)
     angle = _uniform(-5.0, 5.0) * on * (math.pi / 180.0)
