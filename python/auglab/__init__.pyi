@@ -1,7 +1,7 @@
 """Type stubs of the public `auglab` API (auglab/__init__.py holds the docstrings)."""
 
 import os
-from typing import Any, Iterable, Optional, Sequence, SupportsIndex, Union, overload
+from typing import Any, Iterable, Literal, Optional, Sequence, SupportsIndex, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -9,10 +9,13 @@ import numpy.typing as npt
 from . import _auglab
 
 __version__: str
-__all__ = ["Pipeline", "apply_replay", "imread", "imwrite", "__version__"]
+__all__ = ["Pipeline", "apply_replay", "imdecode", "imread", "imwrite", "__version__"]
 
 _Image = npt.NDArray[np.uint8]
 _PathLike = Union[str, "os.PathLike[str]"]
+# A partner pool: a list or tuple of arrays, or any sequence (len and [i]) giving arrays lazily.
+_Pool = Sequence[_Image]
+_Bytes = Union[bytes, bytearray, memoryview, _Image]
 
 class Pipeline:
     def __init__(self, _core: _auglab.Preset) -> None: ...  # use load or from_json
@@ -27,7 +30,8 @@ class Pipeline:
     def __len__(self) -> int: ...
     def to_json(self) -> str: ...
     @overload
-    def __call__(self, image: _Image, index: SupportsIndex, seed: Optional[SupportsIndex] = None) -> _Image: ...
+    def __call__(self, image: _Image, index: SupportsIndex, seed: Optional[SupportsIndex] = None, *,
+                 partners: Optional[_Pool] = None, position: Optional[SupportsIndex] = None) -> _Image: ...
     @overload
     def __call__(self, image: _Image, index: SupportsIndex, seed: Optional[SupportsIndex] = None, *,
                  bboxes: Optional[npt.ArrayLike] = None, keypoints: Optional[npt.ArrayLike] = None,
@@ -35,10 +39,12 @@ class Pipeline:
                  **label_fields: Sequence[Any]) -> dict[str, Any]: ...
     def batch(self, images: Union[Sequence[_Image], _Image], indices: Iterable[SupportsIndex],
               threads: Optional[int] = None, backend: str = "cpu",
-              seed: Optional[SupportsIndex] = None) -> list[_Image]: ...
+              seed: Optional[SupportsIndex] = None, *, partners: Union[None, Literal["batch"], _Pool] = None,
+              positions: Optional[Iterable[SupportsIndex]] = None) -> list[_Image]: ...
     def replay(self, image: Union[_Image, tuple[int, int]], index: SupportsIndex,
                seed: Optional[SupportsIndex] = None) -> dict[str, Any]: ...
 
 def apply_replay(image: _Image, replay: Union[dict[str, Any], str]) -> _Image: ...
+def imdecode(buffer: _Bytes, name: str = "buffer") -> _Image: ...
 def imread(path: _PathLike) -> _Image: ...
 def imwrite(path: _PathLike, image: _Image, quality: int = 95) -> None: ...

@@ -26,12 +26,21 @@ Two ways to tell the workers the epoch, either enough:
             ...
 
 Images become ``uint8`` C x H x W tensors (the layout of Albumentations' ToTensorV2, not scaled);
-normalisation stays with the training code. Mixing ops take their partner from the image itself.
+normalisation stays with the training code.
+
+Mixing ops (mixup, cutmix, the 4-image grid) draw their partners from the dataset itself, as
+``auglab-cli augment`` draws them from the folder: item ``i`` is number ``i`` of a pool of
+``len(dataset)`` images, and a partner drawn is read with ``dataset[j]`` when (and only when) a
+mixing op of the sample is applied, in the worker that renders the sample: one extra item read per
+partner (mixup, cutmix: one; the grid: up to three), nothing for a pipeline without mixing ops. The
+partner is a pure function of (seed, sample index, len(dataset)), so workers still change nothing,
+provided ``dataset[j]`` gives the same image every time it is asked (a dataset that augments its own
+items at random would not). ``partners=None`` takes the partner from the image itself instead.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Optional, Tuple, Union
+from typing import Any, Iterable, Iterator, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import torch
@@ -39,7 +48,7 @@ from torch.utils.data import Dataset, Sampler
 
 from . import Pipeline
 
-__all__ = ["Transform", "AugmentedDataset", "EpochSampler", "sample_index"]
+__all__ = ["Transform", "AugmentedDataset", "DatasetImages", "EpochSampler", "sample_index"]
 
 Key = Union[int, Tuple[int, int]]
 
@@ -66,15 +75,43 @@ def as_image(image: Any) -> np.ndarray:
     raise TypeError(f"image: expected a NumPy array, a PIL image or a uint8 tensor, got {type(image).__name__}")
 
 
+def image_of(item: Any) -> Any:
+    """The image of a dataset item: the item itself, its first element (a tuple or list), or its
+    ``"image"`` (a dict)."""
+    if isinstance(item, dict):
+        return item["image"]
+    if isinstance(item, (tuple, list)):
+        return item[0]
+    return item
+
+
+class DatasetImages(Sequence):
+    """The images of ``dataset`` as a lazy partner pool: ``pool[j]`` reads ``dataset[j]`` and gives
+    its image as AugLab takes it; nothing is read before a sample draws it."""
+
+    def __init__(self, dataset: Any) -> None:
+        self.dataset = dataset
+
+    def __len__(self) -> int:
+        return len(self.dataset)
+
+    def __getitem__(self, j: int) -> np.ndarray:  # type: ignore[override]
+        return as_image(image_of(self.dataset[j]))
+
+
 class Transform:
     """``pipe(image, index)`` as a ``uint8`` C x H x W tensor (``to_tensor=False``: the H x W x C
-    array): for datasets that compute their own sample index (see :func:`sample_index`)."""
+    array): for datasets that compute their own sample index (see :func:`sample_index`).
+    ``partners`` and ``position`` are passed to the pipeline (see :meth:`auglab.Pipeline.__call__`):
+    with a pool (a sequence of images, such as :class:`DatasetImages`) and the image's position in
+    it, mixing ops draw their partners from the pool."""
 
     def __init__(self, pipeline: Pipeline, *, seed: Optional[int] = None, to_tensor: bool = True) -> None:
         self.pipeline, self.seed, self.to_tensor = pipeline, seed, to_tensor
 
-    def __call__(self, image: Any, index: int) -> Union[torch.Tensor, np.ndarray]:
-        out = self.pipeline(as_image(image), index, self.seed)
+    def __call__(self, image: Any, index: int, *, partners: Optional[Sequence[Any]] = None,
+                 position: Optional[int] = None) -> Union[torch.Tensor, np.ndarray]:
+        out = self.pipeline(as_image(image), index, self.seed, partners=partners, position=position)
         return torch.from_numpy(out).permute(2, 0, 1) if self.to_tensor else out
 
     def __repr__(self) -> str:
@@ -88,11 +125,18 @@ class AugmentedDataset(Dataset):
     is passed on: labels), or dicts with an ``"image"``. ``data[i]`` renders item ``i`` in the
     epoch last given to :meth:`set_epoch`; ``data[(epoch, i)]`` (what :class:`EpochSampler` asks
     for) in that epoch. Either way the sample index is ``epoch * len(dataset) + i``.
+
+    ``partners``: ``"dataset"`` (the default) makes the dataset the pool mixing ops draw partners
+    from, item ``i`` at position ``i``, each partner read lazily with ``dataset[j]`` (see the
+    module's notes); ``None`` takes the partner from the image itself.
     """
 
     def __init__(self, dataset: Any, pipeline: Pipeline, *, seed: Optional[int] = None, to_tensor: bool = True,
-                 epoch: int = 0) -> None:
+                 epoch: int = 0, partners: Optional[str] = "dataset") -> None:
+        if partners not in ("dataset", None):
+            raise ValueError(f'partners: expected "dataset" or None, got {partners!r}')
         self.dataset = dataset
+        self.partners = DatasetImages(dataset) if partners == "dataset" else None
         self.transform = Transform(pipeline, seed=seed, to_tensor=to_tensor)
         # Shared memory: DataLoader workers, persistent or not, forked or spawned, see set_epoch.
         self._epoch = torch.tensor([epoch], dtype=torch.int64).share_memory_()
@@ -114,11 +158,13 @@ class AugmentedDataset(Dataset):
         epoch, item = key if isinstance(key, tuple) else (self.epoch, key)
         index = sample_index(epoch, item, len(self.dataset))
         value = self.dataset[item]
+        pool = {"partners": self.partners, "position": item} if self.partners is not None else {}
+        image = self.transform(image_of(value), index, **pool)
         if isinstance(value, dict):
-            return {**value, "image": self.transform(value["image"], index)}
+            return {**value, "image": image}
         if isinstance(value, (tuple, list)):
-            return (self.transform(value[0], index), *value[1:])
-        return self.transform(value, index)
+            return (image, *value[1:])
+        return image
 
 
 class EpochSampler(Sampler):

@@ -124,3 +124,34 @@ def test_partner_errors(pool):
     # A lazy item that fails names the image, the partner and the item, as an apply error would.
     with pytest.raises(ValueError, match=r"images\[0\]: partner image \d: partners\[\d\]: KeyError"):
         pipe.batch(pool[:2], [1, 2], partners=Broken(pool), positions=[0, 1], threads=2)
+
+
+def augment_index(relative: str, copy: int) -> int:
+    """augment's sample index of a copy (app/cli/augment_inputs.cpp; docs/examples/ray_augment.py)."""
+    h = 0xCBF29CE484222325
+    for byte in relative.encode("utf-8"):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return ((h >> 27) << 16) | copy
+
+
+def test_position_pool_matches_augment(cli, pool, tmp_path):
+    """augment draws partners from the folder's inputs sorted by relative path: the pool with
+    `position`, and the batch as the pool, give its files."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for photo in PHOTOS:
+        (folder / photo.name).write_bytes(photo.read_bytes())
+    preset = write_preset(tmp_path, "mix", preset_text([{"op": "mixup", "p": 0.8}, {"op": "cutmix", "p": 0.5},
+                                                        {"op": "horizontal_flip", "p": 0.5}]))
+    cli.run("augment", "--preset", preset, "--input", folder, "--output", tmp_path / "out", "--copies", 3,
+            "--backend", "cpu")
+    names = sorted(p.name for p in PHOTOS)
+    images = [auglab.imread(folder / n) for n in names]
+    pipe = auglab.Pipeline.load(preset)
+    for copy in range(3):
+        indices = [augment_index(n, copy) for n in names]
+        outs = pipe.batch(images, indices, partners="batch", threads=2)
+        for k, name in enumerate(names):
+            written = auglab.imread(tmp_path / "out" / f"{name.rsplit('.', 1)[0]}_aug{copy}.png")
+            assert_same(pipe(images[k], indices[k], partners=images, position=k), written, f"{name} {copy}")
+            assert_same(outs[k], written, f"batch {name} {copy}")

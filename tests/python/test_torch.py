@@ -95,3 +95,54 @@ def test_items_and_transform(pipe, items, photos):
     assert torch.equal(transform(PIL.fromarray(image), 5), transform(image, 5))
     with pytest.raises(IndexError):
         data[(0, 3)]
+
+
+class CountingItems:
+    """A dataset of (image, label) items that counts the items read (per process)."""
+
+    def __init__(self, items):
+        self.items, self.reads = items, 0
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        self.reads += 1
+        return self.items[i]
+
+
+@pytest.mark.parametrize("op", ["mixup", "cutmix", "mosaic"])
+def test_dataset_is_the_partner_pool(items, op):
+    """Item i is number i of the pool of the dataset's images, as augment numbers a folder's inputs."""
+    pipe = auglab.Pipeline.from_json(json.dumps({"format": "auglab-preset", "version": 1, "seed": 4,
+                                                 "pipeline": [{"op": op, "p": 1}]}))
+    images = [image for image, _ in items]
+    data = at.AugmentedDataset(items, pipe, epoch=1)
+    alone = at.AugmentedDataset(items, pipe, epoch=1, partners=None)
+    changed = 0
+    for i in range(len(items)):
+        want = pipe(images[i], len(items) + i, partners=images, position=i)
+        assert torch.equal(data[i][0], torch.from_numpy(want).permute(2, 0, 1)), i
+        assert torch.equal(alone[i][0], torch.from_numpy(pipe(images[i], len(items) + i)).permute(2, 0, 1))
+        changed += not torch.equal(data[i][0], alone[i][0])
+    assert changed >= len(items) // 2
+    # Lazily: one item read for the sample, and one per partner drawn (the grid: up to three).
+    counting = CountingItems(items)
+    at.AugmentedDataset(counting, pipe)[3]
+    assert 2 <= counting.reads <= (4 if op == "mosaic" else 2)
+    with pytest.raises(ValueError, match="partners"):
+        at.AugmentedDataset(items, pipe, partners="batch")
+
+
+@pytest.mark.parametrize("workers, persistent", [(0, False), (2, True)])
+def test_partners_do_not_depend_on_workers(items, workers, persistent):
+    pipe = auglab.Pipeline.from_json(json.dumps({"format": "auglab-preset", "version": 1, "seed": 4,
+                                                 "pipeline": [{"op": "mixup", "p": 0.7}, {"op": "affine"}]}))
+    images = [image for image, _ in items]
+    data = at.AugmentedDataset(items, pipe)
+    sampler = at.EpochSampler(RandomSampler(range(len(items)), generator=torch.Generator().manual_seed(5)))
+    loader = DataLoader(data, batch_size=4, sampler=sampler, num_workers=workers, persistent_workers=persistent)
+    for epoch, batches in enumerate(run(loader, 2, sampler.set_epoch)):
+        for image, label in flatten(batches):
+            want = pipe(images[label], epoch * len(items) + label, partners=images, position=label)
+            assert torch.equal(image, torch.from_numpy(want).permute(2, 0, 1)), (epoch, label)
