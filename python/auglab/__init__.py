@@ -11,6 +11,8 @@ process and with any number of threads.
     out = pipe(image, index=7)                    # uint8 H x W x 3 or 4, as the CLI writes it
     outs = pipe.batch(images, range(64), threads=4)
     params = pipe.replay(image, 7)                # the concrete parameters (auglab-replay JSON)
+    out = pipe(image, 7, partners=[p1, p2])       # mixing ops' pool: apply --partner P1 --partner P2
+    image = auglab.imdecode(data)                 # a file's bytes, decoded as imread decodes the file
 
 ``auglab.torch`` (import it explicitly; needs PyTorch) wraps a dataset so that its samples depend
 on (epoch, dataset index) only, not on DataLoader workers.
