@@ -18,20 +18,27 @@ class) and, batch by batch, decodes the files, renders every copy with `Pipeline
 the outputs. So every node must see the input and output folders at the same paths (a shared file
 system), as with `augment --shard`, and have `auglab` installed (`pip install ./python`).
 
-What it does not do, unlike `augment`: no manifest, no resume (outputs are rewritten), no labels
-beside the outputs, and no mixing ops (mixup, cutmix, mosaic), whose partners `augment` draws from
-the whole folder: a preset with one is refused. Inputs that cannot be read or augmented are
-reported and skipped, and the exit code is 1, as `augment` does.
+Mixing ops (mixup, cutmix, mosaic) draw their partners as `augment` draws them: from the pool of
+every file `augment` lists, sorted by relative path, the ones it cannot augment included (a corrupt
+file, the second of two clashing names, a folder that cannot be listed), the file being item
+`position` of it. Each actor holds that pool as a list of paths (`FolderPool`) and decodes a partner
+only when a sample draws it (one file for mixup and cutmix, up to three for mosaic); a sample whose
+partner cannot be read fails its input, as in `augment`.
+
+What it does not do, unlike `augment`: no manifest, no resume (outputs are rewritten), and no labels
+(for a labelled dataset use `augment`, which also leaves a mask-PNG dataset's masks out of its inputs
+and its pool). Inputs that cannot be read or augmented are reported and skipped, and the exit code
+is 1, as `augment` does: the copies before the one that failed are written.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pathlib
 import sys
-from typing import Any, Iterator, Optional
+from collections.abc import Sequence
+from typing import Iterator, Optional
 
 import numpy as np
 
@@ -41,7 +48,6 @@ import auglab
 # number fills the low 16 bits of the sample index).
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".bmp", ".tga", ".gif"}
 MAX_COPIES = 65536
-MIXING_OPS = {"mixup", "cutmix", "mosaic"}
 
 
 def sample_index(relative: str, copy: int) -> int:
@@ -61,10 +67,12 @@ def output_name(relative: str, copy: int, image_format: str) -> str:
     return (folder + "/" if folder else "") + f"{stem}_aug{copy}.{image_format}"
 
 
-def list_inputs(root: pathlib.Path, image_format: str) -> tuple[list[str], list[str]]:
-    """The image files under `root` that `augment` takes, as sorted relative paths, and the errors of
-    those it cannot take (a folder that cannot be listed; a name that is not UTF-8; a second input
-    whose outputs would have the first's names, as a.png and a.jpg)."""
+def list_inputs(root: pathlib.Path, image_format: str) -> tuple[list[str], list[int], list[str]]:
+    """What `augment` lists under `root` (app/cli/augment_inputs.cpp planInputs): the pool, every
+    image file and every folder that cannot be listed (as `sub/`), as relative paths sorted by UTF-8
+    bytes, the pool mixing ops draw partners from; the positions in it of the inputs `augment` takes;
+    and the errors of the others (a folder that cannot be listed; a name that is not UTF-8; a second
+    input whose outputs would have the first's names, as a.png and a.jpg)."""
     found: list[str] = []
     errors: list[str] = []
 
@@ -73,6 +81,7 @@ def list_inputs(root: pathlib.Path, image_format: str) -> tuple[list[str], list[
             entries = list(os.scandir(folder))
         except OSError as e:  # reported, as augment does; the other folders go on
             errors.append(f"cannot list folder '{folder}': {e.strerror}")
+            found.append(relative + "/")  # an item of the pool still, that no partner read can open
             return
         for entry in entries:
             if entry.name.startswith("."):  # hidden: .git, ._photo.jpg, temporary files
@@ -85,9 +94,14 @@ def list_inputs(root: pathlib.Path, image_format: str) -> tuple[list[str], list[
                 found.append(child)
 
     walk(root, "")
-    inputs, claimed = [], {}
-    # Sorted by UTF-8 bytes, as augment sorts: the order that decides which of two clashing inputs wins.
-    for relative in sorted(found, key=lambda r: r.encode("utf-8", "surrogateescape")):
+    # Sorted by UTF-8 bytes, as augment sorts: the pool's numbering, and the order that decides which
+    # of two clashing inputs wins.
+    pool = sorted(found, key=lambda r: r.encode("utf-8", "surrogateescape"))
+    positions: list[int] = []
+    claimed: dict[str, str] = {}
+    for position, relative in enumerate(pool):
+        if relative.endswith("/"):  # a folder that cannot be listed: already reported
+            continue
         try:
             relative.encode("utf-8")
         except UnicodeEncodeError:
@@ -99,31 +113,38 @@ def list_inputs(root: pathlib.Path, image_format: str) -> tuple[list[str], list[
                           f"'{claimed[first]}' ({first}); rename one of the two")
             continue
         claimed[first] = relative
-        inputs.append(relative)
-    return inputs, errors
+        positions.append(position)
+    return pool, positions, errors
 
 
-def mixing_ops(preset: Any) -> set[str]:
-    """The mixing ops anywhere in a preset document (groups included)."""
-    if isinstance(preset, dict):
-        found = {preset["op"]} & MIXING_OPS if isinstance(preset.get("op"), str) else set()
-        return found.union(*(mixing_ops(v) for v in preset.values()))
-    if isinstance(preset, list):
-        return set().union(*(mixing_ops(v) for v in preset))
-    return set()
+class FolderPool(Sequence):
+    """augment's partner pool, read lazily: item j is the j-th path of the pool, decoded by
+    `auglab.imread` when a mixing op draws it (the module asks for nothing else). A file that cannot
+    be read raises ValueError, which fails the sample that drew it, as in augment."""
+
+    def __init__(self, root: pathlib.Path, pool: list[str]) -> None:
+        self.root, self.pool = root, pool
+
+    def __len__(self) -> int:
+        return len(self.pool)
+
+    def __getitem__(self, j: int) -> np.ndarray:  # type: ignore[override]  # no slices: not needed
+        return auglab.imread(self.root / self.pool[j])
 
 
 class AugmentFiles:
     """The Ray Data step: one actor per worker, the preset parsed once in each. A batch holds rows
-    of `relative` paths; it returns one row per output written (`error` empty) and one per input
-    that failed (`output` empty), each with the `worker` process that made it."""
+    of `relative` paths and their `position` in the pool; it returns one row per output written
+    (`error` empty) and one per input that failed (`output` empty), each with the `worker` process
+    that made it."""
 
     def __init__(self, preset_json: str, seed: int, copies: int, input_dir: str, output_dir: str,
-                 image_format: str, quality: int, threads: int) -> None:
+                 image_format: str, quality: int, threads: int, pool: list[str]) -> None:
         self.pipe = auglab.Pipeline.from_json(preset_json)
         self.seed, self.copies, self.threads = seed, copies, threads
         self.input, self.output = pathlib.Path(input_dir), pathlib.Path(output_dir)
         self.format, self.quality = image_format, quality
+        self.partners = FolderPool(self.input, pool)
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         rows: dict[str, list] = {"input": [], "output": [], "index": [], "bytes": [], "error": [], "worker": []}
@@ -132,26 +153,33 @@ class AugmentFiles:
             for key, value in zip(rows, (relative, output, index, size, error, os.getpid())):
                 rows[key].append(value)
 
-        images, files = [], []
-        for relative in map(str, batch["relative"]):
+        files = []  # (relative, position, image)
+        for relative, position in zip(map(str, batch["relative"]), map(int, batch["position"])):
             try:
-                images.append(auglab.imread(self.input / relative))
-                files.append(relative)
+                files.append((relative, position, auglab.imread(self.input / relative)))
             except ValueError as e:  # corrupt, truncated, not an image: augment skips it too
                 record(relative, error=str(e))
         # Every copy of the batch's files at once, on the engine's thread pool.
-        jobs = [(relative, k, sample_index(relative, k)) for relative in files for k in range(self.copies)]
+        jobs = [(relative, k, sample_index(relative, k)) for relative, _, _ in files for k in range(self.copies)]
         try:
-            outputs = self.pipe.batch([image for image in images for _ in range(self.copies)],
-                                      [index for _, _, index in jobs], threads=self.threads, seed=self.seed)
-        except ValueError:  # an image the pipeline cannot take (a hole larger than it): find which
-            outputs = []
-            for relative, image in zip(files, images):
-                try:
-                    outputs += [self.pipe(image, index, self.seed) for r, _, index in jobs if r == relative]
-                except ValueError as e:
-                    record(relative, error=f"'{self.input / relative}': {e}")
-                    jobs = [job for job in jobs if job[0] != relative]
+            outputs = self.pipe.batch([image for _, _, image in files for _ in range(self.copies)],
+                                      [index for _, _, index in jobs], threads=self.threads, seed=self.seed,
+                                      partners=self.partners,
+                                      positions=[position for _, position, _ in files for _ in range(self.copies)])
+        except ValueError:
+            # A sample that cannot be made (a hole larger than the image, a partner that cannot be
+            # read): find which, copy by copy. augment stops a file at its first copy that fails,
+            # the copies before it written.
+            jobs, outputs = [], []
+            for relative, position, image in files:
+                for k in range(self.copies):
+                    index = sample_index(relative, k)
+                    try:
+                        outputs.append(self.pipe(image, index, self.seed, partners=self.partners, position=position))
+                    except ValueError as e:
+                        record(relative, error=f"'{self.input / relative}': {e}")
+                        break
+                    jobs.append((relative, k, index))
         for (relative, k, index), image in zip(jobs, outputs):
             name = output_name(relative, k, self.format)
             path = self.output / name
@@ -172,24 +200,25 @@ def augment_folder(preset: pathlib.Path, input_dir: pathlib.Path, output_dir: pa
     import ray  # here, so that the helpers above import without Ray (the test checks them alone)
 
     pipe = auglab.Pipeline.load(preset)
-    inputs, errors = list_inputs(input_dir, image_format)
+    pool, positions, errors = list_inputs(input_dir, image_format)
     for error in errors:
         yield {"input": "", "output": "", "index": 0, "bytes": 0, "error": error, "worker": 0}
-    if not inputs:
+    if not positions:
         if not errors:
             raise FileNotFoundError(f"no image files in '{input_dir}' or its subfolders")
         return
     # A batch is as many files as a worker has threads (each file's copies are rendered on the
-    # engine's thread pool with the others'); several blocks per worker, so that the pool shares the
-    # files out (a block is a list of paths: small).
-    dataset = ray.data.from_items([{"relative": r} for r in inputs],
-                                  override_num_blocks=min(len(inputs), 4 * workers))
+    # engine's thread pool with the others'); several blocks per worker, so that the actors share
+    # the files out (a block is a list of paths: small). Each actor gets the pool, a list of paths.
+    dataset = ray.data.from_items([{"relative": pool[p], "position": p} for p in positions],
+                                  override_num_blocks=min(len(positions), 4 * workers))
     results = dataset.map_batches(
         AugmentFiles, batch_size=cpus_per_worker, batch_format="numpy",
         compute=ray.data.ActorPoolStrategy(size=workers), num_cpus=cpus_per_worker,
         fn_constructor_kwargs=dict(preset_json=pipe.to_json(), seed=pipe.seed if seed is None else seed,
                                    copies=copies, input_dir=str(input_dir), output_dir=str(output_dir),
-                                   image_format=image_format, quality=quality, threads=cpus_per_worker))
+                                   image_format=image_format, quality=quality, threads=cpus_per_worker,
+                                   pool=pool))
     yield from results.iter_rows()
 
 
@@ -225,14 +254,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     if output_dir == input_dir or input_dir in output_dir.parents or output_dir in input_dir.parents:
         parser.error("--output and --input may not be the same folder or lie inside each other")
     try:
-        pipe = auglab.Pipeline.load(args.preset)
+        auglab.Pipeline.load(args.preset)
     except ValueError as e:
         parser.error(str(e))
-    mixing = mixing_ops(json.loads(pipe.to_json()))
-    if mixing:
-        parser.error(f"the preset has mixing ops ({', '.join(sorted(mixing))}), whose partners auglab-cli "
-                     "augment draws from the whole folder; this example renders each file alone: use "
-                     "auglab-cli augment --shard K/N on a cluster instead")
 
     import ray
 

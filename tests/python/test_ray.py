@@ -121,11 +121,48 @@ def test_inputs_that_fail_are_skipped_as_augment_skips_them(cli, dataset, tmp_pa
     assert any("square images only" in line for line in reported)
 
 
-def test_mixing_ops_are_refused(tmp_path, dataset):
-    """Partners of mixup and friends come from the whole folder in augment: the example says so and
-    stops before starting Ray."""
-    preset = write_preset(tmp_path, "mix", preset_text([{"op": "horizontal_flip"}, {"op": "mixup"}]))
-    r = run_example("--preset", preset, "--input", dataset, "--output", tmp_path / "out")
-    assert r.returncode == 2
-    assert "mixing ops (mixup)" in r.stderr and "--shard" in r.stderr, r.stderr
-    assert not (tmp_path / "out").exists()
+# Mixing presets, their partners drawn from the whole folder, and whether the folder holds a corrupt
+# file (the 4-image grid draws three partners a sample: with one, nearly every input would fail).
+MIXING_PRESETS = {
+    "mixup_cutmix": ([{"op": "horizontal_flip", "p": 0.5}, {"op": "cutmix", "p": 0.7}, {"op": "mixup", "p": 0.7}],
+                     True),
+    "mosaic": ([{"op": "mosaic", "p": 1}, {"op": "brightness_contrast"}], False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MIXING_PRESETS))
+def test_mixing_ops_draw_augments_partners(cli, dataset, tmp_path, name):
+    """Partners come from augment's pool, every file it lists in its order, those it cannot augment
+    included: a clashing name (a partner read as any other) and a corrupt file (a partner that fails
+    the sample drawing it). The same files as augment, byte for byte, and the same failures."""
+    pipeline, broken = MIXING_PRESETS[name]
+    if broken:
+        (dataset / "cats" / "broken.png").write_bytes((SAMPLES / "chelsea.png").read_bytes()[:500])
+    shutil.copyfile(SAMPLES / "rocket.jpg", dataset / "rocket.png")
+    preset, seed = write_preset(tmp_path, name, preset_text(pipeline)), 11
+    ray_out, cli_out = tmp_path / "ray-out", tmp_path / "cli-out"
+    r = run_example("--preset", preset, "--input", dataset, "--output", ray_out, "--copies", 3,
+                    "--seed", seed, "--workers", 2)
+    c = cli.run("augment", "--preset", preset, "--input", dataset, "--output", cli_out, "--copies", 3,
+                "--seed", seed, "--backend", "cpu", "--jobs", 2, check=False)
+    assert r.returncode == c.returncode == 1, f"{r.returncode} {c.returncode}\n{r.stderr[-4000:]}\n{c.stderr}"
+
+    entries = [json.loads(line) for line in (cli_out / "auglab-manifest.jsonl").read_text().splitlines()[1:]]
+    failed = sorted(e["input"] for e in entries if e["status"] == "failed")
+    names = image_files(cli_out)
+    # Not vacuous: outputs with partners, and with the corrupt file an input failed on drawing it.
+    if broken:
+        assert len(names) >= 4 and len(failed) >= 3 and "cats/broken.png" in failed, (names, failed)
+    else:
+        assert len(names) == 12 and failed == ["rocket.png"], (names, failed)
+    assert image_files(ray_out) == names
+    for name in names:
+        a, b = (ray_out / name).read_bytes(), (cli_out / name).read_bytes()
+        if a != b:
+            assert_same(auglab.imread(ray_out / name), auglab.imread(cli_out / name), name)
+            pytest.fail(f"{name}: the same pixels, but not the same PNG bytes ({len(a)} and {len(b)})")
+    assert re.search(rf"{len(names)} outputs written by [12] worker processes, {len(failed)} inputs failed",
+                     r.stdout), r.stdout
+    reported = [line for line in r.stderr.splitlines() if line.startswith("failed: ")]
+    for input_name in failed:
+        assert any(f"/{input_name}'" in line for line in reported), f"{input_name} is not reported:\n{reported}"
