@@ -7,17 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "error.h"
+#include "utf8_paths.h"
 
 namespace auglab::cli {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string utf8(const fs::path& p) {
-    const std::u8string s = p.generic_u8string();
-    return std::string(s.begin(), s.end());
-}
 
 // "'path'", built by appending: GCC 12 warns falsely (-Wrestrict) about "literal" + std::string&&.
 std::string quoted(const fs::path& p) {

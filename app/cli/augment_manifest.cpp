@@ -14,6 +14,7 @@
 
 #include "atomic_file.h"
 #include "error.h"
+#include "utf8_paths.h"
 
 namespace auglab::cli {
 
@@ -21,15 +22,6 @@ namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-std::string shown(const fs::path& p) {
-    const std::u8string s = p.u8string();
-    return std::string(s.begin(), s.end());
-}
-
-fs::path fromUtf8(const std::string& s) {
-    return fs::path(std::u8string(s.begin(), s.end()));
-}
 
 void say(std::ostream* messages, const std::string& line) {
     if (messages) *messages << line << "\n" << std::flush;

@@ -12,6 +12,7 @@
 #include "augment_manifest.h"
 #include "dataset_augmenter.h"
 #include "error.h"
+#include "utf8_paths.h"
 
 namespace auglab::cli {
 
@@ -19,15 +20,6 @@ namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-std::string shown(const fs::path& p) {
-    const std::u8string s = p.u8string();
-    return std::string(s.begin(), s.end());
-}
-
-fs::path fromUtf8(const std::string& s) {
-    return fs::path(std::u8string(s.begin(), s.end()));
-}
 
 // A whole decimal number of digits only: no sign, no space, no "0x".
 std::optional<long long> digits(std::string_view s) {

@@ -21,6 +21,7 @@
 #include "realism.h"
 #include "sampler.h"
 #include "sheet_sources.h"
+#include "utf8_paths.h"
 
 namespace auglab::cli {
 
@@ -29,15 +30,6 @@ using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-std::string utf8(const fs::path& p) {
-    const std::u8string s = p.generic_u8string();
-    return std::string(s.begin(), s.end());
-}
-
-fs::path fromUtf8(const std::string& s) {
-    return fs::path(std::u8string(s.begin(), s.end()));
-}
 
 double since(Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
