@@ -249,6 +249,118 @@ DeviceOp mixOp(const MixStep& m, const PlanStage& stage, int channels, BlobWrite
     return op;
 }
 
+// The steps that gather statistics of the whole image first: each appends its passes, which read the
+// stage's image in `base.image` and work in its scratch slot, and returns the op of the next segment
+// that uses what they made.
+
+DeviceOp claheOp(const ClaheStep& c, const DevicePass& base, const PlanStage& stage, Offset slot,
+                 BlobWriter& blob, std::vector<DevicePass>& passes) {
+    // The counts over the padded grid, a table per tile, then the blend.
+    DevicePass clahe = base;
+    clahe.innerWidth = stage.width;
+    clahe.innerHeight = stage.height;
+    clahe.tilesX = c.tilesX;
+    clahe.tilesY = c.tilesY;
+    shared::claheTileSize(stage.width, stage.height, c.tilesX, c.tilesY, clahe.tileWidth, clahe.tileHeight);
+    clahe.width = clahe.tileWidth * c.tilesX;
+    clahe.height = clahe.tileHeight * c.tilesY;
+    const int area = clahe.tileWidth * clahe.tileHeight;
+    clahe.clip = shared::claheClip(c.clipLimit, area);
+    clahe.lutScale = 255.0f / static_cast<float>(area);
+    clahe.labTables = blob.labTables();
+    clahe.sum = slot;
+    clahe.lut = slot + claheCountBytes(c);
+    clahe.kind = kClaheHistogram;
+    passes.push_back(clahe);
+    clahe.kind = kClaheLut;
+    passes.push_back(clahe);
+    DeviceOp op{};
+    op.kind = kOpClahe;
+    op.luts = clahe.lut;
+    op.tiles[0] = c.tilesX;
+    op.tiles[1] = c.tilesY;
+    op.invTile[0] = 1.0f / static_cast<float>(clahe.tileWidth);
+    op.invTile[1] = 1.0f / static_cast<float>(clahe.tileHeight);
+    op.labTables = clahe.labTables;
+    return op;
+}
+
+DeviceOp isoNoiseOp(const IsoNoiseStep& n, const DevicePass& base, Offset slot,
+                    std::vector<DevicePass>& passes) {
+    DevicePass iso = base;
+    iso.intensity = n.intensity;
+    iso.sum = slot;
+    iso.lut = slot + kIsoPairBytes;
+    iso.kind = kIsoHistogram;
+    passes.push_back(iso);
+    iso.kind = kIsoLambda;
+    passes.push_back(iso);
+    DeviceOp op{};
+    op.kind = kOpIsoNoise;
+    op.luts = iso.lut;
+    op.seedLo = static_cast<std::uint32_t>(n.seed);
+    op.seedHi = static_cast<std::uint32_t>(n.seed >> 32);
+    op.colorSigma = n.colorSigma;
+    op.intensity = n.intensity;
+    return op;
+}
+
+DeviceOp fancyPcaOp(const FancyPcaStep& f, const DevicePass& base, Offset slot,
+                    std::vector<DevicePass>& passes) {
+    DevicePass pca = base;
+    for (int c = 0; c < 3; ++c) pca.pcaAlpha[c] = f.alpha[static_cast<std::size_t>(c)];
+    pca.lut = slot;
+    pca.sum = slot + kPcaHeadBytes;
+    for (const PassKind kind : {kPcaMean, kPcaRowSums, kPcaRowProducts, kPcaMatrix}) {
+        pca.kind = kind;
+        passes.push_back(pca);
+    }
+    DeviceOp op{};
+    op.kind = kOpFancyPca;
+    op.luts = pca.lut;
+    return op;
+}
+
+DeviceOp physicsFlareOp(const FlareStep& fl, const DevicePass& base, const PlanStage& stage, Offset slot,
+                        BlobWriter& blob, std::vector<DevicePass>& passes) {
+    // The flare's float layer: its shapes as keys from the host, then on the device the colours, the
+    // blurs, the fade; the op screen-blends it in.
+    const cpu_drawn::FlareLayerKeys k = cpu_drawn::physicsFlareKeys(fl, stage.width, stage.height);
+    DevicePass flare = base;
+    flare.layer = slot;
+    flare.layerTmp = slot + layerBytes(stage);
+    flare.keys = blob.putArray(k.keys);
+    std::vector<std::uint8_t> colours;
+    for (const Rgb& c : k.colours) colours.insert(colours.end(), {c[0], c[1], c[2], 0});
+    flare.colours = blob.putArray(colours);
+    flare.sunX = fl.x;
+    flare.sunY = fl.y;
+    flare.fade = cpu_drawn::physicsFlareFade(stage.width, stage.height);
+    flare.kind = kFlareLayer;
+    passes.push_back(flare);
+    const auto blur = [&](double sigma, int channels) {
+        const std::vector<double> taps = cpu_drawn::gaussianFloatTaps(sigma);
+        DevicePass b = flare;
+        b.taps = static_cast<int>(taps.size());
+        b.kernel = blob.putArray(taps);
+        b.channelMask = channels;
+        b.kind = kFlareRows;
+        passes.push_back(b);
+        b.kind = kFlareColumns;
+        passes.push_back(b);
+    };
+    blur(15, 7);  // applyPhysicsFlare's order: all channels, the fade, R at 3, B at 5
+    flare.kind = kFlareFade;
+    passes.push_back(flare);
+    blur(3, 1);
+    blur(5, 4);
+    DeviceOp op{};
+    op.kind = kOpScreen;
+    op.luts = flare.layer;
+    op.width = stage.width;
+    return op;
+}
+
 /// The passes of one job, in order.
 std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                                   const std::map<const Image*, Offset>& levelAt, BlobWriter& blob) {
@@ -331,110 +443,16 @@ std::vector<DevicePass> jobPasses(const RenderJob& job, const JobWork& work,
                 ops.push_back(op);
             } else if (const auto* c = std::get_if<ClaheStep>(&step)) {
                 flush();
-                // The counts over the padded grid, a table per tile, then the blend in the next segment.
-                DevicePass clahe = base;
-                clahe.innerWidth = stage.width;
-                clahe.innerHeight = stage.height;
-                clahe.tilesX = c->tilesX;
-                clahe.tilesY = c->tilesY;
-                shared::claheTileSize(stage.width, stage.height, c->tilesX, c->tilesY, clahe.tileWidth,
-                                      clahe.tileHeight);
-                clahe.width = clahe.tileWidth * c->tilesX;
-                clahe.height = clahe.tileHeight * c->tilesY;
-                const int area = clahe.tileWidth * clahe.tileHeight;
-                clahe.clip = shared::claheClip(c->clipLimit, area);
-                clahe.lutScale = 255.0f / static_cast<float>(area);
-                clahe.labTables = blob.labTables();
-                clahe.sum = work.scratchSlots[slot];
-                clahe.lut = work.scratchSlots[slot] + claheCountBytes(*c);
-                ++slot;
-                clahe.kind = kClaheHistogram;
-                passes.push_back(clahe);
-                clahe.kind = kClaheLut;
-                passes.push_back(clahe);
-                DeviceOp op{};
-                op.kind = kOpClahe;
-                op.luts = clahe.lut;
-                op.tiles[0] = c->tilesX;
-                op.tiles[1] = c->tilesY;
-                op.invTile[0] = 1.0f / static_cast<float>(clahe.tileWidth);
-                op.invTile[1] = 1.0f / static_cast<float>(clahe.tileHeight);
-                op.labTables = clahe.labTables;
-                ops.push_back(op);
+                ops.push_back(claheOp(*c, base, stage, work.scratchSlots[slot++], blob, passes));
             } else if (const auto* n = std::get_if<IsoNoiseStep>(&step)) {
                 flush();
-                DevicePass iso = base;
-                iso.intensity = n->intensity;
-                iso.sum = work.scratchSlots[slot];
-                iso.lut = work.scratchSlots[slot] + kIsoPairBytes;
-                ++slot;
-                iso.kind = kIsoHistogram;
-                passes.push_back(iso);
-                iso.kind = kIsoLambda;
-                passes.push_back(iso);
-                DeviceOp op{};
-                op.kind = kOpIsoNoise;
-                op.luts = iso.lut;
-                op.seedLo = static_cast<std::uint32_t>(n->seed);
-                op.seedHi = static_cast<std::uint32_t>(n->seed >> 32);
-                op.colorSigma = n->colorSigma;
-                op.intensity = n->intensity;
-                ops.push_back(op);
+                ops.push_back(isoNoiseOp(*n, base, work.scratchSlots[slot++], passes));
             } else if (const auto* f = std::get_if<FancyPcaStep>(&step)) {
                 flush();
-                DevicePass pca = base;
-                for (int c = 0; c < 3; ++c) pca.pcaAlpha[c] = f->alpha[static_cast<std::size_t>(c)];
-                pca.lut = work.scratchSlots[slot];
-                pca.sum = work.scratchSlots[slot] + kPcaHeadBytes;
-                ++slot;
-                for (const PassKind kind : {kPcaMean, kPcaRowSums, kPcaRowProducts, kPcaMatrix}) {
-                    pca.kind = kind;
-                    passes.push_back(pca);
-                }
-                DeviceOp op{};
-                op.kind = kOpFancyPca;
-                op.luts = pca.lut;
-                ops.push_back(op);
+                ops.push_back(fancyPcaOp(*f, base, work.scratchSlots[slot++], passes));
             } else if (const auto* fl = std::get_if<FlareStep>(&step); fl && fl->physics) {
                 flush();
-                // The flare's float layer: its shapes as keys from the host, then on the device the
-                // colours, the blurs, the fade; the next segment screen-blends it in.
-                const cpu_drawn::FlareLayerKeys k =
-                    cpu_drawn::physicsFlareKeys(*fl, stage.width, stage.height);
-                DevicePass flare = base;
-                flare.layer = work.scratchSlots[slot];
-                flare.layerTmp = flare.layer + layerBytes(stage);
-                ++slot;
-                flare.keys = blob.putArray(k.keys);
-                std::vector<std::uint8_t> colours;
-                for (const Rgb& c : k.colours) colours.insert(colours.end(), {c[0], c[1], c[2], 0});
-                flare.colours = blob.putArray(colours);
-                flare.sunX = fl->x;
-                flare.sunY = fl->y;
-                flare.fade = cpu_drawn::physicsFlareFade(stage.width, stage.height);
-                flare.kind = kFlareLayer;
-                passes.push_back(flare);
-                const auto blur = [&](double sigma, int channels) {
-                    const std::vector<double> taps = cpu_drawn::gaussianFloatTaps(sigma);
-                    DevicePass b = flare;
-                    b.taps = static_cast<int>(taps.size());
-                    b.kernel = blob.putArray(taps);
-                    b.channelMask = channels;
-                    b.kind = kFlareRows;
-                    passes.push_back(b);
-                    b.kind = kFlareColumns;
-                    passes.push_back(b);
-                };
-                blur(15, 7);  // applyPhysicsFlare's order: all channels, the fade, R at 3, B at 5
-                flare.kind = kFlareFade;
-                passes.push_back(flare);
-                blur(3, 1);
-                blur(5, 4);
-                DeviceOp op{};
-                op.kind = kOpScreen;
-                op.luts = flare.layer;
-                op.width = stage.width;
-                ops.push_back(op);
+                ops.push_back(physicsFlareOp(*fl, base, stage, work.scratchSlots[slot++], blob, passes));
             } else if (std::holds_alternative<MeanBrightnessStep>(step)) {
                 flush();
                 const auto& m = std::get<MeanBrightnessStep>(step);
