@@ -56,6 +56,7 @@ private slots:
     void badPlansAreRuntimeErrors_data();
     void badPlansAreRuntimeErrors();
     void outOfMemoryIsRuntimeError();
+    void deviceImagesMatchDownloads();
 };
 
 void TestCuda::initTestCase() {
@@ -536,6 +537,42 @@ void TestCuda::outOfMemoryIsRuntimeError() {
     const Plan plan = pixelPlan("everything", 64, 48);
     QVERIFY(matchesCpu(compare(render(*backend, source, plan), render(cpu, source, plan)), true));
 #endif
+}
+
+void TestCuda::deviceImagesMatchDownloads() {
+    // CudaDeviceRenderer (the Python module's DLPack batches): the outputs left on the device, packed
+    // back to back, are the bytes render() downloads, for a dataset of mixed sizes and channels
+    // (noise included: the same kernels, the same draws).
+    DEVICE_FUNCTION_ONLY();
+    QByteArray whyNot;
+    const std::unique_ptr<Backend> backend = makeEngine(kDevice, whyNot);
+    if (!backend) QSKIP(whyNot.constData());
+    auto* device = dynamic_cast<CudaDeviceRenderer*>(backend.get());
+    QVERIFY2(device, "the CUDA backend is not a CudaDeviceRenderer");
+    GridSources grid;
+    SheetOptions o;
+    o.rows = o.cols = 6;
+    o.tile = 80;
+    o.seed = 31;
+    o.mode = SheetMode::Dataset;
+    SheetLayout layout = layoutSheet(busyPipeline(true), grid.forMode(SheetMode::Dataset), o);
+    backend->render(layout.jobs);
+    std::vector<Image> downloaded;
+    for (const RenderJob& j : layout.jobs) downloaded.push_back(*j.output);
+    const DeviceImages onDevice = device->renderOnDevice(layout.jobs);
+    QCOMPARE(onDevice.items.size(), layout.jobs.size());
+    std::size_t next = 0;
+    for (std::size_t k = 0; k < onDevice.items.size(); ++k) {
+        const DeviceImages::Item& item = onDevice.items[k];
+        QCOMPARE(item.offset, next);  // packed: image k+1 starts where image k ends
+        next += item.bytes();
+        Image copy(item.width, item.height, item.channels);
+        copyDeviceToHost(copy.pixels.data(), onDevice.memory.get() + item.offset, item.bytes());
+        QCOMPARE(copy.width, downloaded[k].width);
+        QCOMPARE(copy.height, downloaded[k].height);
+        QCOMPARE(copy.channels, downloaded[k].channels);
+        QVERIFY2(copy.pixels == downloaded[k].pixels, QByteArray::number(qulonglong(k)).constData());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestCuda)

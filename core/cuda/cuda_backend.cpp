@@ -145,7 +145,7 @@ const char* passName(PassKind kind) {
 /// memory, run by the kernels on one stream and downloaded in groups. Buffers only grow, so a grid
 /// rendered again and again (a slider drag) allocates nothing after the first frame. One render at
 /// a time; the device is selected on the calling thread at each call.
-class CudaBackend final : public Backend, public CudaSheetRenderer {
+class CudaBackend final : public Backend, public CudaSheetRenderer, public CudaDeviceRenderer {
 public:
     CudaBackend() : device_(selectDevice()) {}
 
@@ -170,6 +170,16 @@ public:
         std::vector<RenderJob> resolved =
             host.resolve(layout.jobs, [this](std::span<RenderJob> part) { renderJobs(part); });
         renderSheetJobs(layout, resolved, target);
+    }
+
+    DeviceImages renderOnDevice(std::span<RenderJob> jobs) override {
+        std::lock_guard lock(mutex_);
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        if (!anyHostStep(jobs)) return renderJobsOnDevice(jobs);
+        HostStepResolver host;
+        std::vector<RenderJob> resolved =
+            host.resolve(jobs, [this](std::span<RenderJob> part) { renderJobs(part); });
+        return renderJobsOnDevice(resolved);
     }
 
 private:
@@ -222,6 +232,57 @@ private:
             throw;
         }
         target.unmap(stream_.get(), false);
+    }
+
+    /// The outputs of `jobs` copied from the arena, batch by batch, into one allocation, packed.
+    /// Every batch is laid out first, so that the allocation's size is known before the first
+    /// launch.
+    DeviceImages renderJobsOnDevice(std::span<RenderJob> jobs) {
+        std::vector<DeviceBatch> batches;
+        for (std::span<RenderJob> batch : splitBatches(jobs, kBatchBudget))
+            batches.push_back(buildDeviceBatch(batch));
+        DeviceImages out;
+        out.device = device_;
+        std::size_t total = 0;
+        for (const DeviceBatch& b : batches)
+            for (const OutputDownload& o : b.outputs) {
+                DeviceImages::Item item;
+                item.offset = total;
+                if (o.rendered) {
+                    item.width = o.width;
+                    item.height = o.height;
+                    item.channels = o.channels;
+                }
+                total += item.bytes();
+                out.items.push_back(item);
+            }
+        if (total) {
+            void* p = nullptr;
+            check(cudaMalloc(&p, total), "cudaMalloc of " + std::to_string(total >> 20) + " MiB (outputs)");
+            out.memory = std::shared_ptr<unsigned char>(static_cast<unsigned char*>(p),
+                                                        [](unsigned char* q) { (void)cudaFree(q); });
+        }
+        std::size_t item = 0;
+        try {
+            for (const DeviceBatch& b : batches) {
+                uploadAndLaunch(b);
+                for (const OutputDownload& o : b.outputs) {
+                    const DeviceImages::Item& to = out.items[item++];
+                    if (to.bytes())
+                        check(cudaMemcpyAsync(out.memory.get() + to.offset, arena_.data() + o.offset,
+                                              to.bytes(), cudaMemcpyDeviceToDevice, stream_.get()),
+                              "cudaMemcpyAsync (outputs on the device)");
+                }
+                // The next batch stages its upload in the pinned buffer and reuses the arena.
+                check(cudaStreamSynchronize(stream_.get()),
+                      "cudaStreamSynchronize (a kernel or copy failed)");
+            }
+        } catch (...) {
+            (void)cudaStreamSynchronize(stream_.get());
+            (void)cudaGetLastError();
+            throw;
+        }
+        return out;
     }
 
     static int selectDevice() {
@@ -329,6 +390,20 @@ BackendInfo cudaBackendInfo() {
         return dead;
     }
     return info;
+}
+
+void copyDeviceToHost(void* host, const void* device, std::size_t bytes) {
+    if (bytes) check(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (device to host)");
+}
+
+std::shared_ptr<unsigned char> copyOnDevice(const void* device, std::size_t bytes) {
+    void* p = nullptr;
+    check(cudaMalloc(&p, std::max<std::size_t>(bytes, 1)),
+          "cudaMalloc of " + std::to_string(bytes >> 20) + " MiB (a copy)");
+    std::shared_ptr<unsigned char> copy(static_cast<unsigned char*>(p),
+                                        [](unsigned char* q) { (void)cudaFree(q); });
+    if (bytes) check(cudaMemcpy(p, device, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy (device to device)");
+    return copy;
 }
 
 std::unique_ptr<Backend> createCudaBackend() {

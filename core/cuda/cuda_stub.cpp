@@ -15,4 +15,12 @@ std::unique_ptr<Backend> createCudaBackend() {
     throw RuntimeError("the CUDA backend is not available: " + cudaBackendInfo().detail);
 }
 
+void copyDeviceToHost(void*, const void*, std::size_t) {
+    throw RuntimeError("no device memory to copy: " + cudaBackendInfo().detail);
+}
+
+std::shared_ptr<unsigned char> copyOnDevice(const void*, std::size_t) {
+    throw RuntimeError("no device memory to copy: " + cudaBackendInfo().detail);
+}
+
 }  // namespace auglab
