@@ -10,6 +10,7 @@ process and with any number of threads.
     pipe = auglab.Pipeline.load("presets/mild.auglab.json")
     out = pipe(image, index=7)                    # uint8 H x W x 3 or 4, as the CLI writes it
     outs = pipe.batch(images, range(64), threads=4)
+    x = torch.from_dlpack(pipe.batch(images, range(64), backend="cuda", output="dlpack").stack())
     params = pipe.replay(image, 7)                # the concrete parameters (auglab-replay JSON)
     out = pipe(image, 7, partners=[p1, p2])       # mixing ops' pool: apply --partner P1 --partner P2
     image = auglab.imdecode(data)                 # a file's bytes, decoded as imread decodes the file
@@ -30,7 +31,25 @@ from . import _auglab
 from ._targets import TargetRules
 
 __version__: str = _auglab.__version__
-__all__ = ["Pipeline", "apply_replay", "imdecode", "imread", "imwrite", "__version__"]
+ImageBatch = _auglab.ImageBatch
+ImageTensor = _auglab.ImageTensor
+ImageBatch.__module__ = ImageTensor.__module__ = __name__
+ImageBatch.__doc__ = """The outputs of ``Pipeline.batch(..., output="dlpack")``, in one allocation where they were
+rendered: host memory for the CPU backend, the device's for CUDA (nothing crosses the bus).
+
+``len(b)``, ``b[i]`` (an :class:`ImageTensor`, H x W x C) and ``b.stack()`` (one N x H x W x C
+:class:`ImageTensor`, no copy: the images lie back to back; ``ValueError`` naming two sizes when
+they differ). ``b.device``: ``"cpu"`` or ``"cuda:0"``. The memory is freed when the batch, its
+tensors and every tensor a library made from them are gone."""
+ImageTensor.__doc__ = """A ``uint8`` image (H x W x C) or a stack of them (N x H x W x C), C-contiguous, that speaks
+the array API's DLPack protocol (``__dlpack__``, ``__dlpack_device__``): ``torch.from_dlpack(t)``,
+``numpy.from_dlpack(t)`` (host memory), ``cupy.from_dlpack(t)`` or ``jax.dlpack.from_dlpack(t)``
+take it without a copy, on its device. The images are written before the batch is returned, so any
+stream may read them at once. ``__dlpack__(copy=True)`` hands over a copy; ``dl_device=(1, 0)``
+a copy on the host. ``t.numpy()``: a NumPy array (a view of host memory; a copy from a device).
+``t.shape``, ``t.device``."""
+__all__ = ["Pipeline", "ImageBatch", "ImageTensor", "apply_replay", "imdecode", "imread", "imwrite",
+           "__version__"]
 
 
 class Pipeline:
@@ -94,7 +113,7 @@ class Pipeline:
     # --- samples ----------------------------------------------------------------------------------
 
     def __call__(self, image: np.ndarray, index: int, seed: Optional[int] = None, *,
-                 partners: "Optional[Sequence[np.ndarray]]" = None, position: Optional[int] = None,
+                 partners: "Optional[Sequence[Any]]" = None, position: Optional[int] = None,
                  **targets: Any):
         """Sample ``index`` of ``image``: what ``auglab-cli apply --index`` writes, bit for bit.
 
@@ -127,21 +146,36 @@ class Pipeline:
         - ``mask``: H x W uint8 (or H x W x K: K masks); ``masks``: a list of H x W uint8 masks.
         - label fields named in ``boxes.label_fields`` / ``keypoints.label_fields`` (default
           ``class_labels`` for boxes): one value per box or keypoint, filtered with them.
+
+        Partners with targets: mixing ops take a partner's labels with its pixels (the 4-image
+        grid brings its boxes, keypoints and masks into its cell), so each item of ``partners`` is
+        then a dict ``{"image": array, "bboxes": ..., "class_labels": ..., ...}`` with exactly the
+        target keys of the call, in the same formats (converted with the partner's own size), as
+        Albumentations' ``mosaic_metadata`` items: bit for bit ``auglab-cli apply --partner P1
+        --partner-annotations A1 [--partner-masks M1]``. A partner's boxes and keypoints come back
+        with their own label fields and extra columns (numeric rows need the call's columns); its
+        ``mask``/``masks`` need the call's count of masks, at its own image's size. ``position``
+        and lazy sequences work as above: an item is read once, only when a sample draws it, and
+        a drawn item that is not such a dict raises ``ValueError`` naming it (a list or tuple is
+        checked at once: ``TypeError`` for an item that is no dict). A plain image as a partner
+        with targets is a ``ValueError``: its labels would be missing.
         """
         if not targets:
             return self._core.sample(image, index, seed, partners, position)
-        if partners is not None or position is not None:
-            raise ValueError("partners: not yet with targets (the partners' own boxes, keypoints and "
-                             "masks would be needed, as apply's --partner-annotations gives them)")
-        return self._rules_().apply(self._core, image, index, seed, targets)
+        return self._rules_().apply(self._core, image, index, seed, targets, partners, position)
 
     def batch(self, images: "Sequence[np.ndarray] | np.ndarray", indices: Iterable[int],
               threads: Optional[int] = None, backend: str = "cpu", seed: Optional[int] = None, *,
               partners: "Optional[str | Sequence[np.ndarray]]" = None,
-              positions: Optional[Iterable[int]] = None) -> list:
+              positions: Optional[Iterable[int]] = None, output: str = "numpy") -> "list | ImageBatch":
         """Renders ``images[i]`` as sample ``indices[i]`` for every i, in parallel, and returns the
         outputs as a list of arrays (their sizes may differ). Each output is exactly
         ``self(images[i], indices[i], seed)``: the result never depends on ``threads``.
+
+        ``output="dlpack"`` returns an :class:`ImageBatch` instead: the outputs in one allocation
+        where the backend rendered them, for ``torch.from_dlpack`` and the like; with
+        ``backend="cuda"`` they stay on the device (no copy to the host and back), and
+        ``batch.stack()`` is the N x H x W x C tensor of a batch of one size.
 
         ``images``: a sequence of arrays as ``__call__`` takes, or one N x H x W x C array.
         ``threads``: the engine's own thread pool, one image per task (default: one per hardware
@@ -166,7 +200,7 @@ class Pipeline:
         """
         if isinstance(images, np.ndarray) and images.ndim == 4:
             images = list(images)
-        return self._core.batch(images, indices, seed, threads, backend, partners, positions)
+        return self._core.batch(images, indices, seed, threads, backend, partners, positions, output)
 
     def replay(self, image: "np.ndarray | tuple[int, int]", index: int, seed: Optional[int] = None) -> dict:
         """The concrete parameters of sample ``index`` for ``image`` (or an ``(H, W)`` shape): the

@@ -16,6 +16,8 @@ _PathLike = Union[str, "os.PathLike[str]"]
 # A partner pool: a list or tuple of arrays, or any sequence (len and [i]) giving arrays lazily.
 _Pool = Sequence[_Image]
 _Bytes = Union[bytes, bytearray, memoryview, _Image]
+# With targets, a pool's items are dicts: {"image": array, <the call's target keys>: ...}.
+_TargetPool = Sequence[dict[str, Any]]
 
 class Pipeline:
     def __init__(self, _core: _auglab.Preset) -> None: ...  # use load or from_json
@@ -36,13 +38,25 @@ class Pipeline:
     def __call__(self, image: _Image, index: SupportsIndex, seed: Optional[SupportsIndex] = None, *,
                  bboxes: Optional[npt.ArrayLike] = None, keypoints: Optional[npt.ArrayLike] = None,
                  mask: Optional[_Image] = None, masks: Optional[Sequence[_Image]] = None,
+                 partners: Optional[_TargetPool] = None, position: Optional[SupportsIndex] = None,
                  **label_fields: Sequence[Any]) -> dict[str, Any]: ...
+    @overload
     def batch(self, images: Union[Sequence[_Image], _Image], indices: Iterable[SupportsIndex],
               threads: Optional[int] = None, backend: str = "cpu",
               seed: Optional[SupportsIndex] = None, *, partners: Union[None, Literal["batch"], _Pool] = None,
-              positions: Optional[Iterable[SupportsIndex]] = None) -> list[_Image]: ...
+              positions: Optional[Iterable[SupportsIndex]] = None,
+              output: Literal["numpy"] = "numpy") -> list[_Image]: ...
+    @overload
+    def batch(self, images: Union[Sequence[_Image], _Image], indices: Iterable[SupportsIndex],
+              threads: Optional[int] = None, backend: str = "cpu",
+              seed: Optional[SupportsIndex] = None, *, partners: Union[None, Literal["batch"], _Pool] = None,
+              positions: Optional[Iterable[SupportsIndex]] = None,
+              output: Literal["dlpack"]) -> ImageBatch: ...
     def replay(self, image: Union[_Image, tuple[int, int]], index: SupportsIndex,
                seed: Optional[SupportsIndex] = None) -> dict[str, Any]: ...
+
+ImageBatch = _auglab.ImageBatch
+ImageTensor = _auglab.ImageTensor
 
 def apply_replay(image: _Image, replay: Union[dict[str, Any], str]) -> _Image: ...
 def imdecode(buffer: _Bytes, name: str = "buffer") -> _Image: ...

@@ -9,7 +9,8 @@ are the engine's, the same as ``auglab-cli apply --annotations``.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+import operator
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -107,10 +108,40 @@ class TargetRules:
             out[:, column] = value
         return out
 
+    # --- one image's targets ---------------------------------------------------------------------
+
+    def convert(self, targets: Dict[str, Any], width: int, height: int, what: str = "") -> "_ImageTargets":
+        """`targets` (the call's keywords, or a partner's dict) of a width x height image in the
+        engine's units; `what` names their owner in errors ("partners[2]")."""
+        p = f"{what}: " if what else ""
+        t = _ImageTargets()
+        if targets.get("bboxes") is not None:
+            coords, t.box_extra, t.box_numeric = _rows(targets["bboxes"], p + "bboxes", 4)
+            t.boxes = self.boxes_to_pixels(coords, width, height)
+        if targets.get("keypoints") is not None:
+            coords, t.kp_extra, t.kp_numeric = _rows(targets["keypoints"], p + "keypoints", len(self.keypoint_format))
+            t.keypoints = self.keypoints_to_engine(coords)
+        mask = targets.get("mask")
+        if mask is not None:
+            t.stacked = isinstance(mask, np.ndarray) and mask.ndim == 3
+            t.mask_count = mask.shape[2] if t.stacked else 1
+            t.masks += [mask[..., k] for k in range(mask.shape[2])] if t.stacked else [mask]
+        t.extra_masks = len(targets.get("masks") or [])
+        t.masks += list(targets.get("masks") or [])
+        for field in self.box_label_fields + self.keypoint_label_fields:
+            if field in targets:
+                owner = len(t.boxes) if field in self.box_label_fields else len(t.keypoints)
+                kind = "box" if field in self.box_label_fields else "keypoint"
+                if len(targets[field]) != owner:
+                    raise ValueError(f"{p}{field}: expected one value per {kind} ({owner}), "
+                                     f"got {len(targets[field])}")
+                t.labels[field] = targets[field]
+        return t
+
     # --- one call ------------------------------------------------------------------------------
 
-    def apply(self, core: Any, image: np.ndarray, index: int, seed: Optional[int],
-              targets: Dict[str, Any]) -> Dict[str, Any]:
+    def apply(self, core: Any, image: np.ndarray, index: int, seed: Optional[int], targets: Dict[str, Any],
+              partners: Any = None, position: Optional[int] = None) -> Dict[str, Any]:
         known = set(_TARGETS) | set(self.box_label_fields) | set(self.keypoint_label_fields)
         for key in targets:
             if key not in known:
@@ -120,65 +151,165 @@ class TargetRules:
         if not isinstance(image, np.ndarray) or image.ndim != 3:
             core.sample(image, index, seed)  # the engine's own message for a wrong image
         height, width = image.shape[:2]
-
-        box_extra = kp_extra = None
-        box_numeric = kp_numeric = True
-        boxes = np.zeros((0, 4))
-        if targets.get("bboxes") is not None:
-            coords, box_extra, box_numeric = _rows(targets["bboxes"], "bboxes", 4)
-            boxes = self.boxes_to_pixels(coords, width, height)
-        keypoints = np.zeros((0, 4))
-        n_columns = len(self.keypoint_format)
-        if targets.get("keypoints") is not None:
-            coords, kp_extra, kp_numeric = _rows(targets["keypoints"], "keypoints", n_columns)
-            keypoints = self.keypoints_to_engine(coords)
-        masks: List[np.ndarray] = []
-        mask = targets.get("mask")
-        stacked = isinstance(mask, np.ndarray) and mask.ndim == 3
-        if mask is not None:
-            masks += [mask[..., k] for k in range(mask.shape[2])] if stacked else [mask]
-        extra_masks = list(targets.get("masks") or [])
-        masks += extra_masks
-        labels: Dict[str, Sequence[Any]] = {}
-        for field in self.box_label_fields + self.keypoint_label_fields:
-            if field in targets:
-                owner = len(boxes) if field in self.box_label_fields else len(keypoints)
-                kind = "box" if field in self.box_label_fields else "keypoint"
-                if len(targets[field]) != owner:
-                    raise ValueError(f"{field}: expected one value per {kind} ({owner}), "
-                                     f"got {len(targets[field])}")
-                labels[field] = targets[field]
-
-        out, b, b_ids, k, k_ids, moved_masks = core.sample_targets(image, index, seed, boxes, keypoints, masks)
+        own = self.convert(targets, width, height)
+        if position is not None:
+            position = operator.index(position)
+            if position < 0:
+                raise ValueError(f"position: expected 0 .. 2^64 - 1, got {position}")
+        pool = None if partners is None else _PartnerPool(self, partners, targets, own)
+        out, b, b_ids, k, k_ids, moved_masks = core.sample_targets(
+            image, index, seed, own.boxes, own.keypoints, own.masks, None if pool is None else pool.images,
+            position, None if pool is None else pool.targets_of)
+        sources = {-1: own, **({} if pool is None else pool.converted)}
+        b_ids, k_ids = b_ids.tolist(), k_ids.tolist()
         out_h, out_w = out.shape[:2]
         result: Dict[str, Any] = {"image": out}
         if "bboxes" in targets:
-            moved = self.boxes_from_pixels(b, out_w, out_h)
-            if box_extra is None:
-                result["bboxes"] = moved
-            elif box_numeric:
-                result["bboxes"] = np.concatenate([moved, box_extra[b_ids]], axis=1)
-            else:
-                result["bboxes"] = [list(row) + list(box_extra[i]) for row, i in zip(moved, b_ids)]
+            result["bboxes"] = _carried(self.boxes_from_pixels(b, out_w, out_h), b_ids, sources, "box_extra",
+                                        own.box_numeric)
         if "keypoints" in targets:
-            moved = self.keypoints_from_engine(k)
-            if kp_extra is None:
-                result["keypoints"] = moved
-            elif kp_numeric:
-                result["keypoints"] = np.concatenate([moved, kp_extra[k_ids]], axis=1)
-            else:
-                result["keypoints"] = [list(row) + list(kp_extra[i]) for row, i in zip(moved, k_ids)]
-        for field, values in labels.items():
+            result["keypoints"] = _carried(self.keypoints_from_engine(k), k_ids, sources, "kp_extra",
+                                           own.kp_numeric)
+        for field, values in own.labels.items():
             ids = b_ids if field in self.box_label_fields else k_ids
-            result[field] = values[ids] if isinstance(values, np.ndarray) else [values[i] for i in ids]
+            if isinstance(values, np.ndarray):
+                result[field] = _take({s: np.asarray(t.labels[field]) for s, t in sources.items()}, ids)
+            else:
+                result[field] = [sources[s].labels[field][r] for s, r in ids]
         first = 0
-        if mask is not None:
-            count = mask.shape[2] if stacked else 1
-            result["mask"] = np.stack(moved_masks[:count], axis=-1) if stacked else moved_masks[0]
+        if "mask" in targets and own.mask_count:
+            count = own.mask_count
+            result["mask"] = np.stack(moved_masks[:count], axis=-1) if own.stacked else moved_masks[0]
             first = count
         if "masks" in targets:
-            result["masks"] = moved_masks[first:first + len(extra_masks)]
+            result["masks"] = moved_masks[first:first + own.extra_masks]
         return result
+
+
+class _ImageTargets:
+    """One image's targets in the engine's units, with what rides along (extra columns, labels)."""
+
+    def __init__(self) -> None:
+        self.boxes: np.ndarray = np.zeros((0, 4))
+        self.box_extra: Any = None  # the columns after the 4 coordinates, per row (None: none)
+        self.box_numeric = True
+        self.keypoints: np.ndarray = np.zeros((0, 4))
+        self.kp_extra: Any = None
+        self.kp_numeric = True
+        self.masks: List[np.ndarray] = []  # the channels of `mask`, then `masks`
+        self.mask_count = 0  # how many of `masks` come from `mask`
+        self.stacked = False  # `mask` is H x W x K
+        self.extra_masks = 0
+        self.labels: Dict[str, Sequence[Any]] = {}
+
+
+def _width(extra: Any) -> int:
+    return 0 if extra is None else extra.shape[1]
+
+
+def _take(arrays: Dict[int, np.ndarray], ids: List[List[int]]) -> np.ndarray:
+    """Row `r` of arrays[s] for each (s, r) of ids, as one array (the sources' dtypes promoted)."""
+    order = sorted(arrays)
+    offsets = dict(zip(order, np.cumsum([0] + [len(arrays[s]) for s in order[:-1]])))
+    joined = np.concatenate([arrays[s] for s in order])
+    return joined[np.asarray([offsets[s] + r for s, r in ids], dtype=np.intp)]
+
+
+def _carried(moved: np.ndarray, ids: List[List[int]], sources: Dict[int, _ImageTargets], extra: str,
+             numeric: bool) -> Any:
+    """The moved rows with each one's extra columns from its source: an array when the call's rows
+    are numbers (a partner's have as many columns: _PartnerPool checks it), else lists."""
+    columns = {s: getattr(t, extra) for s, t in sources.items()}
+    if numeric and columns[-1] is None:
+        return moved
+    if numeric:  # a partner given None for them brings no rows
+        width = _width(columns[-1])
+        filled = {s: np.zeros((0, width)) if c is None else c for s, c in columns.items()}
+        return np.concatenate([moved, _take(filled, ids)], axis=1)
+    return [list(row) + ([] if columns[s] is None else list(columns[s][r])) for row, (s, r) in zip(moved, ids)]
+
+
+class _PartnerPool:
+    """The partners of a call with targets: items ``{"image": array, <the call's targets>}``, read
+    (a lazy sequence's only when a sample draws them, once) for the engine's pixel pool
+    (``images``) and, when a 4-image grid draws them, for their labels (``targets_of``)."""
+
+    def __init__(self, rules: TargetRules, partners: Any, targets: Dict[str, Any], own: _ImageTargets) -> None:
+        self._rules, self._own = rules, own
+        self._keys = ("image", *targets)
+        self._items: Dict[int, Mapping[str, Any]] = {}
+        self.converted: Dict[int, _ImageTargets] = {}
+        if isinstance(partners, (list, tuple)):
+            for k, item in enumerate(partners):
+                self._items[k] = self._checked(k, item)
+            self.images: Any = [item["image"] for item in self._items.values()]
+            return
+        if (isinstance(partners, (np.ndarray, str, bytes, Mapping)) or not hasattr(partners, "__len__")
+                or not hasattr(partners, "__getitem__")):
+            raise TypeError(f"partners: expected a sequence of partners (a list of dicts {self._shape()}, or any "
+                            f"object with len() and [i] giving them), got {type(partners).__name__}")
+        self._lazy = partners
+        self.images = _LazyImages(self)
+
+    def _shape(self) -> str:
+        return "{" + ", ".join(f"'{key}': ..." for key in self._keys) + "}"
+
+    def _checked(self, k: int, item: Any) -> Mapping[str, Any]:
+        if isinstance(item, np.ndarray):
+            raise ValueError(f"partners[{k}]: an image alone, but the call has targets: give each partner as a "
+                             f"dict {self._shape()} with its own targets in the call's formats (as apply's "
+                             f"--partner-annotations gives a partner's labels)")
+        if not isinstance(item, Mapping):
+            raise TypeError(f"partners[{k}]: expected a dict {self._shape()}, got {type(item).__name__}")
+        for key in self._keys:
+            if key not in item:
+                raise ValueError(f"partners[{k}]: no {key!r}: each partner gives 'image' and the call's targets "
+                                 f"({', '.join(self._keys[1:])})")
+        for key in item:
+            if key not in self._keys:
+                raise ValueError(f"partners[{k}]: unexpected key {key!r}: each partner gives 'image' and the "
+                                 f"call's targets ({', '.join(self._keys[1:])}), nothing else")
+        return item
+
+    def item(self, k: int) -> Mapping[str, Any]:
+        if k not in self._items:
+            self._items[k] = self._checked(k, self._lazy[k])
+        return self._items[k]
+
+    def targets_of(self, k: int) -> Tuple[np.ndarray, np.ndarray, List[np.ndarray], int, int]:
+        """Item k's targets in the engine's units, with its image's width and height."""
+        item, what, own = self.item(k), f"partners[{k}]", self._own
+        shape = getattr(item["image"], "shape", ())
+        if len(shape) != 3:
+            raise ValueError(f"{what}: image: expected an H x W x 3 or 4 array, got {type(item['image']).__name__}")
+        height, width = shape[:2]
+        t = self._rules.convert(item, width, height, what)
+        for name, numeric, extra, theirs, their_extra in (
+                ("bboxes", own.box_numeric, own.box_extra, t.box_numeric, t.box_extra),
+                ("keypoints", own.kp_numeric, own.kp_extra, t.kp_numeric, t.kp_extra)):
+            # Numeric rows come back as one array: a partner's need the call's columns.
+            if numeric and (not theirs or _width(their_extra) != _width(extra)) and item.get(name) is not None:
+                raise ValueError(f"{what}: {name}: expected the columns of the call's {name} "
+                                 f"({_width(extra)} after the coordinates, numbers)")
+        if (t.stacked, t.mask_count, t.extra_masks) != (own.stacked, own.mask_count, own.extra_masks):
+            raise ValueError(f"{what}: mask, masks: expected as many masks as the call's "
+                             f"({own.mask_count} in mask, {own.extra_masks} in masks), got "
+                             f"{t.mask_count} and {t.extra_masks}")
+        self.converted[k] = t
+        return t.boxes, t.keypoints, t.masks, width, height
+
+
+class _LazyImages:
+    """A lazy partner pool's images, as the engine reads a lazy pool of images."""
+
+    def __init__(self, pool: _PartnerPool) -> None:
+        self._pool = pool
+
+    def __len__(self) -> int:
+        return len(self._pool._lazy)
+
+    def __getitem__(self, k: int) -> Any:
+        return self._pool.item(k)["image"]
 
 
 _TARGETS = ("bboxes", "keypoints", "mask", "masks")

@@ -28,6 +28,18 @@ Two ways to tell the workers the epoch, either enough:
 Images become ``uint8`` C x H x W tensors (the layout of Albumentations' ToTensorV2, not scaled);
 normalisation stays with the training code.
 
+On the GPU: the workers only read and decode (``AugmentedDataset(..., defer=True)`` gives each
+image untouched with its sample index, :func:`collate` keeps the images a list), and
+:class:`BatchTransform` renders each batch in the training process with the CUDA backend; the
+batch stays on the device and reaches torch through DLPack, without a copy:
+
+    data = auglab.torch.AugmentedDataset(my_dataset, pipe, defer=True)
+    loader = DataLoader(data, batch_size=64, sampler=sampler, num_workers=8,
+                        collate_fn=auglab.torch.collate)
+    augment = auglab.torch.BatchTransform(pipe, backend="cuda")
+    for images, indices, labels in loader:
+        x = augment(images, indices)           # uint8 N x C x H x W on cuda:0 (channels_last)
+
 Mixing ops (mixup, cutmix, the 4-image grid) draw their partners from the dataset itself, as
 ``auglab-cli augment`` draws them from the folder: item ``i`` is number ``i`` of a pool of
 ``len(dataset)`` images, and a partner drawn is read with ``dataset[j]`` when (and only when) a
@@ -44,11 +56,12 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import torch
-from torch.utils.data import Dataset, Sampler
+from torch.utils.data import Dataset, Sampler, default_collate
 
 from . import Pipeline
 
-__all__ = ["Transform", "AugmentedDataset", "DatasetImages", "EpochSampler", "sample_index"]
+__all__ = ["Transform", "BatchTransform", "AugmentedDataset", "DatasetImages", "EpochSampler", "collate",
+           "sample_index"]
 
 Key = Union[int, Tuple[int, int]]
 
@@ -118,6 +131,64 @@ class Transform:
         return f"auglab.torch.Transform({self.pipeline!r}, seed={self.seed}, to_tensor={self.to_tensor})"
 
 
+class BatchTransform:
+    """A batch in one call: ``augment(images, indices)`` renders ``images[i]`` as sample
+    ``indices[i]`` with :meth:`auglab.Pipeline.batch` and returns one ``uint8`` tensor N x C x H x W
+    (``channels_first=False``: N x H x W x C) on the backend's device: ``"cpu"`` (host memory) or
+    ``"cuda"`` (the batch rendered on the GPU stays there). The tensor is the batch's own memory,
+    taken through DLPack: no copy; channels first is a view of it (``channels_last`` in torch's
+    terms). Images of one batch must come out at one size (a pipeline that ends with a fixed-size
+    crop or resize); ``stack=False`` returns a list of H x W x C tensors instead.
+
+    ``images``: a list of H x W x C arrays (or anything :func:`as_image` takes), or a uint8 tensor
+    N x H x W x C on the host. ``partners``: the pool mixing ops draw from, such as
+    ``DatasetImages(dataset)``; the image of sample index ``s`` is then item ``s % len(partners)``,
+    as in :class:`AugmentedDataset`. ``threads``: the CPU threads that copy sources in and build
+    plans (and render, on the CPU backend)."""
+
+    def __init__(self, pipeline: Pipeline, *, backend: str = "cpu", seed: Optional[int] = None,
+                 threads: Optional[int] = None, channels_first: bool = True, stack: bool = True,
+                 partners: Optional[Sequence[Any]] = None) -> None:
+        if backend not in ("cpu", "cuda"):
+            raise ValueError(f'backend: expected "cpu" or "cuda", got {backend!r}')
+        self.pipeline, self.backend, self.seed, self.threads = pipeline, backend, seed, threads
+        self.channels_first, self.stack, self.partners = channels_first, stack, partners
+
+    def __call__(self, images: Any, indices: Any) -> Union[torch.Tensor, list]:
+        if isinstance(images, torch.Tensor) and images.ndim == 4:
+            images = list(images.numpy())
+        arrays = [as_image(image) for image in images]
+        keys = [int(i) for i in (indices.tolist() if isinstance(indices, torch.Tensor) else indices)]
+        pool: dict = {}
+        if self.partners is not None:
+            pool = {"partners": self.partners, "positions": [k % len(self.partners) for k in keys]}
+        batch = self.pipeline.batch(arrays, keys, self.threads, self.backend, self.seed, output="dlpack", **pool)
+        if not self.stack:
+            outs = [torch.from_dlpack(t) for t in batch]
+            return [t.permute(2, 0, 1) for t in outs] if self.channels_first else outs
+        x = torch.from_dlpack(batch.stack())
+        return x.permute(0, 3, 1, 2) if self.channels_first else x
+
+    def __repr__(self) -> str:
+        return f"auglab.torch.BatchTransform({self.pipeline!r}, backend={self.backend!r}, seed={self.seed})"
+
+
+def collate(items: Sequence[Any]) -> Any:
+    """The ``collate_fn`` for ``AugmentedDataset(..., defer=True)``: items ``(image, index,
+    *rest)`` become ``(images, indices, *rest)`` with the images a list (their sizes may differ),
+    the indices an int64 tensor and the rest collated as PyTorch's default does; dict items become a
+    dict the same way."""
+    if not items:
+        raise ValueError("collate: no items")
+    first = items[0]
+    if isinstance(first, dict):
+        out = {key: default_collate([item[key] for item in items]) for key in first if key not in ("image", "index")}
+        return {"image": [item["image"] for item in items],
+                "index": torch.tensor([item["index"] for item in items], dtype=torch.int64), **out}
+    rest = [default_collate([item[k] for item in items]) for k in range(2, len(first))]
+    return ([item[0] for item in items], torch.tensor([item[1] for item in items], dtype=torch.int64), *rest)
+
+
 class AugmentedDataset(Dataset):
     """``dataset`` with each image replaced by its AugLab sample.
 
@@ -129,13 +200,18 @@ class AugmentedDataset(Dataset):
     ``partners``: ``"dataset"`` (the default) makes the dataset the pool mixing ops draw partners
     from, item ``i`` at position ``i``, each partner read lazily with ``dataset[j]`` (see the
     module's notes); ``None`` takes the partner from the image itself.
+
+    ``defer=True`` renders nothing: an item's image comes back untouched (as the H x W x C array
+    AugLab takes) followed by its sample index, ``(image, index, *rest)`` (dicts: an ``"index"``
+    key), for :func:`collate` and a :class:`BatchTransform` that renders the whole batch, on the
+    GPU with ``backend="cuda"``. The indices are those the dataset would have rendered with.
     """
 
     def __init__(self, dataset: Any, pipeline: Pipeline, *, seed: Optional[int] = None, to_tensor: bool = True,
-                 epoch: int = 0, partners: Optional[str] = "dataset") -> None:
+                 epoch: int = 0, partners: Optional[str] = "dataset", defer: bool = False) -> None:
         if partners not in ("dataset", None):
             raise ValueError(f'partners: expected "dataset" or None, got {partners!r}')
-        self.dataset = dataset
+        self.dataset, self.defer = dataset, defer
         self.partners = DatasetImages(dataset) if partners == "dataset" else None
         self.transform = Transform(pipeline, seed=seed, to_tensor=to_tensor)
         # Shared memory: DataLoader workers, persistent or not, forked or spawned, see set_epoch.
@@ -158,6 +234,13 @@ class AugmentedDataset(Dataset):
         epoch, item = key if isinstance(key, tuple) else (self.epoch, key)
         index = sample_index(epoch, item, len(self.dataset))
         value = self.dataset[item]
+        if self.defer:
+            image = as_image(image_of(value))
+            if isinstance(value, dict):
+                return {**value, "image": image, "index": index}
+            if isinstance(value, (tuple, list)):
+                return (image, index, *value[1:])
+            return (image, index)
         pool = {"partners": self.partners, "position": item} if self.partners is not None else {}
         image = self.transform(image_of(value), index, **pool)
         if isinstance(value, dict):

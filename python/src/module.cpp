@@ -19,6 +19,7 @@
 #include "arrays.h"
 #include "contact_sheet.h"
 #include "cpu_backend.h"
+#include "dlpack.h"
 #include "error.h"
 #include "image_io.h"
 #include "partner_pool.h"
@@ -59,12 +60,8 @@ struct PresetHandle {
 /// The pool of `partners` for one image: with `position` None, apply's pool (the image, then each
 /// of `partners`); else `partners` is the whole pool and the image its item `position` (augment's).
 Partners poolOf(const PartnerImages& images, const py::handle& position, const std::string& what) {
-    if (position.is_none()) return {PartnerPool{images.size() + 1, 0}, images.loader(-1)};
-    const std::uint64_t self = unsigned64(position, what);
-    if (self >= images.size())
-        throw py::value_error(what + ": expected 0 .. " + std::to_string(images.size()) +
-                              " - 1 (an item of partners), got " + std::to_string(self));
-    return {PartnerPool{images.size(), self}, images.loader(0)};
+    if (position.is_none()) return images.pool(std::nullopt, what);
+    return images.pool(unsigned64(position, what), what);
 }
 
 py::array sample(const PresetHandle& p, const py::handle& image, const py::handle& index,
@@ -87,11 +84,13 @@ py::array sample(const PresetHandle& p, const py::handle& image, const py::handl
     return arrayFromImage(std::move(out));
 }
 
-py::list batch(const PresetHandle& p, const py::handle& images, const py::handle& indices,
-               const py::handle& seed, std::optional<int> threads, const std::string& backend,
-               const py::handle& partners, const py::handle& positions) {
+py::object batch(const PresetHandle& p, const py::handle& images, const py::handle& indices,
+                 const py::handle& seed, std::optional<int> threads, const std::string& backend,
+                 const py::handle& partners, const py::handle& positions, const std::string& output) {
     if (backend != "cpu" && backend != "cuda")
         throw py::value_error("backend: expected \"cpu\" or \"cuda\", got \"" + backend + "\"");
+    if (output != "numpy" && output != "dlpack")
+        throw py::value_error("output: expected \"numpy\" or \"dlpack\", got \"" + output + "\"");
     if (threads && *threads < 1)
         throw py::value_error("threads: expected at least 1, got " + std::to_string(*threads));
     // The arrays stay referenced by `held` while the GIL is released.
@@ -134,13 +133,20 @@ py::list batch(const PresetHandle& p, const py::handle& images, const py::handle
                 poolOf(*pool, at.empty() ? py::none() : at[k], "positions[" + std::to_string(k) + "]"));
     }
     if (!bound.empty()) in.partnersOf = [&bound](std::size_t k) { return bound[k]; };
+    const int n = threads.value_or(0);
     std::vector<Image> out;
+    std::shared_ptr<ImageMemory> memory;
     {
         py::gil_scoped_release release;
-        const int n = threads.value_or(0);
-        out = backend == "cuda" ? renderBatchCuda(p.preset.pipeline, s, in, n)
-                                : renderBatchCpu(p.preset.pipeline, s, in, n);
+        if (backend == "cuda" && output == "dlpack")
+            memory = deviceMemory(renderBatchCudaOnDevice(p.preset.pipeline, s, in, n));
+        else if (backend == "cuda")
+            out = renderBatchCuda(p.preset.pipeline, s, in, n);
+        else
+            out = renderBatchCpu(p.preset.pipeline, s, in, n);
+        if (output == "dlpack" && !memory) memory = hostMemory(out);
     }
+    if (memory) return imageBatch(std::move(memory));
     py::list result;
     for (Image& image : out) result.append(arrayFromImage(std::move(image)));
     return result;
@@ -276,22 +282,23 @@ PYBIND11_MODULE(_auglab, m) {
              py::arg("partners") = py::none(), py::arg("position") = py::none())
         .def("batch", &batch, py::arg("images"), py::arg("indices"), py::arg("seed") = py::none(),
              py::arg("threads") = py::none(), py::arg("backend") = "cpu", py::arg("partners") = py::none(),
-             py::arg("positions") = py::none())
+             py::arg("positions") = py::none(), py::arg("output") = "numpy")
         .def("replay_json", &replayOf, py::arg("width"), py::arg("height"), py::arg("index"),
              py::arg("seed") = py::none())
         .def(
             "sample_targets",
             [](const PresetHandle& p, const py::handle& image, const py::handle& index,
-               const py::handle& seed,
-               const py::array_t<double, py::array::c_style | py::array::forcecast>& boxes,
-               const py::array_t<double, py::array::c_style | py::array::forcecast>& keypoints,
-               const py::list& masks) {
+               const py::handle& seed, const TargetRows& boxes, const TargetRows& keypoints,
+               const py::list& masks, const py::handle& partners, std::optional<std::uint64_t> position,
+               const py::handle& partnerTargets) {
                 return sampleWithTargets(p.preset, image, unsigned64(index, "index"), p.seedOf(seed), boxes,
-                                         keypoints, masks);
+                                         keypoints, masks, partners, position, partnerTargets);
             },
             py::arg("image"), py::arg("index"), py::arg("seed"), py::arg("boxes"), py::arg("keypoints"),
-            py::arg("masks"));
+            py::arg("masks"), py::arg("partners") = py::none(), py::arg("position") = py::none(),
+            py::arg("partner_targets") = py::none());
 
+    bindDlpack(m);
     m.def("apply_replay", &applyReplay, py::arg("image"), py::arg("replay_json"));
     m.def("imread", &imread, py::arg("path"));
     m.def("imdecode", &imdecode, py::arg("buffer"), py::arg("name") = "buffer");

@@ -2,8 +2,6 @@
 
 #include <utility>
 
-#include "error.h"
-
 namespace auglab::python {
 
 PartnerImages::PartnerImages(const py::handle& sequence, std::string what) : what_(std::move(what)) {
@@ -38,9 +36,7 @@ std::shared_ptr<SourceLevels> PartnerImages::load(std::uint64_t item) const {
         const py::object image = lazy_[py::int_(item)];
         return std::make_shared<SourceLevels>(imageFromView(imageView(image, name)));
     } catch (py::error_already_set& e) {
-        // The exception's type and message, without the traceback what() adds.
-        throw InputError(name + ": " + std::string(py::str(e.type().attr("__name__"))) + ": " +
-                         std::string(py::str(e.value())));
+        throw itemError(name, e);
     } catch (const py::builtin_exception& e) {
         throw InputError(e.what());
     }
@@ -50,6 +46,21 @@ PartnerLoader PartnerImages::loader(std::int64_t offset) const {
     return [this, offset](std::uint64_t index, int, int) {
         return load(static_cast<std::uint64_t>(static_cast<std::int64_t>(index) + offset));
     };
+}
+
+Partners PartnerImages::pool(std::optional<std::uint64_t> self, const std::string& what) const {
+    if (!self) return {PartnerPool{size_ + 1, 0}, loader(-1)};
+    if (*self >= size_)
+        throw py::value_error(what + ": expected 0 .. " + std::to_string(size_) + " - 1 (an item of " +
+                              what_ + "), got " + std::to_string(*self));
+    return {PartnerPool{size_, *self}, loader(0)};
+}
+
+InputError itemError(const std::string& name, const py::error_already_set& e) {
+    // The exception's type and message, without the traceback what() adds.
+    const std::string message = py::str(e.value());
+    if (message.rfind(name + ": ", 0) == 0) return InputError(message);
+    return InputError(name + ": " + std::string(py::str(e.type().attr("__name__"))) + ": " + message);
 }
 
 }  // namespace auglab::python

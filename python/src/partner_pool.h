@@ -5,11 +5,13 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "arrays.h"
 #include "contact_sheet.h"
+#include "error.h"
 
 namespace auglab::python {
 
@@ -33,6 +35,11 @@ public:
     /// when it is not an image array.
     PartnerLoader loader(std::int64_t offset) const;
 
+    /// The pool of one image: with `self` empty, apply's (the image, then each item: --partner);
+    /// else these items are the whole pool and the image its item `self` (augment's folder).
+    /// ValueError naming `what` when `self` is not an item.
+    Partners pool(std::optional<std::uint64_t> self, const std::string& what) const;
+
 private:
     std::shared_ptr<SourceLevels> load(std::uint64_t item) const;
 
@@ -42,5 +49,10 @@ private:
     std::vector<PixelView> views_;  // eager: every item's view
     py::object lazy_;               // lazy: the sequence (null when eager)
 };
+
+/// The Python error `e` met reading pool item `name` ("partners[3]"), as the engine reports an
+/// unreadable partner: an InputError naming the item, with the error's type unless its message names
+/// the item already (the module's own checks of an item do).
+InputError itemError(const std::string& name, const py::error_already_set& e);
 
 }  // namespace auglab::python

@@ -87,36 +87,62 @@ Backend& cudaBackend(std::unique_lock<std::mutex>& lock) {
     if (!backend) backend = createCudaBackend();
     return *backend;
 }
+
+/// The batch's jobs for the CUDA backend, each with its source made on the engine's pool.
+struct CudaJobs {
+    std::vector<std::unique_ptr<SourceLevels>> sources;
+    std::vector<Image> out;
+    std::vector<RenderJob> jobs;
+
+    CudaJobs(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in, int threads)
+        : sources(in.views.size()), out(in.views.size()), jobs(in.views.size()) {
+        forEachImage(static_cast<int>(in.views.size()), threads, [&](int i) {
+            const auto k = static_cast<std::size_t>(i);
+            sources[k] = std::make_unique<SourceLevels>(imageFromView(in.views[k]));
+            SourceLevels& source = *sources[k];
+            const Partners given = in.partnersOf ? in.partnersOf(k) : Partners{};
+            const Partners partners = withSelf(given, source);
+            const Replay replay =
+                samplePipeline(pipeline, seed, in.indices[k], source.width(), source.height(), partners.pool);
+            jobs[k] = RenderJob(&source, buildFullPlan(replay, source.width(), source.height()), &out[k]);
+            if (needsPartners(jobs[k].plan))
+                bindPartners(jobs[k].plan, source.channels(),
+                             partners.load ? partners.load : selfPartner(source), SourceSampling::Source);
+        });
+    }
+};
 }  // namespace
 
 std::vector<Image> renderBatchCuda(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
                                    int threads) {
-    const int n = static_cast<int>(in.views.size());
-    std::vector<std::unique_ptr<SourceLevels>> sources(in.views.size());
-    std::vector<Image> out(in.views.size());
-    std::vector<RenderJob> jobs(in.views.size());
-    forEachImage(n, threads, [&](int i) {
-        const auto k = static_cast<std::size_t>(i);
-        sources[k] = std::make_unique<SourceLevels>(imageFromView(in.views[k]));
-        SourceLevels& source = *sources[k];
-        const Partners given = in.partnersOf ? in.partnersOf(k) : Partners{};
-        const Partners partners = withSelf(given, source);
-        const Replay replay =
-            samplePipeline(pipeline, seed, in.indices[k], source.width(), source.height(), partners.pool);
-        jobs[k] = RenderJob(&source, buildFullPlan(replay, source.width(), source.height()), &out[k]);
-        if (needsPartners(jobs[k].plan))
-            bindPartners(jobs[k].plan, source.channels(), partners.load ? partners.load : selfPartner(source),
-                         SourceSampling::Source);
-    });
+    CudaJobs c(pipeline, seed, in, threads);
     std::unique_lock<std::mutex> lock;
-    cudaBackend(lock).render(std::span<RenderJob>(jobs));
-    return out;
+    cudaBackend(lock).render(std::span<RenderJob>(c.jobs));
+    return std::move(c.out);
+}
+
+DeviceImages renderBatchCudaOnDevice(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
+                                     int threads) {
+    CudaJobs c(pipeline, seed, in, threads);
+    std::unique_lock<std::mutex> lock;
+    auto& device = dynamic_cast<CudaDeviceRenderer&>(cudaBackend(lock));
+    return device.renderOnDevice(std::span<RenderJob>(c.jobs));
 }
 #else
-std::vector<Image> renderBatchCuda(const Pipeline&, std::uint64_t, const BatchInput&, int) {
+namespace {
+[[noreturn]] void notBuilt() {
     throw RuntimeError(
         "the CUDA backend is not built into this module (build it with CUDA: AUGLAB_CUDA=AUTO "
         "with nvcc on PATH)");
+}
+}  // namespace
+
+std::vector<Image> renderBatchCuda(const Pipeline&, std::uint64_t, const BatchInput&, int) {
+    notBuilt();
+}
+
+DeviceImages renderBatchCudaOnDevice(const Pipeline&, std::uint64_t, const BatchInput&, int) {
+    notBuilt();
 }
 #endif
 

@@ -13,6 +13,7 @@
 
 #include "arrays.h"
 #include "contact_sheet.h"
+#include "cuda_backend.h"
 #include "pipeline.h"
 #include "replay.h"
 
@@ -45,6 +46,10 @@ std::vector<Image> renderBatchCpu(const Pipeline& pipeline, std::uint64_t seed, 
 /// plans built on `threads` CPU threads). RuntimeError when this build or machine has no CUDA backend.
 std::vector<Image> renderBatchCuda(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
                                    int threads);
+
+/// renderBatchCuda's outputs left on the device (cuda_backend.h's DeviceImages), for DLPack.
+DeviceImages renderBatchCudaOnDevice(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
+                                     int threads);
 
 /// The concrete parameters of sample `index` of `seed` for a width x height image, with the share
 /// of invented pixels of its full-resolution output: the replay `apply --save-replay` writes, as text.

@@ -108,7 +108,7 @@ def test_partner_errors(pool):
         pipe(image, 1, partners=pool, position=4)
     with pytest.raises(ValueError, match="position: needs partners"):
         pipe(image, 1, position=0)
-    with pytest.raises(ValueError, match="partners: not yet with targets"):
+    with pytest.raises(ValueError, match=r"partners\[0\]: an image alone, but the call has targets"):
         pipe(image, 1, partners=pool, bboxes=[[1, 2, 30, 40]], class_labels=["a"])
     with pytest.raises(ValueError, match='partners: expected "batch"'):
         pipe.batch(pool, range(4), partners="all")

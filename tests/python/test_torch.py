@@ -146,3 +146,71 @@ def test_partners_do_not_depend_on_workers(items, workers, persistent):
         for image, label in flatten(batches):
             want = pipe(images[label], epoch * len(items) + label, partners=images, position=label)
             assert torch.equal(image, torch.from_numpy(want).permute(2, 0, 1)), (epoch, label)
+
+
+def test_batch_transform_is_the_transform_stacked(pipe, items):
+    """BatchTransform: one tensor N x C x H x W, each image exactly Transform's, the batch's own memory."""
+    images = [image for image, _ in items[:6]]
+    indices = [4, 9, 0, 17, 3, 11]
+    want = torch.stack([at.Transform(pipe)(image, i) for image, i in zip(images, indices)])
+    x = at.BatchTransform(pipe)(images, torch.tensor(indices))
+    assert x.dtype == torch.uint8 and x.device.type == "cpu" and x.shape == want.shape
+    assert torch.equal(x, want)
+    assert x.is_contiguous(memory_format=torch.channels_last)  # N x H x W x C as it lies, no copy
+    nhwc = at.BatchTransform(pipe, channels_first=False)(torch.from_numpy(np.stack(images)), indices)
+    assert torch.equal(nhwc, want.permute(0, 2, 3, 1)) and nhwc.is_contiguous()
+    # Sizes that differ: stack=False gives a list; stacking names the sizes.
+    mixed = [images[0], images[1][:40]]
+    listed = at.BatchTransform(pipe, stack=False)(mixed, [1, 2])
+    assert [tuple(t.shape) for t in listed] == [(3, 48, 64), (3, 40, 64)]
+    assert torch.equal(listed[1], at.Transform(pipe)(mixed[1], 2))
+    with pytest.raises(ValueError, match=r"stack: the images differ in size: \[0\] is 48 x 64 x 3, \[1\] is 40 x 64 x 3"):
+        at.BatchTransform(pipe)(mixed, [1, 2])
+    with pytest.raises(ValueError, match="backend"):
+        at.BatchTransform(pipe, backend="gl")
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_deferred_batches_are_the_dataset_samples(items, workers):
+    """defer=True: workers only read; BatchTransform renders each batch as the dataset would have,
+    mixing partners from the dataset included."""
+    pipe = auglab.Pipeline.from_json(json.dumps({"format": "auglab-preset", "version": 1, "seed": 4,
+                                                 "pipeline": [{"op": "mixup", "p": 0.7}, {"op": "affine"}]}))
+    rendered = at.AugmentedDataset(items, pipe)
+    deferred = at.AugmentedDataset(items, pipe, defer=True)
+    augment = at.BatchTransform(pipe, partners=at.DatasetImages(items))
+    sampler = at.EpochSampler(RandomSampler(range(len(items)), generator=torch.Generator().manual_seed(5)))
+    loader = DataLoader(deferred, batch_size=4, sampler=sampler, num_workers=workers, collate_fn=at.collate)
+    seen = 0
+    for epoch in range(2):
+        sampler.set_epoch(epoch)
+        for images, indices, labels in loader:
+            assert isinstance(images, list) and indices.dtype == torch.int64
+            x = augment(images, indices)
+            for k, label in enumerate(labels.tolist()):
+                assert int(indices[k]) == epoch * len(items) + label
+                assert torch.equal(x[k], rendered[(epoch, label)][0]), (epoch, label)
+                seen += 1
+    assert seen == 2 * len(items)
+    image, label = items[2]
+    assert deferred[(1, 2)][1] == len(items) + 2
+    record = at.AugmentedDataset([{"image": image, "label": label}], pipe, defer=True)[0]
+    assert record["index"] == 0 and record["label"] == label and record["image"] is image
+    batch = at.collate([record, record])
+    assert batch["index"].tolist() == [0, 0] and batch["label"].tolist() == [label, label]
+
+
+def test_batch_transform_on_cuda_stays_on_the_device(pipe, items):
+    images = [image for image, _ in items[:6]]
+    if not torch.cuda.is_available():
+        pytest.skip("torch sees no CUDA device")
+    try:
+        x = at.BatchTransform(pipe, backend="cuda")(images, range(6))
+    except RuntimeError as e:
+        pytest.skip(f"auglab's CUDA backend cannot run here: {e}")
+    assert x.device.type == "cuda" and x.dtype == torch.uint8
+    host = pipe.batch(images, range(6), backend="cuda")
+    assert torch.equal(x.cpu(), torch.from_numpy(np.stack(host)).permute(0, 3, 1, 2))
+    x.add_(1)  # the consumer's own memory: it may write, and the batch's next render is unaffected
+    again = at.BatchTransform(pipe, backend="cuda")(images, range(6))
+    assert torch.equal(again.cpu(), torch.from_numpy(np.stack(host)).permute(0, 3, 1, 2))
