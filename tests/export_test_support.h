@@ -816,27 +816,38 @@ inline QStringList perspectiveOutsideBounds(ExportResult (*exporter)(const Prese
     const std::string input = samplePath("chelsea.png");
     SourceLevels source(loadImage(input).image);
     CpuBackend cpu(2);
-    QStringList failures;
-    int n = 0;
+    // Every sample's export, AugLab's output and replay first; then one run of the checker for all.
+    struct Sample {
+        const char* op;
+        std::uint64_t index;
+        QString base;
+        Image ours;
+    };
+    std::vector<Sample> samples;
+    QStringList args = checkerAndMode;
     for (const char* op : ops) {
-        for (std::uint64_t index = 0; index < 2; ++index, ++n) {
+        for (std::uint64_t index = 0; index < 2; ++index) {
             const Preset preset = presetOf(op);
-            const QString base = dir + "/perspective-" + QString::number(n);
+            const QString base = dir + "/perspective-" + QString::number(samples.size());
             writeFileAtomically((base + ".py").toStdString(), exporter(preset).text);
-            const Image ours = renderSample(preset.pipeline, source, preset.seed, index, cpu);
+            samples.push_back(
+                {op, index, base, renderSample(preset.pipeline, source, preset.seed, index, cpu)});
             saveReplay((base + ".replay.json").toStdString(),
                        samplePipeline(preset.pipeline, preset.seed, index, source.width(), source.height()));
-            const PythonRun r =
-                runProcess(python, checkerAndMode + QStringList{base + ".py", QString::fromStdString(input),
-                                                                base + ".replay.json", base + "-out.png"});
-            if (r.code != 0) return {"the checker failed: " + r.out + r.err.right(3000)};
-            const Diff d = compare(ours, loadImage((base + "-out.png").toStdString()).image);
-            const QString line =
-                QString("%1, sample %2: %3").arg(op).arg(index).arg(QString::fromUtf8(d.describe()));
-            qInfo("%s", qPrintable(line));
-            const bool nearest = std::string(op).find("nearest") != std::string::npos;
-            if (!(nearest ? d.pixelFractionDiffering() <= 0.005 : d.withinLinearBounds())) failures << line;
+            args << base + ".py" << QString::fromStdString(input) << base + ".replay.json"
+                 << base + "-out.png";
         }
+    }
+    const PythonRun r = runProcess(python, args);
+    if (r.code != 0) return {"the checker failed: " + r.out + r.err.right(3000)};
+    QStringList failures;
+    for (const Sample& s : samples) {
+        const Diff d = compare(s.ours, loadImage((s.base + "-out.png").toStdString()).image);
+        const QString line =
+            QString("%1, sample %2: %3").arg(s.op).arg(s.index).arg(QString::fromUtf8(d.describe()));
+        qInfo("%s", qPrintable(line));
+        const bool nearest = std::string(s.op).find("nearest") != std::string::npos;
+        if (!(nearest ? d.pixelFractionDiffering() <= 0.005 : d.withinLinearBounds())) failures << line;
     }
     return failures;
 }

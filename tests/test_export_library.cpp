@@ -320,18 +320,26 @@ private slots:
             R"({"op": "random_rain", "slant": [-20, 15], "rain_type": "drizzle"})",
             R"({"op": "random_sun_flare", "roi_x": [0.2, 0.7], "roi_y": [0.1, 0.6], "angle": [0.1, 0.8], "num_flare_circles": [3, 12], "src_color": [255, 220, 120]})",
         };
+        // Every export drawn from in one run of the library (one JSON line each).
+        std::vector<Preset> exported;
+        QStringList args{kChecker, "draws"};
+        for (const char* ops : presets) {
+            exported.push_back(presetOf(ops));
+            const QString file = dir_.filePath("draws-" + QString::number(exported.size()) + ".json");
+            writeFileAtomically(file.toStdString(), exportAlbumentations(exported.back()).text);
+            args << file;
+        }
+        const PythonRun r = runProcess(
+            pyenvPython(),
+            args + QStringList{QString::number(height), QString::number(width), QString::number(n)});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err.right(2000)));
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), qsizetype(exported.size()));
         QStringList failures;
         int checked = 0;
-        for (const char* ops : presets) {
-            const Preset preset = presetOf(ops);
-            const QString file = dir_.filePath("draws.json");
-            writeFileAtomically(file.toStdString(), exportAlbumentations(preset).text);
-            const PythonRun r = runProcess(pyenvPython(), {kChecker, "draws", file, QString::number(height),
-                                                           QString::number(width), QString::number(n)});
-            QVERIFY2(r.code == 0, qPrintable(r.out + r.err.right(2000)));
-            checked +=
-                compareDraws(preset, nlohmann::json::parse(r.out.toStdString()), width, height, n, failures);
-        }
+        for (std::size_t i = 0; i < exported.size(); ++i)
+            checked += compareDraws(exported[i], nlohmann::json::parse(lines[qsizetype(i)].toStdString()),
+                                    width, height, n, failures);
         QVERIFY(checked >= 66);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
@@ -413,7 +421,8 @@ private slots:
             R"({"format": "auglab-preset", "version": 1, "seed": 11, "pipeline": [{"op": "motion_blur", "p": 1, "kernel_size": [3, 15]}]})";
         const QString preset = dir_.filePath("motion.auglab.json");
         writeFileAtomically(preset.toStdString(), presetText);
-        QStringList failures;
+        // The CLI's 16 samples, then the library fed them all in one process (a line each).
+        QStringList fedArgs{kChecker, "motion-blur", input};
         for (int index = 0; index < 16; ++index) {
             const QString base = dir_.filePath("motion-" + QString::number(index));
             const PythonRun apply = runProcess(
@@ -421,15 +430,22 @@ private slots:
                 {"apply", "--preset", preset, "--image", input, "--index", QString::number(index),
                  "--backend", "cpu", "--out", base + "-auglab.png", "--save-replay", base + ".replay.json"});
             QVERIFY2(apply.code == 0, qPrintable(apply.err));
-            const PythonRun r = runProcess(
-                pyenvPython(), {kChecker, "motion-blur", input, base + ".replay.json", base + "-alb.png"});
-            QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+            fedArgs << base + ".replay.json" << base + "-alb.png";
+        }
+        const PythonRun fed = runProcess(pyenvPython(), fedArgs);
+        QVERIFY2(fed.code == 0, qPrintable(fed.out + fed.err));
+        const QStringList fedLines = fed.out.trimmed().split('\n');
+        QCOMPARE(fedLines.size(), 16);
+        QStringList failures;
+        for (int index = 0; index < 16; ++index) {
+            const QString base = dir_.filePath("motion-" + QString::number(index));
+            const QString fedLine = fedLines[index];
             const Image ours = loadImage((base + "-auglab.png").toStdString()).image;
             const Image theirs = loadImage((base + "-alb.png").toStdString()).image;
             const Stats st = columnStats(ours, theirs);
             const QString line = QString("sample %1 (%2): max %3, pixels differing: %4%")
                                      .arg(index)
-                                     .arg(r.out.trimmed())
+                                     .arg(fedLine.trimmed())
                                      .arg(st.maxAbs)
                                      .arg(st.pixelsDiffer * 100, 0, 'f', 4);
             qInfo("%s", qPrintable(line));
@@ -543,6 +559,9 @@ private slots:
         std::set<std::string> seen;
         double fogWorst = 0;
         Diff boundedWorst;
+        // Twelve samples drawn by the CLI, then the library fed them all in one process (its import
+        // is most of a run's time): one line of what it was fed per sample.
+        QStringList fedArgs{kChecker, "replay-fed", op, input};
         for (int index = 0; index < 12; ++index) {
             const QString base = dir_.filePath(op + "-" + QString::number(index));
             const PythonRun apply = runProcess(
@@ -550,16 +569,22 @@ private slots:
                 {"apply", "--preset", preset, "--image", input, "--index", QString::number(index),
                  "--backend", "cpu", "--out", base + "-auglab.png", "--save-replay", base + ".replay.json"});
             QVERIFY2(apply.code == 0, qPrintable(apply.err));
-            const PythonRun r = runProcess(
-                pyenvPython(), {kChecker, "replay-fed", op, input, base + ".replay.json", base + "-alb.png"});
-            QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
-            seen.insert(r.out.trimmed().toStdString());
+            fedArgs << base + ".replay.json" << base + "-alb.png";
+        }
+        const PythonRun fed = runProcess(pyenvPython(), fedArgs);
+        QVERIFY2(fed.code == 0, qPrintable(fed.out + fed.err));
+        const QStringList fedLines = fed.out.trimmed().split('\n');
+        QCOMPARE(fedLines.size(), 12);
+        for (int index = 0; index < 12; ++index) {
+            const QString base = dir_.filePath(op + "-" + QString::number(index));
+            const QString fedLine = fedLines[index];
+            seen.insert(fedLine.trimmed().toStdString());
             const Image ours = loadImage((base + "-auglab.png").toStdString()).image;
             const Image theirs = loadImage((base + "-alb.png").toStdString()).image;
             // OpenCV 5's linear remap rounds as its warpAffine does (SPEC §2's linear bounds there).
             if (!library_.exactWarp && op.contains("distortion") && !entry.contains("nearest")) {
                 const Diff d = compare(ours, theirs);
-                QVERIFY2(d.withinLinearBounds(), qPrintable(r.out + QString::fromUtf8(d.describe())));
+                QVERIFY2(d.withinLinearBounds(), qPrintable(fedLine + QString::fromUtf8(d.describe())));
                 continue;
             }
             // physics_based: AugLab sums its float blurs in float64, OpenCV in float32 in its own order; and
@@ -574,18 +599,18 @@ private slots:
                 const bool ok = !thickLines ? d.maxAbs <= 1 && d.pixelFractionDiffering() < 0.001
                                 : physics   ? d.withinLinearBounds()
                                             : d.pixelFractionDiffering() < 0.001;
-                QVERIFY2(ok, qPrintable(r.out + QString::fromUtf8(d.describe())));
+                QVERIFY2(ok, qPrintable(fedLine + QString::fromUtf8(d.describe())));
                 if (d.pixelFractionDiffering() >= boundedWorst.pixelFractionDiffering()) boundedWorst = d;
                 continue;
             }
             if (op == "random_fog") {  // the blur: OpenCV's fixed point against float taps
                 const Diff d = compare(ours, theirs);
                 QVERIFY2(d.maxAbs <= 1 && d.pixelFractionDiffering() < 0.001,
-                         qPrintable(r.out + QString::fromUtf8(d.describe())));
+                         qPrintable(fedLine + QString::fromUtf8(d.describe())));
                 fogWorst = std::max(fogWorst, d.pixelFractionDiffering());
                 continue;
             }
-            QVERIFY2(columnStats(ours, theirs).maxAbs == 0, qPrintable(r.out));
+            QVERIFY2(columnStats(ours, theirs).maxAbs == 0, qPrintable(fedLine));
         }
         if (op == "random_fog")
             qInfo("random_fog: at most %.4f%% of the pixels a level apart", 100 * fogWorst);
@@ -643,7 +668,7 @@ private slots:
                 std::ofstream file(base.toStdString() + ".noise", std::ios::binary);
                 file.write(reinterpret_cast<const char*>(counts.data()), std::streamsize(counts.size() * 4));
                 file.write(reinterpret_cast<const char*>(normals.data()),
-                            std::streamsize(normals.size() * 8));
+                           std::streamsize(normals.size() * 8));
                 file.close();
                 const PythonRun r =
                     runProcess(pyenvPython(), {kChecker, "iso-noise", input, base + ".replay.json",

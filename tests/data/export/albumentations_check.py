@@ -19,16 +19,17 @@
                                                   import), loaded by the library with the same seed
                                                   and run on an RGB image, give the same array (the
                                                   same values, type and shape) for each of 8 seeds
-  albumentations_check.py replay-fed OP IN.png REPLAY.json OUT.png
+  albumentations_check.py replay-fed OP IN.png REPLAY.json OUT.png [REPLAY.json OUT.png ...]
                                                   the library's function of AugLab op OP
                                                   (channel_dropout, random_tone_curve, d4,
                                                   channel_shuffle, xy_masking) fed with the
                                                   concrete parameters of the replay's OP
-  albumentations_check.py draws FILE HEIGHT WIDTH N
+  albumentations_check.py draws FILE [FILE ...] HEIGHT WIDTH N
                                                   draws each transform's parameters N times for a
                                                   HEIGHT x WIDTH image through the library's own
                                                   get_params calls; prints one JSON list (per
-                                                  transform: AugLab's key -> the N values)
+                                                  transform: AugLab's key -> the N values) per
+                                                  FILE, a line each
   albumentations_check.py applied FILE N
                                                   runs the loaded pipeline N times (Compose with
                                                   save_applied_params, a seed per transform) and
@@ -359,7 +360,7 @@ def main(argv):
         if not cv2.imwrite(argv[3], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
             raise SystemExit(f"cannot write {argv[3]}")
         return 0
-    if len(argv) == 4 and argv[0] == "motion-blur":
+    if len(argv) >= 4 and len(argv) % 2 == 0 and argv[0] == "motion-blur":
         import cv2
         import numpy as np
         from albumentations.augmentations.blur import functional as fblur
@@ -375,16 +376,17 @@ def main(argv):
                 return self.u.pop(0)
 
         image = cv2.cvtColor(cv2.imread(argv[1], cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
-        with open(argv[2]) as f:
-            op = next(o for o in json.load(f)["ops"] if o["op"] == "motion_blur" and o["applied"])
-        k = op["kernel_size"]
-        half = (k // 2) / 2
-        kernel = fblur.create_motion_kernel(k, op["angle"], op["direction"], allow_shifted=True,
-                                            random_state=Shifts(s / half for s in op["shift"]))
-        out = fpixel.convolve(image, kernel=kernel.astype(np.float32) / np.sum(kernel))
-        if not cv2.imwrite(argv[3], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
-            raise SystemExit(f"cannot write {argv[3]}")
-        print(f"{k}x{k} kernel, {int(kernel.sum())} pixels on the line")
+        for replay_path, out_path in zip(argv[2::2], argv[3::2]):  # a line per pair
+            with open(replay_path) as f:
+                op = next(o for o in json.load(f)["ops"] if o["op"] == "motion_blur" and o["applied"])
+            k = op["kernel_size"]
+            half = (k // 2) / 2
+            kernel = fblur.create_motion_kernel(k, op["angle"], op["direction"], allow_shifted=True,
+                                                random_state=Shifts(s / half for s in op["shift"]))
+            out = fpixel.convolve(image, kernel=kernel.astype(np.float32) / np.sum(kernel))
+            if not cv2.imwrite(out_path, cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
+                raise SystemExit(f"cannot write {out_path}")
+            print(f"{k}x{k} kernel, {int(kernel.sum())} pixels on the line")
         return 0
     if len(argv) == 6 and argv[0] == "elastic":
         # ElasticTransform fed AugLab's noise (its replay's noise_seed, written out by the test as raw
@@ -456,144 +458,147 @@ def main(argv):
             raise SystemExit(f"cannot write {argv[4]}")
         print(repr(seen["lambda"]))
         return 0
-    if len(argv) == 5 and argv[0] == "replay-fed":
+    if len(argv) >= 5 and len(argv) % 2 == 1 and argv[0] == "replay-fed":
         import cv2
         import numpy as np
 
         image = cv2.cvtColor(cv2.imread(argv[2], cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
-        with open(argv[3]) as f:
-            op = next(o for o in json.load(f)["ops"] if o["op"] == argv[1] and o["applied"])
-        if argv[1] == "channel_dropout":
-            from albumentations.augmentations.dropout.functional import channel_dropout
+        # One line per (replay, output) pair, in order: what the library was fed.
+        for replay_path, out_path in zip(argv[3::2], argv[4::2]):
+            with open(replay_path) as f:
+                op = next(o for o in json.load(f)["ops"] if o["op"] == argv[1] and o["applied"])
+            if argv[1] == "channel_dropout":
+                from albumentations.augmentations.dropout.functional import channel_dropout
 
-            out = channel_dropout(image, op["channels"], op["fill"])
-            print(f"channels {op['channels']} set to {op['fill']}")
-        elif argv[1] == "d4":
-            from albumentations.augmentations.geometric import functional as fgeometric
+                out = channel_dropout(image, op["channels"], op["fill"])
+                print(f"channels {op['channels']} set to {op['fill']}")
+            elif argv[1] == "d4":
+                from albumentations.augmentations.geometric import functional as fgeometric
 
-            out = fgeometric.d4(image, op["element"])
-            print(f"element {op['element']}")
-        elif argv[1] == "random_tone_curve":
-            from albumentations.augmentations.pixel import functional as fpixel
+                out = fgeometric.d4(image, op["element"])
+                print(f"element {op['element']}")
+            elif argv[1] == "random_tone_curve":
+                from albumentations.augmentations.pixel import functional as fpixel
 
-            low, high = op["low_y"], op["high_y"]
-            if len(set(low)) == 1 and len(set(high)) == 1:  # one curve: the library's scalar form
-                out = fpixel.move_tone_curve(image, float(low[0]), float(high[0]))
+                low, high = op["low_y"], op["high_y"]
+                if len(set(low)) == 1 and len(set(high)) == 1:  # one curve: the library's scalar form
+                    out = fpixel.move_tone_curve(image, float(low[0]), float(high[0]))
+                else:
+                    out = fpixel.move_tone_curve(image, np.array(low), np.array(high))
+                print(f"low_y {[round(v, 4) for v in low]}, high_y {[round(v, 4) for v in high]}")
+            elif argv[1] == "xy_masking":
+                from albumentations.augmentations.dropout.functional import cutout
+
+                holes = np.array([[x, y, x + w, y + h] for x, y, w, h in op["holes"]]).reshape(-1, 4)
+                out = cutout(image, holes, tuple(float(v) for v in op["fill"]), np.random.default_rng(0))
+                print(f"holes {op['holes']}")
+            elif argv[1] == "channel_shuffle":
+                from albumentations.augmentations.pixel import functional as fpixel
+
+                out = fpixel.channel_shuffle(image, op["channels"])
+                print(f"channels {op['channels']}")
+            elif argv[1] == "downscale":
+                from albumentations.augmentations.pixel import functional as fpixel
+
+                inter = {"nearest": 0, "linear": 1}
+                out = fpixel.downscale(image, op["scale"], inter[op["down_interpolation"]], inter[op["up_interpolation"]])
+                print(f"scale {op['scale']:.4f}")
+            elif argv[1] == "color_jitter":  # ColorJitter.apply: the library's four functions in the replay's order
+                from albumentations.augmentations.pixel import functional as fpixel
+
+                steps = [fpixel.adjust_brightness_torchvision, fpixel.adjust_contrast_torchvision,
+                         fpixel.adjust_saturation_torchvision, fpixel.adjust_hue_torchvision]
+                factors = [op["brightness"], op["contrast"], op["saturation"], op["hue"]]
+                out = image
+                for i in op["order"]:
+                    out = steps[i](out, factors[i])
+                print(f"factors {[round(v, 4) for v in factors]}, order {op['order']}")
+            elif argv[1] == "random_fog":
+                from albumentations.augmentations.pixel import functional as fpixel
+
+                particles = op["particles"]
+                out = fpixel.add_fog(image, op["intensity"], op["alpha_coef"], [(x, y) for x, y, _ in particles],
+                                     [r for _, _, r in particles])
+                print(f"intensity {op['intensity']:.4f}, {len(particles)} particles")
+            elif argv[1] == "random_shadow":
+                from albumentations.augmentations.pixel import functional as fpixel
+
+                shadows = op["shadows"]
+                out = fpixel.add_shadow(image, [np.array(s["vertices"], dtype=np.int64) for s in shadows],
+                                        np.array([s["intensity"] for s in shadows]))
+                print(f"{len(shadows)} shadows, intensities {[round(s['intensity'], 4) for s in shadows]}")
+            elif argv[1] == "random_rain":
+                from albumentations.augmentations.pixel import functional as fpixel
+
+                drops = np.array(op["drops"], dtype=np.int32).reshape(-1, 2)
+                out = fpixel.add_rain(image, op["slant"], op["drop_length"], op["drop_width"], tuple(op["drop_color"]),
+                                      op["blur_value"], op["brightness_coefficient"], drops)
+                print(f"slant {op['slant']:.3f}, length {op['drop_length']}, {len(drops)} drops")
+            elif argv[1] == "random_sun_flare":
+                from albumentations.augmentations.pixel import functional as fpixel
+
+                circles = [(c["alpha"], tuple(c["center"]), c["size"], tuple(c["color"])) for c in op["circles"]]
+                flare = (fpixel.add_sun_flare_physics_based if op["method"] == "physics_based"
+                         else fpixel.add_sun_flare_overlay)
+                out = flare(image, tuple(op["center"]), op["src_radius"], tuple(op["src_color"]), circles)
+                print(f"{op['method']}, sun at {op['center']}, {len(circles)} circles")
+            elif argv[1] == "fancy_pca":  # a weight's sign follows its eigenvector's (LAPACK's there, a rule here)
+                from albumentations.augmentations.pixel import functional as fpixel
+
+                flat = cv2.LUT(image, np.arange(256, dtype=np.float32) / 255).reshape(-1, 3)
+                values, vectors = np.linalg.eigh(np.cov(flat - np.mean(flat, axis=0), rowvar=False))
+                vectors = vectors[:, values[::-1].argsort()]
+                signs = np.array([1 if v[np.argmax(np.abs(v))] > 0 else -1 for v in vectors.T], dtype=np.float32)
+                alpha = np.array(op["alpha_vector"], dtype=np.float32)
+                out = fpixel.fancy_pca(image, alpha * signs)
+                print(f"alpha {[round(float(v), 4) for v in alpha]}, signs {signs.tolist()}")
+            elif argv[1] == "random_grid_shuffle":
+                from albumentations.augmentations.geometric import functional as fgeometric
+
+                tiles = grid_tiles(op)
+                out = fgeometric.swap_tiles_on_image(image, tiles, op["mapping"])
+                print(f"rows {op['row_heights']}, columns {op['col_widths']}, mapping {op['mapping']}")
+            elif argv[1] in ("grid_distortion", "optical_distortion"):
+                from albumentations.augmentations.geometric import functional as fgeometric
+
+                shape = image.shape[:2]
+                if argv[1] == "grid_distortion":
+                    steps_x, steps_y = list(op["steps_x"]), list(op["steps_y"])
+                    if op["normalized"]:
+                        n = fgeometric.normalize_grid_distortion_steps(shape, op["num_steps"], steps_x, steps_y)
+                        steps_x, steps_y = n["steps_x"], n["steps_y"]
+                    map_x, map_y = fgeometric.generate_grid(shape, steps_x, steps_y, op["num_steps"])
+                    print(f"{op['num_steps']} steps, x {[round(v, 4) for v in op['steps_x']]}")
+                else:
+                    maps = (fgeometric.get_fisheye_distortion_maps if op["mode"] == "fisheye"
+                            else fgeometric.get_camera_matrix_distortion_maps)
+                    map_x, map_y = maps(shape, op["k"])
+                    print(f"{op['mode']} k {op['k']:.5f}")
+                borders = {"constant": 0, "replicate": 1, "reflect": 2, "wrap": 3, "reflect_101": 4}
+                fill = op["fill"] if len(set(op["fill"])) > 1 else float(op["fill"][0])
+                out = fgeometric.remap(image, map_x, map_y, 0 if op["interpolation"] == "nearest" else 1,
+                                       borders[op["border"]], fill)
             else:
-                out = fpixel.move_tone_curve(image, np.array(low), np.array(high))
-            print(f"low_y {[round(v, 4) for v in low]}, high_y {[round(v, 4) for v in high]}")
-        elif argv[1] == "xy_masking":
-            from albumentations.augmentations.dropout.functional import cutout
-
-            holes = np.array([[x, y, x + w, y + h] for x, y, w, h in op["holes"]]).reshape(-1, 4)
-            out = cutout(image, holes, tuple(float(v) for v in op["fill"]), np.random.default_rng(0))
-            print(f"holes {op['holes']}")
-        elif argv[1] == "channel_shuffle":
-            from albumentations.augmentations.pixel import functional as fpixel
-
-            out = fpixel.channel_shuffle(image, op["channels"])
-            print(f"channels {op['channels']}")
-        elif argv[1] == "downscale":
-            from albumentations.augmentations.pixel import functional as fpixel
-
-            inter = {"nearest": 0, "linear": 1}
-            out = fpixel.downscale(image, op["scale"], inter[op["down_interpolation"]], inter[op["up_interpolation"]])
-            print(f"scale {op['scale']:.4f}")
-        elif argv[1] == "color_jitter":  # ColorJitter.apply: the library's four functions in the replay's order
-            from albumentations.augmentations.pixel import functional as fpixel
-
-            steps = [fpixel.adjust_brightness_torchvision, fpixel.adjust_contrast_torchvision,
-                     fpixel.adjust_saturation_torchvision, fpixel.adjust_hue_torchvision]
-            factors = [op["brightness"], op["contrast"], op["saturation"], op["hue"]]
-            out = image
-            for i in op["order"]:
-                out = steps[i](out, factors[i])
-            print(f"factors {[round(v, 4) for v in factors]}, order {op['order']}")
-        elif argv[1] == "random_fog":
-            from albumentations.augmentations.pixel import functional as fpixel
-
-            particles = op["particles"]
-            out = fpixel.add_fog(image, op["intensity"], op["alpha_coef"], [(x, y) for x, y, _ in particles],
-                                 [r for _, _, r in particles])
-            print(f"intensity {op['intensity']:.4f}, {len(particles)} particles")
-        elif argv[1] == "random_shadow":
-            from albumentations.augmentations.pixel import functional as fpixel
-
-            shadows = op["shadows"]
-            out = fpixel.add_shadow(image, [np.array(s["vertices"], dtype=np.int64) for s in shadows],
-                                    np.array([s["intensity"] for s in shadows]))
-            print(f"{len(shadows)} shadows, intensities {[round(s['intensity'], 4) for s in shadows]}")
-        elif argv[1] == "random_rain":
-            from albumentations.augmentations.pixel import functional as fpixel
-
-            drops = np.array(op["drops"], dtype=np.int32).reshape(-1, 2)
-            out = fpixel.add_rain(image, op["slant"], op["drop_length"], op["drop_width"], tuple(op["drop_color"]),
-                                  op["blur_value"], op["brightness_coefficient"], drops)
-            print(f"slant {op['slant']:.3f}, length {op['drop_length']}, {len(drops)} drops")
-        elif argv[1] == "random_sun_flare":
-            from albumentations.augmentations.pixel import functional as fpixel
-
-            circles = [(c["alpha"], tuple(c["center"]), c["size"], tuple(c["color"])) for c in op["circles"]]
-            flare = (fpixel.add_sun_flare_physics_based if op["method"] == "physics_based"
-                     else fpixel.add_sun_flare_overlay)
-            out = flare(image, tuple(op["center"]), op["src_radius"], tuple(op["src_color"]), circles)
-            print(f"{op['method']}, sun at {op['center']}, {len(circles)} circles")
-        elif argv[1] == "fancy_pca":  # a weight's sign follows its eigenvector's (LAPACK's there, a rule here)
-            from albumentations.augmentations.pixel import functional as fpixel
-
-            flat = cv2.LUT(image, np.arange(256, dtype=np.float32) / 255).reshape(-1, 3)
-            values, vectors = np.linalg.eigh(np.cov(flat - np.mean(flat, axis=0), rowvar=False))
-            vectors = vectors[:, values[::-1].argsort()]
-            signs = np.array([1 if v[np.argmax(np.abs(v))] > 0 else -1 for v in vectors.T], dtype=np.float32)
-            alpha = np.array(op["alpha_vector"], dtype=np.float32)
-            out = fpixel.fancy_pca(image, alpha * signs)
-            print(f"alpha {[round(float(v), 4) for v in alpha]}, signs {signs.tolist()}")
-        elif argv[1] == "random_grid_shuffle":
-            from albumentations.augmentations.geometric import functional as fgeometric
-
-            tiles = grid_tiles(op)
-            out = fgeometric.swap_tiles_on_image(image, tiles, op["mapping"])
-            print(f"rows {op['row_heights']}, columns {op['col_widths']}, mapping {op['mapping']}")
-        elif argv[1] in ("grid_distortion", "optical_distortion"):
-            from albumentations.augmentations.geometric import functional as fgeometric
-
-            shape = image.shape[:2]
-            if argv[1] == "grid_distortion":
-                steps_x, steps_y = list(op["steps_x"]), list(op["steps_y"])
-                if op["normalized"]:
-                    n = fgeometric.normalize_grid_distortion_steps(shape, op["num_steps"], steps_x, steps_y)
-                    steps_x, steps_y = n["steps_x"], n["steps_y"]
-                map_x, map_y = fgeometric.generate_grid(shape, steps_x, steps_y, op["num_steps"])
-                print(f"{op['num_steps']} steps, x {[round(v, 4) for v in op['steps_x']]}")
-            else:
-                maps = (fgeometric.get_fisheye_distortion_maps if op["mode"] == "fisheye"
-                        else fgeometric.get_camera_matrix_distortion_maps)
-                map_x, map_y = maps(shape, op["k"])
-                print(f"{op['mode']} k {op['k']:.5f}")
-            borders = {"constant": 0, "replicate": 1, "reflect": 2, "wrap": 3, "reflect_101": 4}
-            fill = op["fill"] if len(set(op["fill"])) > 1 else float(op["fill"][0])
-            out = fgeometric.remap(image, map_x, map_y, 0 if op["interpolation"] == "nearest" else 1,
-                                   borders[op["border"]], fill)
-        else:
-            raise SystemExit(f"no replay-fed form for {argv[1]}")
-        if not cv2.imwrite(argv[4], cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
-            raise SystemExit(f"cannot write {argv[4]}")
+                raise SystemExit(f"no replay-fed form for {argv[1]}")
+            if not cv2.imwrite(out_path, cv2.cvtColor(out, cv2.COLOR_RGB2BGR)):
+                raise SystemExit(f"cannot write {out_path}")
         return 0
-    if len(argv) == 5 and argv[0] == "draws":
+    if len(argv) >= 5 and argv[0] == "draws":
         import numpy as np
 
-        shape, n = (int(argv[2]), int(argv[3])), int(argv[4])
-        pipeline = load_strict(argv[1])
-        pipeline.set_random_seed(1)
+        shape, n = (int(argv[-3]), int(argv[-2])), int(argv[-1])
         image = np.zeros(shape + (3,), np.uint8)
-        result = []
-        for t in pipeline.transforms:
-            values = {}
-            for _ in range(n):
-                for key, v in draw_once(t, shape, image).items():
-                    values.setdefault(key, []).extend(v if isinstance(v, list) else [v])
-            result.append(values)
-        print(json.dumps(result))
+        for path in argv[1:-3]:
+            pipeline = load_strict(path)
+            pipeline.set_random_seed(1)
+            result = []
+            for t in pipeline.transforms:
+                values = {}
+                for _ in range(n):
+                    for key, v in draw_once(t, shape, image).items():
+                        values.setdefault(key, []).extend(v if isinstance(v, list) else [v])
+                result.append(values)
+            print(json.dumps(result))
         return 0
     if len(argv) == 3 and argv[0] == "applied":
         import albumentations as A

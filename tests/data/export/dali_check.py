@@ -1,7 +1,7 @@
 """Runs DALI exports on the CPU for tests/test_export_runtimes.
 
     python dali_check.py EXPORT.py INPUT OUTPUT.png [EXPORT.py INPUT OUTPUT.png ...]
-    python dali_check.py --perspective EXPORT.py INPUT REPLAY.json OUTPUT.png
+    python dali_check.py --perspective EXPORT.py INPUT REPLAY.json OUTPUT.png [...]
     python dali_check.py --applied EXPORT.py N
 
 Each export is imported as a module and its augment() run in a CPU-only DALI pipeline
@@ -121,8 +121,9 @@ def applied(module_path, n):
 
 
 def main(args):
-    if len(args) == 5 and args[0] == "--perspective":
-        perspective(*args[1:])
+    if len(args) >= 5 and (len(args) - 1) % 4 == 0 and args[0] == "--perspective":
+        for i in range(1, len(args), 4):  # one process for all the samples: the import is the slow part
+            perspective(*args[i:i + 4])
         return
     if len(args) == 3 and args[0] == "--applied":
         applied(args[1], int(args[2]))

@@ -1,7 +1,7 @@
 """Runs tf-deotte and Keras exports in TensorFlow for tests/test_export_tensorflow.
 
     python tensorflow_check.py [--keras] EXPORT.py INPUT.png OUTPUT.png [EXPORT.py INPUT.png OUTPUT.png ...]
-    python tensorflow_check.py --keras-perspective EXPORT.py INPUT.png REPLAY.json OUTPUT.png
+    python tensorflow_check.py --keras-perspective EXPORT.py INPUT.png REPLAY.json OUTPUT.png [...]
     python tensorflow_check.py --keras-mix EXPORT.py A.png B.png N
     python tensorflow_check.py --keras-applied EXPORT.py N
     python tensorflow_check.py --deotte-applied EXPORT.py N
@@ -155,8 +155,9 @@ def main(args):
     if len(args) == 5 and args[0] == "--keras-mix":
         keras_mix(args[1], args[2], args[3], int(args[4]))
         return
-    if len(args) == 5 and args[0] == "--keras-perspective":
-        keras_perspective(*args[1:])
+    if len(args) >= 5 and (len(args) - 1) % 4 == 0 and args[0] == "--keras-perspective":
+        for i in range(1, len(args), 4):  # one process for all the samples: the import is the slow part
+            keras_perspective(*args[i:i + 4])
         return
     keras_model = bool(args) and args[0] == "--keras"
     if keras_model:

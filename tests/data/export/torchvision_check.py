@@ -2,7 +2,7 @@
 
     python torchvision_check.py EXPORT.py INPUT.png OUTPUT.png [EXPORT.py INPUT.png OUTPUT.png ...]
     python torchvision_check.py --draws EXPORT.py HEIGHT WIDTH N
-    python torchvision_check.py --perspective EXPORT.py INPUT.png REPLAY.json OUTPUT.png
+    python torchvision_check.py --perspective EXPORT.py INPUT.png REPLAY.json OUTPUT.png [...]
     python torchvision_check.py --mix EXPORT.py A.png B.png N
 
 Each export is imported as a module and its `transform` applied to the image as torchvision reads
@@ -154,8 +154,9 @@ def main(args):
         torch.manual_seed(5)
         mix(args[1], args[2], args[3], int(args[4]))
         return
-    if len(args) == 5 and args[0] == "--perspective":
-        perspective(*args[1:])
+    if len(args) >= 5 and (len(args) - 1) % 4 == 0 and args[0] == "--perspective":
+        for i in range(1, len(args), 4):  # one process for all the samples: the import is the slow part
+            perspective(*args[i:i + 4])
         return
     if len(args) == 5 and args[0] == "--draws":
         torch.manual_seed(5)
