@@ -38,7 +38,7 @@ if [ "${AUGLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
           test_weather)
   cmake --build build-asan -j"$(nproc)" --target "${suites[@]}" test_targets
   # Any UBSan report fails the run.
-  regex="^($(IFS='|'; echo "${suites[*]}")|test_targets\.TestTargets)\$"
+  regex="^($(IFS='|'; echo "${suites[*]}")|test_preset\.(TestPreset|TestReplayFuzz|TestReplayFuzzMosaic)|test_targets\.TestTargets)\$"
   (cd build-asan && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
      ctest --output-on-failure -j"$(nproc)" --timeout 900 -R "$regex")
 fi

@@ -13,6 +13,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include "suite_main.h"
 
 #include "contact_sheet.h"
 #include "cpu_backend.h"
@@ -350,8 +352,6 @@ private slots:
     void save();
     void fuzzPreset_data();
     void fuzzPreset();
-    void fuzzReplay_data();
-    void fuzzReplay();
     void replaySeedsSurviveOtherJsonReaders();
     void deepNesting_data();
     void deepNesting();
@@ -651,11 +651,15 @@ void TestPreset::fuzzPreset() {
         readText(fsPath(file)), [](const std::string& t) { return parsePreset(t); }, serializePreset);
 }
 
-void TestPreset::fuzzReplay_data() {
-    // Replays of every op, all applied, drawn by the sampler for a 64x48 image.
+namespace {
+
+/// Replays of every op, all applied, drawn by the sampler for a 64x48 image: those whose pipeline
+/// starts with the 4-image grid (`mosaicFirst`), or the others.
+void replayRows(bool mosaicFirst) {
     QTest::addColumn<QByteArray>("text");
     for (auto [name, preset] : generatedPresets()) {
         if (name.find("fill") == std::string::npos) continue;
+        if ((name.find("mosaic first") != std::string::npos) != mosaicFirst) continue;
         for (OpConfig& op : preset.pipeline) {
             op.enabled = true;
             op.p = 1;
@@ -665,7 +669,32 @@ void TestPreset::fuzzReplay_data() {
     }
 }
 
-void TestPreset::fuzzReplay() {
+void fuzzReplayRow();
+
+}  // namespace
+
+/// The replay reader and the renderer fed mutated replays: the slowest functions here (minutes under
+/// the sanitizers), in suites of their own so that ctest runs them beside the rest.
+class TestReplayFuzz : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fuzzReplay_data() { replayRows(false); }
+    void fuzzReplay() { fuzzReplayRow(); }
+};
+
+/// The same for the pipelines that start with the grid (each mutation renders four cells).
+class TestReplayFuzzMosaic : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fuzzReplay_data() { replayRows(true); }
+    void fuzzReplay() { fuzzReplayRow(); }
+};
+
+namespace {
+
+void fuzzReplayRow() {
     QFETCH(QByteArray, text);
     const std::string original = text.toStdString();
     const Replay replay = parseReplay(original);
@@ -702,6 +731,8 @@ void TestPreset::fuzzReplay() {
     qInfo("%d mutated replays rendered, %d refused with an InputError", rendered, refused);
     QVERIFY(rendered + refused > 0);  // some mutations parsed and went through the renderer
 }
+
+}  // namespace
 
 void TestPreset::deepNesting_data() {
     QTest::addColumn<QByteArray>("text");
@@ -784,5 +815,7 @@ void TestPreset::replaySeedsSurviveOtherJsonReaders() {
     QVERIFY(refused);
 }
 
-QTEST_APPLESS_MAIN(TestPreset)
+int main(int argc, char** argv) {
+    return auglab::testing::runSuites<TestPreset, TestReplayFuzz, TestReplayFuzzMosaic>(argc, argv);
+}
 #include "test_preset.moc"

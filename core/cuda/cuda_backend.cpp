@@ -11,6 +11,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuda_batch.h"
@@ -152,39 +153,35 @@ public:
     std::string name() const override { return "cuda"; }
 
     void render(std::span<RenderJob> jobs) override {
-        std::lock_guard lock(mutex_);
-        check(cudaSetDevice(device_), "cudaSetDevice");
-        if (!anyHostStep(jobs)) return renderJobs(jobs);
-        // Compression runs on the host between the device's parts of the plan (host_steps.h).
-        HostStepResolver host;
-        std::vector<RenderJob> resolved =
-            host.resolve(jobs, [this](std::span<RenderJob> part) { renderJobs(part); });
-        renderJobs(resolved);
+        withHostSteps(jobs, [this](std::span<RenderJob> j) { renderJobs(j); });
     }
 
     void renderSheet(SheetLayout& layout, CudaSheetTarget& target) override {
-        std::lock_guard lock(mutex_);
-        check(cudaSetDevice(device_), "cudaSetDevice");
-        if (!anyHostStep(layout.jobs)) return renderSheetJobs(layout, layout.jobs, target);
-        HostStepResolver host;
-        std::vector<RenderJob> resolved =
-            host.resolve(layout.jobs, [this](std::span<RenderJob> part) { renderJobs(part); });
-        renderSheetJobs(layout, resolved, target);
+        withHostSteps(layout.jobs, [&](std::span<RenderJob> j) { renderSheetJobs(layout, j, target); });
     }
 
     DeviceImages renderOnDevice(std::span<RenderJob> jobs) override {
-        std::lock_guard lock(mutex_);
-        check(cudaSetDevice(device_), "cudaSetDevice");
-        if (!anyHostStep(jobs)) return renderJobsOnDevice(jobs);
-        HostStepResolver host;
-        std::vector<RenderJob> resolved =
-            host.resolve(jobs, [this](std::span<RenderJob> part) { renderJobs(part); });
-        return renderJobsOnDevice(resolved);
+        return withHostSteps(jobs, [this](std::span<RenderJob> j) { return renderJobsOnDevice(j); });
     }
 
 private:
     static bool anyHostStep(std::span<const RenderJob> jobs) {
         return std::any_of(jobs.begin(), jobs.end(), [](const RenderJob& j) { return hasHostStep(j.plan); });
+    }
+
+    /// `finish(jobs)` on the device, one render at a time; when plans have steps the host runs
+    /// (compression, host_steps.h), the device renders the parts before them first and `finish` gets
+    /// the jobs that remain.
+    template <typename Finish>
+    std::invoke_result_t<Finish, std::span<RenderJob>> withHostSteps(std::span<RenderJob> jobs,
+                                                                     Finish finish) {
+        std::lock_guard lock(mutex_);
+        check(cudaSetDevice(device_), "cudaSetDevice");
+        if (!anyHostStep(jobs)) return finish(jobs);
+        HostStepResolver host;
+        std::vector<RenderJob> resolved =
+            host.resolve(jobs, [this](std::span<RenderJob> part) { renderJobs(part); });
+        return finish(std::span<RenderJob>(resolved));
     }
 
     void renderJobs(std::span<RenderJob> jobs) {
