@@ -209,7 +209,7 @@ int liveImageMemories() {
     return liveMemories.load();
 }
 
-std::shared_ptr<ImageMemory> hostMemory(const std::vector<Image>& images) {
+std::shared_ptr<ImageMemory> hostMemory(std::vector<Image> images) {
     auto memory = std::make_shared<ImageMemory>();
     std::size_t total = 0;
     for (const Image& image : images) {
@@ -219,9 +219,11 @@ std::shared_ptr<ImageMemory> hostMemory(const std::vector<Image>& images) {
         total += item.bytes();
     }
     memory->data = hostAllocation(total);
-    for (std::size_t k = 0; k < images.size(); ++k)
+    for (std::size_t k = 0; k < images.size(); ++k) {
         if (const std::size_t n = memory->items[k].bytes())
             std::memcpy(memory->data.get() + memory->items[k].offset, images[k].pixels.data(), n);
+        images[k] = Image();
+    }
     return memory;
 }
 

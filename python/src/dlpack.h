@@ -37,8 +37,9 @@ struct ImageMemory {
     std::vector<DeviceImages::Item> items;
 };
 
-/// The images, packed into one 256-byte-aligned host allocation (a copy of each).
-std::shared_ptr<ImageMemory> hostMemory(const std::vector<Image>& images);
+/// The images, packed into one 256-byte-aligned host allocation: each copied, then freed at once
+/// (a batch is never held twice over).
+std::shared_ptr<ImageMemory> hostMemory(std::vector<Image> images);
 
 /// Images the CUDA backend left on its device, as they are.
 std::shared_ptr<ImageMemory> deviceMemory(DeviceImages images);

@@ -144,7 +144,7 @@ py::object batch(const PresetHandle& p, const py::handle& images, const py::hand
             out = renderBatchCuda(p.preset.pipeline, s, in, n);
         else
             out = renderBatchCpu(p.preset.pipeline, s, in, n);
-        if (output == "dlpack" && !memory) memory = hostMemory(out);
+        if (output == "dlpack" && !memory) memory = hostMemory(std::move(out));
     }
     if (memory) return imageBatch(std::move(memory));
     py::list result;
