@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <unordered_set>
 #include <vector>
@@ -69,6 +70,15 @@ std::pair<int, int> lineAndColumn(std::string_view text, std::size_t byte) {
     return {line, col};
 }
 
+/// The error for a document nested deeper than kMaxJsonDepth, at the path of the value that passed it.
+[[noreturn]] void tooDeep(const std::string& what, const std::vector<PathFrame>& frames, std::size_t depth) {
+    std::string path = framePath(frames, depth + 1);
+    if (path.empty()) path = "(document)";
+    throw InputError(what + ": " + path.substr(0, 400) + (path.size() > 400 ? "..." : "") +
+                     ": arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth) +
+                     " levels");
+}
+
 }  // namespace
 
 /// A SAX pass that only looks for duplicate keys (no values are built): a large COCO file takes
@@ -107,6 +117,7 @@ private:
         return true;
     }
     bool enter(bool array) {
+        if (depth_ >= kMaxJsonDepth) tooDeep(what_, frames_, depth_);
         if (frames_.size() <= depth_) frames_.emplace_back();
         frames_[depth_++].reset(array);
         return true;
@@ -136,6 +147,7 @@ nlohmann::json parseJsonStrict(std::string_view text, const std::string& what) {
     std::vector<PathFrame> frames;
     std::size_t depth = 0;
     auto enter = [&](bool array) {
+        if (depth >= kMaxJsonDepth) tooDeep(what, frames, depth);
         if (frames.size() <= depth) frames.emplace_back();
         frames[depth++].reset(array);
     };
@@ -293,22 +305,42 @@ double JsonReader::number() const {
     return d;
 }
 
+namespace {
+
+// JSON Schema's "integer" (the bundled schema's type for counts and seeds) is any number whose
+// fraction is zero: 1.0 is the integer 1. Written as a float, only values up to 2^53 are exact.
+std::optional<std::int64_t> integralFloat(const nlohmann::json& v) {
+    if (!v.is_number_float()) return std::nullopt;
+    const double d = v.get<double>();
+    if (!(std::abs(d) <= 9007199254740992.0) || d != std::floor(d)) return std::nullopt;
+    return static_cast<std::int64_t>(d);
+}
+
+}  // namespace
+
 std::int64_t JsonReader::integer(std::int64_t lower, std::int64_t upper) const {
-    if (!v_->is_number_integer()) fail("expected an integer, got " + describeType());
+    const std::optional<std::int64_t> fromFloat = integralFloat(*v_);
+    if (!v_->is_number_integer() && !fromFloat) fail("expected an integer, got " + describeValue());
     if (v_->is_number_unsigned() && v_->get<std::uint64_t>() > static_cast<std::uint64_t>(upper))
         fail("value " + v_->dump() + " is above the maximum " + std::to_string(upper));
-    const std::int64_t i = v_->get<std::int64_t>();
+    const std::int64_t i = fromFloat ? *fromFloat : v_->get<std::int64_t>();
     if (i < lower) fail("value " + std::to_string(i) + " is below the minimum " + std::to_string(lower));
     if (i > upper) fail("value " + std::to_string(i) + " is above the maximum " + std::to_string(upper));
     return i;
 }
 
 std::uint64_t JsonReader::unsignedInteger() const {
+    if (const std::optional<std::int64_t> fromFloat = integralFloat(*v_); fromFloat && *fromFloat >= 0)
+        return static_cast<std::uint64_t>(*fromFloat);
     if (!v_->is_number_unsigned()) {
-        if (v_->is_number_integer()) fail("expected a non-negative integer, got " + v_->dump());
+        if (v_->is_number()) fail("expected a non-negative integer, got " + describeValue());
         fail("expected a non-negative integer, got " + describeType());
     }
     return v_->get<std::uint64_t>();
+}
+
+std::string JsonReader::describeValue() const {
+    return v_->is_number() ? v_->dump() : describeType();
 }
 
 std::uint64_t JsonReader::unsignedInteger64() const {

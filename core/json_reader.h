@@ -13,8 +13,15 @@
 
 namespace auglab {
 
+/// How deeply arrays and objects may nest in a document read by parseJsonStrict. Nothing AugLab
+/// reads needs more than a few dozen levels (a preset's groups, a COCO polygon); a deeper document
+/// would only serve to exhaust the stack of the code that copies, walks or writes it.
+inline constexpr std::size_t kMaxJsonDepth = 256;
+
 /// Parses text as JSON. Syntax errors report line and column; duplicate keys are errors (a
-/// silently ignored key is how settings get lost). `what` names the document in messages.
+/// silently ignored key is how settings get lost); arrays and objects nested deeper than
+/// kMaxJsonDepth are refused with the path where the limit was passed. `what` names the document
+/// in messages.
 nlohmann::json parseJsonStrict(std::string_view text, const std::string& what);
 
 /// A JSON value together with its path, with typed getters that throw InputError on a mismatch.
@@ -40,6 +47,8 @@ public:
     std::string string() const;
     bool boolean() const;
     double number() const;  ///< any finite JSON number
+    /// Integers as JSON Schema's "integer" type has them: a number whose fraction is zero (1.0 too,
+    /// up to 2^53, where a float is still exact).
     std::int64_t integer(std::int64_t lower, std::int64_t upper) const;
     std::uint64_t unsignedInteger() const;
     /// A 64-bit value written as a string of decimal digits ("18446744073709551615"), so that JSON
@@ -52,6 +61,7 @@ public:
 
 private:
     std::string describeType() const;
+    std::string describeValue() const;  ///< a number as written, else its type
     const nlohmann::json* v_;
     std::string path_;
 };
