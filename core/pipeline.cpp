@@ -1,6 +1,9 @@
 #include "pipeline.h"
 
+#include <algorithm>
 #include <functional>
+#include <numeric>
+#include <sstream>
 #include <stdexcept>
 
 #include "ops/op_module.h"
@@ -218,8 +221,67 @@ std::string groupsError(const std::vector<OpGroup>& groups, std::size_t opCount)
     return err;
 }
 
+namespace {
+
+double nodeMaxOps(const Pipeline& pipeline, const PipelineNode& node) {
+    if (node.op >= 0) return 1;
+    std::vector<double> counts;
+    counts.reserve(node.children.size());
+    for (const PipelineNode& c : node.children) counts.push_back(nodeMaxOps(pipeline, c));
+    if (counts.empty()) return 0;
+    const double largest = *std::max_element(counts.begin(), counts.end());
+    if (node.group < 0) return std::accumulate(counts.begin(), counts.end(), 0.0);
+    const OpGroup& g = pipeline.groups()[static_cast<std::size_t>(node.group)];
+    switch (g.kind) {
+        case GroupKind::OneOf:
+            return largest;
+        case GroupKind::Sequential:
+            return std::accumulate(counts.begin(), counts.end(), 0.0);
+        case GroupKind::SomeOf:
+        case GroupKind::RandomOrder:
+            if (g.replace) return g.n * largest;
+            std::sort(counts.begin(), counts.end(), std::greater<>());
+            return std::accumulate(counts.begin(),
+                                   counts.begin() + std::min<std::ptrdiff_t>(g.n, std::ssize(counts)), 0.0);
+    }
+    return largest;
+}
+
+}  // namespace
+
+double maxOpsPerSample(const Pipeline& pipeline) {
+    return nodeMaxOps(pipeline, pipeline.tree());
+}
+
+std::string opCountError(const Pipeline& pipeline) {
+    const PipelineNode root = pipeline.tree();
+    const double total = nodeMaxOps(pipeline, root);
+    if (total <= kMaxOpsPerSample) return {};
+    // Down to the innermost group that passes the bound on its own (else the one whose draws
+    // multiply its children past it).
+    const PipelineNode* at = &root;
+    for (bool deeper = true; deeper;) {
+        deeper = false;
+        for (const PipelineNode& c : at->children)
+            if (c.group >= 0 && nodeMaxOps(pipeline, c) > kMaxOpsPerSample) {
+                at = &c;
+                deeper = true;
+                break;
+            }
+    }
+    const std::string where = at->group >= 0 ? pipeline.groupPath(static_cast<std::size_t>(at->group))
+                                             : std::string("pipeline");
+    std::ostringstream s;
+    s.precision(6);
+    s << where << ": one sample could run up to " << total << " ops (groups drawing their children "
+      << "again multiply), more than the " << kMaxOpsPerSample
+      << " a sample may run; lower n or draw without replacement";
+    return s.str();
+}
+
 std::string groupRulesError(const Pipeline& pipeline) {
     if (std::string why = groupsError(pipeline.groups(), pipeline.size()); !why.empty()) return why;
+    if (std::string why = opCountError(pipeline); !why.empty()) return why;
     std::string err;
     const std::function<void(const PipelineNode&)> check = [&](const PipelineNode& node) {
         for (const PipelineNode& c : node.children) {

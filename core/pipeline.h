@@ -197,6 +197,20 @@ std::string groupsError(const std::vector<OpGroup>& groups, std::size_t opCount)
 /// preset reader refuses both): empty when the groups are sound.
 std::string groupRulesError(const Pipeline& pipeline);
 
+/// The most ops one sample may run. A group draws its children again with replacement, so nested
+/// some_of groups multiply (n 1000 three deep would be 10^9 ops, tens of GB for one sample); no
+/// real pipeline comes near this bound, which the preset reader and the editor enforce.
+inline constexpr double kMaxOpsPerSample = 10000;
+
+/// The most ops one sample of `pipeline` can run (disabled entries count too: they can be
+/// enabled without reloading): a sequential group adds its children's, a one_of takes its largest,
+/// some_of and random_order with replacement n times their largest, without it their n largest.
+double maxOpsPerSample(const Pipeline& pipeline);
+
+/// Empty when one sample runs at most kMaxOpsPerSample ops; else why not, naming the innermost
+/// group whose own draws pass the bound (its JSON path).
+std::string opCountError(const Pipeline& pipeline);
+
 /// The first op of `pipeline` that breaks the order rules, or -1, with `why` set: an op that sets the
 /// frame (OpDesc::setsFrame: a crop, a resize) is in no some_of or random_order group (it sets the
 /// size every later op works at, and those groups change the order). Training ops end the pipeline;

@@ -264,6 +264,7 @@ Preset parsePreset(std::string_view text, const std::string& what) {
     std::vector<JsonReader> readers;
     readNodes(root.member("pipeline"), preset.pipeline, groups, readers);
     preset.pipeline.setGroups(std::move(groups));
+    if (std::string why = opCountError(preset.pipeline); !why.empty()) throw InputError(why);
     if (root.has("targets")) preset.targets = readTargetSettings(root.member("targets"));
     std::string why;
     if (const int bad = pipelineOrderError(preset.pipeline, why); bad >= 0)
