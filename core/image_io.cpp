@@ -163,12 +163,13 @@ bool isGif(const std::vector<std::uint8_t>& b) {
 // Whether a GIF's first frame (the one loaded) is all there: stb decodes the missing part of a cut
 // frame as transparent black without complaint. Later frames do not matter.
 bool gifFirstFrameComplete(const std::vector<std::uint8_t>& b) {
+    bool out = false;
     const auto colourTableBytes = [](std::uint8_t flags) -> std::size_t {
         return (flags & 0x80) != 0 ? std::size_t{3} << ((flags & 7) + 1) : 0;
     };
     std::size_t i = 13;  // signature and logical screen descriptor
     if (b.size() < i) {
-        return false;
+        return out;
     }
     i += colourTableBytes(b[10]);
     const auto skipSubBlocks = [&] {  // false when the file ends first
@@ -186,11 +187,11 @@ bool gifFirstFrameComplete(const std::vector<std::uint8_t>& b) {
         if (block == 0x21) {  // extension: a label, then sub-blocks
             ++i;
             if (!skipSubBlocks()) {
-                return false;
+                return out;
             }
         } else if (block == 0x2C) {  // image: descriptor, local colour table, LZW code size, data
             if (i + 9 > b.size()) {
-                return false;
+                return out;
             }
             i += 9 + colourTableBytes(b[i + 8]);
             ++i;
@@ -199,7 +200,14 @@ bool gifFirstFrameComplete(const std::vector<std::uint8_t>& b) {
             return true;  // the trailer, or junk: stb gives the verdict
         }
     }
-    return false;
+    return out;
+}
+
+// The most pixels a GIF of `fileBytes` can hold: its LZW codes are at least 3 bits (a minimum code
+// size of 2, plus one) and each stands for at most 4096 pixels (the table's longest string). stb
+// allocates the whole logical screen the header claims, whatever the data can fill.
+std::uint64_t gifMaxPixels(std::size_t fileBytes) {
+    return (std::uint64_t{fileBytes} * 8 / 3 + 1) * 4096;
 }
 
 // Whether a TGA holds all the pixels its header promises (stb, like for BMP, silently reads zeros
@@ -310,6 +318,10 @@ Inspected inspect(const std::vector<std::uint8_t>& bytes, const std::string& nam
     }
     if (const auto size = pngSize(bytes)) {
         checkPixelLimit(name, size->first, size->second);
+        if (size->first == 0 || size->second == 0) {
+            fail(name, "the PNG header says " + std::to_string(size->first) + "x" + std::to_string(size->second) +
+                           ": an image has at least one pixel");
+        }
         if (whole && !pngComplete(bytes)) {
             fail(name, "truncated PNG (the file ends before the IEND chunk)");
         }
@@ -336,8 +348,17 @@ Inspected inspect(const std::vector<std::uint8_t>& bytes, const std::string& nam
         fail(name, "not a supported image (" + stbReason() + ")");
     }
     checkPixelLimit(name, w, h);
-    if (whole && isGif(bytes) && !gifFirstFrameComplete(bytes)) {
-        fail(name, "truncated GIF (the first frame is cut short)");
+    if (whole && isGif(bytes)) {
+        if (!gifFirstFrameComplete(bytes)) {
+            fail(name, "truncated GIF (the first frame is cut short)");
+        }
+        // A header that claims more pixels than the file can hold, refused before anything is
+        // allocated, as the other formats' are.
+        if (std::uint64_t(w) * std::uint64_t(h) > gifMaxPixels(bytes.size())) {
+            fail(name, "the GIF's header says " + std::to_string(w) + "x" + std::to_string(h) + ", more than its " +
+                           std::to_string(bytes.size()) + " bytes can hold (at most " +
+                           std::to_string(gifMaxPixels(bytes.size())) + " pixels)");
+        }
     }
     if (whole && !hasKnownSignature(bytes) && !tgaComplete(bytes)) {
         fail(name, "truncated TGA (the file ends before the last pixel)");
@@ -501,17 +522,19 @@ std::vector<std::uint8_t> encodeImage(const Image& image, ImageFormat format, in
     return codecs::encodeJpeg(image, jpegQuality);
 }
 
-void saveImage(const fs::path& path, const Image& image, int jpegQuality) {
+std::vector<std::uint8_t> encodeImageFor(const fs::path& path, const Image& image, int jpegQuality) {
     const ImageFormat format = formatFromExtension(path);
-    std::vector<std::uint8_t> bytes;
     try {  // encoding errors name the file too
-        bytes = encodeImage(image, format, jpegQuality);
+        return encodeImage(image, format, jpegQuality);
     } catch (const InputError& e) {
         throw InputError("'" + shown(path) + "': " + e.what());
     } catch (const RuntimeError& e) {
         throw RuntimeError("'" + shown(path) + "': " + e.what());
     }
-    writeFileAtomically(path, bytes);
+}
+
+void saveImage(const fs::path& path, const Image& image, int jpegQuality) {
+    writeFileAtomically(path, encodeImageFor(path, image, jpegQuality));
 }
 
 }  // namespace auglab

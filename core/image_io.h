@@ -67,6 +67,11 @@ ImageFormat formatFromExtension(const std::filesystem::path& path);
 /// alpha) in memory.
 std::vector<std::uint8_t> encodeImage(const Image& image, ImageFormat format, int jpegQuality = 95);
 
+/// encodeImage in the format `path`'s extension names, the errors naming the file: what saveImage
+/// writes, for writers that put several files in place together (AtomicFileSet).
+std::vector<std::uint8_t> encodeImageFor(const std::filesystem::path& path, const Image& image,
+                                         int jpegQuality = 95);
+
 /// Encodes and writes atomically (temporary file in the same folder, then rename): on failure the
 /// previous file, if any, is intact. The format comes from the extension.
 void saveImage(const std::filesystem::path& path, const Image& image, int jpegQuality = 95);
