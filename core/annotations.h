@@ -40,9 +40,12 @@ struct LabelReport {
 /// Boxes become pixel edges (x0 = (cx - w/2) * W); keypoints x * W, y * H, label = their position
 /// after the box, owner = the box id; keypoints with visibility 0 are not labelled and not created.
 /// `keypointDims` is data.yaml's kpt_shape[1] (2: x y, 3: x y v); 0 infers it from each line's
-/// length (3 when both fit, Ultralytics' default).
+/// length (3 when both fit, Ultralytics' default). `keypointsPerObject` is kpt_shape[0]: a line with
+/// another number of keypoints is skipped (0: any number). A keypoint within the edge tolerance of the
+/// image is moved onto it, inside [0, W) x [0, H) (what Albumentations accepts).
 Targets readYoloLabels(const std::filesystem::path& file, int imageWidth, int imageHeight,
-                       const std::vector<std::string>& classNames, LabelReport& report, int keypointDims = 0);
+                       const std::vector<std::string>& classNames, LabelReport& report, int keypointDims = 0,
+                       int keypointsPerObject = 0);
 
 /// What a YOLO dataset's data.yaml says about its labels (Ultralytics' format).
 struct YoloDataYaml {
@@ -50,6 +53,9 @@ struct YoloDataYaml {
     int keypointsPerObject = 0;      ///< kpt_shape[0]; 0 without kpt_shape
     int keypointDims = 0;            ///< kpt_shape[1]: 2 or 3
 };
+/// The most classes a data.yaml may declare with `nc` alone (names made up as class_0, class_1, ...):
+/// far above any real taxonomy, far below what would exhaust memory.
+inline constexpr long kMaxYoloClasses = 100000;
 /// Reads data.yaml; InputError naming the file (and line and column for a YAML error) when it
 /// cannot be parsed, its names are not a list or a dense map, or nc disagrees with them.
 YoloDataYaml readYoloDataYaml(const std::filesystem::path& file);
@@ -76,6 +82,11 @@ std::string vocXmlText(const Targets& t, const std::string& imageFileName, int w
 
 /// A COCO file: images, categories, annotations (bbox, keypoints, segmentation as polygons, RLE with
 /// counts as a list or as the compressed string), loaded once and looked up per image.
+/// The most bytes of instance masks one image may have (masks are held at the image's size, a byte
+/// a pixel): 6,500 segmented objects on a 640x480 image, 166 on a 12-megapixel one. A COCO file that
+/// gives an image more is refused for that image (InputError naming it), not read into exhausted memory.
+inline constexpr std::size_t kMaxInstanceMaskBytes = std::size_t{2'000'000'000};
+
 class CocoLabels {
 public:
     static CocoLabels load(const std::filesystem::path& file, LabelReport& report);
@@ -83,10 +94,14 @@ public:
     /// path component); empty Targets when the file lists no such image. Labels are category
     /// positions in categories() (Targets::classNames are the category names); Targets::objects hold
     /// each annotation's other members (id, iscrowd, ...); segmentations are instance masks (owner =
-    /// the box id, value 1 inside).
+    /// the box id, value 1 inside). InputError when they would pass kMaxInstanceMaskBytes.
     Targets labelsFor(const std::string& fileName, int imageWidth, int imageHeight,
                       LabelReport& report) const;
     bool hasImage(const std::string& fileName) const;
+    /// Where in the file's `images` the entry `fileName` matches is ("images[4]"), or nothing.
+    std::optional<std::size_t> imageEntry(const std::string& fileName) const;
+    /// Every usable entry of `images`: its position there and its file_name.
+    std::vector<std::pair<std::size_t, std::string>> imageEntries() const;
     const nlohmann::json& categories() const;               ///< the file's categories, as written
     const std::vector<std::string>& keypointNames() const;  ///< of the first category with keypoints
     ~CocoLabels();
@@ -127,6 +142,8 @@ Mask maskFromPolygon(const std::vector<double>& xy, int width, int height);
 Mask readMaskPng(const std::filesystem::path& file, int imageWidth, int imageHeight);
 /// Writes `m` as an 8-bit gray PNG, atomically.
 void writeMaskPng(const std::filesystem::path& file, const Mask& m);
+/// The PNG bytes writeMaskPng writes; `name` is the file's, for the InputError of an empty mask.
+std::string encodeMaskPng(const Mask& m, const std::string& name);
 
 // --- Datasets -----------------------------------------------------------------------------------
 
@@ -144,6 +161,14 @@ public:
                       LabelReport& report) const;
     /// Where the labels of `image` are (YOLO .txt, VOC .xml, mask .png; the COCO file).
     std::filesystem::path labelPath(const std::filesystem::path& image) const;
+    /// Whether the dataset says what `image`'s labels are: always for the label-file formats (no
+    /// file: no objects); for COCO only when a COCO file lists it in `images` (an unlisted image's
+    /// labels are unknown, not "no objects").
+    bool lists(const std::filesystem::path& image) const;
+    /// COCO: the `images` entries that none of `images` (every image file of the dataset) matches,
+    /// one line each ("annotations/instances.json: images[3]: file_name 'a.jpg' matches no image
+    /// file"); their annotations would be lost without a word. Empty for the other formats.
+    std::vector<std::string> entriesWithoutImage(const std::vector<std::filesystem::path>& images) const;
     const CocoLabels* coco() const;  ///< the (first) COCO file's labels, when format() is Coco
     ~LabelledDataset();
     LabelledDataset(LabelledDataset&&) noexcept;

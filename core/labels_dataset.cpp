@@ -93,6 +93,32 @@ bool looksLikeCoco(const fs::path& file) {
 
 }  // namespace
 
+namespace labels {
+
+bool labelFileInside(const fs::path& file, const fs::path& root) {
+    std::error_code ec;
+    const fs::file_status link = fs::symlink_status(file, ec);
+    if (ec || !fs::exists(link)) return false;
+    const fs::path target = fs::canonical(file, ec);
+    if (ec) {
+        if (fs::is_symlink(link))
+            throw InputError(shownPath(file) + ": a symbolic link to nothing (" + ec.message() +
+                             "); remove it, or make it point to the label file");
+        return false;
+    }
+    if (!fs::is_regular_file(target, ec)) return false;
+    const fs::path base = fs::canonical(root, ec);
+    if (ec) return true;  // the dataset folder itself went away: the read says so
+    const fs::path rel = target.lexically_relative(base);
+    if (rel.empty() || *rel.begin() == "..")
+        throw InputError(shownPath(file) + ": leads outside the dataset folder '" + shownPath(base) +
+                         "' (to '" + shownPath(target) +
+                         "'); AugLab reads a dataset's labels only inside it: copy the file in");
+    return true;
+}
+
+}  // namespace labels
+
 struct LabelledDataset::Data {
     LabelFormat format = LabelFormat::Yolo;
     fs::path root;
@@ -101,6 +127,7 @@ struct LabelledDataset::Data {
     fs::path labelsDir;     ///< mirrors imagesDir (empty: VOC files beside the images)
     std::string extension;  ///< of the label files: ".txt", ".xml", ".png"
     int keypointDims = 0;   ///< YOLO pose: data.yaml's kpt_shape[1]
+    int keypointsPerObject = 0;  ///< YOLO pose: data.yaml's kpt_shape[0]
     bool fixedNames = false;  ///< VOC with a classes.txt: other names are unknown classes
     std::vector<CocoLabels> coco;
     std::vector<fs::path> cocoFiles;
@@ -176,6 +203,32 @@ fs::path LabelledDataset::labelPath(const fs::path& image) const {
     return (d.labelsDir / d.relative(image)).replace_extension(d.extension);
 }
 
+bool LabelledDataset::lists(const fs::path& image) const {
+    const Data& d = *d_;
+    if (d.format != LabelFormat::Coco) return true;
+    return d.cocoFor(d.cocoName(image)) != nullptr;
+}
+
+std::vector<std::string> LabelledDataset::entriesWithoutImage(const std::vector<fs::path>& images) const {
+    const Data& d = *d_;
+    std::vector<std::string> out;
+    if (d.format != LabelFormat::Coco) return out;
+    std::vector<std::set<std::size_t>> matched(d.coco.size());
+    for (const fs::path& image : images) {
+        const std::string name = d.cocoName(image);
+        std::size_t which = 0;
+        if (const CocoLabels* c = d.cocoFor(name, &which))
+            if (const std::optional<std::size_t> entry = c->imageEntry(name)) matched[which].insert(*entry);
+    }
+    for (std::size_t i = 0; i < d.coco.size(); ++i)
+        for (const auto& [index, fileName] : d.coco[i].imageEntries())
+            if (!matched[i].count(index))
+                out.push_back(labels::shownPath(d.cocoFiles[i]) + ": images[" + std::to_string(index) +
+                              "]: file_name '" + fileName +
+                              "' matches no image file of the dataset; its annotations are not used");
+    return out;
+}
+
 Targets LabelledDataset::labelsFor(const fs::path& image, int imageWidth, int imageHeight,
                                    LabelReport& report) const {
     const Data& d = *d_;
@@ -189,10 +242,11 @@ Targets LabelledDataset::labelsFor(const fs::path& image, int imageWidth, int im
     const fs::path file = labelPath(image);
     Targets t;
     t.classNames = d.classNames;
-    if (!isFile(file)) return t;  // an image without labels: no objects
+    if (!labels::labelFileInside(file, d.root)) return t;  // an image without labels: no objects
     switch (d.format) {
         case LabelFormat::Yolo:
-            return readYoloLabels(file, imageWidth, imageHeight, d.classNames, report, d.keypointDims);
+            return readYoloLabels(file, imageWidth, imageHeight, d.classNames, report, d.keypointDims,
+                                  d.keypointsPerObject);
         case LabelFormat::PascalVoc: {
             std::vector<std::string> names = d.classNames;
             return labels::readVoc(file, names, !d.fixedNames, imageWidth, imageHeight, report);
@@ -217,14 +271,15 @@ std::optional<LabelledDataset> detectLabels(const fs::path& folder, LabelReport&
     };
     // Class names a YOLO or mask dataset may have: data.yaml, else classes.txt (root or labels/).
     const auto readNames = [&](const fs::path& labelsDir) {
-        if (isFile(folder / "data.yaml")) {
+        if (labels::labelFileInside(folder / "data.yaml", folder)) {
             const YoloDataYaml yaml = readYoloDataYaml(folder / "data.yaml");
             d.classNames = yaml.names;
             d.keypointDims = yaml.keypointDims;
+            d.keypointsPerObject = yaml.keypointsPerObject;
             return;
         }
         for (const fs::path& p : {folder / "classes.txt", labelsDir / "classes.txt"})
-            if (isFile(p)) {
+            if (labels::labelFileInside(p, folder)) {
                 d.classNames = readClassNamesTxt(p);
                 return;
             }
@@ -242,6 +297,7 @@ std::optional<LabelledDataset> detectLabels(const fs::path& folder, LabelReport&
     if (!cocoFiles.empty()) {
         d.format = LabelFormat::Coco;
         for (const fs::path& f : cocoFiles) {
+            labels::labelFileInside(f, folder);
             d.coco.push_back(CocoLabels::load(f, report));
             d.cocoFiles.push_back(f);
         }
@@ -304,7 +360,7 @@ std::optional<LabelledDataset> detectLabels(const fs::path& folder, LabelReport&
             d.imagesDir = folder;  // labelsDir stays empty: each .xml beside its image
         }
         d.extension = ".xml";
-        if (isFile(folder / "classes.txt")) {
+        if (labels::labelFileInside(folder / "classes.txt", folder)) {
             d.classNames = readClassNamesTxt(folder / "classes.txt");
             d.fixedNames = true;
         } else {

@@ -49,6 +49,14 @@ inline bool keypointInImage(double x, double y, int width, int height) {
     return x >= -t && y >= -t && x <= width + t && y <= height + t;
 }
 
+/// Moves a keypoint that keypointInImage accepted onto the image: inside [0, W) x [0, H), the domain
+/// Albumentations (and so the engine) accepts, so that one at x = W (a normalised 1.0) is not refused
+/// later without its file and line.
+inline void moveOntoImage(Keypoint& k, int width, int height) {
+    k.x = std::clamp(k.x, 0.0, std::nextafter(double(width), 0.0));
+    k.y = std::clamp(k.y, 0.0, std::nextafter(double(height), 0.0));
+}
+
 /// A whole token as a finite decimal number ("0.5", "-3", "1e-3"); false for anything else.
 inline bool parseNumber(std::string_view token, double& out) {
     if (token.empty()) return false;
@@ -64,10 +72,33 @@ inline int lineAt(std::string_view text, std::size_t offset) {
     return line;
 }
 
+/// lineAt for offsets that mostly grow (a document's elements in order): each call counts on from
+/// the last one, so a file of n objects costs O(size), not O(n * size).
+class LineCounter {
+public:
+    explicit LineCounter(std::string_view text) : text_(text) {}
+    int at(std::size_t offset) {
+        if (offset < offset_) offset_ = 0, line_ = 1;
+        for (; offset_ < offset && offset_ < text_.size(); ++offset_) line_ += text_[offset_] == '\n';
+        return line_;
+    }
+
+private:
+    std::string_view text_;
+    std::size_t offset_ = 0;
+    int line_ = 1;
+};
+
 /// readVocXml with the dataset's choices: `growNames` false skips (and reports) objects whose name
 /// is not in `classNames` (a dataset with a classes.txt); `imageWidth` > 0 checks the boxes against
 /// the image's real size (and reports a <size> that disagrees) instead of the file's <size>.
 Targets readVoc(const std::filesystem::path& file, std::vector<std::string>& classNames, bool growNames,
                 int imageWidth, int imageHeight, LabelReport& report);
+
+/// Whether the dataset at `root` has the label file `file`: false when there is none (or it is not a
+/// file). Throws InputError, naming the file and not reading it, when it is a symbolic link to
+/// nothing or when it leads outside the dataset folder (a link to /etc/passwd would otherwise be read
+/// and its lines quoted in reports).
+bool labelFileInside(const std::filesystem::path& file, const std::filesystem::path& root);
 
 }  // namespace auglab::labels

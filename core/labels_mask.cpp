@@ -101,9 +101,12 @@ Mask readMaskPng(const std::filesystem::path& file, int imageWidth, int imageHei
 }
 
 void writeMaskPng(const std::filesystem::path& file, const Mask& m) {
+    writeFileAtomically(file, encodeMaskPng(m, labels::shownPath(file)));
+}
+
+std::string encodeMaskPng(const Mask& m, const std::string& name) {
     if (m.width <= 0 || m.height <= 0)
-        throw InputError(labels::shownPath(file) + ": a " + size(m.width, m.height) +
-                         " mask cannot be a PNG");
+        throw InputError(name + ": a " + size(m.width, m.height) + " mask cannot be a PNG");
     if (m.values.size() != std::size_t(m.width) * std::size_t(m.height))
         throw RuntimeError("writeMaskPng: the mask's values do not match its size");
     Context ctx(spng_ctx_new(SPNG_CTX_ENCODER));
@@ -125,8 +128,7 @@ void writeMaskPng(const std::filesystem::path& file, const Mask& m) {
     void* data = spng_get_png_buffer(ctx.get(), &length, &e);
     if (data == nullptr) throw RuntimeError(std::string("PNG encoder: ") + spng_strerror(e));
     const std::unique_ptr<void, decltype(&std::free)> owned(data, &std::free);
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    writeFileAtomically(file, std::string_view(reinterpret_cast<const char*>(p), length));
+    return std::string(static_cast<const char*>(data), length);
 }
 
 }  // namespace auglab

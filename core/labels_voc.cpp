@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -58,6 +59,61 @@ nlohmann::json simpleFields(pugi::xml_node object) {
     return fields;
 }
 
+/// Why `text` (a name or value as pugixml parsed it, UTF-8 whatever the file's encoding) breaks rules
+/// of XML 1.0 that pugixml does not check (it parses leniently): characters XML does not allow
+/// (control characters), bytes that are not UTF-8. Empty when it keeps them. An XML reader refuses
+/// such a file, so AugLab must not pass its text on into the files it writes.
+std::string notXmlText(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+            char code[8];
+            std::snprintf(code, sizeof code, "%04X", c);
+            return std::string("character U+") + code + " is not allowed in XML";
+        }
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        // UTF-8: a lead byte and its continuation bytes, no overlong forms, surrogates or non-characters.
+        const int more = c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : 0;
+        bool ok = more > 0 && i + std::size_t(more) < text.size();
+        std::uint32_t cp = c & (0x3F >> more);
+        for (int k = 1; ok && k <= more; ++k) {
+            const auto d = static_cast<unsigned char>(text[i + std::size_t(k)]);
+            ok = (d & 0xC0) == 0x80;
+            cp = (cp << 6) | (d & 0x3F);
+        }
+        ok = ok && !(more == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) &&
+             !(more == 3 && (cp < 0x10000 || cp > 0x10FFFF)) && cp != 0xFFFE && cp != 0xFFFF;
+        if (!ok) return "bytes that are not UTF-8 text";
+        i += std::size_t(more) + 1;
+    }
+    return {};
+}
+
+/// The first node of `doc` whose name, value or attributes notXmlText refuses, with why.
+pugi::xml_node firstBadNode(pugi::xml_document& doc, std::string& why) {
+    struct Walker : pugi::xml_tree_walker {
+        std::string why;
+        pugi::xml_node bad;
+        bool for_each(pugi::xml_node& n) override {
+            why = notXmlText(n.name());
+            if (why.empty()) why = notXmlText(n.value());
+            for (pugi::xml_attribute a = n.first_attribute(); a && why.empty(); a = a.next_attribute()) {
+                why = notXmlText(a.name());
+                if (why.empty()) why = notXmlText(a.value());
+            }
+            if (why.empty()) return true;
+            bad = n;
+            return false;
+        }
+    } walker;
+    doc.traverse(walker);
+    why = walker.why;
+    return walker.bad;
+}
+
 int sizeValue(pugi::xml_node size, const char* name) {
     long long v = 0;
     return parseInteger(childText(size, name), v) && v > 0 && v < INT32_MAX ? int(v) : 0;
@@ -78,11 +134,21 @@ Targets readVoc(const std::filesystem::path& file, std::vector<std::string>& cla
         throw InputError(name + ":" + std::to_string(lineAt(text, offset)) + ":" + std::to_string(column) +
                          ": invalid XML: " + parsed.description());
     }
+    std::string why;
+    if (const pugi::xml_node bad = firstBadNode(doc, why)) {
+        const std::ptrdiff_t offset = bad.offset_debug();
+        throw InputError(name + ":" + std::to_string(offset < 0 ? 0 : lineAt(text, std::size_t(offset))) +
+                         ": invalid XML: " + why);
+    }
+    int roots = 0;
+    for (pugi::xml_node n : doc.children()) roots += n.type() == pugi::node_element;
+    if (roots > 1) throw InputError(name + ": invalid XML: more than one root element");
     const pugi::xml_node root = doc.child("annotation");
     if (!root) throw InputError(name + ": not a Pascal VOC file: no <annotation> element");
+    LineCounter lines(text);
     const auto where = [&](pugi::xml_node n) {
         const std::ptrdiff_t offset = n.offset_debug();
-        return name + ":" + std::to_string(offset < 0 ? 0 : lineAt(text, std::size_t(offset)));
+        return name + ":" + std::to_string(offset < 0 ? 0 : lines.at(std::size_t(offset)));
     };
 
     // The size the boxes are checked against: the image's when the caller knows it, else <size>.

@@ -57,8 +57,8 @@ std::string str(std::string_view s) {
 
 // One line of a label file read into `t`; an empty string, or why it was skipped.
 std::string readLine(const std::vector<std::string_view>& tokens, int width, int height,
-                     const std::vector<std::string>& classNames, int keypointDims, const std::string& where,
-                     Targets& t, LabelReport& report) {
+                     const std::vector<std::string>& classNames, int keypointDims, int keypointsPerObject,
+                     const std::string& where, Targets& t, LabelReport& report) {
     const std::size_t n = tokens.size();
     if (n < 5) return std::to_string(n) + " values; a label is `class cx cy w h`";
     std::vector<double> v(n);
@@ -79,6 +79,9 @@ std::string readLine(const std::vector<std::string_view>& tokens, int width, int
         return std::to_string(extra) + " values after the box are not keypoints of " +
                (keypointDims ? std::to_string(keypointDims) + " values (kpt_shape)"
                              : std::string("2 or 3 values"));
+    if (keypointsPerObject > 0 && extra / std::size_t(dims) != std::size_t(keypointsPerObject))
+        return std::to_string(extra / std::size_t(dims)) + " keypoints, but data.yaml's kpt_shape declares " +
+               std::to_string(keypointsPerObject);
 
     const double cx = v[1], cy = v[2], w = v[3], h = v[4];
     if (w < 0) return "width " + str(tokens[3]) + " is negative";
@@ -112,6 +115,7 @@ std::string readLine(const std::vector<std::string_view>& tokens, int width, int
                                      ") is outside the image");
             continue;
         }
+        labels::moveOntoImage(k, width, height);
         k.label = int(j);
         k.owner = b.id;
         k.id = int(t.keypoints.size());
@@ -127,7 +131,8 @@ std::string lineOf(const YAML::Mark& m) {
 }  // namespace
 
 Targets readYoloLabels(const std::filesystem::path& file, int imageWidth, int imageHeight,
-                       const std::vector<std::string>& classNames, LabelReport& report, int keypointDims) {
+                       const std::vector<std::string>& classNames, LabelReport& report, int keypointDims,
+                       int keypointsPerObject) {
     const std::string text = readFileText(file);
     const std::string name = shownPath(file);
     Targets t;
@@ -137,7 +142,7 @@ Targets readYoloLabels(const std::filesystem::path& file, int imageWidth, int im
         if (tokens.empty()) return;
         const std::string where = name + ":" + std::to_string(number);
         const std::string why =
-            readLine(tokens, imageWidth, imageHeight, classNames, keypointDims, where, t, report);
+            readLine(tokens, imageWidth, imageHeight, classNames, keypointDims, keypointsPerObject, where, t, report);
         if (!why.empty()) report.skipped.push_back(where + ": " + why);
     });
     return t;
@@ -146,14 +151,17 @@ Targets readYoloLabels(const std::filesystem::path& file, int imageWidth, int im
 std::string yoloLabelText(const Targets& t, int width, int height, int keypointsPerBox) {
     std::string out;
     char buf[160];
+    // Each box's keypoints by their position, found in one pass (not a search per box and position).
+    std::map<std::pair<int, int>, const Keypoint*> byOwner;
+    if (keypointsPerBox > 0)
+        for (const Keypoint& k : t.keypoints) byOwner[{k.owner, k.label}] = &k;
     for (const Box& b : t.boxes) {
         std::snprintf(buf, sizeof buf, "%d %.6f %.6f %.6f %.6f", b.label, (b.x0 + b.x1) / 2 / width,
                       (b.y0 + b.y1) / 2 / height, (b.x1 - b.x0) / width, (b.y1 - b.y0) / height);
         out += buf;
         for (int j = 0; j < keypointsPerBox; ++j) {
-            const Keypoint* found = nullptr;
-            for (const Keypoint& k : t.keypoints)
-                if (k.owner == b.id && k.label == j) found = &k;
+            const auto it = byOwner.find({b.id, j});
+            const Keypoint* found = it == byOwner.end() ? nullptr : it->second;
             // A keypoint that left the image is written as not labelled, as Ultralytics' own
             // augmentations mark it (normalised coordinates outside 0..1 are invalid labels there).
             if (found != nullptr && found->x >= 0 && found->y >= 0 && found->x <= width &&
@@ -227,6 +235,9 @@ YoloDataYaml readYoloDataYaml(const std::filesystem::path& file) {
             fail(nc, "nc: not a number of classes");
         }
         if (count < 0) fail(nc, "nc: " + std::to_string(count) + " is negative");
+        if ((!names || names.IsNull()) && count > kMaxYoloClasses)
+            fail(nc, "nc: " + std::to_string(count) + " classes without names, more than the " +
+                         std::to_string(kMaxYoloClasses) + " AugLab reads (list them in names)");
         if (!names || names.IsNull()) {
             for (long i = 0; i < count; ++i) out.names.push_back("class_" + std::to_string(i));
         } else if (std::size_t(count) != out.names.size()) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "cpu_backend.h"
 #include "ops/op_module.h"
@@ -141,18 +142,22 @@ void blend(Image& img, int x, int y, const Rgb& c, double a) {
 
 void drawOverlay(Image& sheet, const SheetTile& tile, const TileOverlay& o, double opacity) {
     const int ox = tile.x, oy = tile.y;
-    auto labelOf = [&](int owner) {
-        for (const Box& b : o.boxes)
-            if (b.id == owner) return b.label;
-        return owner;
+    // Each box's label by its id, looked up once a mask (not once a pixel: a COCO image of thousands
+    // of instances has a mask each).
+    std::unordered_map<int, int> labelOfBox;
+    for (const Box& b : o.boxes) labelOfBox.emplace(b.id, b.label);
+    const auto labelOf = [&](int owner) {
+        const auto it = labelOfBox.find(owner);
+        return it != labelOfBox.end() ? it->second : owner;
     };
-    for (const Mask& m : o.masks)
+    for (const Mask& m : o.masks) {
+        const Rgb ownerColour = classColour(labelOf(m.owner));
         for (int y = 0; y < m.height && y < tile.height; ++y)
             for (int x = 0; x < m.width && x < tile.width; ++x) {
                 const int v = m.at(x, y);
-                if (v != 0)
-                    blend(sheet, ox + x, oy + y, classColour(m.owner >= 0 ? labelOf(m.owner) : v), opacity);
+                if (v != 0) blend(sheet, ox + x, oy + y, m.owner >= 0 ? ownerColour : classColour(v), opacity);
             }
+    }
     // Inside the tile only: a box that leaves it is cut at its edge.
     auto put = [&](int x, int y, const Rgb& c) {
         if (x >= 0 && y >= 0 && x < tile.width && y < tile.height) blend(sheet, ox + x, oy + y, c, 1.0);
