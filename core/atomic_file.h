@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +25,50 @@ void writeFileAtomically(const std::filesystem::path& path, std::string_view dat
                          Durability durability = Durability::Now);
 void writeFileAtomically(const std::filesystem::path& path, const std::vector<std::uint8_t>& data,
                          Durability durability = Durability::Now);
+
+/// A file written piece by piece and put in place atomically by commit(), for contents too large to
+/// hold in memory at once (a manifest of a million outputs). Until commit() only a hidden temporary
+/// file beside the target exists; a writer destroyed without commit() (an exception) removes it and
+/// leaves the old file untouched. Errors are writeFileAtomically's.
+class AtomicFileWriter {
+public:
+    explicit AtomicFileWriter(const std::filesystem::path& path);
+    ~AtomicFileWriter();
+    AtomicFileWriter(const AtomicFileWriter&) = delete;
+    AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+    void write(std::string_view data);
+    void commit(Durability durability = Durability::Now);
+
+private:
+    struct State;
+    std::unique_ptr<State> s_;
+};
+
+/// Files that appear together or not at all: an image with its labels, mask and replay. Each is
+/// written to a temporary file beside its target first; only when all of them are written does
+/// commit() rename them into place, and a rename that still fails puts back the files it replaced.
+/// So a failure (a full disk, a folder without write permission, a name too long) leaves every
+/// target as it was, with no temporary file.
+class AtomicFileSet {
+public:
+    AtomicFileSet();
+    ~AtomicFileSet();
+    AtomicFileSet(const AtomicFileSet&) = delete;
+    AtomicFileSet& operator=(const AtomicFileSet&) = delete;
+
+    /// Adds a file (written at commit(); a path given twice is refused with InputError).
+    void add(const std::filesystem::path& path, std::string data);
+    void add(const std::filesystem::path& path, const std::vector<std::uint8_t>& data);
+    void commit(Durability durability = Durability::Now);
+
+private:
+    struct Entry {
+        std::filesystem::path path;
+        std::string data;
+    };
+    std::vector<Entry> files_;
+};
 
 /// Flushes everything written to the file system holding `folder` to disk (syncfs): the end of a
 /// batch of Durability::Batch writes. Throws RuntimeError naming the folder when it cannot.

@@ -84,7 +84,12 @@ Json replayToJson(const Replay& replay, double realism) {
 }
 
 std::string serializeReplay(const Replay& replay, double realism) {
-    return replayToJson(replay, realism).dump(2) + "\n";
+    try {
+        return replayToJson(replay, realism).dump(2) + "\n";
+    } catch (const nlohmann::json::type_error&) {  // strict UTF-8: only a partner's file name can break it
+        throw InputError("the replay names a partner file whose name is not valid UTF-8 (a replay is UTF-8 "
+                         "JSON, and would name it wrongly): rename the file");
+    }
 }
 
 Replay parseReplay(std::string_view text, const std::string& what) {

@@ -184,18 +184,31 @@ std::optional<MovedLabels> moveLabels(const Args& a, const std::optional<TargetS
     return m;
 }
 
-/// Writes what moveLabels made, for output image `outImage` of `channels` channels.
-void writeLabels(const Args& a, const MovedLabels& m, const fs::path& outImage, int channels) {
+/// Adds what moveLabels made, for output image `outImage` of `channels` channels, to the files of
+/// the result.
+void addLabels(const Args& a, const MovedLabels& m, const fs::path& outImage, int channels, AtomicFileSet& files) {
     if (const auto out = a.value("out-annotations"))
-        writeFileAtomically(
-            *out, labelFileText(m.labels, m.kept, outImage, m.moved.width, m.moved.height, channels));
+        files.add(*out, labelFileText(m.labels, m.kept, outImage, m.moved.width, m.moved.height, channels));
     if (const auto out = a.value("out-mask")) {
         // The --mask image: the semantic mask, after the instance masks of a COCO file.
         const auto it = std::find_if(m.kept.masks.rbegin(), m.kept.masks.rend(),
                                      [](const Mask& k) { return k.owner < 0; });
-        writeMaskPng(*out, *it);
+        files.add(*out, encodeMaskPng(*it, *out));
     }
-    std::cout << "labels: " << m.summary << "\n";
+}
+
+/// A replay names its partners' files in UTF-8 JSON: a name that is not UTF-8 is refused before
+/// any work (InputError naming the option), not after the image is made.
+void checkPartnerNames(const Args& a) {
+    if (!a.value("save-replay")) return;
+    for (const std::string& p : a.list("partner"))
+        try {
+            (void)nlohmann::json(p).dump();
+        } catch (const nlohmann::json::type_error&) {
+            throw InputError("--partner '" + nlohmann::json(p).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                             "': the file name is not valid UTF-8, and --save-replay would name it in a UTF-8 "
+                             "JSON file; rename the file");
+        }
 }
 
 std::string formatPercent(double share) {
@@ -519,6 +532,7 @@ int runApply(const std::vector<std::string>& argv) {
     formatFromExtension(out);
     const std::uint64_t index = a.unsignedInteger("index", 0);
     if (!a.value("index")) throw UsageError{"missing required option --index"};
+    checkPartnerNames(a);
     const std::uint64_t seed = a.unsignedInteger("seed", preset.seed);
     ImageLoader loader;
     auto source = loader.load(a.required("image"));
@@ -535,12 +549,16 @@ int runApply(const std::vector<std::string>& argv) {
     const Image result = renderSample(preset.pipeline, *source, seed, index, *backend, &replay, partners);
     namePartners(replay, [&](std::uint64_t i) { return pool[static_cast<std::size_t>(i)].generic_string(); });
     reportFallbacks(*backend);
-    // Labels are read and moved before anything is written: a bad label file leaves no output.
+    // Labels are read and moved before anything is written: a bad label file leaves no output. The
+    // image, its labels, mask and replay then appear together, or (a write fails) none of them.
     const std::optional<MovedLabels> labels = moveLabels(a, preset.targets, replay, a.required("image"));
-    saveImage(out, result);
-    if (labels) writeLabels(a, *labels, out, result.channels);
     const double realism = inventedShare(buildFullPlan(replay, source->width(), source->height()));
-    if (const auto r = a.value("save-replay")) saveReplay(*r, replay, realism);
+    AtomicFileSet files;
+    files.add(out, encodeImageFor(out, result));
+    if (labels) addLabels(a, *labels, out, result.channels, files);
+    if (const auto r = a.value("save-replay")) files.add(*r, serializeReplay(replay, realism));
+    files.commit();
+    if (labels) std::cout << "labels: " << labels->summary << "\n";
     std::cout << "wrote " << out << " (sample " << index << ", seed " << seed << ", backend "
               << backend->name() << ", " << formatPercent(realism) << " invented)\n";
     return 0;
@@ -588,8 +606,11 @@ int runReplay(const std::vector<std::string>& argv) {
     std::optional<TargetSettings> rules;
     if (const auto p = a.value("preset")) rules = loadPreset(*p).targets;
     const std::optional<MovedLabels> labels = moveLabels(a, rules, replay, a.required("image"));
-    saveImage(out, result);
-    if (labels) writeLabels(a, *labels, out, result.channels);
+    AtomicFileSet files;
+    files.add(out, encodeImageFor(out, result));
+    if (labels) addLabels(a, *labels, out, result.channels, files);
+    files.commit();
+    if (labels) std::cout << "labels: " << labels->summary << "\n";
     std::cout << "wrote " << out << " (replay of sample " << replay.index << ", seed " << replay.seed
               << ")\n";
     return 0;
