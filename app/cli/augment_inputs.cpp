@@ -1,6 +1,10 @@
 #include "augment_inputs.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <map>
 #include <system_error>
 
@@ -116,6 +120,47 @@ AugmentFolders checkFolders(const fs::path& input, const fs::path& output) {
         throw InputError("--input '" + utf8(input) + "' is inside --output '" + utf8(output) +
                          "': augment never writes among its inputs; choose an output folder outside it");
     return f;
+}
+
+std::string outputPathProblem(const fs::path& root, const std::string& relative) {
+    const fs::path rel = fromUtf8(relative);
+    if (relative.empty() || rel.is_absolute()) return "'" + relative + "' is not a path inside --output";
+    // The longest name this file system takes (255 bytes on most), once per folder.
+    const long nameMax = [&] {
+        errno = 0;
+        const long n = ::pathconf(root.c_str(), _PC_NAME_MAX);
+        return n > 0 ? n : 255;
+    }();
+    fs::path at = root;
+    bool exists = true;  // the parts so far exist (past a missing one, nothing below it can)
+    for (const fs::path& part : rel) {
+        const std::string name = part.string();
+        if (name == ".." || name == ".") return "'" + relative + "' is not a path inside --output";
+        if (static_cast<long>(name.size()) > nameMax)
+            return "the name '" + utf8(part).substr(0, 40) + "...' is " + std::to_string(name.size()) +
+                   " bytes, more than the " + std::to_string(nameMax) +
+                   " the output folder's file system takes (rename the input, or use a shorter folder name)";
+        at /= part;
+        if (!exists) continue;
+        struct stat st {};
+        if (::lstat(at.c_str(), &st) != 0) {
+            exists = false;
+            continue;
+        }
+        if (!S_ISLNK(st.st_mode)) continue;
+        std::error_code ec;
+        const fs::path target = fs::canonical(at, ec);
+        const std::string shownLink = quoted(at);
+        if (ec)
+            return shownLink + " is a symbolic link to nothing (" + ec.message() +
+                   "): augment writes only inside --output '" + utf8(root) + "', never through a link; remove it";
+        if (target != root && !isInside(target, root))
+            return shownLink + " is a symbolic link to " + quoted(target) + ", outside --output '" + utf8(root) +
+                   "': augment writes and deletes only inside its output folder; remove the link (or give its "
+                   "target as --output)";
+        at = target;
+    }
+    return {};
 }
 
 std::vector<PlannedInput> planInputs(const fs::path& input, int copies, ImageFormat format) {

@@ -39,6 +39,14 @@ struct AugmentFolders {
 /// nor holding it: augment never writes among its inputs). Throws InputError.
 AugmentFolders checkFolders(const std::filesystem::path& input, const std::filesystem::path& output);
 
+/// Why the file `relative` (UTF-8, '/' separators) under the output folder `root` (as checkFolders
+/// gives it: links resolved) must not be written or removed; empty when it may. Refused: a part of
+/// the path that exists and is a symbolic link leading outside `root` (or to nothing): writing or
+/// deleting through it would change files outside the folder augment was given; a name (a folder's
+/// or the file's) longer than the file system's limit; a part that is "..". Checked before every
+/// write and delete of augment, so that a link made in the output folder while it runs is caught too.
+std::string outputPathProblem(const std::filesystem::path& root, const std::string& relative);
+
 struct PlannedInput {
     std::filesystem::path source;      ///< the image file
     std::string relative;              ///< relative to the input folder, UTF-8, '/' separators

@@ -2,10 +2,12 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <fstream>
 #include <map>
 #include <ostream>
 #include <set>
@@ -13,6 +15,7 @@
 #include <tuple>
 
 #include "atomic_file.h"
+#include "augment_inputs.h"
 #include "error.h"
 #include "utf8_paths.h"
 
@@ -128,7 +131,6 @@ std::optional<ManifestEntry> entryFromLine(const std::string& line) {
     } else if (j.at("status") != "failed") {
         return std::nullopt;
     }
-    e.line = line;
     return e;
 }
 
@@ -152,7 +154,7 @@ ManifestEntry outputEntry(const std::string& input, const std::string& output, i
         j["labels"] = labels;
         if (labels.contains("file")) labelFile = labels["file"].get<std::string>();
     }
-    return {true, input, output, copy, index, seed, bytes, labelFile, oneLine(j)};
+    return {true, input, output, copy, index, seed, bytes, labelFile, oneLine(j), {}};
 }
 
 ManifestEntry failedEntry(const std::string& input, const std::string& error) {
@@ -167,15 +169,13 @@ ManifestEntry failedEntry(const std::string& input, const std::string& error) {
 }
 
 Manifest readManifest(const fs::path& path) {
-    const std::string text = readFileText(path);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError("cannot read '" + shown(path) + "': " + std::generic_category().message(errno));
+    const auto file = std::make_shared<const fs::path>(path);
     Manifest m;
-    std::size_t begin = 0;
     bool first = true;
-    while (begin < text.size()) {
-        std::size_t end = text.find('\n', begin);
-        if (end == std::string::npos) end = text.size();
-        const std::string line = text.substr(begin, end - begin);
-        begin = end + 1;
+    std::uint64_t offset = 0;
+    for (std::string line; std::getline(in, line); offset += line.size() + 1) {
         if (line.empty()) continue;
         if (first) {
             first = false;
@@ -193,16 +193,51 @@ Manifest readManifest(const fs::path& path) {
             continue;
         }
         try {
-            if (auto e = entryFromLine(line))
+            if (auto e = entryFromLine(line)) {
+                e->place = {file, offset, line.size()};
                 m.entries.push_back(std::move(*e));
-            else
+            } else {
                 ++m.skippedLines;
+            }
         } catch (const nlohmann::json::exception&) {
             ++m.skippedLines;  // a line cut by a crash or a kill: its output is simply done again
         }
     }
+    if (in.bad()) throw InputError("cannot read '" + shown(path) + "'");
     if (first) throw InputError("'" + shown(path) + "' is empty, not an AugLab augment manifest");
     return m;
+}
+
+ManifestLines::~ManifestLines() {
+    for (const auto& [path, fd] : open_) ::close(fd);
+}
+
+std::string ManifestLines::get(const ManifestEntry& e) {
+    if (!e.place.file) return e.line;
+    auto it = open_.find(*e.place.file);
+    if (it == open_.end()) {
+        const int fd = ::open(e.place.file->c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            throw RuntimeError("cannot read '" + shown(*e.place.file) + "': " + std::generic_category().message(errno));
+        it = open_.emplace(*e.place.file, fd).first;
+    }
+    std::string line(e.place.length, '\0');
+    std::size_t done = 0;
+    while (done < line.size()) {
+        const ssize_t n = ::pread(it->second, line.data() + done, line.size() - done,
+                                  static_cast<off_t>(e.place.offset + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0)
+            throw RuntimeError("cannot read '" + shown(*e.place.file) + "': " +
+                               (n < 0 ? std::generic_category().message(errno) : std::string("it got shorter")));
+        done += static_cast<std::size_t>(n);
+    }
+    return line;
+}
+
+std::string manifestLine(const ManifestEntry& entry) {
+    ManifestLines lines;
+    return lines.get(entry);
 }
 
 std::vector<std::string> headerDifferences(const Json& existing, const Json& wanted, const std::string& there,
@@ -234,26 +269,54 @@ std::vector<std::string> headerDifferences(const Json& existing, const Json& wan
     return out;
 }
 
-void writeManifest(const fs::path& path, const Json& header, std::vector<ManifestEntry> entries) {
+std::vector<ManifestEntry> writeManifest(const fs::path& path, const Json& header,
+                                         std::vector<ManifestEntry> entries) {
     std::stable_sort(entries.begin(), entries.end(), [](const ManifestEntry& a, const ManifestEntry& b) {
         return std::tie(a.input, a.copy) < std::tie(b.input, b.copy);
     });
-    std::string text = oneLine(header) + "\n";
-    for (const ManifestEntry& e : entries) text += e.line + "\n";
-    writeFileAtomically(path, text);
+    // Lines are read (from this very file, perhaps: the old one stays readable until the rename)
+    // and written one at a time, in chunks.
+    ManifestLines lines;
+    AtomicFileWriter out(path);
+    const auto file = std::make_shared<const fs::path>(path);
+    std::string chunk = oneLine(header) + "\n";
+    std::uint64_t offset = chunk.size();
+    for (ManifestEntry& e : entries) {
+        const std::string line = lines.get(e);
+        chunk += line;
+        chunk += '\n';
+        std::string().swap(e.line);
+        e.place = {file, offset, line.size()};
+        offset += line.size() + 1;
+        if (chunk.size() >= (std::size_t{1} << 20)) {
+            out.write(chunk);
+            chunk.clear();
+        }
+    }
+    out.write(chunk);
+    out.commit();
+    return entries;
 }
 
-ManifestAppender::ManifestAppender(const fs::path& path) : path_(path) {
+ManifestAppender::ManifestAppender(const fs::path& path) : path_(std::make_shared<const fs::path>(path)) {
     fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd_ < 0)
         throw RuntimeError("cannot open '" + shown(path) + "': " + std::generic_category().message(errno));
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) {
+        const int error = errno;
+        ::close(fd_);
+        throw RuntimeError("cannot open '" + shown(path) + "': " + std::generic_category().message(error));
+    }
+    size_ = static_cast<std::uint64_t>(st.st_size);
 }
 
 ManifestAppender::~ManifestAppender() {
     close();
 }
 
-void ManifestAppender::append(const ManifestEntry& entry) {
+void ManifestAppender::append(ManifestEntry& entry) {
+    if (entry.place.file) entry.line = manifestLine(entry);  // a line of another file: copied here
     const std::string text = entry.line + "\n";
     // One write() per line; a short write (disk full) is an error, not something to finish later.
     ssize_t n;
@@ -261,8 +324,11 @@ void ManifestAppender::append(const ManifestEntry& entry) {
         n = ::write(fd_, text.data(), text.size());
     } while (n < 0 && errno == EINTR);
     if (n != static_cast<ssize_t>(text.size()))
-        throw RuntimeError("cannot append to '" + shown(path_) + "': " +
+        throw RuntimeError("cannot append to '" + shown(*path_) + "': " +
                            (n < 0 ? std::generic_category().message(errno) : std::string("short write")));
+    entry.place = {path_, size_, entry.line.size()};
+    size_ += text.size();
+    std::string().swap(entry.line);  // the file holds it now (assigning "" would keep the buffer)
 }
 
 void ManifestAppender::close() {
@@ -319,6 +385,7 @@ OutputFolderLock::~OutputFolderLock() {
 std::vector<ManifestEntry> prepareOutputFolder(const fs::path& folder, const Json& header, bool overwrite,
                                                std::ostream* messages, const RunFiles& files) {
     const fs::path manifestPath = folder / files.manifest;
+    if (const std::string why = outputPathProblem(folder, files.manifest); !why.empty()) throw InputError(why);
     removeStaleTemporaries(folder, files);  // first: a run killed while writing its first manifest left one
     std::error_code ec;
     std::vector<ManifestEntry> kept;
@@ -335,11 +402,18 @@ std::vector<ManifestEntry> prepareOutputFolder(const fs::path& folder, const Jso
                 "to delete that run's outputs and start again");
         if (overwrite) {
             std::size_t removed = 0;
+            // Only what lies inside the folder: a link in it to elsewhere (images -> /data) is not
+            // followed, whatever the manifest lists.
+            const auto removable = [&](const std::string& relative) {
+                if (!insideFolder(relative)) return false;
+                const std::string why = outputPathProblem(folder, relative);
+                if (!why.empty()) say(messages, "--overwrite: not removed: " + why);
+                return why.empty();
+            };
             for (const ManifestEntry& e : m.entries)
-                if (e.ok && insideFolder(e.output) && fs::remove(folder / fromUtf8(e.output), ec)) {
+                if (e.ok && removable(e.output) && fs::remove(folder / fromUtf8(e.output), ec)) {
                     ++removed;
-                    if (!e.labels.empty() && insideFolder(e.labels))
-                        fs::remove(folder / fromUtf8(e.labels), ec);
+                    if (!e.labels.empty() && removable(e.labels)) fs::remove(folder / fromUtf8(e.labels), ec);
                 }
             say(messages, "--overwrite: removed " + std::to_string(removed) + " outputs of the previous run");
         } else {
@@ -395,8 +469,7 @@ std::vector<ManifestEntry> prepareOutputFolder(const fs::path& folder, const Jso
             ": augment writes only into an empty folder or one it wrote before (add --overwrite to "
             "write into it anyway)");
     }
-    writeManifest(manifestPath, header, kept);  // a fresh manifest, or the old one compacted
-    return kept;
+    return writeManifest(manifestPath, header, std::move(kept));  // a fresh manifest, or the old one compacted
 }
 
 }  // namespace auglab::cli

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -35,7 +37,32 @@ struct ManifestEntry {
     std::uint64_t seed = 0;
     std::uint64_t bytes = 0;  ///< size of the output file
     std::string labels;       ///< relative path of the output's label file ("" when none, or COCO)
-    std::string line;         ///< the line as written, without its newline
+    /// The line as written, without its newline, while only memory holds it (a new entry until
+    /// ManifestAppender::append). Once the line is in a manifest file, `place` says where and this
+    /// is empty: a run keeps a few hundred bytes per output instead of its replay's KB (manifestLine()).
+    std::string line;
+    struct Place {
+        std::shared_ptr<const std::filesystem::path> file;  ///< null: the line is in `line`
+        std::uint64_t offset = 0;
+        std::uint64_t length = 0;
+    } place;
+};
+
+/// The entry's line: `line`, or read back from its manifest file. ManifestLines reads many.
+std::string manifestLine(const ManifestEntry& entry);
+
+/// Reads entries' lines back from their manifest files, keeping each file open: a rewrite of a
+/// manifest of a million lines opens it once.
+class ManifestLines {
+public:
+    ManifestLines() = default;
+    ~ManifestLines();
+    ManifestLines(const ManifestLines&) = delete;
+    ManifestLines& operator=(const ManifestLines&) = delete;
+    std::string get(const ManifestEntry& entry);  ///< throws RuntimeError when the file cannot be read
+
+private:
+    std::map<std::filesystem::path, int> open_;
 };
 
 /// An output line: every field above plus the backend that rendered it and the replay, and, for a
@@ -53,7 +80,8 @@ struct Manifest {
     int skippedLines = 0;                ///< unreadable lines (a line cut by a crash), ignored
 };
 
-/// Reads a manifest. Throws InputError when the file is not an augment manifest or is of a newer
+/// Reads a manifest, line by line (the entries keep where their lines are, not the lines).
+/// Throws InputError when the file is not an augment manifest or is of a newer
 /// version; a line that cannot be read is counted in skippedLines and otherwise ignored.
 Manifest readManifest(const std::filesystem::path& path);
 
@@ -66,9 +94,11 @@ std::vector<std::string> headerDifferences(const nlohmann::ordered_json& existin
                                            const std::string& there = "there",
                                            const std::string& now = "now");
 
-/// Replaces the manifest atomically with the header and `entries`, sorted by input then copy.
-void writeManifest(const std::filesystem::path& path, const nlohmann::ordered_json& header,
-                   std::vector<ManifestEntry> entries);
+/// Replaces the manifest atomically with the header and `entries`, sorted by input then copy,
+/// written as they are read (never the whole file in memory; an entry's line may be in the file
+/// being replaced). Returns the entries in that order, their places in the new file.
+std::vector<ManifestEntry> writeManifest(const std::filesystem::path& path, const nlohmann::ordered_json& header,
+                                         std::vector<ManifestEntry> entries);
 
 /// Appends lines to a manifest; each line goes out in one write() on an O_APPEND descriptor, so a
 /// crash can at most cut the last line, which readManifest() then ignores.
@@ -79,12 +109,15 @@ public:
     ManifestAppender(const ManifestAppender&) = delete;
     ManifestAppender& operator=(const ManifestAppender&) = delete;
 
-    void append(const ManifestEntry& entry);  ///< throws RuntimeError when the write fails
+    /// Appends the entry's line; the entry then keeps only its place in the file. Throws
+    /// RuntimeError when the write fails (the entry keeps its line).
+    void append(ManifestEntry& entry);
     void close();
 
 private:
-    std::filesystem::path path_;
+    std::shared_ptr<const std::filesystem::path> path_;
     int fd_ = -1;
+    std::uint64_t size_ = 0;  ///< where the next line goes
 };
 
 /// A lock (flock) on the output folder for a whole run: a second augment into the same folder is

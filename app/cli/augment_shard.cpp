@@ -224,6 +224,7 @@ MergeSummary mergeShardManifests(const fs::path& folderArg, std::ostream* messag
                              "): the merge would replace it; move it away, or merge in another folder");
         }
     }
+    if (const std::string why = outputPathProblem(folder, kManifestName); !why.empty()) throw InputError(why);
     std::vector<ManifestEntry> entries;
     for (const ShardManifest& s : shards)
         for (const ManifestEntry& e : s.manifest.entries) {

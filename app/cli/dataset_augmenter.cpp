@@ -1,9 +1,11 @@
 #include "dataset_augmenter.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -88,9 +90,10 @@ Json mergeCoco(const std::vector<ManifestEntry>& entries, const nlohmann::json& 
     doc["images"] = Json::array();
     doc["annotations"] = Json::array();
     std::int64_t imageId = 0, annotationId = 0;
+    ManifestLines lines;
     for (const ManifestEntry& e : entries) {
         if (!e.ok) continue;
-        const Json line = Json::parse(e.line);
+        const Json line = Json::parse(lines.get(e));
         if (!line.contains("labels") || !line["labels"].contains("coco")) continue;
         const Json& one = line["labels"]["coco"];
         for (Json image : one["images"]) {
@@ -172,7 +175,7 @@ private:
     /// The labels of one output: written (label file formats) before the image, or kept for the
     /// manifest (COCO). Returns the manifest's "labels" member.
     Json writeLabels(const PlannedInput& in, int k, const Replay& replay, const Targets& targets,
-                     const Image& out, Event& e) {
+                     const Image& out, Event& e, AtomicFileSet& files) {
         const LabelledDataset& d = *folders_.labels;
         const TargetSettings rules = o_.preset.targets.value_or(TargetSettings{});
         // Partners' labels (the 4-image grid takes theirs too), read from the dataset when asked for.
@@ -208,24 +211,31 @@ private:
             return labels;
         }
         const std::string file = outputLabelPath(folders_, in, k);
-        const fs::path path = folders_.output / fromUtf8(file);
+        const fs::path path = checkedOutput(file);
         std::error_code ec;
         fs::create_directories(path.parent_path(), ec);
         if (d.format() == LabelFormat::MaskPng) {
             const auto semantic = std::find_if(kept.masks.rbegin(), kept.masks.rend(),
                                                [](const Mask& m) { return m.owner < 0; });
             if (semantic == kept.masks.rend()) return nullptr;  // the image had no mask: none written
-            writeMaskPng(path, *semantic);
+            files.add(path, encodeMaskPng(*semantic, file));
         } else {
             ImageLabels l;
             l.format = d.format();
             for (const Keypoint& kp : targets.keypoints)
                 if (kp.owner >= 0) l.keypointsPerBox = std::max(l.keypointsPerBox, kp.label + 1);
-            writeFileAtomically(path, labelFileText(l, kept, image, out.width, out.height, out.channels),
-                                Durability::Batch);
+            files.add(path, labelFileText(l, kept, image, out.width, out.height, out.channels));
         }
         labels["file"] = file;
         return labels;
+    }
+
+    /// The path of output file `relative`, checked again just before it is written (a link made in
+    /// the output folder since the run started is caught): InputError, which fails this input.
+    fs::path checkedOutput(const std::string& relative) const {
+        if (const std::string why = outputPathProblem(folders_.output, relative); !why.empty())
+            throw InputError(why);
+        return folders_.output / fromUtf8(relative);
     }
 
     void workerLoop(int worker) {
@@ -280,6 +290,7 @@ private:
                     SampleRenderer::Result r;
                     Event e;
                     Json labels;
+                    std::vector<std::uint8_t> bytes;
                     try {
                         const PartnerPool pool{planned_.size(),
                                                static_cast<std::uint64_t>(&in - planned_.data())};
@@ -287,22 +298,25 @@ private:
                                                 source.height(), pool);
                         namePartners(replay, [this](std::uint64_t p) { return utf8(planned_[p].source); });
                         r = renderer_.render(worker, replay, source, partners_);
-                        // Labels first: an image on disk always has its labels (a resumed run checks).
-                        if (folders_.labels) labels = writeLabels(in, k, replay, targets, r.image, e);
+                        // The image and its labels appear together or not at all (a resumed run
+                        // takes an image without its label file as not done).
+                        AtomicFileSet files;
+                        if (folders_.labels) labels = writeLabels(in, k, replay, targets, r.image, e, files);
+                        bytes = encodeImage(r.image, o_.format, o_.jpegQuality);
+                        files.add(checkedOutput(in.outputs[static_cast<std::size_t>(k)]), bytes);
+                        // Synced once for the whole run (augmentFolder), not file by file.
+                        files.commit(Durability::Batch);
                     } catch (const InputError& err) {
                         // The pipeline does not fit this image (a hole or grid unit larger than it,
-                        // an op that needs a square image on another), or a label does not fit the
-                        // rules (a box outside the image without clip): this input fails, the run goes on.
+                        // an op that needs a square image on another), a label does not fit the
+                        // rules (a box outside the image without clip), or an output path leaves
+                        // the output folder: this input fails, the run goes on.
                         Event failure;
                         failure.failure = "'" + utf8(in.source) + "': " + err.what();
                         failure.entry = failedEntry(in.relative, failure.failure);
                         post(std::move(failure));
                         break;
                     }
-                    const std::vector<std::uint8_t> bytes = encodeImage(r.image, o_.format, o_.jpegQuality);
-                    // Synced once for the whole run (augmentFolder), not file by file.
-                    writeFileAtomically(folders_.output / fromUtf8(in.outputs[static_cast<std::size_t>(k)]),
-                                        bytes, Durability::Batch);
                     e.entry = outputEntry(in.relative, in.outputs[static_cast<std::size_t>(k)], k, o_.seed,
                                           index, bytes.size(), r.backend,
                                           replayToJson(replay, inventedShare(buildFullPlan(
@@ -409,6 +423,72 @@ private:
     bool toldAlpha_ = false, told16Bit_ = false;
 };
 
+/// The inputs of a labelled dataset whose labels cannot be told apart or are unknown get an error
+/// before anything is written: two images that would read one label file (a.png beside images/ and
+/// images/a.png both map to labels/a.txt) and write one (labels/a_aug0.txt), and, in COCO, an
+/// image that no COCO file lists. COCO entries that match no image are reported in `report`.
+void checkLabelFiles(const AugmentFolders& f, std::vector<PlannedInput>& planned, LabelReport& report) {
+    const LabelledDataset& d = *f.labels;
+    if (d.format() == LabelFormat::Coco) {
+        std::vector<fs::path> images;
+        for (PlannedInput& p : planned) {
+            if (p.relative.empty() || p.relative.back() == '/') continue;
+            images.push_back(p.source);
+            if (p.error.empty() && !d.lists(p.source))
+                p.error = std::string("'") + utf8(p.source) + "': no COCO file of the dataset lists it in images (" +
+                          utf8(d.labelPath(p.source).filename()) +
+                          "), so its labels are unknown and it is not augmented; list it there (with no "
+                          "annotations if it has none) or move it out of the dataset";
+        }
+        for (std::string& line : d.entriesWithoutImage(images)) report.skipped.push_back(std::move(line));
+        return;
+    }
+    std::map<fs::path, std::vector<PlannedInput*>> readers;
+    for (PlannedInput& p : planned)
+        if (p.error.empty() && !p.outputs.empty()) readers[d.labelPath(p.source).lexically_normal()].push_back(&p);
+    for (auto& [file, inputs] : readers) {
+        if (inputs.size() < 2) continue;
+        std::string names;
+        for (const PlannedInput* p : inputs) {
+            names += names.empty() ? "'" : ", '";
+            names += p->relative;
+            names += '\'';
+        }
+        for (PlannedInput* p : inputs)
+            p->error = std::string("'") + utf8(p->source) + "': " + names + " would all take their labels from '" +
+                       utf8(file) + "' (and write them to the same files): which image it labels is "
+                       "unclear, so none of them is augmented; move or rename all but one";
+    }
+    // What each output's label file is called: a name no two inputs may share, nor an image output.
+    std::map<std::string, std::string> claimed;
+    for (const PlannedInput& p : planned)
+        for (const std::string& out : p.outputs) claimed.emplace(out, p.relative);
+    for (PlannedInput& p : planned) {
+        if (!p.error.empty()) continue;
+        for (int k = 0; k < static_cast<int>(p.outputs.size()) && p.error.empty(); ++k) {
+            const std::string label = outputLabelPath(f, p, k);
+            const auto [it, fresh] = claimed.emplace(label, p.relative);
+            if (!fresh && it->second != p.relative)
+                p.error = std::string("'") + utf8(p.source) + "': its label file " + label + " would have the name of a file of '" +
+                          it->second + "'; rename one of the two";
+        }
+    }
+}
+
+/// Keeps one entry per output, the last in `entries` (an output written again replaces its old
+/// line); sorted by output.
+void keepLatestOutputs(std::vector<ManifestEntry>& entries) {
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const ManifestEntry& a, const ManifestEntry& b) { return a.output < b.output; });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        if (i + 1 < entries.size() && entries[i + 1].output == entries[i].output) continue;  // a later one
+        if (kept != i) entries[kept] = std::move(entries[i]);
+        ++kept;
+    }
+    entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(kept), entries.end());
+}
+
 }  // namespace
 
 std::vector<fs::path> writeCocoFiles(const LabelledDataset& labels, const fs::path& input,
@@ -422,6 +502,7 @@ std::vector<fs::path> writeCocoFiles(const LabelledDataset& labels, const fs::pa
         std::stable_sort(group.begin(), group.end(),
                          [](const ManifestEntry& a, const ManifestEntry& b) { return a.output < b.output; });
         const fs::path rel = inside(cocoFile, input).value_or(cocoFile.filename());
+        if (const std::string why = outputPathProblem(output, utf8(rel)); !why.empty()) throw InputError(why);
         std::error_code ec;
         fs::create_directories((output / rel).parent_path(), ec);
         writeFileAtomically(output / rel, mergeCoco(group, labels.coco()->categories()).dump(1) + "\n");
@@ -452,6 +533,8 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
         std::erase_if(planned,
                       [&](const PlannedInput& p) { return masks.count(p.source.lexically_normal()) > 0; });
     }
+
+    if (folders.labels) checkLabelFiles(folders, planned, labelReport);
 
     AugmentSummary s;
     if (folders.labels) {
@@ -499,9 +582,10 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
     std::vector<ManifestEntry> kept =
         prepareOutputFolder(folders.output, header, o.overwrite, o.messages, files);
 
-    std::map<std::string, const ManifestEntry*> byOutput;
+    std::map<std::string, const ManifestEntry*> byOutput;  // cleared once the work is planned
     for (const ManifestEntry& e : kept) byOutput[e.output] = &e;
     std::vector<Pending> work;
+    std::size_t toDo = 0;
     for (const PlannedInput& p : planned) {
         if (!p.error.empty() || !mine(p)) continue;
         Pending pending{&p, {}};
@@ -516,6 +600,21 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
                 pending.copies.push_back(k);
         }
         if (pending.copies.empty()) continue;
+        // Every file it writes stays inside the output folder (no link leads out, no name is too
+        // long), checked before anything is written; a problem fails this input alone.
+        std::string unsafe;
+        for (const int k : pending.copies) {
+            unsafe = outputPathProblem(folders.output, p.outputs[static_cast<std::size_t>(k)]);
+            if (unsafe.empty() && folders.labels && folders.labels->format() != LabelFormat::Coco)
+                unsafe = outputPathProblem(folders.output, outputLabelPath(folders, p, k));
+            if (!unsafe.empty()) break;
+        }
+        if (!unsafe.empty()) {
+            const std::string why = "'" + p.relative + "': " + unsafe;
+            failed.push_back(failedEntry(p.relative, why));
+            say(o, "failed: " + why);
+            continue;
+        }
         // Folders are made here, before the workers start, so that they never race to make one.
         fs::create_directories((folders.output / fromUtf8(p.outputs[0])).parent_path(), ec);
         if (ec) {
@@ -525,13 +624,16 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
             say(o, "failed: " + why);
             continue;
         }
+        toDo += pending.copies.size();
         work.push_back(std::move(pending));
     }
+    std::map<std::string, const ManifestEntry*>().swap(byOutput);
     s.failedFiles = failed.size();
 
     ManifestAppender appender(s.manifest);
-    for (const ManifestEntry& f : failed) appender.append(f);
+    for (ManifestEntry& f : failed) appender.append(f);
     std::vector<ManifestEntry> done;
+    done.reserve(toDo);
     run.run(std::move(work), s.jobs, s, appender, done, failed, start);
     appender.close();
     // The outputs reach the disk before the manifest that lists them is rewritten (the rewrite
@@ -544,11 +646,17 @@ AugmentSummary augmentFolder(const AugmentOptions& o) {
 
     // The final manifest: every output present, each once (an output written again replaces its
     // old line), and this run's failures.
-    std::map<std::string, ManifestEntry> outputs;
-    for (ManifestEntry& e : kept) outputs[e.output] = std::move(e);
-    for (ManifestEntry& e : done) outputs[e.output] = std::move(e);
-    std::vector<ManifestEntry> all = std::move(failed);
-    for (auto& [name, e] : outputs) all.push_back(std::move(e));
+    // old line), and this run's failures. One vector, the entries moved into it (a few hundred
+    // bytes each: their lines stay in the file).
+    std::vector<ManifestEntry> all;
+    all.reserve(kept.size() + done.size() + failed.size());
+    for (std::vector<ManifestEntry>* from : {&kept, &done}) {
+        std::move(from->begin(), from->end(), std::back_inserter(all));
+        std::vector<ManifestEntry>().swap(*from);
+    }
+    keepLatestOutputs(all);
+    std::move(failed.begin(), failed.end(), std::back_inserter(all));
+    std::vector<ManifestEntry>().swap(failed);
     // COCO: one file listing every output, rebuilt from the manifest's lines (this run's and the
     // kept ones). A shard has only its part: --merge-manifests writes the file from all of them.
     if (folders.labels && folders.labels->format() == LabelFormat::Coco && !run.fatal() && !o.shard)
