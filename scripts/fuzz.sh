@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes the readers of untrusted input with libFuzzer: the image decoders (tests/fuzz/fuzz_image)
-# and the preset, replay and Albumentations readers (tests/fuzz/fuzz_json). Builds them with clang,
+# Fuzzes the readers of untrusted input with libFuzzer: the image decoders (tests/fuzz/fuzz_image),
+# the preset, replay and Albumentations readers (tests/fuzz/fuzz_json) and the dataset label
+# readers: COCO, YOLO (pose too), data.yaml, classes.txt, Pascal VOC, mask PNGs (tests/fuzz/fuzz_labels). Builds them with clang,
 # AddressSanitizer and UndefinedBehaviorSanitizer into "$build"/ (or into the build folder given
 # as the argument, configured with AUGLAB_FUZZ=ON: scripts/test.sh passes its sanitizer build),
 # then runs each for a bounded time (AUGLAB_FUZZ_SECONDS, default 30) from the corpus in
@@ -16,9 +17,9 @@ if [ $# -eq 0 ]; then
         -DAUGLAB_FUZZ=ON -DAUGLAB_SANITIZE=ON -DAUGLAB_TESTS=OFF -DAUGLAB_GUI=OFF -DAUGLAB_GL=OFF -DAUGLAB_CUDA=OFF \
         >/dev/null
 fi
-cmake --build "$build" -j"$(nproc)" --target fuzz_image fuzz_json
+cmake --build "$build" -j"$(nproc)" --target fuzz_image fuzz_json fuzz_labels
 status=0
-for target in image json; do
+for target in image json labels; do
   corpus=$(mktemp -d)
   cp tests/fuzz/corpus/"$target"/* "$corpus"/
   echo "== fuzz_$target: ${seconds} s from $(ls tests/fuzz/corpus/"$target" | wc -l) corpus files =="
