@@ -35,10 +35,10 @@ if [ "${AUGLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   # The label readers and the targets' own suite too (not the one that runs the Python library).
   suites=(test_image_io test_image_save test_image_resize test_warp test_colour_ops test_sampler test_preset
           test_render test_sheet_sources test_import test_import_ops test_annotations test_coco_masks test_raster
-          test_weather)
+          test_weather test_hostile_inputs)
   cmake --build build-asan -j"$(nproc)" --target "${suites[@]}" test_targets
   # Any UBSan report fails the run.
-  regex="^($(IFS='|'; echo "${suites[*]}")|test_preset\.(TestPreset|TestReplayFuzz|TestReplayFuzzMosaic)|test_targets\.TestTargets)\$"
+  regex="^($(IFS='|'; echo "${suites[*]}")|test_preset\.(TestPreset|TestReplayFuzz|TestReplayFuzzMosaic)|test_targets\.TestTargets|test_hostile_inputs\.TestHostileFiles)\$"
   (cd build-asan && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
      ctest --output-on-failure -j"$(nproc)" --timeout 900 -R "$regex")
 fi
