@@ -6,6 +6,7 @@
 #include <QOpenGLContext>
 
 #include "backend_registry.h"
+#include "error.h"
 #if defined(AUGLAB_HAVE_GL)
 #include "gl_backend.h"
 #endif
