@@ -184,6 +184,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         const QString seed = QString::number(doc_.preset().seed);
         if (seedEdit_->text() != seed) seedEdit_->setText(seed);
         costMeter_->setPipeline(doc_.preset().pipeline, doc_.preset().seed);
+        updateTitle();  // an untitled document is named by its preset, which an import replaces
         requestRender();
     });
     connect(&doc_, &PipelineDocument::editRefused, this, [this](const QString& why) { showStatus(why); });
