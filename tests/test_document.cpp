@@ -22,6 +22,7 @@ private slots:
     void optionalPixelHolesComeAsAPair();
     void saveOpenAndDirtyState();
     void failedSaveKeepsOldFileAndDirtyState();
+    void importLeavesThePresetFile();
     void autosaveAndRecovery();
 };
 
@@ -154,6 +155,32 @@ void TestDocument::failedSaveKeepsOldFileAndDirtyState() {
     QVERIFY_THROWS_EXCEPTION(std::exception, doc.save(dir.filePath("folder")));
     QVERIFY(doc.isDirty());
     QVERIFY(doc.filePath().isEmpty());
+}
+
+void TestDocument::importLeavesThePresetFile() {
+    // An import is one undo step after which the document is in no file (a save asks for a name),
+    // even when the import equals the pipeline; undoing it gives the file its name back.
+    QTemporaryDir dir;
+    PipelineDocument doc;
+    const QString path = dir.filePath("mine.auglab.json");
+    doc.save(path);
+    QSignalSpy paths(&doc, &PipelineDocument::filePathChanged);
+    const Preset same = doc.preset();
+    doc.importPreset(same, "Import");
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QVERIFY(doc.filePath().isEmpty());
+    QVERIFY(doc.isDirty());
+    QCOMPARE(doc.displayName(), QString::fromStdString(same.name) + " (untitled) *");
+    doc.undoStack()->undo();
+    QCOMPARE(doc.filePath(), path);
+    QVERIFY(!doc.isDirty());
+    QCOMPARE(doc.displayName(), QString("mine.auglab.json"));
+    doc.undoStack()->redo();
+    QVERIFY(doc.filePath().isEmpty());
+    QCOMPARE(paths.count(), 3);
+    // Untitled already: an import equal to the pipeline changes nothing.
+    doc.importPreset(same, "Import");
+    QCOMPARE(doc.undoStack()->count(), 1);
 }
 
 void TestDocument::autosaveAndRecovery() {

@@ -12,6 +12,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFileDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -30,9 +31,12 @@
 #include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QtTest>
+
+#include <functional>
 
 #include "backend_registry.h"
 #include "contact_sheet.h"
@@ -83,6 +87,8 @@ private slots:
     void distributionUsesTheCropsSize();
     void exportDialogShowsTargetText();
     void importAlbumentationsIsOneUndoStep();
+    void importMakesAnUntitledDocument();
+    void importAsksToSaveUnsavedChangesFirst();
     void groupsAreBlocksThatNestAndTune();
 };
 
@@ -105,6 +111,33 @@ Preset everyOpWithDefaults() {
         p.pipeline.push_back(c);
     }
     return p;
+}
+
+// Answers the next modal dialog the window opens (a file dialog, a question) as the user would:
+// `answer` gets it once it is shown. The dialog runs its own event loop, so a timer of the window's
+// looks for it; it stops with the window.
+void answerNextDialog(QWidget& window, std::function<void(QWidget*)> answer) {
+    auto* poll = new QTimer(&window);
+    poll->setInterval(20);
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, answer = std::move(answer)] {
+        QWidget* dialog = QApplication::activeModalWidget();
+        if (!dialog || !dialog->isVisible() || dialog->objectName() == "errorMessage") return;
+        poll->stop();
+        poll->deleteLater();
+        answer(dialog);
+    });
+    poll->start();
+}
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QAction* menuAction(QWidget& window, const QString& text) {
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->text() == text) return a;
+    return nullptr;
 }
 
 }  // namespace
@@ -665,6 +698,110 @@ void TestGui::importAlbumentationsIsOneUndoStep() {
     QCOMPARE(w->document()->preset().pipeline[0].name(), std::string("affine"));
     w->document()->undoStack()->undo();
     QVERIFY(w->document()->preset() == before);
+}
+
+void TestGui::importMakesAnUntitledDocument() {
+    // The user's tuned preset is open. An Albumentations file imported over it is a pipeline of its
+    // own, in no file yet: the title says so, Save asks for a name (and so does the unsaved-changes
+    // prompt on closing), and the tuned preset keeps its bytes. Undoing the import is back to the
+    // tuned preset, file name and all.
+    auto w = makeWindow();
+    QVERIFY(w);
+    PipelineDocument* doc = w->document();
+    doc->setParam(0, "rotate_deg", Range{-7, 7});
+    const QString tuned = dir_->filePath("tuned.auglab.json");
+    QVERIFY(w->savePresetAs(tuned));
+    const Preset tunedPreset = doc->preset();
+    const QByteArray tunedBytes = fileBytes(tuned);
+    QVERIFY(!tunedBytes.isEmpty());
+    QVERIFY(w->importAlbumentationsFile(QString(AUGLAB_SOURCE_DIR) +
+                                        "/tests/data/export/reference/example_2.0.8.json"));
+    if (auto* box = w->findChild<QMessageBox*>("errorMessage")) box->close();  // the keys left out
+    const Preset imported = doc->preset();
+    QVERIFY(!(imported == tunedPreset));
+    QVERIFY2(doc->filePath().isEmpty(), qPrintable(doc->filePath()));
+    QVERIFY(doc->isDirty());
+    QVERIFY2(!w->windowTitle().contains("tuned") && w->windowTitle().contains("untitled") &&
+                 w->windowTitle().contains('*'),
+             qPrintable(w->windowTitle()));
+    // Undo: the tuned preset, under its name, as saved; redo: the import, untitled again.
+    doc->undoStack()->undo();
+    QVERIFY(doc->preset() == tunedPreset);
+    QCOMPARE(doc->filePath(), tuned);
+    QVERIFY(!doc->isDirty());
+    QCOMPARE(w->windowTitle(), QString("tuned.auglab.json — AugLab"));
+    doc->undoStack()->redo();
+    QVERIFY(doc->preset() == imported);
+    QVERIFY(doc->filePath().isEmpty());
+    QVERIFY2(w->windowTitle().contains("untitled") && w->windowTitle().contains('*'),
+             qPrintable(w->windowTitle()));
+
+    // Save asks for a name; cancelled, nothing is written and the document stays as it was.
+    QAction* save = menuAction(*w, "&Save Preset");
+    QVERIFY(save);
+    QString asked;
+    answerNextDialog(*w, [&](QWidget* dialog) {
+        asked = dialog->metaObject()->className();
+        qobject_cast<QDialog*>(dialog)->reject();
+    });
+    save->trigger();
+    QCOMPARE(asked, QString("QFileDialog"));
+    QCOMPARE(fileBytes(tuned), tunedBytes);
+    QVERIFY(doc->filePath().isEmpty() && doc->isDirty());
+
+    // Closing: "Save them?" Save: a name is asked for, and the import is written there.
+    const QString chosen = dir_->filePath("from-albumentations.auglab.json");
+    QStringList dialogs;
+    answerNextDialog(*w, [&](QWidget* question) {
+        dialogs << question->metaObject()->className();
+        auto* box = qobject_cast<QMessageBox*>(question);
+        QVERIFY(box);
+        answerNextDialog(*w, [&](QWidget* files) {
+            dialogs << files->metaObject()->className();
+            auto* fd = qobject_cast<QFileDialog*>(files);
+            QVERIFY(fd);
+            fd->selectFile(chosen);
+            static_cast<QDialog*>(fd)->accept();  // QFileDialog::accept, as the Save button runs it
+        });
+        box->button(QMessageBox::Save)->click();
+    });
+    QVERIFY(w->close());
+    QCOMPARE(dialogs, (QStringList{"QMessageBox", "QFileDialog"}));
+    QCOMPARE(fileBytes(tuned), tunedBytes);
+    QVERIFY(loadPreset(chosen.toStdString()) == imported);
+}
+
+void TestGui::importAsksToSaveUnsavedChangesFirst() {
+    // File > Import over a preset with unsaved changes asks to save them first, as opening a preset
+    // does: they go into that preset's file, and the import comes in untitled.
+    auto w = makeWindow();
+    QVERIFY(w);
+    PipelineDocument* doc = w->document();
+    const QString tuned = dir_->filePath("tuned.auglab.json");
+    QVERIFY(w->savePresetAs(tuned));
+    doc->setParam(0, "rotate_deg", Range{-7, 7});  // tuned further, not saved yet
+    const Preset unsaved = doc->preset();
+    QAction* import = menuAction(*w, "&Import Albumentations…");
+    QVERIFY(import);
+    QStringList dialogs;
+    answerNextDialog(*w, [&](QWidget* files) {
+        dialogs << files->metaObject()->className();
+        auto* fd = qobject_cast<QFileDialog*>(files);
+        QVERIFY(fd);
+        answerNextDialog(*w, [&](QWidget* question) {
+            dialogs << question->metaObject()->className();
+            auto* box = qobject_cast<QMessageBox*>(question);
+            QVERIFY(box);
+            box->button(QMessageBox::Save)->click();
+        });
+        fd->selectFile(QString(AUGLAB_SOURCE_DIR) + "/tests/data/export/reference/example_2.0.8.json");
+        static_cast<QDialog*>(fd)->accept();
+    });
+    import->trigger();
+    QCOMPARE(dialogs, (QStringList{"QFileDialog", "QMessageBox"}));
+    QVERIFY(loadPreset(tuned.toStdString()) == unsaved);
+    QCOMPARE(doc->preset().name, std::string("imported"));
+    QVERIFY(doc->filePath().isEmpty());
 }
 
 int main(int argc, char** argv) {

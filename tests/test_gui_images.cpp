@@ -29,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QToolBar>
 #include <QToolButton>
+#include <QToolTip>
 #include <QtTest>
 
 #include "backend_registry.h"
@@ -63,6 +64,7 @@ private slots:
     void clickOpensInspectorWithReplay();
     void mixTakesPartnersAndShowsLabelWeights();
     void unreadableFileGetsAPlaceholder();
+    void unreadableImageAloneLeavesTheGridLive();
     void imageStripPicksTheImageShown();
     void inspectorNamesItsSourceAndConfirmsSaves();
     void droppingFilesOpensThem();
@@ -168,6 +170,109 @@ void TestGuiImages::unreadableFileGetsAPlaceholder() {
     const QPoint c = w->grid()->tileCentre(1) * shot.devicePixelRatio();
     const QColor cell = shot.pixelColor(c + QPoint(int(shot.width() / 50), int(shot.height() / 30)));
     QVERIFY2(cell.red() > cell.green() + 15 && cell.red() > 50, qPrintable(cell.name()));
+}
+
+void TestGuiImages::unreadableImageAloneLeavesTheGridLive() {
+    // A truncated JPEG opened after a good image: every cell is a placeholder that says why (the
+    // decoder's message), not the previous image's samples frozen on screen. Edits, the grid size
+    // and the mode render again (placeholders still), a good image opened next is shown, and with
+    // several images loaded the good ones render beside the bad one.
+    QTemporaryDir folder;
+    const QString cut = folder.filePath("cut.jpg");
+    {
+        QFile good(sample("rocket.jpg"));
+        QVERIFY(good.open(QIODevice::ReadOnly));
+        const QByteArray bytes = good.readAll();
+        QFile bad(cut);
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        QVERIFY(bad.write(bytes.left(bytes.size() / 2)) == bytes.size() / 2);  // a download cut short
+    }
+    auto w = makeWindow();
+    QVERIFY(w);
+    QVERIFY(w->setBackend("cpu"));
+    QVERIFY(w->openImages({sample("rocket.jpg")}));
+    QVERIFY(waitForGrid(*w));
+    QVERIFY(w->grid()->placeholders().empty());
+    auto placeholdersOf = [&](const QString& file) {
+        // The tiles shown, when every one is a placeholder of `file` (a load error names its
+        // file); -1 otherwise.
+        const auto& tiles = w->shownTiles();
+        int n = 0;
+        for (std::size_t i = 0; i < tiles.size(); ++i) {
+            if (tiles[i].sourceIndex < 0) continue;
+            if (!QString::fromStdString(tiles[i].error).contains(QFileInfo(file).fileName())) return -1;
+            ++n;
+        }
+        return int(w->grid()->placeholders().size()) == n && w->files() == QStringList{file} ? n : -1;
+    };
+
+    QVERIFY(w->openImages({cut}));
+    QTRY_COMPARE_WITH_TIMEOUT(placeholdersOf(cut), 64, 10000);
+    for (const SheetTile& t : w->shownTiles())
+        QVERIFY2(QString::fromStdString(t.error).contains("truncated JPEG"), t.error.c_str());
+    // The reason is the tile's tooltip and the status bar's list of images not shown.
+    const QPoint centre = w->grid()->tileCentre(9);
+    QHelpEvent help(QEvent::ToolTip, centre, w->grid()->mapToGlobal(centre));
+    QApplication::sendEvent(w->grid(), &help);
+    QTRY_VERIFY2(QToolTip::text().contains("cut.jpg") && QToolTip::text().contains("truncated JPEG"),
+                 qPrintable(QToolTip::text()));
+    QCOMPARE(w->skippedImages().size(), 1);
+    QVERIFY2(w->skippedImages()[0].contains("truncated JPEG"), qPrintable(w->skippedImages()[0]));
+    // The placeholders are drawn: the cells are dark red, not rocket.jpg's samples.
+    const QImage shot = w->grid()->grabFramebuffer();
+    const QColor cell =
+        shot.pixelColor(w->grid()->tileCentre(9) * shot.devicePixelRatio() + QPoint(shot.width() / 50, 0));
+    QVERIFY2(cell.red() > cell.green() + 15 && cell.red() > 50, qPrintable(cell.name()));
+    // No sample is shown, so none is counted: no realism figure.
+    QVERIFY2(w->findChild<QLabel*>("realism")->text().isEmpty(),
+             qPrintable(w->findChild<QLabel*>("realism")->text()));
+
+    // An edit renders again.
+    const quint64 shown = w->shownGeneration();
+    w->document()->setParam(0, "rotate_deg", Range{-3, 3});
+    QTRY_VERIFY_WITH_TIMEOUT(w->shownGeneration() > shown, 10000);
+    QCOMPARE(placeholdersOf(cut), 64);
+    // So do the grid size and the mode.
+    w->setGrid(4, 4);
+    QTRY_COMPARE_WITH_TIMEOUT(placeholdersOf(cut), 16, 10000);
+    w->setMode(SheetMode::Compare);
+    QTRY_VERIFY_WITH_TIMEOUT(placeholdersOf(cut) == 16 && w->shownTiles()[0].original, 10000);
+    // In the cell, the decoder's words without the path.
+    QVERIFY2(w->grid()->placeholderReasons().value(0).startsWith("truncated JPEG"),
+             qPrintable(w->grid()->placeholderReasons().value(0)));
+    // A file whose very header cannot be read: placeholders too, in the same cells.
+    const QString empty = folder.filePath("empty.jpg");
+    QVERIFY(QFile(empty).open(QIODevice::WriteOnly));
+    QVERIFY(w->openImages({empty}));
+    QTRY_COMPARE_WITH_TIMEOUT(placeholdersOf(empty), 16, 10000);
+    QVERIFY2(QString::fromStdString(w->shownTiles()[0].error).contains("empty file"),
+             w->shownTiles()[0].error.c_str());
+    QCOMPARE(w->grid()->placeholderReasons().value(0), QString("empty file"));
+    // A good image next: its samples.
+    QVERIFY(w->openImages({sample("chelsea.png")}));
+    QTRY_VERIFY_WITH_TIMEOUT(w->grid()->placeholders().empty() && !w->shownTiles().empty() &&
+                                 w->shownTiles()[1].replay.imageWidth == 451,
+                             10000);
+    QVERIFY(w->skippedImages().isEmpty());
+
+    // Several images, one of them bad: the others render, the bad one is a placeholder.
+    QVERIFY(w->openImages({sample("rocket.jpg"), cut, sample("coffee.png")}));
+    QCOMPARE(w->mode(), SheetMode::Dataset);
+    QTRY_VERIFY_WITH_TIMEOUT(w->grid()->placeholders() == std::vector<int>{1}, 10000);
+    QCOMPARE(w->shownTiles()[0].replay.imageWidth, 640);
+    QVERIFY(w->shownTiles()[0].error.empty());
+    QCOMPARE(w->shownTiles()[2].replay.imageWidth, 600);
+    QVERIFY(w->shownTiles()[2].error.empty());
+    QVERIFY2(w->findChild<QLabel*>("realism")->text().contains("of 2 tiles"),
+             qPrintable(w->findChild<QLabel*>("realism")->text()));
+    // The bad one picked in the strip: its samples are placeholders; the next one picked renders.
+    w->setCurrentImage(1);
+    QTRY_VERIFY_WITH_TIMEOUT(w->grid()->placeholders().size() == 16, 10000);
+    w->setCurrentImage(2);
+    QTRY_VERIFY_WITH_TIMEOUT(w->grid()->placeholders().empty() &&
+                                 w->shownTiles()[0].replay.imageWidth == 600 &&
+                                 w->shownTiles()[0].error.empty(),
+                             10000);
 }
 
 void TestGuiImages::imageStripPicksTheImageShown() {

@@ -184,6 +184,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent) : QMai
         const QString seed = QString::number(doc_.preset().seed);
         if (seedEdit_->text() != seed) seedEdit_->setText(seed);
         costMeter_->setPipeline(doc_.preset().pipeline, doc_.preset().seed);
+        updateTitle();  // an untitled document is named by its preset, which an import replaces
         requestRender();
     });
     connect(&doc_, &PipelineDocument::editRefused, this, [this](const QString& why) { showStatus(why); });
@@ -275,13 +276,14 @@ void MainWindow::updateOverlays() {
 }
 
 void MainWindow::updateRealism() {
-    // Badges on tiles past the threshold; the page's median in the status bar.
+    // Badges on tiles past the threshold; the page's median in the status bar. A placeholder
+    // (a tile not rendered, its plan known or not) is no sample shown.
     const double threshold = realismThreshold_->value() / 100.0;
     std::vector<std::pair<int, QString>> badges;
     std::vector<double> shares;
     for (std::size_t i = 0; i < tiles_.size(); ++i) {
         const SheetTile& t = tiles_[i];
-        if (t.invented < 0 || t.original) continue;
+        if (t.invented < 0 || t.original || !t.error.empty()) continue;
         shares.push_back(t.invented);
         if (t.invented > threshold)
             badges.emplace_back(int(i), QString("%1%").arg(int(std::lround(100 * t.invented))));
@@ -536,15 +538,20 @@ void MainWindow::showGrid(const GridResult& r) {
     std::vector<QRect> rects;
     QStringList labels;
     std::vector<int> placeholders;
+    QStringList reasons;
     QStringList skipped;
     for (std::size_t i = 0; i < tiles_.size(); ++i) {
         const SheetTile& t = tiles_[i];
         rects.emplace_back(t.x, t.y, t.width, t.height);
         const QString file = QFileInfo(tileFiles_.value(int(i))).fileName();
         if (t.sourceIndex >= 0 && !t.error.empty()) {
-            // A placeholder that says why, instead of a silently empty cell.
+            // A placeholder that says why, instead of a silently empty cell: in the cell, the
+            // reason without the file's path, which a load error starts with.
             placeholders.push_back(int(i));
-            labels << tr("%1: not shown: %2").arg(file, QString::fromStdString(t.error));
+            const QString reason = QString::fromStdString(t.error);
+            const QString path = QStringLiteral("'%1': ").arg(tileFiles_.value(int(i)));
+            labels << tr("%1: not shown: %2").arg(file, reason);
+            reasons << (reason.startsWith(path) ? reason.mid(path.size()) : reason);
             skipped << labels.back();
             continue;
         }
@@ -552,7 +559,7 @@ void MainWindow::showGrid(const GridResult& r) {
                    : t.original      ? tr("original — %1").arg(file)
                                 : tr("sample %1 — %2 (click to inspect)").arg(t.sampleIndex).arg(file));
     }
-    grid_->setPlaceholders(std::move(placeholders));
+    grid_->setPlaceholders(std::move(placeholders), std::move(reasons));
     updateRealism();
     skipped.removeDuplicates();
     skippedButton_->setVisible(!skipped.isEmpty());
@@ -721,7 +728,7 @@ void MainWindow::updateRunCounts() {
     std::vector<int> opRuns(pipeline.size(), 0), groupRuns(pipeline.groups().size(), 0);
     int samples = 0;
     for (const SheetTile& t : tiles_) {
-        if (t.sourceIndex < 0 || t.original) continue;
+        if (t.sourceIndex < 0 || t.original || !t.error.empty()) continue;  // placeholders ran nothing
         ++samples;
         std::vector<bool> ran(pipeline.size(), false);
         for (const ConcreteOp& c : t.replay.ops)
@@ -747,7 +754,7 @@ void MainWindow::updateDistribution() {
     std::vector<double> values;
     int applied = 0, samples = 0;
     for (const SheetTile& t : tiles_) {
-        if (t.sourceIndex < 0 || t.original) continue;
+        if (t.sourceIndex < 0 || t.original || !t.error.empty()) continue;  // placeholders drew nothing shown
         ++samples;
         bool ran = false;
         // The op's entries (two where a some_of drew it twice), wherever its group ran it.

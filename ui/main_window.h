@@ -53,8 +53,8 @@ public:
     bool openFolder(const QString& dir);
     bool openPreset(const QString& path);
     bool savePresetAs(const QString& path);
-    /// Replaces the pipeline with an imported Albumentations file (one undo step); keys without an
-    /// AugLab equivalent are listed to the user.
+    /// Replaces the pipeline with an imported Albumentations file (one undo step), untitled: Save
+    /// asks for a name. Keys without an AugLab equivalent are listed to the user.
     bool importAlbumentationsFile(const QString& path);
     void reroll();
     void setSeedLocked(bool locked);

@@ -90,7 +90,8 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Import Albumentations…"), this, [this] {
         const QString p = QFileDialog::getOpenFileName(this, tr("Import an Albumentations file"), QString(),
                                                        tr("Albumentations JSON (*.json)"));
-        if (!p.isEmpty()) importAlbumentationsFile(p);
+        // The import is a pipeline of its own, like a preset opened: unsaved changes first.
+        if (!p.isEmpty() && maybeSave()) importAlbumentationsFile(p);
     });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);

@@ -154,7 +154,9 @@ bool MainWindow::importAlbumentationsFile(const QString& path) {
     try {
         const std::string text = readFileText(path.toStdString());
         const ImportResult r = importAlbumentations(text, path.toStdString());
-        doc_.applyEdit(r.preset, tr("Import %1").arg(QFileInfo(path).fileName()));  // undoable like any edit
+        // One undo step, into an untitled document: a save must not write the import over the
+        // preset that was open.
+        doc_.importPreset(r.preset, tr("Import %1").arg(QFileInfo(path).fileName()));
         if (!r.warnings.empty()) {
             QStringList lines;
             for (const std::string& w : r.warnings) lines << QString::fromStdString(w);

@@ -14,7 +14,8 @@
 namespace auglab {
 
 /// One edit: the whole preset before and after. Presets are small, so storing both is simpler and
-/// safer than per-field inverse operations, and every edit kind shares one command.
+/// safer than per-field inverse operations, and every edit kind shares one command. An edit that
+/// changes which file the document is (an import) holds the file path before and after too.
 class PresetEdit : public QUndoCommand {
 public:
     PresetEdit(PipelineDocument* doc, Preset before, Preset after, const QString& text, int mergeKey)
@@ -24,8 +25,12 @@ public:
           after_(std::move(after)),
           key_(mergeKey) {}
 
-    void redo() override { doc_->setPresetFromUndo(after_); }
-    void undo() override { doc_->setPresetFromUndo(before_); }
+    void setPaths(const QString& before, const QString& after) {
+        pathBefore_ = before;
+        pathAfter_ = after;
+    }
+    void redo() override { doc_->setPresetFromUndo(after_, pathAfter_); }
+    void undo() override { doc_->setPresetFromUndo(before_, pathBefore_); }
     int id() const override { return key_ > 0 ? 1 : -1; }
     bool mergeWith(const QUndoCommand* other) override {
         const auto* o = static_cast<const PresetEdit*>(other);
@@ -39,6 +44,7 @@ public:
 private:
     PipelineDocument* doc_;
     Preset before_, after_;
+    std::optional<QString> pathBefore_, pathAfter_;
     int key_;
 };
 
@@ -51,18 +57,36 @@ PipelineDocument::PipelineDocument(QObject* parent) : QObject(parent) {
 }
 
 QString PipelineDocument::displayName() const {
-    const QString name = path_.isEmpty() ? QString::fromStdString(preset_.name) : QFileInfo(path_).fileName();
+    // In no file yet, the preset's name is not a file's that Save would write: said so.
+    const QString preset = QString::fromStdString(preset_.name);
+    const QString name = !path_.isEmpty()   ? QFileInfo(path_).fileName()
+                         : preset.isEmpty() ? tr("untitled")
+                                            : tr("%1 (untitled)").arg(preset);
     return name + (isDirty() ? QStringLiteral(" *") : QString());
 }
 
-void PipelineDocument::setPresetFromUndo(const Preset& p) {
+void PipelineDocument::setPresetFromUndo(const Preset& p, const std::optional<QString>& path) {
     preset_ = p;
+    const bool moved = path && *path != path_;
+    if (path) path_ = *path;
     if (!autosavePath_.isEmpty()) autosaveTimer_.start();
     emit changed();
+    if (moved) emit filePathChanged(path_);
 }
 
 void PipelineDocument::applyEdit(const Preset& after, const QString& text, int mergeKey) {
     if (after == preset_) return;
+    pushEdit(after, text, mergeKey, std::nullopt);
+}
+
+void PipelineDocument::importPreset(const Preset& imported, const QString& text) {
+    // Even an import equal to the pipeline makes the document untitled: it came from another file.
+    if (imported == preset_ && path_.isEmpty()) return;
+    pushEdit(imported, text, 0, QString());
+}
+
+void PipelineDocument::pushEdit(const Preset& after, const QString& text, int mergeKey,
+                                const std::optional<QString>& path) {
     std::string why = groupRulesError(after.pipeline);
     if (why.empty()) pipelineOrderError(after.pipeline, why);
     if (!why.empty()) {
@@ -73,7 +97,9 @@ void PipelineDocument::applyEdit(const Preset& after, const QString& text, int m
         emit editRefused(tr("%1 refused: %2").arg(text, reason));
         return;
     }
-    undo_.push(new PresetEdit(this, preset_, after, text, mergeKey));
+    auto* edit = new PresetEdit(this, preset_, after, text, mergeKey);
+    if (path) edit->setPaths(path_, *path);
+    undo_.push(edit);
 }
 
 void PipelineDocument::setParam(int op, const std::string& key, const ParamValue& value, int mergeKey) {

@@ -6,6 +6,7 @@
 // from a crash and is offered back on the next start.
 
 #include <functional>
+#include <optional>
 
 #include <QObject>
 #include <QString>
@@ -26,7 +27,8 @@ public:
     QUndoStack* undoStack() { return &undo_; }
     QString filePath() const { return path_; }
     bool isDirty() const { return !undo_.isClean() || recovered_; }
-    /// Title for the window: the preset file's name (or the preset name) and a dirty marker.
+    /// Title for the window: the preset file's name (or, in no file yet, the preset's name said to
+    /// be untitled) and a dirty marker.
     QString displayName() const;
 
     /// A fresh merge key for a gesture (a slider drag): edits carrying it merge into one step.
@@ -60,6 +62,10 @@ public:
     void setGroupReplace(int group, bool replace);
     void setGroupEnabled(int group, bool enabled);
     void setSeed(quint64 seed);
+    /// Replaces the pipeline with one read from another tool's file (File > Import): one undo step
+    /// that also leaves the document untitled, so that a save asks for a name instead of writing
+    /// the import over the preset file that was open. Undoing it gives that file its name back.
+    void importPreset(const Preset& imported, const QString& text);
 
     // Files. Errors throw auglab::InputError / RuntimeError with the path and JSON path.
     void newDocument(const Preset& preset);
@@ -89,7 +95,10 @@ signals:
 
 private:
     friend class PresetEdit;
-    void setPresetFromUndo(const Preset& p);
+    /// `path`, when set: the file path the step leaves the document with (an import's).
+    void setPresetFromUndo(const Preset& p, const std::optional<QString>& path);
+    /// One undo step to `after` (refused when it breaks an order rule); `path` as above.
+    void pushEdit(const Preset& after, const QString& text, int mergeKey, const std::optional<QString>& path);
     void editGroup(int group, const std::function<void(OpGroup&)>& edit, const QString& text,
                    int mergeKey = 0);
 

@@ -25,6 +25,29 @@ QString shaderSource(const QString& name, QString& error) {
     return QString::fromUtf8(f.readAll());
 }
 
+// `text` in at most `maxLines` lines of `width` pixels, broken between words; the last line ends
+// in an ellipsis when the rest does not fit.
+QStringList wrapText(const QString& text, const QFontMetrics& fm, int width, int maxLines) {
+    QStringList lines;
+    QString line;
+    const QStringList words = text.split(' ', Qt::SkipEmptyParts);
+    for (qsizetype i = 0; i < words.size(); ++i) {
+        const QString longer = line.isEmpty() ? words[i] : line + ' ' + words[i];
+        if (line.isEmpty() || fm.horizontalAdvance(longer) <= width) {
+            line = longer;
+            continue;
+        }
+        if (lines.size() + 1 == maxLines) {  // the last line: the rest, elided
+            line = longer + ' ' + words.mid(i + 1).join(' ');
+            break;
+        }
+        lines << line;
+        line = words[i];
+    }
+    if (!line.isEmpty()) lines << fm.elidedText(line, Qt::ElideRight, width);
+    return lines;
+}
+
 }  // namespace
 
 void PreviewGrid::configureOpenGl() {
@@ -282,18 +305,37 @@ void PreviewGrid::paintPlaceholders() {
     const QRectF sheet = sheetRectInWidget();
     const double s = sheet.width() / sheetSize_.width();
     if (labels) paintOverlays(p, sheet, s);
-    for (const int i : placeholders_) {
+    for (std::size_t k = 0; k < placeholders_.size(); ++k) {
+        const int i = placeholders_[k];
         if (i < 0 || i >= int(tiles_.size())) continue;
         const QRect& t = tiles_[std::size_t(i)];
         const QRectF r(sheet.left() + t.x() * s, sheet.top() + t.y() * s, t.width() * s, t.height() * s);
         p.fillRect(r, QColor(70, 40, 40));
         p.setPen(QPen(QColor(200, 120, 100), 1, Qt::DashLine));
         p.drawRect(r.adjusted(2, 2, -2, -2));
-        QFont f = p.font();
-        f.setPixelSize(std::max(10, int(r.height() / 4)));
-        p.setFont(f);
         p.setPen(QColor(240, 190, 170));
-        p.drawText(r, Qt::AlignCenter, QStringLiteral("\u26a0"));
+        // The reason under the sign where the cell holds a few words of it; a small cell shows the
+        // sign alone (the tooltip has the reason whole).
+        QFont text = font();
+        text.setPixelSize(std::clamp(int(r.height() / 9), 9, 13));
+        const QFontMetrics tm(text);
+        const QRectF inside = r.adjusted(6, 4, -6, -4);
+        const int room = int((inside.height() * 0.6) / tm.lineSpacing());
+        const QString reason = placeholderReasons_.value(qsizetype(k));
+        const QStringList lines =
+            reason.isEmpty() || room < 2 ? QStringList() : wrapText(reason, tm, int(inside.width()), room);
+        QFont sign = p.font();
+        sign.setPixelSize(std::max(10, int(r.height() / (lines.isEmpty() ? 4 : 6))));
+        p.setFont(sign);
+        const QRectF signRect = lines.isEmpty() ? r
+                                                : QRectF(inside.left(), inside.top(), inside.width(),
+                                                         inside.height() - lines.size() * tm.lineSpacing());
+        p.drawText(signRect, Qt::AlignCenter, QStringLiteral("\u26a0"));
+        p.setFont(text);
+        for (qsizetype l = 0; l < lines.size(); ++l)
+            p.drawText(QRectF(inside.left(), signRect.bottom() + l * tm.lineSpacing(), inside.width(),
+                              tm.lineSpacing()),
+                       Qt::AlignHCenter | Qt::AlignTop, lines[l]);
     }
     QFont small = font();
     small.setPixelSize(11);

@@ -43,12 +43,15 @@ public:
     const QImage& sheet() const { return sheet_; }
     QSize sheetSize() const { return sheetSize_; }
     /// Tiles that could not be rendered (an unreadable file, an image the pipeline does not fit): each
-    /// is drawn as a placeholder with a warning sign; its tooltip (the tile's label) says why.
-    void setPlaceholders(std::vector<int> tiles) {
+    /// is drawn as a placeholder with a warning sign and, where the cell has room, `reasons[i]` (the
+    /// decoder's words, say); its tooltip (the tile's label) says it whole.
+    void setPlaceholders(std::vector<int> tiles, QStringList reasons = {}) {
         placeholders_ = std::move(tiles);
+        placeholderReasons_ = std::move(reasons);
         update();
     }
     const std::vector<int>& placeholders() const { return placeholders_; }
+    const QStringList& placeholderReasons() const { return placeholderReasons_; }
     /// Small labels in tiles' corners (the realism meter's "37%" on tiles past its threshold).
     void setBadges(std::vector<std::pair<int, QString>> badges) {
         badges_ = std::move(badges);
@@ -106,6 +109,7 @@ private:
     std::vector<QRect> tiles_;
     QStringList labels_;
     std::vector<int> placeholders_;
+    QStringList placeholderReasons_;
     std::vector<std::pair<int, QString>> badges_;
     std::vector<TileOverlay> overlays_;
     std::vector<QImage> maskImages_;  // per overlay: its masks in their classes' colours

@@ -6,6 +6,7 @@
 #include <QOpenGLContext>
 
 #include "backend_registry.h"
+#include "error.h"
 #if defined(AUGLAB_HAVE_GL)
 #include "gl_backend.h"
 #endif
@@ -32,6 +33,27 @@ QStringList tileErrors(const std::vector<SheetTile>& tiles, const QStringList& f
         if (!out.contains(line)) out << line;
     }
     return out;
+}
+
+/// The cells of a grid none of whose tiles can be laid out, each with why: what is shown when no
+/// image of the request has a readable header, or the pipeline fits none of them (layoutSheet then
+/// throws the first failing tile's reason, `why`, and keeps no other). The cells are where
+/// layoutSheet puts them: the layout of an empty pipeline over stand-ins of a tile's size, which
+/// cannot fail. A tile gets its image's header error, or else `why`.
+SheetLayout unrenderedLayout(const std::vector<SheetSource>& heads, const SheetOptions& o,
+                             const std::string& why) {
+    const std::vector<SheetSource> standIns(heads.size(), SheetSource{o.tile, o.tile, {}});
+    SheetLayout layout = layoutSheet(Pipeline{}, standIns, o);
+    layout.jobs.clear();
+    layout.jobTiles.clear();
+    for (SheetTile& t : layout.tiles) {
+        if (t.sourceIndex < 0) continue;
+        t.replay = Replay{};
+        t.invented = -1;
+        const std::string& own = heads[std::size_t(t.sourceIndex)].error;
+        t.error = own.empty() ? why : own;
+    }
+    return layout;
 }
 
 }  // namespace
@@ -176,28 +198,61 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
             heads.push_back(SheetSource{0, 0, error.toStdString()});
     }
     const QStringList& sourceFiles = r.files;
+    // The tiles shown, the file of each, and why those with an image were not rendered.
+    auto setTiles = [&](std::vector<SheetTile> tiles) {
+        for (const SheetTile& t : tiles)
+            out.tileFiles << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
+        out.errors << tileErrors(tiles, sourceFiles);
+        out.tiles = std::move(tiles);
+    };
     try {
         // Laid out once, outside any backend's try: a pipeline that cannot run on these images is
-        // the input's fault, not a backend's.
-        SheetLayout layout = layoutSheet(r.pipeline, heads, r.options);
-        // Each image at the size its tiles read, on the decoding threads, through the cache.
-        std::vector<std::string> loadErrors;
-        const auto held = loadSheetSources(
-            layout, static_cast<std::size_t>(r.files.size()), decoders_,
-            [&](std::size_t i, int level) {
-                QString error;
-                auto image = cache_.get(r.files[int(i)], level, error);
-                if (!image) throw InputError(error.toStdString());
-                return image;
-            },
-            loadErrors);
-        // The partners of mixing ops: other images loaded, through the cache at the level a tile reads.
-        if (!r.partnerFiles.isEmpty())
-            bindSheetPartners(layout, [&](std::uint64_t i, int w, int h) {
-                return partnerImage(r.partnerFiles, i, w, h, true);
-            });
+        // the input's fault, not a backend's. A grid none of whose tiles can be rendered is still
+        // a grid: its cells, each with why, rather than no result (which would leave the previous
+        // image's samples on screen, as if this one rendered).
+        SheetLayout layout;
+        try {
+            layout = layoutSheet(r.pipeline, heads, r.options);
+        } catch (const InputError& e) {
+            layout = unrenderedLayout(heads, r.options, e.what());
+        }
+        std::vector<std::shared_ptr<SourceLevels>> held;
+        if (!layout.jobs.empty()) {
+            try {
+                // Each image at the size its tiles read, on the decoding threads, through the cache.
+                std::vector<std::string> loadErrors;
+                held = loadSheetSources(
+                    layout, static_cast<std::size_t>(r.files.size()), decoders_,
+                    [&](std::size_t i, int level) {
+                        QString error;
+                        auto image = cache_.get(r.files[int(i)], level, error);
+                        if (!image) throw InputError(error.toStdString());
+                        return image;
+                    },
+                    loadErrors);
+                // The partners of mixing ops: other images loaded, through the cache at the level a
+                // tile reads.
+                if (!r.partnerFiles.isEmpty())
+                    bindSheetPartners(layout, [&](std::uint64_t i, int w, int h) {
+                        return partnerImage(r.partnerFiles, i, w, h, true);
+                    });
+            } catch (const InputError&) {
+                // Thrown once no job is left: every tile has been given its reason (an image that
+                // cannot be decoded, a partner that cannot) and dropped.
+                if (!layout.jobs.empty()) throw;
+            }
+        }
         QString actual;
         Backend& b = backend(r.backend, actual);
+        if (layout.jobs.empty()) {
+            // Nothing to render: the empty sheet under the cells' placeholders.
+            out.image = toQImage(Image(layout.width, layout.height, 3, kSheetGapGray));
+            out.sheetSize = out.image.size();
+            out.backend = actual;
+            setTiles(std::move(layout.tiles));
+            out.errors << takeMessages(b);
+            return out;
+        }
         const auto t0 = std::chrono::steady_clock::now();
 #if defined(AUGLAB_HAVE_GL)
         // A GPU backend keeps the grid on the GPU when the display shares its textures
@@ -217,11 +272,7 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
                                 .count();
                         out.backend = QString::fromStdString(chain->name());
                         out.sheetSize = QSize(layout.width, layout.height);
-                        for (const SheetTile& t : layout.tiles)
-                            out.tileFiles
-                                << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
-                        out.errors << tileErrors(layout.tiles, sourceFiles);
-                        out.tiles = std::move(layout.tiles);
+                        setTiles(std::move(layout.tiles));
                         out.errors << takeMessages(b);
                         return out;
                     }
@@ -250,10 +301,7 @@ GridResult RenderService::renderGrid(const GridRequest& r) {
         out.backend = actual;
         out.image = toQImage(sheet.image);
         out.sheetSize = out.image.size();
-        for (const SheetTile& t : sheet.tiles)
-            out.tileFiles << (t.sourceIndex >= 0 ? sourceFiles.value(t.sourceIndex) : QString());
-        out.errors << tileErrors(sheet.tiles, sourceFiles);
-        out.tiles = std::move(sheet.tiles);
+        setTiles(std::move(sheet.tiles));
     } catch (const std::exception& e) {
         out.errors << QString::fromUtf8(e.what());
     }

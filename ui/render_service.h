@@ -3,6 +3,8 @@
 // not started yet, each request carries a generation number, and the view drops any result older
 // than the newest it has shown, so a slider drag never queues stale work. Images are decoded on
 // this thread too, through a cache with a byte budget, so a folder of any size stays responsive.
+// A tile that cannot be rendered (an unreadable image) keeps its cell with the reason, even when
+// it is every tile of the grid.
 
 #include <condition_variable>
 #include <map>
