@@ -31,6 +31,8 @@ from . import _auglab
 from ._targets import TargetRules
 
 __version__: str = _auglab.__version__
+MAX_PIXELS: int = _auglab.MAX_PIXELS
+"""The largest image the module takes or makes, in pixels (H x W): auglab-cli's limit (100 megapixels)."""
 ImageBatch = _auglab.ImageBatch
 ImageTensor = _auglab.ImageTensor
 ImageBatch.__module__ = ImageTensor.__module__ = __name__
@@ -48,7 +50,7 @@ take it without a copy, on its device. The images are written before the batch i
 stream may read them at once. ``__dlpack__(copy=True)`` hands over a copy; ``dl_device=(1, 0)``
 a copy on the host. ``t.numpy()``: a NumPy array (a view of host memory; a copy from a device).
 ``t.shape``, ``t.device``."""
-__all__ = ["Pipeline", "ImageBatch", "ImageTensor", "apply_replay", "imdecode", "imread", "imwrite",
+__all__ = ["Pipeline", "ImageBatch", "ImageTensor", "apply_replay", "imdecode", "imread", "imwrite", "MAX_PIXELS",
            "__version__"]
 
 
@@ -61,6 +63,11 @@ class Pipeline:
 
     A Pipeline is immutable, thread-safe (calls release the GIL) and picklable (it travels to
     DataLoader workers as its preset's JSON).
+
+    Sizes: no image over :data:`MAX_PIXELS` (auglab-cli's 100 megapixels) is taken or made. An
+    input array, a partner or a mask over it, and a sample whose pipeline would make one (an op's
+    output, such as a resize to 16384 x 16384, or any frame between two ops) raise ``ValueError``
+    naming it and the limit before anything is copied or rendered.
     """
 
     __slots__ = ("_core", "_rules")
@@ -183,6 +190,9 @@ class Pipeline:
         or ``"cuda"`` (within the README's GPU bounds of the CPU, when the module was built with
         CUDA and a device is present; ``RuntimeError`` saying why otherwise).
         An image the pipeline cannot take raises ``ValueError`` naming it (``images[3]: ...``).
+        Every image's output size is checked before any is rendered: one over :data:`MAX_PIXELS`,
+        or outputs that together need more than the machine's memory (RAM and swap), raise
+        ``ValueError`` at once.
 
         ``partners`` (mixing ops), as in ``__call__``; by default each image is its own partner,
         so that ``batch`` stays ``[self(images[i], indices[i]) ...]``. The batch is never used
@@ -205,7 +215,8 @@ class Pipeline:
     def replay(self, image: "np.ndarray | tuple[int, int]", index: int, seed: Optional[int] = None) -> dict:
         """The concrete parameters of sample ``index`` for ``image`` (or an ``(H, W)`` shape): the
         ``auglab-replay`` document ``auglab-cli apply --save-replay`` writes, as a dict (with
-        ``"realism"``, the share of invented pixels). :func:`apply_replay` renders it again."""
+        ``"realism"``, the share of invented pixels). :func:`apply_replay` renders it again. A size
+        over :data:`MAX_PIXELS` is a ``ValueError``."""
         if isinstance(image, np.ndarray):
             if image.ndim < 2:
                 raise ValueError("image: expected an H x W x C array")

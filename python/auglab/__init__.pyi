@@ -9,7 +9,9 @@ import numpy.typing as npt
 from . import _auglab
 
 __version__: str
-__all__ = ["Pipeline", "apply_replay", "imdecode", "imread", "imwrite", "__version__"]
+MAX_PIXELS: int  # the largest image taken or made, H x W pixels: auglab-cli's 100 megapixels
+__all__ = ["Pipeline", "ImageBatch", "ImageTensor", "apply_replay", "imdecode", "imread", "imwrite", "MAX_PIXELS",
+           "__version__"]
 
 _Image = npt.NDArray[np.uint8]
 _PathLike = Union[str, "os.PathLike[str]"]

@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
+MAX_PIXELS: int
 
 class Preset:
     @staticmethod

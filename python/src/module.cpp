@@ -155,6 +155,7 @@ py::object batch(const PresetHandle& p, const py::handle& images, const py::hand
 std::string replayOf(const PresetHandle& p, int width, int height, const py::handle& index,
                      const py::handle& seed) {
     if (width < 1 || height < 1) throw py::value_error("expected an image of at least one pixel");
+    if (overPixelLimit(height, width)) throw py::value_error("image: " + overPixelLimitText(height, width));
     const std::uint64_t i = unsigned64(index, "index"), s = p.seedOf(seed);
     py::gil_scoped_release release;
     return replayText(p.preset.pipeline, s, i, width, height);
@@ -253,6 +254,7 @@ PYBIND11_MODULE(_auglab, m) {
     m.attr("_malloc_tuned") = false;
 #endif
     m.attr("__version__") = AUGLAB_VERSION;
+    m.attr("MAX_PIXELS") = kMaxImagePixels;
     py::register_exception_translator([](std::exception_ptr e) {
         try {
             if (e) std::rethrow_exception(e);
