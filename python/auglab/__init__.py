@@ -22,13 +22,14 @@ on (epoch, dataset index) only, not on DataLoader workers.
 from __future__ import annotations
 
 import json
+import operator
 import os
 from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
 from . import _auglab
-from ._targets import TargetRules
+from ._targets import TargetRules, describe
 
 __version__: str = _auglab.__version__
 MAX_PIXELS: int = _auglab.MAX_PIXELS
@@ -68,6 +69,9 @@ class Pipeline:
     input array, a partner or a mask over it, and a sample whose pipeline would make one (an op's
     output, such as a resize to 16384 x 16384, or any frame between two ops) raise ``ValueError``
     naming it and the limit before anything is copied or rendered.
+
+    Arguments of a wrong type raise ``TypeError`` naming the argument and what it expected
+    (``threads: expected an integer, got float 2.0``), values out of range ``ValueError``.
     """
 
     __slots__ = ("_core", "_rules")
@@ -81,14 +85,21 @@ class Pipeline:
     @classmethod
     def load(cls, path: "str | os.PathLike[str]") -> "Pipeline":
         """Reads an ``*.auglab.json`` preset file. ``ValueError`` (with the file and the JSON path)
-        when it is not a valid preset, ``ValueError`` too when it cannot be read."""
-        return cls(_auglab.Preset.load(os.fspath(path)))
+        when it is not a valid preset, ``ValueError`` too when it cannot be read. ``path``: a str,
+        bytes or ``os.PathLike``, as ``open()`` takes it (a str from ``os.listdir`` for a name that
+        is not UTF-8 opens that file)."""
+        return cls(_auglab.Preset.load(path))
 
     @classmethod
     def from_json(cls, text: "str | bytes") -> "Pipeline":
-        """Parses a preset document (the text of an ``*.auglab.json`` file)."""
-        if isinstance(text, bytes):
-            text = text.decode("utf-8")
+        """Parses a preset document (the text of an ``*.auglab.json`` file; bytes in UTF-8)."""
+        if isinstance(text, (bytes, bytearray)):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ValueError(f"text: not UTF-8 ({e})") from None
+        elif not isinstance(text, str):
+            raise TypeError(f"text: expected a str or bytes, got {describe(text)}")
         return cls(_auglab.Preset.from_json(text))
 
     # --- what the preset says -------------------------------------------------------------------
@@ -221,9 +232,12 @@ class Pipeline:
             if image.ndim < 2:
                 raise ValueError("image: expected an H x W x C array")
             height, width = image.shape[:2]
+        elif (isinstance(image, (tuple, list)) and len(image) == 2
+              and all(hasattr(v, "__index__") and not isinstance(v, bool) for v in image)):
+            height, width = (operator.index(v) for v in image)
         else:
-            height, width = image
-        return json.loads(self._core.replay_json(int(width), int(height), index, seed))
+            raise TypeError(f"image: expected an array or an (H, W) pair of integers, got {describe(image)}")
+        return json.loads(self._core.replay_json(width, height, index, seed))
 
     def _rules_(self) -> TargetRules:
         if self._rules is None:
@@ -231,17 +245,30 @@ class Pipeline:
         return self._rules
 
 
-def apply_replay(image: np.ndarray, replay: "dict | str") -> np.ndarray:
+def apply_replay(image: np.ndarray, replay: "dict | str | bytes") -> np.ndarray:
     """Renders a replay (a dict from :meth:`Pipeline.replay`, or ``auglab-replay`` JSON text) on
     ``image``, which must have the size it was drawn for: bit for bit the sample it came from."""
-    text = replay if isinstance(replay, str) else json.dumps(replay)
+    if isinstance(replay, dict):
+        text = json.dumps(replay)
+    elif isinstance(replay, str):
+        text = replay
+    elif isinstance(replay, (bytes, bytearray)):
+        try:
+            text = bytes(replay).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError(f"replay: not UTF-8 ({e})") from None
+    else:
+        raise TypeError(f"replay: expected a dict or auglab-replay JSON text, got {describe(replay)}")
     return _auglab.apply_replay(image, text)
 
 
 def imread(path: "str | os.PathLike[str]") -> np.ndarray:
     """Decodes an image file as AugLab does (libjpeg-turbo, libspng, stb): uint8 RGB, or RGBA when
-    the file has alpha; gray becomes RGB, 16 bits become 8. The pixels ``auglab-cli`` reads."""
-    return _auglab.imread(os.fspath(path))
+    the file has alpha; gray becomes RGB, 16 bits become 8. The pixels ``auglab-cli`` reads.
+    ``path``: a str, bytes or ``os.PathLike``, as ``open()`` takes it. ``ValueError`` naming the
+    file when it cannot be read or decoded, or holds an image over :data:`MAX_PIXELS` (refused from
+    its header, before a pixel is decoded)."""
+    return _auglab.imread(path)
 
 
 def imdecode(buffer: "bytes | bytearray | memoryview | np.ndarray", name: str = "buffer") -> np.ndarray:
@@ -255,5 +282,5 @@ def imdecode(buffer: "bytes | bytearray | memoryview | np.ndarray", name: str = 
 
 def imwrite(path: "str | os.PathLike[str]", image: np.ndarray, quality: int = 95) -> None:
     """Encodes ``image`` as PNG or JPEG (by the extension; JPEG at ``quality``, 4:2:0, as
-    ``cv2.imwrite``), written atomically."""
-    _auglab.imwrite(os.fspath(path), image, quality)
+    ``cv2.imwrite``), written atomically. ``quality``: an integer 1..100."""
+    _auglab.imwrite(path, image, quality)

@@ -9,12 +9,17 @@ are the engine's, the same as ``auglab-cli apply --annotations``.
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 _KEYPOINT_FORMATS = ("xy", "yx", "xya", "xys", "xyas", "xysa")
+
+
+def describe(value: Any) -> str:
+    """`value`'s type and a short repr, for errors: "float 2.0"."""
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
 def _rows(value: Any, what: str, width: int) -> Tuple[np.ndarray, Any, bool]:
@@ -152,10 +157,6 @@ class TargetRules:
             core.sample(image, index, seed)  # the engine's own message for a wrong image
         height, width = image.shape[:2]
         own = self.convert(targets, width, height)
-        if position is not None:
-            position = operator.index(position)
-            if position < 0:
-                raise ValueError(f"position: expected 0 .. 2^64 - 1, got {position}")
         pool = None if partners is None else _PartnerPool(self, partners, targets, own)
         out, b, b_ids, k, k_ids, moved_masks = core.sample_targets(
             image, index, seed, own.boxes, own.keypoints, own.masks, None if pool is None else pool.images,
