@@ -161,7 +161,9 @@ class Pipeline:
           ``coco``, ``yolo``, ``albumentations``); extra columns ride along. Returns float64.
         - ``keypoints``: N x len(format)(+k) in ``keypoints.format`` (``xy`` by default; ``xya``
           etc., angles in degrees unless ``angle_in_degrees`` is false). Returns float64.
-        - ``mask``: H x W uint8 (or H x W x K: K masks); ``masks``: a list of H x W uint8 masks.
+        - ``mask``: H x W uint8 (or H x W x K: K masks); ``masks``: a list of H x W uint8 masks, or
+          one N x H x W uint8 array (as Albumentations 2 takes it), given back in the same form. A
+          single H x W array as ``masks`` is a ``TypeError``: one mask is ``mask=``.
         - label fields named in ``boxes.label_fields`` / ``keypoints.label_fields`` (default
           ``class_labels`` for boxes): one value per box or keypoint, filtered with them.
 

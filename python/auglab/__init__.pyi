@@ -40,7 +40,8 @@ class Pipeline:
     @overload
     def __call__(self, image: _Image, index: SupportsIndex, seed: Optional[SupportsIndex] = None, *,
                  bboxes: Optional[npt.ArrayLike] = None, keypoints: Optional[npt.ArrayLike] = None,
-                 mask: Optional[_Image] = None, masks: Optional[Sequence[_Image]] = None,
+                 mask: Optional[_Image] = None,
+                 masks: Union[None, Sequence[_Image], _Image] = None,  # a list of H x W, or one N x H x W
                  partners: Optional[_TargetPool] = None, position: Optional[SupportsIndex] = None,
                  **label_fields: Sequence[Any]) -> dict[str, Any]: ...
     @overload

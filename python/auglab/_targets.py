@@ -131,8 +131,18 @@ class TargetRules:
             t.stacked = isinstance(mask, np.ndarray) and mask.ndim == 3
             t.mask_count = mask.shape[2] if t.stacked else 1
             t.masks += [mask[..., k] for k in range(mask.shape[2])] if t.stacked else [mask]
-        t.extra_masks = len(targets.get("masks") or [])
-        t.masks += list(targets.get("masks") or [])
+        masks = targets.get("masks")
+        if isinstance(masks, np.ndarray):  # N x H x W, as Albumentations 2 takes it
+            if masks.ndim != 3:
+                one = ": one mask is mask=" if masks.ndim == 2 else ""
+                raise TypeError(f"{p}masks: expected a list of H x W masks or one N x H x W array, got an array of "
+                                f"shape {masks.shape}{one}")
+            t.masks_array = True
+            masks = list(masks)
+        elif masks is not None and not isinstance(masks, (list, tuple)):
+            raise TypeError(f"{p}masks: expected a list of H x W masks or one N x H x W array, got {describe(masks)}")
+        t.extra_masks = len(masks or [])
+        t.masks += list(masks or [])
         for field in self.box_label_fields + self.keypoint_label_fields:
             if field in targets:
                 owner = len(t.boxes) if field in self.box_label_fields else len(t.keypoints)
@@ -184,6 +194,9 @@ class TargetRules:
             first = count
         if "masks" in targets:
             result["masks"] = moved_masks[first:first + own.extra_masks]
+            if own.masks_array:
+                result["masks"] = (np.stack(result["masks"]) if result["masks"]
+                                   else np.zeros((0, out_h, out_w), np.uint8))
         return result
 
 
@@ -200,6 +213,7 @@ class _ImageTargets:
         self.masks: List[np.ndarray] = []  # the channels of `mask`, then `masks`
         self.mask_count = 0  # how many of `masks` come from `mask`
         self.stacked = False  # `mask` is H x W x K
+        self.masks_array = False  # `masks` is one N x H x W array (else a list)
         self.extra_masks = 0
         self.labels: Dict[str, Sequence[Any]] = {}
 

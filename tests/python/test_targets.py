@@ -121,3 +121,26 @@ def test_target_errors(photos):
         pipe(image, 0, bboxes=[[50, 50, 10, 10]])
     empty = pipe(image, 0, bboxes=np.zeros((0, 4)), class_labels=[])
     assert empty["bboxes"].shape == (0, 4) and empty["class_labels"] == []
+
+
+def test_masks_as_one_array(photos):
+    """masks= takes a list of H x W masks or, as Albumentations 2 does, one N x H x W array, and gives
+    back the same kind; a single H x W array is refused with a message saying to pass it as mask=."""
+    image = photos["chelsea.png"]
+    height, width = image.shape[:2]
+    pipe = auglab.Pipeline.from_json(preset_text([{"op": "horizontal_flip", "p": 1}]))
+    stack = np.stack([np.eye(height, width, k, dtype=np.uint8) * (k + 1) for k in range(3)])
+    r = pipe(image, 0, masks=stack)
+    assert isinstance(r["masks"], np.ndarray) and r["masks"].shape == (3, height, width)
+    assert np.array_equal(r["masks"], stack[:, :, ::-1])
+    assert np.array_equal(pipe(image, 0, masks=list(stack))["masks"][2], stack[2, :, ::-1])  # a list: a list
+    none = pipe(image, 0, masks=np.zeros((0, height, width), np.uint8))["masks"]
+    assert none.shape == (0, height, width)
+    with pytest.raises(TypeError) as e:
+        pipe(image, 0, masks=stack[0])
+    assert str(e.value).startswith(f"masks: expected a list of H x W masks or one N x H x W array, got an array "
+                                   f"of shape ({height}, {width}): one mask is mask="), str(e.value)
+    with pytest.raises(TypeError, match=r"^masks: expected a list of H x W masks or one N x H x W array, got int"):
+        pipe(image, 0, masks=3)
+    with pytest.raises(ValueError, match=r"^masks\[1\]: expected the image's size, 300 x 451, got 30 x 45"):
+        pipe(image, 0, masks=[stack[0], np.zeros((30, 45), np.uint8)])
