@@ -165,7 +165,11 @@ class Pipeline:
           one N x H x W uint8 array (as Albumentations 2 takes it), given back in the same form. A
           single H x W array as ``masks`` is a ``TypeError``: one mask is ``mask=``.
         - label fields named in ``boxes.label_fields`` / ``keypoints.label_fields`` (default
-          ``class_labels`` for boxes): one value per box or keypoint, filtered with them.
+          ``class_labels`` for boxes): one value per box or keypoint, filtered with them. When the
+          preset has a ``targets`` section, the fields it declares are required with what they label
+          (a call with ``bboxes`` gives each of ``boxes.label_fields``, one with ``keypoints`` each of
+          ``keypoints.label_fields``), as Albumentations' ``Compose`` requires: a missing one is a
+          ``TypeError`` naming it. A preset without the section declares none: labels are optional.
 
         Partners with targets: mixing ops take a partner's labels with its pixels (the 4-image
         grid brings its boxes, keypoints and masks into its cell), so each item of ``partners`` is
@@ -243,7 +247,7 @@ class Pipeline:
 
     def _rules_(self) -> TargetRules:
         if self._rules is None:
-            self._rules = TargetRules(json.loads(self._core.targets_json))
+            self._rules = TargetRules(json.loads(self._core.targets_json), self._core.targets_declared)
         return self._rules
 
 

@@ -24,6 +24,8 @@ class Preset:
     @property
     def op_count(self) -> int: ...
     @property
+    def targets_declared(self) -> bool: ...  # the preset has a targets section
+    @property
     def targets_json(self) -> str: ...
     def sample(self, image: npt.NDArray[np.uint8], index: SupportsIndex,
                seed: Optional[SupportsIndex] = None, partners: Optional[Sequence[Any]] = None,

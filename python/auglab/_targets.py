@@ -48,8 +48,11 @@ def _rows(value: Any, what: str, width: int) -> Tuple[np.ndarray, Any, bool]:
 class TargetRules:
     """The preset's ``targets`` section, as the conversions need it."""
 
-    def __init__(self, section: Dict[str, Any]) -> None:
+    def __init__(self, section: Dict[str, Any], declared: bool = False) -> None:
         boxes, keypoints = section["boxes"], section["keypoints"]
+        # The preset has the section: the label fields it names (class_labels for boxes by default,
+        # as the exported BboxParams names it) are required with what they label.
+        self.declared = declared
         self.box_format: str = boxes["format"]
         self.box_label_fields: List[str] = list(boxes["label_fields"])
         self.keypoint_format: str = keypoints["format"]
@@ -163,6 +166,15 @@ class TargetRules:
                 raise TypeError(f"unexpected keyword argument {key!r} (targets: bboxes, keypoints, mask, masks; "
                                 f"label fields of the preset's targets section: "
                                 f"{', '.join(self.box_label_fields + self.keypoint_label_fields) or 'none'})")
+        if self.declared:
+            for target, fields, section in (("bboxes", self.box_label_fields, "boxes"),
+                                            ("keypoints", self.keypoint_label_fields, "keypoints")):
+                missing = [field for field in fields if field not in targets]
+                if targets.get(target) is not None and missing:
+                    raise TypeError(f"missing label field {missing[0]!r}: the preset's targets.{section}.label_fields "
+                                    f"declares {fields}, so a call with {target} gives each of them (one value per "
+                                    f"row), as Albumentations' Compose requires; a preset whose label_fields is [] "
+                                    f"takes {target} without labels")
         if not isinstance(image, np.ndarray) or image.ndim != 3:
             core.sample(image, index, seed)  # the engine's own message for a wrong image
         height, width = image.shape[:2]

@@ -286,6 +286,8 @@ PYBIND11_MODULE(_auglab, m) {
         .def_property_readonly("name", [](const PresetHandle& p) { return p.preset.name; })
         .def_property_readonly("seed", [](const PresetHandle& p) { return p.preset.seed; })
         .def_property_readonly("op_count", [](const PresetHandle& p) { return p.preset.pipeline.size(); })
+        .def_property_readonly("targets_declared",
+                               [](const PresetHandle& p) { return p.preset.targets.has_value(); })
         .def_property_readonly(
             "targets_json",
             [](const PresetHandle& p) {
