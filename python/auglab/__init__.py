@@ -22,15 +22,18 @@ on (epoch, dataset index) only, not on DataLoader workers.
 from __future__ import annotations
 
 import json
+import operator
 import os
 from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
 from . import _auglab
-from ._targets import TargetRules
+from ._targets import TargetRules, describe
 
 __version__: str = _auglab.__version__
+MAX_PIXELS: int = _auglab.MAX_PIXELS
+"""The largest image the module takes or makes, in pixels (H x W): auglab-cli's limit (100 megapixels)."""
 ImageBatch = _auglab.ImageBatch
 ImageTensor = _auglab.ImageTensor
 ImageBatch.__module__ = ImageTensor.__module__ = __name__
@@ -48,7 +51,7 @@ take it without a copy, on its device. The images are written before the batch i
 stream may read them at once. ``__dlpack__(copy=True)`` hands over a copy; ``dl_device=(1, 0)``
 a copy on the host. ``t.numpy()``: a NumPy array (a view of host memory; a copy from a device).
 ``t.shape``, ``t.device``."""
-__all__ = ["Pipeline", "ImageBatch", "ImageTensor", "apply_replay", "imdecode", "imread", "imwrite",
+__all__ = ["Pipeline", "ImageBatch", "ImageTensor", "apply_replay", "imdecode", "imread", "imwrite", "MAX_PIXELS",
            "__version__"]
 
 
@@ -61,6 +64,14 @@ class Pipeline:
 
     A Pipeline is immutable, thread-safe (calls release the GIL) and picklable (it travels to
     DataLoader workers as its preset's JSON).
+
+    Sizes: no image over :data:`MAX_PIXELS` (auglab-cli's 100 megapixels) is taken or made. An
+    input array, a partner or a mask over it, and a sample whose pipeline would make one (an op's
+    output, such as a resize to 16384 x 16384, or any frame between two ops) raise ``ValueError``
+    naming it and the limit before anything is copied or rendered.
+
+    Arguments of a wrong type raise ``TypeError`` naming the argument and what it expected
+    (``threads: expected an integer, got float 2.0``), values out of range ``ValueError``.
     """
 
     __slots__ = ("_core", "_rules")
@@ -74,14 +85,21 @@ class Pipeline:
     @classmethod
     def load(cls, path: "str | os.PathLike[str]") -> "Pipeline":
         """Reads an ``*.auglab.json`` preset file. ``ValueError`` (with the file and the JSON path)
-        when it is not a valid preset, ``ValueError`` too when it cannot be read."""
-        return cls(_auglab.Preset.load(os.fspath(path)))
+        when it is not a valid preset, ``ValueError`` too when it cannot be read. ``path``: a str,
+        bytes or ``os.PathLike``, as ``open()`` takes it (a str from ``os.listdir`` for a name that
+        is not UTF-8 opens that file)."""
+        return cls(_auglab.Preset.load(path))
 
     @classmethod
     def from_json(cls, text: "str | bytes") -> "Pipeline":
-        """Parses a preset document (the text of an ``*.auglab.json`` file)."""
-        if isinstance(text, bytes):
-            text = text.decode("utf-8")
+        """Parses a preset document (the text of an ``*.auglab.json`` file; bytes in UTF-8)."""
+        if isinstance(text, (bytes, bytearray)):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ValueError(f"text: not UTF-8 ({e})") from None
+        elif not isinstance(text, str):
+            raise TypeError(f"text: expected a str or bytes, got {describe(text)}")
         return cls(_auglab.Preset.from_json(text))
 
     # --- what the preset says -------------------------------------------------------------------
@@ -143,9 +161,15 @@ class Pipeline:
           ``coco``, ``yolo``, ``albumentations``); extra columns ride along. Returns float64.
         - ``keypoints``: N x len(format)(+k) in ``keypoints.format`` (``xy`` by default; ``xya``
           etc., angles in degrees unless ``angle_in_degrees`` is false). Returns float64.
-        - ``mask``: H x W uint8 (or H x W x K: K masks); ``masks``: a list of H x W uint8 masks.
+        - ``mask``: H x W uint8 (or H x W x K: K masks); ``masks``: a list of H x W uint8 masks, or
+          one N x H x W uint8 array (as Albumentations 2 takes it), given back in the same form. A
+          single H x W array as ``masks`` is a ``TypeError``: one mask is ``mask=``.
         - label fields named in ``boxes.label_fields`` / ``keypoints.label_fields`` (default
-          ``class_labels`` for boxes): one value per box or keypoint, filtered with them.
+          ``class_labels`` for boxes): one value per box or keypoint, filtered with them. When the
+          preset has a ``targets`` section, the fields it declares are required with what they label
+          (a call with ``bboxes`` gives each of ``boxes.label_fields``, one with ``keypoints`` each of
+          ``keypoints.label_fields``), as Albumentations' ``Compose`` requires: a missing one is a
+          ``TypeError`` naming it. A preset without the section declares none: labels are optional.
 
         Partners with targets: mixing ops take a partner's labels with its pixels (the 4-image
         grid brings its boxes, keypoints and masks into its cell), so each item of ``partners`` is
@@ -183,6 +207,9 @@ class Pipeline:
         or ``"cuda"`` (within the README's GPU bounds of the CPU, when the module was built with
         CUDA and a device is present; ``RuntimeError`` saying why otherwise).
         An image the pipeline cannot take raises ``ValueError`` naming it (``images[3]: ...``).
+        Every image's output size is checked before any is rendered: one over :data:`MAX_PIXELS`,
+        or outputs that together need more than the machine's memory (RAM and swap), raise
+        ``ValueError`` at once.
 
         ``partners`` (mixing ops), as in ``__call__``; by default each image is its own partner,
         so that ``batch`` stays ``[self(images[i], indices[i]) ...]``. The batch is never used
@@ -205,32 +232,49 @@ class Pipeline:
     def replay(self, image: "np.ndarray | tuple[int, int]", index: int, seed: Optional[int] = None) -> dict:
         """The concrete parameters of sample ``index`` for ``image`` (or an ``(H, W)`` shape): the
         ``auglab-replay`` document ``auglab-cli apply --save-replay`` writes, as a dict (with
-        ``"realism"``, the share of invented pixels). :func:`apply_replay` renders it again."""
+        ``"realism"``, the share of invented pixels). :func:`apply_replay` renders it again. A size
+        over :data:`MAX_PIXELS` is a ``ValueError``."""
         if isinstance(image, np.ndarray):
             if image.ndim < 2:
                 raise ValueError("image: expected an H x W x C array")
             height, width = image.shape[:2]
+        elif (isinstance(image, (tuple, list)) and len(image) == 2
+              and all(hasattr(v, "__index__") and not isinstance(v, bool) for v in image)):
+            height, width = (operator.index(v) for v in image)
         else:
-            height, width = image
-        return json.loads(self._core.replay_json(int(width), int(height), index, seed))
+            raise TypeError(f"image: expected an array or an (H, W) pair of integers, got {describe(image)}")
+        return json.loads(self._core.replay_json(width, height, index, seed))
 
     def _rules_(self) -> TargetRules:
         if self._rules is None:
-            self._rules = TargetRules(json.loads(self._core.targets_json))
+            self._rules = TargetRules(json.loads(self._core.targets_json), self._core.targets_declared)
         return self._rules
 
 
-def apply_replay(image: np.ndarray, replay: "dict | str") -> np.ndarray:
+def apply_replay(image: np.ndarray, replay: "dict | str | bytes") -> np.ndarray:
     """Renders a replay (a dict from :meth:`Pipeline.replay`, or ``auglab-replay`` JSON text) on
     ``image``, which must have the size it was drawn for: bit for bit the sample it came from."""
-    text = replay if isinstance(replay, str) else json.dumps(replay)
+    if isinstance(replay, dict):
+        text = json.dumps(replay)
+    elif isinstance(replay, str):
+        text = replay
+    elif isinstance(replay, (bytes, bytearray)):
+        try:
+            text = bytes(replay).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError(f"replay: not UTF-8 ({e})") from None
+    else:
+        raise TypeError(f"replay: expected a dict or auglab-replay JSON text, got {describe(replay)}")
     return _auglab.apply_replay(image, text)
 
 
 def imread(path: "str | os.PathLike[str]") -> np.ndarray:
     """Decodes an image file as AugLab does (libjpeg-turbo, libspng, stb): uint8 RGB, or RGBA when
-    the file has alpha; gray becomes RGB, 16 bits become 8. The pixels ``auglab-cli`` reads."""
-    return _auglab.imread(os.fspath(path))
+    the file has alpha; gray becomes RGB, 16 bits become 8. The pixels ``auglab-cli`` reads.
+    ``path``: a str, bytes or ``os.PathLike``, as ``open()`` takes it. ``ValueError`` naming the
+    file when it cannot be read or decoded, or holds an image over :data:`MAX_PIXELS` (refused from
+    its header, before a pixel is decoded)."""
+    return _auglab.imread(path)
 
 
 def imdecode(buffer: "bytes | bytearray | memoryview | np.ndarray", name: str = "buffer") -> np.ndarray:
@@ -244,5 +288,5 @@ def imdecode(buffer: "bytes | bytearray | memoryview | np.ndarray", name: str = 
 
 def imwrite(path: "str | os.PathLike[str]", image: np.ndarray, quality: int = 95) -> None:
     """Encodes ``image`` as PNG or JPEG (by the extension; JPEG at ``quality``, 4:2:0, as
-    ``cv2.imwrite``), written atomically."""
-    _auglab.imwrite(os.fspath(path), image, quality)
+    ``cv2.imwrite``), written atomically. ``quality``: an integer 1..100."""
+    _auglab.imwrite(path, image, quality)

@@ -9,10 +9,13 @@ import numpy.typing as npt
 from . import _auglab
 
 __version__: str
-__all__ = ["Pipeline", "apply_replay", "imdecode", "imread", "imwrite", "__version__"]
+MAX_PIXELS: int  # the largest image taken or made, H x W pixels: auglab-cli's 100 megapixels
+__all__ = ["Pipeline", "ImageBatch", "ImageTensor", "apply_replay", "imdecode", "imread", "imwrite", "MAX_PIXELS",
+           "__version__"]
 
 _Image = npt.NDArray[np.uint8]
-_PathLike = Union[str, "os.PathLike[str]"]
+# As open() takes a file name (a str that is not UTF-8 is encoded with surrogateescape).
+_PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 # A partner pool: a list or tuple of arrays, or any sequence (len and [i]) giving arrays lazily.
 _Pool = Sequence[_Image]
 _Bytes = Union[bytes, bytearray, memoryview, _Image]
@@ -24,7 +27,7 @@ class Pipeline:
     @classmethod
     def load(cls, path: _PathLike) -> Pipeline: ...
     @classmethod
-    def from_json(cls, text: Union[str, bytes]) -> Pipeline: ...
+    def from_json(cls, text: Union[str, bytes, bytearray]) -> Pipeline: ...
     @property
     def name(self) -> str: ...
     @property
@@ -37,7 +40,8 @@ class Pipeline:
     @overload
     def __call__(self, image: _Image, index: SupportsIndex, seed: Optional[SupportsIndex] = None, *,
                  bboxes: Optional[npt.ArrayLike] = None, keypoints: Optional[npt.ArrayLike] = None,
-                 mask: Optional[_Image] = None, masks: Optional[Sequence[_Image]] = None,
+                 mask: Optional[_Image] = None,
+                 masks: Union[None, Sequence[_Image], _Image] = None,  # a list of H x W, or one N x H x W
                  partners: Optional[_TargetPool] = None, position: Optional[SupportsIndex] = None,
                  **label_fields: Sequence[Any]) -> dict[str, Any]: ...
     @overload
@@ -52,13 +56,13 @@ class Pipeline:
               seed: Optional[SupportsIndex] = None, *, partners: Union[None, Literal["batch"], _Pool] = None,
               positions: Optional[Iterable[SupportsIndex]] = None,
               output: Literal["dlpack"]) -> ImageBatch: ...
-    def replay(self, image: Union[_Image, tuple[int, int]], index: SupportsIndex,
+    def replay(self, image: Union[_Image, tuple[SupportsIndex, SupportsIndex]], index: SupportsIndex,
                seed: Optional[SupportsIndex] = None) -> dict[str, Any]: ...
 
 ImageBatch = _auglab.ImageBatch
 ImageTensor = _auglab.ImageTensor
 
-def apply_replay(image: _Image, replay: Union[dict[str, Any], str]) -> _Image: ...
+def apply_replay(image: _Image, replay: Union[dict[str, Any], str, bytes]) -> _Image: ...
 def imdecode(buffer: _Bytes, name: str = "buffer") -> _Image: ...
 def imread(path: _PathLike) -> _Image: ...
-def imwrite(path: _PathLike, image: _Image, quality: int = 95) -> None: ...
+def imwrite(path: _PathLike, image: _Image, quality: SupportsIndex = 95) -> None: ...

@@ -9,12 +9,17 @@ are the engine's, the same as ``auglab-cli apply --annotations``.
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 _KEYPOINT_FORMATS = ("xy", "yx", "xya", "xys", "xyas", "xysa")
+
+
+def describe(value: Any) -> str:
+    """`value`'s type and a short repr, for errors: "float 2.0"."""
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
 def _rows(value: Any, what: str, width: int) -> Tuple[np.ndarray, Any, bool]:
@@ -43,8 +48,11 @@ def _rows(value: Any, what: str, width: int) -> Tuple[np.ndarray, Any, bool]:
 class TargetRules:
     """The preset's ``targets`` section, as the conversions need it."""
 
-    def __init__(self, section: Dict[str, Any]) -> None:
+    def __init__(self, section: Dict[str, Any], declared: bool = False) -> None:
         boxes, keypoints = section["boxes"], section["keypoints"]
+        # The preset has the section: the label fields it names (class_labels for boxes by default,
+        # as the exported BboxParams names it) are required with what they label.
+        self.declared = declared
         self.box_format: str = boxes["format"]
         self.box_label_fields: List[str] = list(boxes["label_fields"])
         self.keypoint_format: str = keypoints["format"]
@@ -126,8 +134,18 @@ class TargetRules:
             t.stacked = isinstance(mask, np.ndarray) and mask.ndim == 3
             t.mask_count = mask.shape[2] if t.stacked else 1
             t.masks += [mask[..., k] for k in range(mask.shape[2])] if t.stacked else [mask]
-        t.extra_masks = len(targets.get("masks") or [])
-        t.masks += list(targets.get("masks") or [])
+        masks = targets.get("masks")
+        if isinstance(masks, np.ndarray):  # N x H x W, as Albumentations 2 takes it
+            if masks.ndim != 3:
+                one = ": one mask is mask=" if masks.ndim == 2 else ""
+                raise TypeError(f"{p}masks: expected a list of H x W masks or one N x H x W array, got an array of "
+                                f"shape {masks.shape}{one}")
+            t.masks_array = True
+            masks = list(masks)
+        elif masks is not None and not isinstance(masks, (list, tuple)):
+            raise TypeError(f"{p}masks: expected a list of H x W masks or one N x H x W array, got {describe(masks)}")
+        t.extra_masks = len(masks or [])
+        t.masks += list(masks or [])
         for field in self.box_label_fields + self.keypoint_label_fields:
             if field in targets:
                 owner = len(t.boxes) if field in self.box_label_fields else len(t.keypoints)
@@ -148,14 +166,19 @@ class TargetRules:
                 raise TypeError(f"unexpected keyword argument {key!r} (targets: bboxes, keypoints, mask, masks; "
                                 f"label fields of the preset's targets section: "
                                 f"{', '.join(self.box_label_fields + self.keypoint_label_fields) or 'none'})")
+        if self.declared:
+            for target, fields, section in (("bboxes", self.box_label_fields, "boxes"),
+                                            ("keypoints", self.keypoint_label_fields, "keypoints")):
+                missing = [field for field in fields if field not in targets]
+                if targets.get(target) is not None and missing:
+                    raise TypeError(f"missing label field {missing[0]!r}: the preset's targets.{section}.label_fields "
+                                    f"declares {fields}, so a call with {target} gives each of them (one value per "
+                                    f"row), as Albumentations' Compose requires; a preset whose label_fields is [] "
+                                    f"takes {target} without labels")
         if not isinstance(image, np.ndarray) or image.ndim != 3:
             core.sample(image, index, seed)  # the engine's own message for a wrong image
         height, width = image.shape[:2]
         own = self.convert(targets, width, height)
-        if position is not None:
-            position = operator.index(position)
-            if position < 0:
-                raise ValueError(f"position: expected 0 .. 2^64 - 1, got {position}")
         pool = None if partners is None else _PartnerPool(self, partners, targets, own)
         out, b, b_ids, k, k_ids, moved_masks = core.sample_targets(
             image, index, seed, own.boxes, own.keypoints, own.masks, None if pool is None else pool.images,
@@ -183,6 +206,9 @@ class TargetRules:
             first = count
         if "masks" in targets:
             result["masks"] = moved_masks[first:first + own.extra_masks]
+            if own.masks_array:
+                result["masks"] = (np.stack(result["masks"]) if result["masks"]
+                                   else np.zeros((0, out_h, out_w), np.uint8))
         return result
 
 
@@ -199,6 +225,7 @@ class _ImageTargets:
         self.masks: List[np.ndarray] = []  # the channels of `mask`, then `masks`
         self.mask_count = 0  # how many of `masks` come from `mask`
         self.stacked = False  # `mask` is H x W x K
+        self.masks_array = False  # `masks` is one N x H x W array (else a list)
         self.extra_masks = 0
         self.labels: Dict[str, Sequence[Any]] = {}
 

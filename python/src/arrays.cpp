@@ -3,6 +3,8 @@
 #include <cstring>
 #include <utility>
 
+#include "image_io.h"
+
 namespace auglab::python {
 
 namespace {
@@ -26,9 +28,12 @@ PixelView viewOf(const py::handle& object, const std::string& what, bool mask) {
                               (mask ? ": expected an H x W array, got shape "
                                     : ": expected an H x W x 3 (RGB) or H x W x 4 (RGBA) array, got shape ") +
                               shape());
-    if (array.shape(0) < 1 || array.shape(1) < 1 || array.shape(0) > (1 << 30) || array.shape(1) > (1 << 30))
-        throw py::value_error(what + ": expected at least one pixel and at most 2^30 per side, got shape " +
-                              shape());
+    if (array.shape(0) < 1 || array.shape(1) < 1)
+        throw py::value_error(what + ": expected at least one pixel, got shape " + shape());
+    // Before anything is copied: a view (a broadcast, a memory map) may show more pixels than the
+    // engine's copy of them could hold.
+    if (overPixelLimit(array.shape(0), array.shape(1)))
+        throw py::value_error(what + ": " + overPixelLimitText(array.shape(0), array.shape(1)));
     PixelView v;
     v.data = static_cast<const std::uint8_t*>(array.data());
     v.height = static_cast<int>(array.shape(0));
@@ -64,6 +69,20 @@ void copyRows(const PixelView& v, std::uint8_t* dst) {
 }
 
 }  // namespace
+
+bool overPixelLimit(std::int64_t height, std::int64_t width) {
+    // By division: the product of two sizes may overflow.
+    return height > 0 && width > kMaxImagePixels / height;
+}
+
+std::string pixelLimitText() {
+    return "the " + std::to_string(kMaxImagePixels / 1'000'000) +
+           " megapixel limit (auglab.MAX_PIXELS, auglab-cli's)";
+}
+
+std::string overPixelLimitText(std::int64_t height, std::int64_t width) {
+    return std::to_string(height) + " x " + std::to_string(width) + " (H x W) is over " + pixelLimitText();
+}
 
 PixelView imageView(const py::handle& array, const std::string& what) {
     return viewOf(array, what, false);

@@ -28,12 +28,22 @@ struct PixelView {
     std::ptrdiff_t rowStride = 0, pixelStride = 0, channelStride = 0;
 };
 
-/// An image array: uint8, H x W x 3 (RGB) or H x W x 4 (RGBA), H and W at least 1. TypeError for
-/// something that is not a NumPy array, ValueError (naming `what`) for another dtype or shape.
+/// An image array: uint8, H x W x 3 (RGB) or H x W x 4 (RGBA), H and W at least 1, at most
+/// kMaxImagePixels pixels. TypeError for something that is not a NumPy array, ValueError (naming
+/// `what`) for another dtype or shape, or an image over the limit.
 PixelView imageView(const py::handle& array, const std::string& what);
 
-/// A label array (a mask): uint8, H x W.
+/// A label array (a mask): uint8, H x W, within the same limit.
 PixelView maskView(const py::handle& array, const std::string& what);
+
+/// Whether an image of height x width pixels is over auglab-cli's limit (kMaxImagePixels).
+bool overPixelLimit(std::int64_t height, std::int64_t width);
+
+/// "the 100 megapixel limit (auglab.MAX_PIXELS, auglab-cli's)", for messages.
+std::string pixelLimitText();
+
+/// "H x W (H x W) is over the 100 megapixel limit ...": the end of a message refusing such an image.
+std::string overPixelLimitText(std::int64_t height, std::int64_t width);
 
 /// The pixels of `view` as a tightly packed engine image: a copy of each row where rows are
 /// contiguous, element by element otherwise. Needs no GIL.

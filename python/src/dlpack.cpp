@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "args.h"
 #include "error.h"
 
 namespace auglab::python {
@@ -124,7 +125,9 @@ py::capsule dlpack(const Tensor& t, const py::handle& stream, const py::handle& 
     (void)maxVersion;
     const MemoryPlace here = t.memory->place;
     // copy: None (copy only if it must), True (always), False (never).
-    const bool always = !copy.is_none() && py::cast<bool>(copy), never = !copy.is_none() && !always;
+    if (!copy.is_none() && !PyBool_Check(copy.ptr()))
+        throw py::type_error("copy: expected a bool or None, got " + describe(copy));
+    const bool always = !copy.is_none() && copy.ptr() == Py_True, never = !copy.is_none() && !always;
     bool toHost = false;
     if (!dlDevice.is_none()) {
         const MemoryPlace asked = placeOf(dlDevice, "dl_device");
@@ -172,6 +175,9 @@ struct Batch {
     std::shared_ptr<ImageMemory> memory;
 
     std::size_t size() const { return memory->items.size(); }
+    Tensor at(const py::handle& index) const {
+        return at(static_cast<py::ssize_t>(saturatedInteger(index, "index")));
+    }
     Tensor at(py::ssize_t k) const {
         const auto n = static_cast<py::ssize_t>(size());
         if (k < -n || k >= n)
@@ -260,7 +266,7 @@ void bindDlpack(py::module_& m) {
         });
     py::class_<Batch>(m, "ImageBatch")
         .def("__len__", &Batch::size)
-        .def("__getitem__", &Batch::at, py::arg("index"))
+        .def("__getitem__", py::overload_cast<const py::handle&>(&Batch::at, py::const_), py::arg("index"))
         .def("stack", &Batch::stack)
         .def_property_readonly("device", [](const Batch& b) { return placeName(b.memory->place); })
         .def("__repr__", [](const Batch& b) {

@@ -16,6 +16,7 @@
 #include <malloc.h>
 #endif
 
+#include "args.h"
 #include "arrays.h"
 #include "contact_sheet.h"
 #include "cpu_backend.h"
@@ -33,19 +34,18 @@ using namespace auglab::python;
 
 namespace {
 
-/// A sample index or a seed: any Python integer (or object with __index__) in 0 .. 2^64 - 1.
-std::uint64_t unsigned64(const py::handle& value, const std::string& what) {
-    if (!PyIndex_Check(value.ptr()))
-        throw py::type_error(what + ": expected an integer, got " +
-                             std::string(py::str(py::type::handle_of(value).attr("__name__"))));
-    const auto number = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
-    if (!number) throw py::error_already_set();
-    const unsigned long long v = PyLong_AsUnsignedLongLong(number.ptr());
-    if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
-        PyErr_Clear();
-        throw py::value_error(what + ": expected 0 .. 2^64 - 1, got " + std::string(py::str(number)));
+/// The most threads a batch takes: more would be a mistake (a count of images?), and each costs a
+/// stack.
+constexpr int kMaxThreads = 1024;
+
+/// `items` as a list, for a loop over it that names the argument when it is not iterable.
+py::list listOf(const py::handle& items, const std::string& what, const std::string& expected) {
+    try {
+        return py::list(py::iter(items));
+    } catch (const py::error_already_set& e) {
+        if (!e.matches(PyExc_TypeError)) throw;
+        throw py::type_error(what + ": expected " + expected + ", got " + describe(items));
     }
-    return static_cast<std::uint64_t>(v);
 }
 
 /// A loaded preset: what auglab.Pipeline holds.
@@ -85,22 +85,23 @@ py::array sample(const PresetHandle& p, const py::handle& image, const py::handl
 }
 
 py::object batch(const PresetHandle& p, const py::handle& images, const py::handle& indices,
-                 const py::handle& seed, std::optional<int> threads, const std::string& backend,
-                 const py::handle& partners, const py::handle& positions, const std::string& output) {
+                 const py::handle& seed, const py::handle& threadsArg, const py::handle& backendArg,
+                 const py::handle& partners, const py::handle& positions, const py::handle& outputArg) {
+    const std::string backend = textArg(backendArg, "backend"), output = textArg(outputArg, "output");
     if (backend != "cpu" && backend != "cuda")
         throw py::value_error("backend: expected \"cpu\" or \"cuda\", got \"" + backend + "\"");
     if (output != "numpy" && output != "dlpack")
         throw py::value_error("output: expected \"numpy\" or \"dlpack\", got \"" + output + "\"");
-    if (threads && *threads < 1)
-        throw py::value_error("threads: expected at least 1, got " + std::to_string(*threads));
+    const int threads =
+        threadsArg.is_none() ? 0 : static_cast<int>(integerArg(threadsArg, "threads", 1, kMaxThreads));
+    if (py::isinstance<py::str>(images) || py::isinstance<py::bytes>(images))
+        throw py::type_error("images: expected a sequence of images, got " + describe(images));
     // The arrays stay referenced by `held` while the GIL is released.
-    std::vector<py::object> held;
+    const py::list held = listOf(images, "images", "a sequence of images");
     BatchInput in;
-    for (const py::handle item : images) {
-        held.push_back(py::reinterpret_borrow<py::object>(item));
+    for (const py::handle item : held)
         in.views.push_back(imageView(item, "images[" + std::to_string(in.views.size()) + "]"));
-    }
-    for (const py::handle item : indices)
+    for (const py::handle item : listOf(indices, "indices", "an iterable of integers"))
         in.indices.push_back(unsigned64(item, "indices[" + std::to_string(in.indices.size()) + "]"));
     const std::uint64_t s = p.seedOf(seed);
     if (in.indices.size() != in.views.size())
@@ -122,18 +123,17 @@ py::object batch(const PresetHandle& p, const py::handle& images, const py::hand
             bound.push_back({PartnerPool{in.views.size(), k}, pool->loader(0)});
     } else if (!partners.is_none()) {
         pool.emplace(partners, "partners");
-        std::vector<py::object> at;
-        if (!positions.is_none())
-            for (const py::handle item : positions) at.push_back(py::reinterpret_borrow<py::object>(item));
+        const py::list at =
+            positions.is_none() ? py::list() : listOf(positions, "positions", "an iterable of integers");
         if (!positions.is_none() && at.size() != in.views.size())
             throw py::value_error("positions: expected one per image (" + std::to_string(in.views.size()) +
                                   "), got " + std::to_string(at.size()));
         for (std::size_t k = 0; k < in.views.size(); ++k)
-            bound.push_back(
-                poolOf(*pool, at.empty() ? py::none() : at[k], "positions[" + std::to_string(k) + "]"));
+            bound.push_back(poolOf(*pool, positions.is_none() ? py::none() : py::object(at[k]),
+                                   "positions[" + std::to_string(k) + "]"));
     }
     if (!bound.empty()) in.partnersOf = [&bound](std::size_t k) { return bound[k]; };
-    const int n = threads.value_or(0);
+    const int n = threads;
     std::vector<Image> out;
     std::shared_ptr<ImageMemory> memory;
     {
@@ -152,17 +152,23 @@ py::object batch(const PresetHandle& p, const py::handle& images, const py::hand
     return result;
 }
 
-std::string replayOf(const PresetHandle& p, int width, int height, const py::handle& index,
-                     const py::handle& seed) {
-    if (width < 1 || height < 1) throw py::value_error("expected an image of at least one pixel");
+std::string replayOf(const PresetHandle& p, const py::handle& widthArg, const py::handle& heightArg,
+                     const py::handle& index, const py::handle& seed) {
+    // Any integers: a size past int is over the pixel limit, as is one past the limit.
+    const long long width = saturatedInteger(widthArg, "width"),
+                    height = saturatedInteger(heightArg, "height");
+    if (width < 1 || height < 1)
+        throw py::value_error("image: expected at least one pixel, got " + std::to_string(height) + " x " +
+                              std::to_string(width) + " (H x W)");
+    if (overPixelLimit(height, width)) throw py::value_error("image: " + overPixelLimitText(height, width));
     const std::uint64_t i = unsigned64(index, "index"), s = p.seedOf(seed);
     py::gil_scoped_release release;
-    return replayText(p.preset.pipeline, s, i, width, height);
+    return replayText(p.preset.pipeline, s, i, static_cast<int>(width), static_cast<int>(height));
 }
 
-py::array applyReplay(const py::handle& image, const std::string& replayJson) {
+py::array applyReplay(const py::handle& image, const py::handle& replayJson) {
     const PixelView view = imageView(image, "image");
-    const Replay replay = parseReplay(replayJson, "replay");
+    const Replay replay = parseReplay(textArg(replayJson, "replay"), "replay");
     Image out;
     {
         py::gil_scoped_release release;
@@ -173,7 +179,8 @@ py::array applyReplay(const py::handle& image, const std::string& replayJson) {
 
 /// Decodes the bytes of an image file (any object with the buffer protocol, contiguous), as imread
 /// decodes the file; `name` says what it is in errors.
-py::array imdecode(const py::handle& buffer, const std::string& name) {
+py::array imdecode(const py::handle& buffer, const py::handle& nameArg) {
+    const std::string name = textArg(nameArg, "name");
     if (py::isinstance<py::str>(buffer))
         throw py::type_error("buffer: expected bytes (the file's contents), got str");
     Py_buffer view;
@@ -194,7 +201,8 @@ py::array imdecode(const py::handle& buffer, const std::string& name) {
     return arrayFromImage(std::move(loaded.image));
 }
 
-py::array imread(const std::string& path) {
+py::array imread(const py::handle& file) {
+    const std::filesystem::path path = pathArg(file, "path");
     LoadedImage loaded;
     {
         py::gil_scoped_release release;
@@ -203,8 +211,9 @@ py::array imread(const std::string& path) {
     return arrayFromImage(std::move(loaded.image));
 }
 
-void imwrite(const std::string& path, const py::handle& image, int quality) {
-    if (quality < 1 || quality > 100) throw py::value_error("quality: expected 1..100");
+void imwrite(const py::handle& file, const py::handle& image, const py::handle& qualityArg) {
+    const std::filesystem::path path = pathArg(file, "path");
+    const int quality = static_cast<int>(integerArg(qualityArg, "quality", 1, 100));
     const PixelView view = imageView(image, "image");
     py::gil_scoped_release release;
     saveImage(path, imageFromView(view), quality);
@@ -253,26 +262,32 @@ PYBIND11_MODULE(_auglab, m) {
     m.attr("_malloc_tuned") = false;
 #endif
     m.attr("__version__") = AUGLAB_VERSION;
+    m.attr("MAX_PIXELS") = kMaxImagePixels;
     py::register_exception_translator([](std::exception_ptr e) {
         try {
             if (e) std::rethrow_exception(e);
         } catch (const InputError& x) {
-            PyErr_SetString(PyExc_ValueError, x.what());
+            // A file name in the message may be any bytes: messageText escapes what is not UTF-8.
+            PyErr_SetObject(PyExc_ValueError, messageText(x.what()).ptr());
         } catch (const RuntimeError& x) {
-            PyErr_SetString(PyExc_RuntimeError, x.what());
+            PyErr_SetObject(PyExc_RuntimeError, messageText(x.what()).ptr());
         }
     });
 
     py::class_<PresetHandle>(m, "Preset")
         .def_static(
-            "from_json", [](const std::string& text) { return PresetHandle{parsePreset(text, "preset")}; },
+            "from_json",
+            [](const py::handle& text) { return PresetHandle{parsePreset(textArg(text, "text"), "preset")}; },
             py::arg("text"))
         .def_static(
-            "load", [](const std::string& path) { return PresetHandle{loadPreset(path)}; }, py::arg("path"))
+            "load", [](const py::handle& path) { return PresetHandle{loadPreset(pathArg(path, "path"))}; },
+            py::arg("path"))
         .def("to_json", [](const PresetHandle& p) { return serializePreset(p.preset); })
         .def_property_readonly("name", [](const PresetHandle& p) { return p.preset.name; })
         .def_property_readonly("seed", [](const PresetHandle& p) { return p.preset.seed; })
         .def_property_readonly("op_count", [](const PresetHandle& p) { return p.preset.pipeline.size(); })
+        .def_property_readonly("targets_declared",
+                               [](const PresetHandle& p) { return p.preset.targets.has_value(); })
         .def_property_readonly(
             "targets_json",
             [](const PresetHandle& p) {
@@ -289,10 +304,13 @@ PYBIND11_MODULE(_auglab, m) {
             "sample_targets",
             [](const PresetHandle& p, const py::handle& image, const py::handle& index,
                const py::handle& seed, const TargetRows& boxes, const TargetRows& keypoints,
-               const py::list& masks, const py::handle& partners, std::optional<std::uint64_t> position,
+               const py::list& masks, const py::handle& partners, const py::handle& position,
                const py::handle& partnerTargets) {
-                return sampleWithTargets(p.preset, image, unsigned64(index, "index"), p.seedOf(seed), boxes,
-                                         keypoints, masks, partners, position, partnerTargets);
+                const std::uint64_t i = unsigned64(index, "index"), s = p.seedOf(seed);
+                const std::optional<std::uint64_t> at =
+                    position.is_none() ? std::nullopt : std::optional(unsigned64(position, "position"));
+                return sampleWithTargets(p.preset, image, i, s, boxes, keypoints, masks, partners, at,
+                                         partnerTargets);
             },
             py::arg("image"), py::arg("index"), py::arg("seed"), py::arg("boxes"), py::arg("keypoints"),
             py::arg("masks"), py::arg("partners") = py::none(), py::arg("position") = py::none(),

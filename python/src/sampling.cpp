@@ -1,12 +1,17 @@
 #include "sampling.h"
 
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <span>
+#if defined(__linux__)
+#include <sys/sysinfo.h>
+#endif
 
 #include "contact_sheet.h"
 #include "cpu_backend.h"
 #include "error.h"
+#include "ops/op_module.h"
 #include "realism.h"
 #include "sampler.h"
 #include "thread_pool.h"
@@ -18,12 +23,17 @@ namespace auglab::python {
 
 namespace {
 
-/// Runs fn(i) for every i in [0, n) on `threads` threads; the exception of the lowest failing i
-/// (prefixed with "images[i]: ") is rethrown, so that the error does not depend on scheduling.
+/// The engine's pool for a batch of n images: `threads` threads (<= 0: one per hardware thread),
+/// never more than images.
+int poolSize(int n, int threads) {
+    return std::min(threads <= 0 ? 0 : threads, std::max(1, n));
+}
+
+/// Runs fn(i) for every i in [0, n) on `pool`; the exception of the lowest failing i (prefixed with
+/// "images[i]: ") is rethrown, so that the error does not depend on scheduling.
 template <typename Fn>
-void forEachImage(int n, int threads, Fn fn) {
+void forEachImage(ThreadPool& pool, int n, Fn fn) {
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(n));
-    ThreadPool pool(std::min(threads <= 0 ? 0 : threads, std::max(1, n)));
     pool.parallelFor(n, 1, [&](int begin, int end) {
         for (int i = begin; i < end; ++i) try {
                 fn(i);
@@ -44,6 +54,51 @@ void forEachImage(int n, int threads, Fn fn) {
         }
 }
 
+/// The machine's memory, RAM and swap, in bytes (0: unknown).
+std::uint64_t machineMemory() {
+#if defined(__linux__)
+    struct sysinfo info {};
+    if (sysinfo(&info) == 0)
+        return (std::uint64_t(info.totalram) + std::uint64_t(info.totalswap)) * std::uint64_t(info.mem_unit);
+#endif
+    return 0;
+}
+
+std::string gigabytes(std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GB", double(bytes) / 1e9);
+    return text;
+}
+
+/// The samples of a batch, drawn and checked (checkFrames) on `pool` before any is rendered; then
+/// the outputs' bytes together against the machine's memory when `onHost`.
+std::vector<Replay> drawBatch(ThreadPool& pool, const Pipeline& pipeline, std::uint64_t seed,
+                              const BatchInput& in, bool onHost) {
+    const int n = static_cast<int>(in.views.size());
+    std::vector<Replay> replays(in.views.size());
+    forEachImage(pool, n, [&](int i) {
+        const auto k = static_cast<std::size_t>(i);
+        const Partners given = in.partnersOf ? in.partnersOf(k) : Partners{};
+        const PartnerPool partners = given.load ? given.pool : PartnerPool{};
+        replays[k] =
+            samplePipeline(pipeline, seed, in.indices[k], in.views[k].width, in.views[k].height, partners);
+        checkFrames(replays[k], "");
+    });
+    const std::uint64_t memory = onHost ? machineMemory() : 0;
+    if (memory == 0) return replays;
+    std::uint64_t bytes = 0;
+    for (std::size_t k = 0; k < replays.size(); ++k) {
+        int width = 0, height = 0;
+        frameSize(replays[k], replays[k].ops.size(), width, height);
+        bytes += std::uint64_t(width) * std::uint64_t(height) * std::uint64_t(in.views[k].channels);
+    }
+    if (bytes > memory)
+        throw InputError("images: the " + std::to_string(replays.size()) + " outputs need " +
+                         gigabytes(bytes) + ", more than this machine's memory (" + gigabytes(memory) +
+                         " of RAM and swap): give the batch in smaller parts");
+    return replays;
+}
+
 /// `partners` with the pool's image `self` being `source` (a non-owning pointer: the render ends
 /// before it does), as auglab-cli apply binds its --image.
 Partners withSelf(const Partners& partners, SourceLevels& source) {
@@ -54,24 +109,51 @@ Partners withSelf(const Partners& partners, SourceLevels& source) {
             }};
 }
 
-}  // namespace
-
-Image renderView(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const PixelView& view,
-                 Replay* replay, const Partners& partners) {
+/// `replay` rendered on a single-threaded CPU backend from the image `view` shows, with
+/// `partners` (whose image `pool.self` is the view itself).
+Image renderDrawn(const Replay& replay, const PixelView& view, const Partners& partners) {
     SourceLevels source(imageFromView(view));
     // One thread: the caller's. A data loader runs one call per worker; a batch one per task.
     CpuBackend cpu(1);
-    return renderSample(pipeline, source, seed, index, cpu, replay, withSelf(partners, source));
+    return renderReplay(replay, source, cpu, withSelf(partners, source).load);
+}
+
+}  // namespace
+
+void checkFrames(const Replay& replay, const std::string& prefix) {
+    // frameSize's walk, one op at a time: each op's frame is an image the render holds.
+    int width = replay.imageWidth, height = replay.imageHeight;
+    for (const ConcreteOp& op : replay.ops) {
+        if (!op.applied) continue;
+        opModule(op.id).frameAfter(op.params, width, height);
+        if (width < 1 || height < 1 || overPixelLimit(height, width))
+            throw InputError(
+                prefix + opDesc(op.id).name + " makes a " + std::to_string(height) + " x " +
+                std::to_string(width) + " image (H x W), " +
+                (width < 1 || height < 1 ? std::string("not an image size") : "over " + pixelLimitText()));
+    }
+}
+
+Image renderView(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const PixelView& view,
+                 Replay* replayOut, const Partners& partners) {
+    // Drawn for the view's size and checked before the source is copied.
+    Replay replay = samplePipeline(pipeline, seed, index, view.width, view.height,
+                                   partners.load ? partners.pool : PartnerPool{});
+    checkFrames(replay, "image: ");
+    Image out = renderDrawn(replay, view, partners);
+    if (replayOut) *replayOut = std::move(replay);
+    return out;
 }
 
 std::vector<Image> renderBatchCpu(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
                                   int threads) {
     const int n = static_cast<int>(in.views.size());
+    ThreadPool pool(poolSize(n, threads));
+    const std::vector<Replay> replays = drawBatch(pool, pipeline, seed, in, true);
     std::vector<Image> out(in.views.size());
-    forEachImage(n, threads, [&](int i) {
+    forEachImage(pool, n, [&](int i) {
         const auto k = static_cast<std::size_t>(i);
-        out[k] = renderView(pipeline, seed, in.indices[k], in.views[k], nullptr,
-                            in.partnersOf ? in.partnersOf(k) : Partners{});
+        out[k] = renderDrawn(replays[k], in.views[k], in.partnersOf ? in.partnersOf(k) : Partners{});
     });
     return out;
 }
@@ -94,17 +176,18 @@ struct CudaJobs {
     std::vector<Image> out;
     std::vector<RenderJob> jobs;
 
-    CudaJobs(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in, int threads)
+    CudaJobs(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in, int threads, bool onHost)
         : sources(in.views.size()), out(in.views.size()), jobs(in.views.size()) {
-        forEachImage(static_cast<int>(in.views.size()), threads, [&](int i) {
+        const int n = static_cast<int>(in.views.size());
+        ThreadPool pool(poolSize(n, threads));
+        const std::vector<Replay> replays = drawBatch(pool, pipeline, seed, in, onHost);
+        forEachImage(pool, n, [&](int i) {
             const auto k = static_cast<std::size_t>(i);
             sources[k] = std::make_unique<SourceLevels>(imageFromView(in.views[k]));
             SourceLevels& source = *sources[k];
             const Partners given = in.partnersOf ? in.partnersOf(k) : Partners{};
             const Partners partners = withSelf(given, source);
-            const Replay replay =
-                samplePipeline(pipeline, seed, in.indices[k], source.width(), source.height(), partners.pool);
-            jobs[k] = RenderJob(&source, buildFullPlan(replay, source.width(), source.height()), &out[k]);
+            jobs[k] = RenderJob(&source, buildFullPlan(replays[k], source.width(), source.height()), &out[k]);
             if (needsPartners(jobs[k].plan))
                 bindPartners(jobs[k].plan, source.channels(),
                              partners.load ? partners.load : selfPartner(source), SourceSampling::Source);
@@ -115,7 +198,7 @@ struct CudaJobs {
 
 std::vector<Image> renderBatchCuda(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
                                    int threads) {
-    CudaJobs c(pipeline, seed, in, threads);
+    CudaJobs c(pipeline, seed, in, threads, true);
     std::unique_lock<std::mutex> lock;
     cudaBackend(lock).render(std::span<RenderJob>(c.jobs));
     return std::move(c.out);
@@ -123,7 +206,7 @@ std::vector<Image> renderBatchCuda(const Pipeline& pipeline, std::uint64_t seed,
 
 DeviceImages renderBatchCudaOnDevice(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
                                      int threads) {
-    CudaJobs c(pipeline, seed, in, threads);
+    CudaJobs c(pipeline, seed, in, threads, false);
     std::unique_lock<std::mutex> lock;
     auto& device = dynamic_cast<CudaDeviceRenderer&>(cudaBackend(lock));
     return device.renderOnDevice(std::span<RenderJob>(c.jobs));
@@ -149,6 +232,7 @@ DeviceImages renderBatchCudaOnDevice(const Pipeline&, std::uint64_t, const Batch
 std::string replayText(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, int width,
                        int height) {
     const Replay replay = samplePipeline(pipeline, seed, index, width, height, PartnerPool{});
+    checkFrames(replay, "image: ");
     return serializeReplay(replay, inventedShare(buildFullPlan(replay, width, height)));
 }
 
@@ -157,6 +241,7 @@ Image renderReplayOf(const Replay& replay, const PixelView& view) {
         throw InputError("the replay was drawn for a " + std::to_string(replay.imageWidth) + "x" +
                          std::to_string(replay.imageHeight) + " image, not " + std::to_string(view.width) +
                          "x" + std::to_string(view.height));
+    checkFrames(replay, "replay: ");
     SourceLevels source(imageFromView(view));
     CpuBackend cpu(1);
     return renderReplay(replay, source, cpu);

@@ -19,11 +19,17 @@
 
 namespace auglab::python {
 
+/// Every frame of `replay` (the image each op makes, the last one the output) within the pixel limit
+/// (kMaxImagePixels), checked before a pixel is rendered: InputError "<prefix><op> makes a H x W
+/// image, over the 100 megapixel limit" otherwise.
+void checkFrames(const Replay& replay, const std::string& prefix);
+
 /// Sample `index` of `seed` for the image `view` shows, on a single-threaded CPU backend; its
 /// concrete parameters into `replay` when given. Mixing ops draw their partners from
 /// `partners.pool`, whose image number `pool.self` is `view` itself (never asked of
 /// `partners.load`); the default is a pool of the image alone. InputError when the pipeline cannot
-/// run on it or a partner cannot be read.
+/// run on it, makes an image over the pixel limit ("image: resize makes ...": checkFrames, before
+/// the source is copied) or a partner cannot be read.
 Image renderView(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const PixelView& view,
                  Replay* replay = nullptr, const Partners& partners = {});
 
@@ -37,26 +43,33 @@ struct BatchInput {
 
 /// Every image of `in` rendered on the CPU: `threads` tasks of the engine's pool (<= 0: one per
 /// hardware thread), one image per task, each image exactly what renderView gives, so that the
-/// outputs never depend on the thread count. When images fail, the error of the first of them (in
-/// batch order, whatever thread met it first) is rethrown, naming it.
+/// outputs never depend on the thread count. Every sample is drawn and checked (checkFrames) before
+/// any is rendered, and the outputs together must fit in the machine's memory (RAM and swap), so
+/// that a batch that cannot be made fails at once, not after rendering part of it. When images
+/// fail, the error of the first of them (in batch order, whatever thread met it first) is
+/// rethrown, naming it.
 std::vector<Image> renderBatchCpu(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
                                   int threads);
 
 /// The same on the CUDA backend (one render call for the whole batch; the sources are copied and the
-/// plans built on `threads` CPU threads). RuntimeError when this build or machine has no CUDA backend.
+/// plans built on `threads` CPU threads, after the same checks). RuntimeError when this build or
+/// machine has no CUDA backend.
 std::vector<Image> renderBatchCuda(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
                                    int threads);
 
-/// renderBatchCuda's outputs left on the device (cuda_backend.h's DeviceImages), for DLPack.
+/// renderBatchCuda's outputs left on the device (cuda_backend.h's DeviceImages), for DLPack: the
+/// host memory check is left out (the device's own allocation reports what does not fit there).
 DeviceImages renderBatchCudaOnDevice(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
                                      int threads);
 
 /// The concrete parameters of sample `index` of `seed` for a width x height image, with the share
 /// of invented pixels of its full-resolution output: the replay `apply --save-replay` writes, as text.
+/// The frames are checked as renderView checks them.
 std::string replayText(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, int width,
                        int height);
 
-/// `replay` applied again to the image `view` shows (what `auglab-cli replay` renders).
+/// `replay` applied again to the image `view` shows (what `auglab-cli replay` renders); its frames
+/// checked first ("replay: resize makes ...").
 Image renderReplayOf(const Replay& replay, const PixelView& view);
 
 }  // namespace auglab::python

@@ -28,6 +28,12 @@ def preset_text(pipeline, seed=5, **extra):
     return json.dumps({"format": "auglab-preset", "version": 1, "seed": seed, "pipeline": pipeline, **extra})
 
 
+# The sanitized run preloads ASan's shared runtime into this interpreter (run_suite.sh's
+# AUGLAB_PRELOAD); that build's auglab-cli carries its own, and two runtimes in one process abort.
+CLI_ENVIRONMENT = {key: value for key, value in os.environ.items()
+                   if not (key == "LD_PRELOAD" and os.environ.get("AUGLAB_PRELOAD"))}
+
+
 class Cli:
     """auglab-cli, run as a user would."""
 
@@ -35,7 +41,7 @@ class Cli:
         self.path = path
 
     def run(self, *args, check=True) -> subprocess.CompletedProcess:
-        r = subprocess.run([self.path, *map(str, args)], capture_output=True, text=True)
+        r = subprocess.run([self.path, *map(str, args)], capture_output=True, text=True, env=CLI_ENVIRONMENT)
         if check and r.returncode != 0:
             raise AssertionError(f"auglab-cli {' '.join(map(str, args))} failed ({r.returncode}): {r.stderr}")
         return r

@@ -7,6 +7,9 @@
 # PACKAGES, as the other suites that need PyPI make theirs. When no such interpreter can be had (no
 # venv module, no PyPI) it says why in Qt Test's words (scripts/test.sh lists those lines) and exits
 # 77, which ctest reports as skipped. PYTHONPATH (the built module) and AUGLAB_CLI come from ctest.
+#
+# AUGLAB_PRELOAD (python_module.sanitized): a sanitizer runtime that pytest's interpreter, and only it,
+# gets as LD_PRELOAD (the checks and pip run without it); a value that is not a file skips, saying why.
 set -uo pipefail
 python=$1 venv=$2 packages=$3 check=$4
 shift 4
@@ -36,4 +39,10 @@ if ! ready "$run"; then
     fi
 fi
 echo "python: $("$run" -c 'import sys; print(sys.executable, sys.version.split()[0])')"
+preload=${AUGLAB_PRELOAD:-}
+if [ -n "$preload" ]; then
+    [ -f "$preload" ] || skip "no sanitizer runtime to preload: ${preload#missing:}"
+    echo "preloaded: $preload"
+    LD_PRELOAD=$preload exec "$run" -m pytest -q -rs -p no:cacheprovider "$@"
+fi
 exec "$run" -m pytest -q -rs -p no:cacheprovider "$@"

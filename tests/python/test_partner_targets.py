@@ -140,7 +140,7 @@ def test_partner_targets_match_apply(cli, labelled, tmp_path, name):
 
 def test_formats_are_converted_with_the_partners_size(cli, labelled, tmp_path):
     """yolo boxes are fractions of each image's own size: a partner's of its size, not the image's."""
-    text = preset_text(PIPELINES["mosaic"][:1], targets={"boxes": {"format": "yolo"}})
+    text = preset_text(PIPELINES["mosaic"][:1], targets={"boxes": {"format": "yolo", "label_fields": []}})
     preset = write_preset(tmp_path, "yolo", text)
     pipe = auglab.Pipeline.from_json(text)
 

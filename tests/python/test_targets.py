@@ -87,7 +87,9 @@ def test_formats_round_trip_and_labels_follow(photos):
         r = pipe(image, 0, bboxes=np.hstack([boxes, [[7.0]]]), class_labels=np.array(["cup"]))
         np.testing.assert_allclose(r["bboxes"][:, :4], boxes, rtol=1e-7, err_msg=fmt)
         assert r["bboxes"][0, 4] == 7.0 and list(r["class_labels"]) == ["cup"]
-    # Labels appended to the rows, as Albumentations allows.
+    # Labels appended to the rows, as Albumentations allows when no label field is declared.
+    pipe = auglab.Pipeline.from_json(preset_text([{"op": "brightness_contrast"}],
+                                                 targets={"boxes": {"format": "albumentations", "label_fields": []}}))
     r = pipe(image, 0, bboxes=[[0.1, 0.1, 0.5, 0.5, "cup", 3]])
     assert r["bboxes"][0][4:] == ["cup", 3]
 
@@ -97,11 +99,11 @@ def test_flip_moves_boxes_keypoints_and_angles(photos):
     width = image.shape[1]
     pipe = auglab.Pipeline.from_json(preset_text([{"op": "horizontal_flip", "p": 1}],
                                                  targets={"keypoints": {"format": "xya", "label_fields": ["part"]}}))
-    r = pipe(image, 0, bboxes=[[10, 20, 110, 220]], keypoints=[[10.0, 20.0, 30.0]], part=["nose"],
-             masks=[np.eye(300, 451, dtype=np.uint8)])
+    r = pipe(image, 0, bboxes=[[10, 20, 110, 220]], class_labels=["cat"], keypoints=[[10.0, 20.0, 30.0]],
+             part=["nose"], masks=[np.eye(300, 451, dtype=np.uint8)])
     np.testing.assert_allclose(r["bboxes"], [[width - 110, 20, width - 10, 220]])
     np.testing.assert_allclose(r["keypoints"], [[width - 1 - 10.0, 20.0, 150.0]])  # pixel centres; 180 - 30
-    assert r["part"] == ["nose"]
+    assert r["part"] == ["nose"] and r["class_labels"] == ["cat"]
     assert np.array_equal(r["masks"][0], np.eye(300, 451, dtype=np.uint8)[:, ::-1])
     assert np.array_equal(r["image"], image[:, ::-1])
 
@@ -121,3 +123,58 @@ def test_target_errors(photos):
         pipe(image, 0, bboxes=[[50, 50, 10, 10]])
     empty = pipe(image, 0, bboxes=np.zeros((0, 4)), class_labels=[])
     assert empty["bboxes"].shape == (0, 4) and empty["class_labels"] == []
+
+
+def test_masks_as_one_array(photos):
+    """masks= takes a list of H x W masks or, as Albumentations 2 does, one N x H x W array, and gives
+    back the same kind; a single H x W array is refused with a message saying to pass it as mask=."""
+    image = photos["chelsea.png"]
+    height, width = image.shape[:2]
+    pipe = auglab.Pipeline.from_json(preset_text([{"op": "horizontal_flip", "p": 1}]))
+    stack = np.stack([np.eye(height, width, k, dtype=np.uint8) * (k + 1) for k in range(3)])
+    r = pipe(image, 0, masks=stack)
+    assert isinstance(r["masks"], np.ndarray) and r["masks"].shape == (3, height, width)
+    assert np.array_equal(r["masks"], stack[:, :, ::-1])
+    assert np.array_equal(pipe(image, 0, masks=list(stack))["masks"][2], stack[2, :, ::-1])  # a list: a list
+    none = pipe(image, 0, masks=np.zeros((0, height, width), np.uint8))["masks"]
+    assert none.shape == (0, height, width)
+    with pytest.raises(TypeError) as e:
+        pipe(image, 0, masks=stack[0])
+    assert str(e.value).startswith(f"masks: expected a list of H x W masks or one N x H x W array, got an array "
+                                   f"of shape ({height}, {width}): one mask is mask="), str(e.value)
+    with pytest.raises(TypeError, match=r"^masks: expected a list of H x W masks or one N x H x W array, got int"):
+        pipe(image, 0, masks=3)
+    with pytest.raises(ValueError, match=r"^masks\[1\]: expected the image's size, 300 x 451, got 30 x 45"):
+        pipe(image, 0, masks=[stack[0], np.zeros((30, 45), np.uint8)])
+
+
+BOX = [[10, 20, 110, 220]]
+
+
+def test_declared_label_fields_are_required():
+    """A label field the preset's targets section declares (boxes' class_labels by default, as the
+    exported BboxParams declares it) must come with the boxes or keypoints it labels, as
+    Albumentations' Compose requires; a preset without a targets section declares none."""
+    image = np.full((300, 451, 3), 90, np.uint8)
+    declared = auglab.Pipeline.from_json(preset_text(
+        [{"op": "horizontal_flip"}], targets={"boxes": {"format": "pascal_voc"},
+                                              "keypoints": {"label_fields": ["part", "side"]}}))
+    with pytest.raises(TypeError) as e:
+        declared(image, 0, bboxes=BOX)
+    assert str(e.value).startswith("missing label field 'class_labels': the preset's targets.boxes.label_fields "
+                                   "declares ['class_labels']"), str(e.value)
+    with pytest.raises(TypeError) as e:
+        declared(image, 0, keypoints=[[1, 2]], part=["nose"])
+    assert str(e.value).startswith("missing label field 'side': the preset's targets.keypoints.label_fields "
+                                   "declares ['part', 'side']"), str(e.value)
+    # Only with what they label: a call with keypoints alone needs no class_labels.
+    assert declared(image, 0, keypoints=[[1, 2]], part=["nose"], side=["l"])["part"] == ["nose"]
+    assert declared(image, 0, mask=np.zeros((300, 451), np.uint8))["mask"].shape == (300, 451)
+    # No label fields declared: boxes alone (labels may ride in the rows).
+    bare = auglab.Pipeline.from_json(preset_text([{"op": "horizontal_flip"}],
+                                                 targets={"boxes": {"label_fields": []}}))
+    assert bare(image, 0, bboxes=[[10, 20, 110, 220, "cup"]])["bboxes"][0][4] == "cup"
+    # No targets section at all: a preset for images alone, labels optional.
+    plain = auglab.Pipeline.from_json(preset_text([{"op": "horizontal_flip"}]))
+    assert set(plain(image, 0, bboxes=BOX)) == {"image", "bboxes"}
+    assert plain(image, 0, bboxes=BOX, class_labels=["x"])["class_labels"] == ["x"]
