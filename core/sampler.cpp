@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "error.h"
+#include "image_io.h"
 #include "ops/op_module.h"
 #include "philox.h"
 
@@ -248,7 +249,16 @@ private:
         if (c.applied) {
             const OpModule& module = opModule(op.id());
             c.params = module.sample(op, draws, width_, height_);
+            const int fromW = width_, fromH = height_;
             module.frameAfter(c.params, width_, height_);  // the ops after a crop work on the resized crop
+            // Every frame is an image the render holds: no larger than an image AugLab reads (a
+            // smallest_max_size of a 1 x 100,000,000 image would be 10^11 pixels).
+            if (width_ < 1 || height_ < 1 || std::int64_t{width_} * height_ > kMaxImagePixels)
+                throw FrameSizeError(opDesc(op.id()).name + " makes a " + std::to_string(height_) + " x " +
+                                     std::to_string(width_) + " image (H x W) of the " + std::to_string(fromH) +
+                                     " x " + std::to_string(fromW) + " one, over the " +
+                                     std::to_string(kMaxImagePixels / 1'000'000) +
+                                     " megapixel limit of an image in AugLab");
         }
         replay_.ops.push_back(std::move(c));
     }

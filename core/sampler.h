@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "error.h"
 #include "pipeline.h"
 #include "replay.h"
 
@@ -56,8 +57,17 @@ private:
 /// its continued fraction (modified Lentz), on the side of x where it converges fast.
 double regularizedIncompleteBeta(double x, double a, double b);
 
+/// A sample whose op would make a frame that is no image AugLab holds: no pixels, or over
+/// kMaxImagePixels (smallest_max_size of a 1 x 50,000,000 image). Its own type, so that a caller
+/// can say which image it was drawn for.
+class FrameSizeError : public InputError {
+public:
+    using InputError::InputError;
+};
+
 /// The concrete parameters of sample `index` for an image of width x height pixels, its partners
-/// (mixing ops) drawn from `pool` (InputError when `pool` is empty or `self` is outside it).
+/// (mixing ops) drawn from `pool` (InputError when `pool` is empty or `self` is outside it;
+/// FrameSizeError when an op's frame would be over kMaxImagePixels).
 /// Groups run as Albumentations' composition classes do (GroupKind); their draws come from the same
 /// stream, keyed by the group's index, so a sample stays a pure function of (seed, index).
 Replay samplePipeline(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, int width,

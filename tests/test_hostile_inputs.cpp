@@ -30,6 +30,8 @@
 #include "error.h"
 #include "image_io.h"
 #include "preset.h"
+#include "ops/resize.h"
+#include "sampler.h"
 #include "test_support.h"
 
 using namespace auglab;
@@ -104,6 +106,7 @@ private slots:
     void deeplyNestedCocoMemberRefused();
     void deeplyNestedPresetRefused();
     void opCountBoundedByValidation();
+    void framesBoundedLikeImages();
     void integersWrittenAsFloatsAccepted();
     void hugeClassCountRefused();
     void gifLargerThanItsBytesRefused();
@@ -155,6 +158,21 @@ void TestHostileFiles::opCountBoundedByValidation() {
       {"group": "some_of", "n": 100, "replace": true, "children": [
         {"group": "some_of", "n": 100, "replace": true, "children": [{"op": "horizontal_flip"}]}]}]})";
     QCOMPARE(parsePreset(atBound, "ok").pipeline.size(), std::size_t(1));
+}
+
+void TestHostileFiles::framesBoundedLikeImages() {
+    // smallest_max_size on a 1 x 50,000,000 image: 1024 x 5.1e10 overflowed an int (undefined
+    // behaviour, UBSan's report through the Python module). Every frame a sample makes is an image
+    // the render holds, bounded as the images AugLab reads are.
+    const Preset p = parsePreset(R"({"format": "auglab-preset", "version": 1, "pipeline": [
+        {"op": "smallest_max_size", "max_size": [1024, 1024], "p": 1}]})",
+                                 "x");
+    const QString err = inputError([&] { (void)samplePipeline(p.pipeline, 1, 0, 1, 50'000'000); });
+    QVERIFY2(err.startsWith("smallest_max_size makes a ") && err.contains("(H x W) of the 50000000 x 1 one") &&
+                 err.contains("100 megapixel limit"),
+             qPrintable(err));
+    const Replay ok = samplePipeline(p.pipeline, 1, 0, 640, 480);
+    QCOMPARE(std::get<ResizeParams>(ok.ops[0].params).outWidth, 1365);  // round(640 * 1024 / 480)
 }
 
 void TestHostileFiles::integersWrittenAsFloatsAccepted() {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,16 @@ enum class Kind { Resize, LongestMaxSize, SmallestMaxSize, RandomScale };
 /// is the gate).
 constexpr std::uint32_t kMaxSizeDraw = 1, kScaleDraw = 1;
 
+/// A side computed in double as an int; one past what an int holds becomes INT_MAX (the sampler
+/// then refuses the frame as over the pixel limit) instead of an undefined conversion.
+int sideOf(double v) {
+    return v >= 2147483647.0 ? std::numeric_limits<int>::max() : static_cast<int>(v);
+}
+
 /// fgeometric.scale: each side int(side * scale) (truncated).
 void scaledOutput(double scale, int width, int height, int& outW, int& outH) {
-    outW = static_cast<int>(width * scale);
-    outH = static_cast<int>(height * scale);
+    outW = sideOf(width * scale);
+    outH = sideOf(height * scale);
 }
 
 /// Albumentations' MaxSizeTransform: scale = m / the longer (shorter) side in double, each side
@@ -50,8 +57,8 @@ void scaledOutput(double scale, int width, int height, int& outW, int& outH) {
 void maxSizeOutput(Kind kind, int maxSize, int width, int height, int& outW, int& outH) {
     const double side = kind == Kind::LongestMaxSize ? std::max(width, height) : std::min(width, height);
     const double scale = maxSize / side;
-    outW = static_cast<int>(std::max(1.0, std::nearbyint(width * scale)));
-    outH = static_cast<int>(std::max(1.0, std::nearbyint(height * scale)));
+    outW = sideOf(std::max(1.0, std::nearbyint(width * scale)));
+    outH = sideOf(std::max(1.0, std::nearbyint(height * scale)));
 }
 
 const char* className(Kind kind) {

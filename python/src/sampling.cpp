@@ -70,6 +70,17 @@ std::string gigabytes(std::uint64_t bytes) {
     return text;
 }
 
+/// samplePipeline, an op's frame over the pixel limit named with `prefix` (the image it was drawn
+/// for, as checkFrames names it).
+Replay drawSample(const std::string& prefix, const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index,
+                  int width, int height, const PartnerPool& pool) {
+    try {
+        return samplePipeline(pipeline, seed, index, width, height, pool);
+    } catch (const FrameSizeError& e) {
+        throw InputError(prefix + e.what());
+    }
+}
+
 /// The samples of a batch, drawn and checked (checkFrames) on `pool` before any is rendered; then
 /// the outputs' bytes together against the machine's memory when `onHost`.
 std::vector<Replay> drawBatch(ThreadPool& pool, const Pipeline& pipeline, std::uint64_t seed,
@@ -81,7 +92,7 @@ std::vector<Replay> drawBatch(ThreadPool& pool, const Pipeline& pipeline, std::u
         const Partners given = in.partnersOf ? in.partnersOf(k) : Partners{};
         const PartnerPool partners = given.load ? given.pool : PartnerPool{};
         replays[k] =
-            samplePipeline(pipeline, seed, in.indices[k], in.views[k].width, in.views[k].height, partners);
+            drawSample("", pipeline, seed, in.indices[k], in.views[k].width, in.views[k].height, partners);
         checkFrames(replays[k], "");
     });
     const std::uint64_t memory = onHost ? machineMemory() : 0;
@@ -137,8 +148,8 @@ void checkFrames(const Replay& replay, const std::string& prefix) {
 Image renderView(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const PixelView& view,
                  Replay* replayOut, const Partners& partners) {
     // Drawn for the view's size and checked before the source is copied.
-    Replay replay = samplePipeline(pipeline, seed, index, view.width, view.height,
-                                   partners.load ? partners.pool : PartnerPool{});
+    Replay replay = drawSample("image: ", pipeline, seed, index, view.width, view.height,
+                               partners.load ? partners.pool : PartnerPool{});
     checkFrames(replay, "image: ");
     Image out = renderDrawn(replay, view, partners);
     if (replayOut) *replayOut = std::move(replay);
@@ -231,7 +242,7 @@ DeviceImages renderBatchCudaOnDevice(const Pipeline&, std::uint64_t, const Batch
 
 std::string replayText(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, int width,
                        int height) {
-    const Replay replay = samplePipeline(pipeline, seed, index, width, height, PartnerPool{});
+    const Replay replay = drawSample("image: ", pipeline, seed, index, width, height, PartnerPool{});
     checkFrames(replay, "image: ");
     return serializeReplay(replay, inventedShare(buildFullPlan(replay, width, height)));
 }
