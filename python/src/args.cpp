@@ -30,14 +30,27 @@ std::string describe(const py::handle& value) {
     return typeName(value) + " " + r;
 }
 
-long long integerArg(const py::handle& value, const std::string& what, long long lo, long long hi) {
+namespace {
+
+/// `value` as a Python integer (int, or anything with __index__; not bool) in a long long, and
+/// whether it overflowed one (`overflow`: -1 below, +1 above, as CPython says).
+long long asLongLong(const py::handle& value, const std::string& what, int& overflow, py::object& number) {
     if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
         throw py::type_error(what + ": expected an integer, got " + describe(value));
-    const auto number = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+    number = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
     if (!number) throw py::error_already_set();
-    int overflow = 0;
+    overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
     if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+    return v;
+}
+
+}  // namespace
+
+long long integerArg(const py::handle& value, const std::string& what, long long lo, long long hi) {
+    int overflow = 0;
+    py::object number;
+    const long long v = asLongLong(value, what, overflow, number);
     if (overflow || v < lo || v > hi)
         throw py::value_error(what + ": expected " + std::to_string(lo) + " .. " + std::to_string(hi) +
                               ", got " + std::string(py::str(number)));
@@ -45,13 +58,9 @@ long long integerArg(const py::handle& value, const std::string& what, long long
 }
 
 long long saturatedInteger(const py::handle& value, const std::string& what) {
-    if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr()))
-        throw py::type_error(what + ": expected an integer, got " + describe(value));
-    const auto number = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
-    if (!number) throw py::error_already_set();
     int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
-    if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+    py::object number;
+    const long long v = asLongLong(value, what, overflow, number);
     if (overflow) return overflow > 0 ? LLONG_MAX : LLONG_MIN;
     return v;
 }
