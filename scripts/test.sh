@@ -8,7 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh -DAUGLAB_TESTS=ON
-(cd build && xvfb-run -a ctest --output-on-failure -j"$(nproc)" --timeout 1500)
+# -noreset: Xvfb otherwise resets when its last client leaves, and a suite starting at that moment
+# cannot connect ("could not connect to display", seen once with two suites in parallel).
+(cd build && xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" ctest --output-on-failure -j"$(nproc)" --timeout 1500)
 # What did not run, and why: ctest lists whole tests it skipped (a suite whose initTestCase found
 # no GPU, display or PyPI); this adds the reason of each, and of any single skipped function.
 skipped=$(grep -h "^SKIP   :" build/Testing/Temporary/LastTest.log | sort -u || true)

@@ -129,6 +129,37 @@ void answerNextDialog(QWidget& window, std::function<void(QWidget*)> answer) {
     poll->start();
 }
 
+// Chooses `path` in a file dialog and accepts it, as typing the name and pressing Save does. The
+// dialog selects its initial name once its folder has loaded, which may come after a selectFile
+// made right after it was shown (and selectFile does not replace the name it was opened with): the
+// name is typed into its field again until it has held for 100 ms. `then` runs once it is accepted
+// (to answer the dialog that comes next: until then this one is the modal one).
+void chooseFile(QFileDialog* dialog, const QString& path, std::function<void()> then = {}) {
+    // The name field, as typed into (selectFile does not replace a name the dialog was opened with).
+    const auto type = [](QFileDialog* d, const QString& p) {
+        if (auto* edit = d->findChild<QLineEdit*>("fileNameEdit"))
+            edit->setText(p);
+        else
+            d->selectFile(p);
+    };
+    auto* settle = new QTimer(dialog);
+    settle->setInterval(20);
+    auto held = std::make_shared<int>(0);
+    QObject::connect(settle, &QTimer::timeout, dialog, [dialog, settle, path, held, type, then] {
+        if (dialog->selectedFiles() != QStringList{path}) {
+            type(dialog, path);
+            *held = 0;
+            return;
+        }
+        if (++*held < 5) return;
+        settle->stop();
+        if (then) then();
+        static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept, as the Save or Open button runs it
+    });
+    type(dialog, path);
+    settle->start();
+}
+
 QByteArray fileBytes(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -760,8 +791,7 @@ void TestGui::importMakesAnUntitledDocument() {
             dialogs << files->metaObject()->className();
             auto* fd = qobject_cast<QFileDialog*>(files);
             QVERIFY(fd);
-            fd->selectFile(chosen);
-            static_cast<QDialog*>(fd)->accept();  // QFileDialog::accept, as the Save button runs it
+            chooseFile(fd, chosen);
         });
         box->button(QMessageBox::Save)->click();
     });
@@ -788,14 +818,14 @@ void TestGui::importAsksToSaveUnsavedChangesFirst() {
         dialogs << files->metaObject()->className();
         auto* fd = qobject_cast<QFileDialog*>(files);
         QVERIFY(fd);
-        answerNextDialog(*w, [&](QWidget* question) {
-            dialogs << question->metaObject()->className();
-            auto* box = qobject_cast<QMessageBox*>(question);
-            QVERIFY(box);
-            box->button(QMessageBox::Save)->click();
+        chooseFile(fd, QString(AUGLAB_SOURCE_DIR) + "/tests/data/export/reference/example_2.0.8.json", [&] {
+            answerNextDialog(*w, [&](QWidget* question) {
+                dialogs << question->metaObject()->className();
+                auto* box = qobject_cast<QMessageBox*>(question);
+                QVERIFY(box);
+                box->button(QMessageBox::Save)->click();
+            });
         });
-        fd->selectFile(QString(AUGLAB_SOURCE_DIR) + "/tests/data/export/reference/example_2.0.8.json");
-        static_cast<QDialog*>(fd)->accept();
     });
     import->trigger();
     QCOMPARE(dialogs, (QStringList{"QFileDialog", "QMessageBox"}));
