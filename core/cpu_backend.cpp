@@ -1,8 +1,10 @@
 #include "cpu_backend.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
+#include "cpu/integer_warp.h"
 #include "error.h"
 
 namespace auglab {
@@ -19,14 +21,19 @@ Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop
     Image current;
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {
         const PlanStage& stage = plan.stages[s];
-        const Image& input = s == 0 ? source.level(stage.warp.sourceLevel) : current;
+        const ImageView input = s == 0 ? source.view(stage.warp.sourceLevel) : ImageView(current);
         if (input.width != stage.warp.inputWidth || input.height != stage.warp.inputHeight)
             throw RuntimeError("plan does not match its input image size");
         if (stage.width <= 0 || stage.height <= 0)
             throw RuntimeError("plan stage " + std::to_string(s) + " has no size");
         // The warp writes every pixel.
         Image out(stage.width, stage.height, input.channels, Image::Uninitialised{});
-        const WarpTables tables = stage.warp.gather || stage.warp.copy || stage.warp.projective
+        // A stage that moves whole pixels (a flip, a crop, a pad, a quarter turn) is row copies;
+        // any other samples the source through the warp's tables.
+        const std::optional<cpu::IntegerWarp> whole =
+            stage.warp.copy ? std::nullopt
+                            : cpu::integerWarp(stage.warp, input.width, input.height, stage.width, stage.height);
+        const WarpTables tables = whole || stage.warp.gather || stage.warp.copy || stage.warp.projective
                                       ? WarpTables{}
                                       : warpTables(stage.warp, stage.width, stage.height);
         // The row-local ops that follow the warp run on strips of rows as they come out of it,
@@ -37,7 +44,10 @@ Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop
         loop(stage.height, [&](int y0, int y1) {
             for (int s0 = y0; s0 < y1; s0 += kStripRows) {
                 const int s1 = std::min(y1, s0 + kStripRows);
-                warpRows(input, out, stage.warp, tables, s0, s1);
+                if (whole)
+                    cpu::integerWarpRows(input, out, *whole, s0, s1);
+                else
+                    warpRows(input, out, stage.warp, tables, s0, s1);
                 for (std::size_t i = 0; i < fused; ++i) applyPixelRows(out, stage.ops[i], s0, s1);
             }
         });
@@ -51,7 +61,7 @@ void CpuBackend::render(std::span<RenderJob> jobs) {
     // Build the source levels first: they are shared between jobs.
     for (RenderJob& job : jobs)
         for (const PlanStage& stage : job.plan.stages)
-            if (stage.warp.sourceLevel >= 0) job.source->level(stage.warp.sourceLevel);
+            if (stage.warp.sourceLevel >= 0) job.source->view(stage.warp.sourceLevel);
     const int threads = pool_.threadCount();
     if (static_cast<int>(jobs.size()) >= 2 * threads) {
         // Many outputs (a grid): one job per task, each single-threaded.

@@ -39,11 +39,15 @@ struct RowLoop {
 /// Executes a single plan on the CPU: the kernels below, stage by stage.
 Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop);
 
+/// cv::borderInterpolate: the source index that position p outside [0, len) reads under `mode`, or -1
+/// for a constant border (p inside: p itself).
+int borderIndex(int p, int len, BorderMode mode);
+
 // Kernels, exposed for tests.
 /// dst (already sized) = src warped by `w` (rows [y0, y1) only).
-void warpRows(const Image& src, Image& dst, const WarpStep& w, int y0, int y1);
+void warpRows(const ImageView& src, Image& dst, const WarpStep& w, int y0, int y1);
 /// The same with the warp's coordinate tables made once for all the rows of a stage.
-void warpRows(const Image& src, Image& dst, const WarpStep& w, const WarpTables& tables, int y0, int y1);
+void warpRows(const ImageView& src, Image& dst, const WarpStep& w, const WarpTables& tables, int y0, int y1);
 /// A pixel step over the whole image.
 void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop);
 /// Whether a pixel step works row by row (each output row from the same row alone): those run on

@@ -21,12 +21,6 @@
 
 namespace auglab {
 
-namespace {
-
-constexpr int kAbBits = kWarpAbBits;
-constexpr int kInterBits = kWarpInterBits;
-constexpr int kInterSize = 1 << kInterBits;
-
 // cv::borderInterpolate: the source index used for p outside [0, len), or -1 for a constant border.
 int borderIndex(int p, int len, BorderMode mode) {
     if (static_cast<unsigned>(p) < static_cast<unsigned>(len)) return p;
@@ -54,10 +48,16 @@ int borderIndex(int p, int len, BorderMode mode) {
     return -1;
 }
 
+namespace {
+
+constexpr int kAbBits = kWarpAbBits;
+constexpr int kInterBits = kWarpInterBits;
+constexpr int kInterSize = 1 << kInterBits;
+
 // Projective: positions from ProjectiveRow (cv::warpPerspective's arithmetic), per pixel;
 // otherwise from the affine tables (cv::warpAffine's).
 template <int CN, bool Projective>
-void warpNearest(const Image& src, Image& dst, const WarpStep& w, const WarpTables& t, const std::uint8_t* cval,
+void warpNearest(const ImageView& src, Image& dst, const WarpStep& w, const WarpTables& t, const std::uint8_t* cval,
                  int y0, int y1) {
     const std::vector<int>& adelta = t.adelta;
     const std::vector<int>& bdelta = t.bdelta;
@@ -92,7 +92,7 @@ void warpNearest(const Image& src, Image& dst, const WarpStep& w, const WarpTabl
 }
 
 template <int CN, bool Projective>
-void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTables& t, const std::uint8_t* cval,
+void warpLinear(const ImageView& src, Image& dst, const WarpStep& w, const WarpTables& t, const std::uint8_t* cval,
                 int y0, int y1) {
     const std::vector<int>& adelta = t.adelta;
     const std::vector<int>& bdelta = t.bdelta;
@@ -100,9 +100,9 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTable
     const unsigned fastW = static_cast<unsigned>(std::max(sw - 1, 0));
     const unsigned fastH = static_cast<unsigned>(std::max(sh - 1, 0));
     const std::size_t stride = src.stride;
-    [[maybe_unused]] const std::uint8_t* srcEnd = src.pixels.data() + src.pixels.size();
+    [[maybe_unused]] const std::uint8_t* srcEnd = src.data + src.size;
     const bool avx2 = !Projective && cpuHasAvx2();
-    const LinearBlockSource block{src.pixels.data(), stride, src.pixels.size(), int(fastW), int(fastH)};
+    const LinearBlockSource block{src.data, stride, src.size, int(fastW), int(fastH)};
     for (int y = y0; y < y1; ++y) {
         const int X0 = Projective ? 0 : t.x0[static_cast<std::size_t>(y)];
         const int Y0 = Projective ? 0 : t.y0[static_cast<std::size_t>(y)];
@@ -131,7 +131,7 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTable
             const int w00 = (kInterSize - fx) * (kInterSize - fy), w01 = fx * (kInterSize - fy);
             const int w10 = (kInterSize - fx) * fy, w11 = fx * fy;
             if (static_cast<unsigned>(sx) < fastW && static_cast<unsigned>(sy) < fastH) {
-                const std::uint8_t* p = src.pixels.data() + static_cast<std::size_t>(sy) * stride +
+                const std::uint8_t* p = src.data + static_cast<std::size_t>(sy) * stride +
                                         static_cast<std::size_t>(sx) * CN;
 #if defined(__SSE2__)
                 // Four taps of up to 4 channels each: widen to 16 bits, pair the left and right taps
@@ -181,7 +181,7 @@ void warpLinear(const Image& src, Image& dst, const WarpStep& w, const WarpTable
 }  // namespace
 
 /// The gather (GatherStep): one source pixel, all channels, per output pixel.
-void gatherRows(const Image& src, Image& dst, const GatherStep& g, int y0, int y1) {
+void gatherRows(const ImageView& src, Image& dst, const GatherStep& g, int y0, int y1) {
     const int cn = dst.channels, half = g.dim / 2;
     for (int y = y0; y < y1; ++y) {
         std::uint8_t* out = dst.row(y);
@@ -196,12 +196,12 @@ void gatherRows(const Image& src, Image& dst, const GatherStep& g, int y0, int y
     }
 }
 
-void warpRows(const Image& src, Image& dst, const WarpStep& w, int y0, int y1) {
+void warpRows(const ImageView& src, Image& dst, const WarpStep& w, int y0, int y1) {
     warpRows(src, dst, w, w.gather || w.copy || w.projective ? WarpTables{} : warpTables(w, dst.width, dst.height),
              y0, y1);
 }
 
-void warpRows(const Image& src, Image& dst, const WarpStep& w, const WarpTables& tables, int y0, int y1) {
+void warpRows(const ImageView& src, Image& dst, const WarpStep& w, const WarpTables& tables, int y0, int y1) {
     if (w.gather) {
         gatherRows(src, dst, *w.gather, y0, y1);
         return;

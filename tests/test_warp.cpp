@@ -4,11 +4,14 @@
 // Bounds are those of SPEC §2. Also: the affine matrix's meaning, identity and flips bit for bit.
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include <QtTest>
 #include <opencv2/imgproc.hpp>
 
+#include "cpu/integer_warp.h"
+#include "cpu/pixel_rows.h"
 #include "cpu_backend.h"
 #include "geometry.h"
 #include "image_io.h"
@@ -128,6 +131,7 @@ private slots:
     void affineMatrixMeaning();
     void identityIsBitExact();
     void flipsAreExact();
+    void wholePixelMapsAreRowCopies();
     void halfPixelErrorWouldBeCaught();
 };
 
@@ -309,6 +313,73 @@ void TestWarp::flipsAreExact() {
         QVERIFY(samePixels(h, fromMat(hRef)));
         QVERIFY(samePixels(v, fromMat(vRef)));
     }
+}
+
+void TestWarp::wholePixelMapsAreRowCopies() {
+    // Flips, transposes, quarter turns, crops and pads (signed permutations with whole offsets, the
+    // offsets taking rows and columns off both edges) as row copies, reversals and fills: the
+    // generic warp's bytes for every border, both interpolations, 3 and 4 channels, and sizes of one
+    // pixel, odd and uneven. The generic warp itself is checked against cv::warpAffine above.
+    int checked = 0;
+    for (const auto& [w, h] : {std::pair{1, 1}, {7, 5}, {64, 33}, {33, 64}, {40, 40}})
+        for (int channels : {3, 4}) {
+            const Image src = photoCrop("chelsea.png", w, h, channels);
+            for (int perm = 0; perm < 8; ++perm) {
+                const bool transposed = perm & 4;
+                const double sx = perm & 1 ? -1 : 1, sy = perm & 2 ? -1 : 1;
+                for (const auto& [outW, outH] : {std::pair{w, h}, {h, w}, {w + 9, h + 4}, {std::max(1, w - 3), 2}})
+                    for (const auto& [ox, oy] : {std::pair{0, 0}, {3, -2}, {-5, 7}, {w - 1, h - 1}})
+                        for (BorderMode border : kBorders)
+                            for (auto interp : {Interpolation::Nearest, Interpolation::Linear}) {
+                                WarpStep step = warpStepOf(Matrix3::identity(), w, h, outW, outH, interp, border,
+                                                           Rgb{12, 200, 77});
+                                // source x = a x + b y + c, source y = d x + e y + f
+                                const double c = (sx < 0 ? (transposed ? outH : outW) - 1 : 0) + ox;
+                                const double f = (sy < 0 ? (transposed ? outW : outH) - 1 : 0) + oy;
+                                step.inverse = transposed ? std::array<double, 6>{0, sx, c, sy, 0, f}
+                                                          : std::array<double, 6>{sx, 0, c, 0, sy, f};
+                                step.copy = false;  // warpStepOf marked the identity it was given
+                                const auto map = cpu::integerWarp(step, w, h, outW, outH);
+                                QVERIFY(map.has_value());
+                                Image fast(outW, outH, channels, Image::Uninitialised{});
+                                cpu::integerWarpRows(src, fast, *map, 0, outH);
+                                Image generic(outW, outH, channels);
+                                warpRows(src, generic, step, 0, outH);
+                                QString where;
+                                for (int y = 0; y < outH && where.isEmpty(); ++y)
+                                    for (int x = 0; x < outW && where.isEmpty(); ++x)
+                                        if (std::memcmp(fast.at(x, y), generic.at(x, y), std::size_t(channels)))
+                                            where = QString(" first at (%1, %2): %3 vs %4")
+                                                        .arg(x).arg(y).arg(fast.at(x, y)[0]).arg(generic.at(x, y)[0]);
+                                if (!where.isEmpty())
+                                    QFAIL(qPrintable(QString("%1x%2 (%3 ch) -> %4x%5, map %6, offset (%7, %8), border "
+                                                             "%9, %10")
+                                                         .arg(w).arg(h).arg(channels).arg(outW).arg(outH)
+                                                         .arg(perm).arg(ox).arg(oy).arg(int(border))
+                                                         .arg(interp == Interpolation::Linear ? "linear" : "nearest") +
+                                                     where));
+                                ++checked;
+                            }
+            }
+        }
+    QCOMPARE(checked, 5 * 2 * 8 * 4 * 4 * 5 * 2);
+    // Not whole pixels: sampled, not copied.
+    WarpStep half = warpStepOf(Matrix3::translation(0.5, 0), 8, 8, 8, 8, Interpolation::Linear, BorderMode::Constant, {});
+    QVERIFY(!cpu::integerWarp(half, 8, 8, 8, 8));
+    WarpStep turn = warpStepOf(Matrix3{{0.96, -0.28, 1, 0.28, 0.96, 0, 0, 0, 1}}, 8, 8, 8, 8, Interpolation::Nearest,
+                               BorderMode::Constant, {});
+    QVERIFY(!cpu::integerWarp(turn, 8, 8, 8, 8));
+    // The reversal kernel on its own, every length around the vector width, 1, 3 and 4 bytes a pixel.
+    for (int channels : {1, 3, 4})
+        for (int n = 0; n < 70; ++n) {
+            std::vector<std::uint8_t> in(std::size_t(n * channels)), out(in.size(), 0);
+            for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(i * 7 + 3);
+            cpu::reversePixels(in.data(), out.data(), std::size_t(n), channels);
+            for (int i = 0; i < n; ++i)
+                for (int k = 0; k < channels; ++k)
+                    QCOMPARE(out[std::size_t(i * channels + k)], in[std::size_t((n - 1 - i) * channels + k)]);
+        }
+    qInfo("reversePixels runs on %s", cpu::pixelRowsTarget());
 }
 
 void TestWarp::halfPixelErrorWouldBeCaught() {
