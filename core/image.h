@@ -66,6 +66,27 @@ struct Image {
     bool hasAlpha() const { return channels == 4; }
 };
 
+/// Read-only pixels of an Image or of memory AugLab does not own (a NumPy array the Python module
+/// renders from without copying it: SourceLevels' borrowed source). Pixels are interleaved and
+/// rows `stride` bytes apart; `size` is the bytes that may be read from `data` on.
+struct ImageView {
+    const std::uint8_t* data = nullptr;
+    std::size_t size = 0;
+    int width = 0;
+    int height = 0;
+    int channels = 3;
+    std::size_t stride = 0;
+
+    ImageView() = default;
+    ImageView(const std::uint8_t* d, std::size_t n, int w, int h, int c, std::size_t rowStride)
+        : data(d), size(n), width(w), height(h), channels(c), stride(rowStride) {}
+    ImageView(const Image& image)  // NOLINT(google-explicit-constructor): every Image is a view
+        : data(image.pixels.data()), size(image.pixels.size()), width(image.width), height(image.height),
+          channels(image.channels), stride(image.stride) {}
+    const std::uint8_t* row(int y) const { return data + static_cast<std::size_t>(y) * stride; }
+    const std::uint8_t* at(int x, int y) const { return row(y) + static_cast<std::size_t>(x) * channels; }
+};
+
 /// True when both images have the same size, channel count and pixel values (stride ignored).
 bool samePixels(const Image& a, const Image& b);
 

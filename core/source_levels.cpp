@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,7 @@ Acc roundedMean(Acc sum, Acc count, int shift) {
 }
 
 template <typename Acc>
-Image blockMeans(const Image& src, int k) {
+Image blockMeans(const ImageView& src, int k) {
     const int c = src.channels;
     int w = 0, h = 0;
     SourceLevels::levelSize(src.width, src.height, k, w, h);
@@ -53,7 +54,7 @@ Image blockMeans(const Image& src, int k) {
 
 // Level k + 1 from level k, the common step (a JPEG decoded at 1/8, a tile at 1/16): two rows at a
 // time, two pixels a time, no index arithmetic in the loop.
-Image halve(const Image& src) {
+Image halve(const ImageView& src) {
     const int c = src.channels;
     int w = 0, h = 0;
     SourceLevels::levelSize(src.width, src.height, 1, w, h);
@@ -78,6 +79,9 @@ Image halve(const Image& src) {
 SourceLevels::SourceLevels(Image full) : width_(full.width), height_(full.height), channels_(full.channels) {
     levels_.emplace(0, std::move(full));
 }
+
+SourceLevels::SourceLevels(ImageView borrowed)
+    : width_(borrowed.width), height_(borrowed.height), channels_(borrowed.channels), borrowed_(borrowed) {}
 
 SourceLevels::SourceLevels(Image image, int level, int fullWidth, int fullHeight)
     : width_(fullWidth), height_(fullHeight), channels_(image.channels), first_(level) {
@@ -110,8 +114,18 @@ const Image& SourceLevels::level(int k) {
         throw RuntimeError("level " + std::to_string(k) + " of this image was not decoded (it starts at level " +
                            std::to_string(first_) + ")");
     auto it = levels_.find(k);
-    if (it == levels_.end()) it = levels_.emplace(k, reduce(levels_.at(first_), k - first_)).first;
+    if (it == levels_.end()) it = levels_.emplace(k, reduce(firstView(), k - first_)).first;
     return it->second;
+}
+
+ImageView SourceLevels::view(int k) {
+    if (k == 0 && borrowed_.data) return borrowed_;
+    return level(k);
+}
+
+ImageView SourceLevels::firstView() const {
+    if (borrowed_.data) return borrowed_;
+    return levels_.at(first_);
 }
 
 void SourceLevels::levelSize(int width, int height, int k, int& w, int& h) {
@@ -120,8 +134,13 @@ void SourceLevels::levelSize(int width, int height, int k, int& w, int& h) {
     h = static_cast<int>(std::max<std::int64_t>(1, (height + f - 1) / f));
 }
 
-Image SourceLevels::reduce(const Image& image, int k) {
-    if (k <= 0) return image;
+Image SourceLevels::reduce(const ImageView& image, int k) {
+    if (k <= 0) {
+        Image copy(image.width, image.height, image.channels, Image::Uninitialised{});
+        const std::size_t bytes = static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.channels);
+        for (int y = 0; y < image.height; ++y) std::memcpy(copy.row(y), image.row(y), bytes);
+        return copy;
+    }
     if (k == 1) return halve(image);
     return k <= 11 ? blockMeans<std::uint32_t>(image, k) : blockMeans<std::uint64_t>(image, k);
 }

@@ -20,6 +20,10 @@ class SourceLevels {
 public:
     /// The whole source: every level can be made.
     explicit SourceLevels(Image full);
+    /// The whole source in memory AugLab does not own (a NumPy array): it is read, never written
+    /// or kept, and must stay as it is while this object renders from it. view(0) is that memory;
+    /// level(0), for a caller that needs an Image, is a copy made once.
+    explicit SourceLevels(ImageView borrowed);
     /// Only level `level` and coarser ones of a fullWidth x fullHeight source: `image` is level
     /// `level` (a JPEG decoded at 1/2^level, or a reduced copy). Finer levels do not exist.
     SourceLevels(Image image, int level, int fullWidth, int fullHeight);
@@ -36,6 +40,9 @@ public:
     /// Level k (k >= firstLevel()). Thread safe; each level is made from the first one (one rounding,
     /// not one per halving) on first use and kept. Throws RuntimeError for a level finer than the first.
     const Image& level(int k);
+    /// Level k's pixels: the borrowed memory itself for level 0 of a borrowed source, else level(k).
+    /// What the CPU backend reads (no copy of a borrowed source).
+    ImageView view(int k);
     /// The coarsest level of a width x height source that is still at least as large as the source
     /// scaled by `scale`: the warp from it minifies by less than 2, so bilinear sampling does not alias.
     static int levelForScale(double scale, int width, int height);
@@ -43,10 +50,13 @@ public:
     /// ceil(height / 2^k).
     static void levelSize(int width, int height, int k, int& w, int& h);
     /// `image` reduced by 2^k as level k is made from level 0 (block means, rounded to nearest even).
-    static Image reduce(const Image& image, int k);
+    static Image reduce(const ImageView& image, int k);
 
 private:
+    ImageView firstView() const;  ///< the finest level held (the borrowed memory, if any); with mutex_ held
+
     int width_ = 0, height_ = 0, channels_ = 3, first_ = 0;
+    ImageView borrowed_;  ///< a borrowed source's level 0 (data null when none)
     std::map<int, Image> levels_;  // by level; a map keeps references valid while levels are added
     mutable std::mutex mutex_;
 };

@@ -98,6 +98,17 @@ Image imageFromView(const PixelView& view) {
     return image;
 }
 
+std::unique_ptr<SourceLevels> sourceFromView(const PixelView& v) {
+    const std::size_t rowBytes = static_cast<std::size_t>(v.width) * static_cast<std::size_t>(v.channels);
+    if (v.channelStride == 1 && v.pixelStride == v.channels && v.rowStride >= static_cast<std::ptrdiff_t>(rowBytes)) {
+        const auto stride = static_cast<std::size_t>(v.rowStride);
+        return std::make_unique<SourceLevels>(
+            ImageView(v.data, stride * static_cast<std::size_t>(v.height - 1) + rowBytes, v.width, v.height,
+                      v.channels, stride));
+    }
+    return std::make_unique<SourceLevels>(imageFromView(v));
+}
+
 Mask maskFromView(const PixelView& view) {
     Mask m;
     m.width = view.width;

@@ -8,11 +8,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "image.h"
+#include "source_levels.h"
 #include "targets.h"
 
 namespace auglab::python {
@@ -35,6 +37,11 @@ PixelView imageView(const py::handle& array, const std::string& what);
 
 /// A label array (a mask): uint8, H x W, within the same limit.
 PixelView maskView(const py::handle& array, const std::string& what);
+
+/// The view's pixels as the engine's source, without a copy when its rows hold packed pixels (a
+/// C-contiguous array, or one cropped by slicing rows and columns): the array is read in place and
+/// must outlive the returned object. Other layouts are copied.
+std::unique_ptr<SourceLevels> sourceFromView(const PixelView& view);
 
 /// Whether an image of height x width pixels is over auglab-cli's limit (kMaxImagePixels).
 bool overPixelLimit(std::int64_t height, std::int64_t width);

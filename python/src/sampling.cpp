@@ -123,10 +123,11 @@ Partners withSelf(const Partners& partners, SourceLevels& source) {
 /// `replay` rendered on a single-threaded CPU backend from the image `view` shows, with
 /// `partners` (whose image `pool.self` is the view itself).
 Image renderDrawn(const Replay& replay, const PixelView& view, const Partners& partners) {
-    SourceLevels source(imageFromView(view));
+    // Read in place: the array outlives the call, which only reads it.
+    const std::unique_ptr<SourceLevels> source = sourceFromView(view);
     // One thread: the caller's. A data loader runs one call per worker; a batch one per task.
     CpuBackend cpu(1);
-    return renderReplay(replay, source, cpu, withSelf(partners, source).load);
+    return renderReplay(replay, *source, cpu, withSelf(partners, *source).load);
 }
 
 }  // namespace
@@ -253,9 +254,9 @@ Image renderReplayOf(const Replay& replay, const PixelView& view) {
                          std::to_string(replay.imageHeight) + " image, not " + std::to_string(view.width) +
                          "x" + std::to_string(view.height));
     checkFrames(replay, "replay: ");
-    SourceLevels source(imageFromView(view));
+    const std::unique_ptr<SourceLevels> source = sourceFromView(view);
     CpuBackend cpu(1);
-    return renderReplay(replay, source, cpu);
+    return renderReplay(replay, *source, cpu);
 }
 
 }  // namespace auglab::python

@@ -117,6 +117,26 @@ def test_any_strides_give_the_pixels_they_show(photos, tmp_path, cli):
     assert_same(pipe(view, 11), auglab.imread(out))
 
 
+def test_inputs_are_read_in_place_never_written(photos, op_names):
+    """The engine reads an array whose rows hold packed pixels where it is (no copy): every op, RGB
+    and RGBA, a whole array and a crop of one, leaves the input's bytes as they were and returns
+    pixels of its own, even when it changes nothing (no_op, a flip drawn with p = 0)."""
+    photo = photos["chelsea.png"]
+    inputs = {"rgb": np.ascontiguousarray(photo), "rgba": rgba_of(photo),
+              "rgb crop": photo[20:240, 10:300]}  # rows 1353 bytes apart, 870 of them pixels
+    for name in op_names + ["no_op"]:
+        for p in (1, 0):
+            pipe = auglab.Pipeline.from_json(preset_text([{"op": name, "p": p}]))
+            for what, image in inputs.items():
+                before = image.copy()
+                try:
+                    out = pipe(image, 4)
+                except ValueError:
+                    continue  # an op that does not fit this image: the same refusal as apply's
+                assert np.array_equal(image, before), f"{name} (p {p}, {what}) wrote to its input"
+                assert not np.shares_memory(out, image), f"{name} (p {p}, {what}) returned its input"
+
+
 def test_outputs_own_their_pixels(photos):
     pipe = auglab.Pipeline.from_json(json.dumps(W2))
     out = pipe(photos["chelsea.png"], 1)
