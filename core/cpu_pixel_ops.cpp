@@ -7,6 +7,8 @@
 #include <cstring>
 #include <vector>
 
+#include "cpu/colour_rows.h"
+#include "cpu/lut.h"
 #include "cpu_backend.h"
 #include "cpu_convolve_fma.h"
 #include "cpu_drawn_ops.h"
@@ -21,80 +23,35 @@ namespace {
 
 /// A table per colour channel (R, G, B); alpha kept.
 void channelLutRows(Image& img, const std::array<Lut, 3>& luts, int y0, int y1) {
-    const int cn = img.channels;
-    for (int y = y0; y < y1; ++y) {
-        std::uint8_t* p = img.row(y);
-        for (int x = 0; x < img.width; ++x, p += cn) {
-            p[0] = luts[0][p[0]];
-            p[1] = luts[1][p[1]];
-            p[2] = luts[2][p[2]];
-        }
-    }
+    for (int y = y0; y < y1; ++y)
+        cpu::lookupChannels(img.row(y), img.row(y), static_cast<std::size_t>(img.width), img.channels, luts);
 }
 
 void lutRows(Image& img, const Lut& lut, int y0, int y1) {
-    const int cn = img.channels;
-    {
-        for (int y = y0; y < y1; ++y) {
-            std::uint8_t* p = img.row(y);
-            if (cn == 3) {
-                // Every byte of an RGB row is a colour value: one flat loop, unrolled by four.
-                const std::size_t n = static_cast<std::size_t>(img.width) * 3;
-                std::size_t i = 0;
-                for (; i + 4 <= n; i += 4) {
-                    const std::uint8_t a = lut[p[i]], b = lut[p[i + 1]], c = lut[p[i + 2]], d = lut[p[i + 3]];
-                    p[i] = a;
-                    p[i + 1] = b;
-                    p[i + 2] = c;
-                    p[i + 3] = d;
-                }
-                for (; i < n; ++i) p[i] = lut[p[i]];
-                continue;
-            }
-            for (int x = 0; x < img.width; ++x, p += cn) {  // RGBA: alpha is not a colour
-                p[0] = lut[p[0]];
-                p[1] = lut[p[1]];
-                p[2] = lut[p[2]];
-            }
-        }
+    for (int y = y0; y < y1; ++y) {
+        std::uint8_t* p = img.row(y);
+        if (img.channels == 3)  // every byte of an RGB row is a colour value
+            cpu::lookup(p, p, static_cast<std::size_t>(img.width) * 3, lut);
+        else  // RGBA: alpha is not a colour
+            cpu::lookupChannels(p, p, static_cast<std::size_t>(img.width), img.channels, {lut, lut, lut});
     }
 }
 
 void hsvRows(Image& img, const HsvLuts& l, int y0, int y1) {
-    const int cn = img.channels;
-    {
-        for (int y = y0; y < y1; ++y) {
-            std::uint8_t* p = img.row(y);
-            for (int x = 0; x < img.width; ++x, p += cn) {
-                int h, s, v, r, g, b;
-                rgbToHsv8(p[0], p[1], p[2], h, s, v);
-                hsvToRgb8(l.hue[static_cast<std::size_t>(h)], l.sat[static_cast<std::size_t>(s)],
-                          l.val[static_cast<std::size_t>(v)], r, g, b);
-                p[0] = static_cast<std::uint8_t>(r);
-                p[1] = static_cast<std::uint8_t>(g);
-                p[2] = static_cast<std::uint8_t>(b);
-            }
-        }
-    }
+    cpu::HsvTables32 t;
+    std::copy(l.hue.begin(), l.hue.end(), t.hue.begin());
+    std::copy(l.sat.begin(), l.sat.end(), t.sat.begin());
+    std::copy(l.val.begin(), l.val.end(), t.val.begin());
+    for (int y = y0; y < y1; ++y) cpu::hsvPixels(img.row(y), static_cast<std::size_t>(img.width), img.channels, t);
 }
 
 void grayRows(Image& img, int y0, int y1) {
-    const int cn = img.channels;
-    for (int y = y0; y < y1; ++y) {
-        std::uint8_t* p = img.row(y);
-        for (int x = 0; x < img.width; ++x, p += cn) p[0] = p[1] = p[2] = grayOf(p[0], p[1], p[2]);
-    }
+    for (int y = y0; y < y1; ++y) cpu::grayPixels(img.row(y), static_cast<std::size_t>(img.width), img.channels);
 }
 
 void grayBlendRows(Image& img, const GrayBlendStep& s, int y0, int y1) {
-    const int cn = img.channels;
-    for (int y = y0; y < y1; ++y) {
-        std::uint8_t* p = img.row(y);
-        for (int x = 0; x < img.width; ++x, p += cn) {
-            const int g = grayOf(p[0], p[1], p[2]);
-            for (int c = 0; c < 3; ++c) p[c] = static_cast<std::uint8_t>(grayBlendOf(s, p[c], g));
-        }
-    }
+    for (int y = y0; y < y1; ++y)
+        cpu::grayBlendPixels(img.row(y), static_cast<std::size_t>(img.width), img.channels, s.alpha, s.beta);
 }
 
 }  // namespace
@@ -259,14 +216,8 @@ void lumaLutRows(Image& img, const Lut& lut, int y0, int y1) {
 }
 
 void channelMatrixRows(Image& img, const ChannelMatrixStep& s, int y0, int y1) {
-    const int cn = img.channels;
-    for (int y = y0; y < y1; ++y) {
-        std::uint8_t* p = img.row(y);
-        for (int x = 0; x < img.width; ++x, p += cn) {
-            const int r = p[0], g = p[1], b = p[2];
-            for (int c = 0; c < 3; ++c) p[c] = static_cast<std::uint8_t>(channelMatrixOf(s, c, r, g, b));
-        }
-    }
+    for (int y = y0; y < y1; ++y)
+        cpu::channelMatrixPixels(img.row(y), static_cast<std::size_t>(img.width), img.channels, s.m);
 }
 
 // CLAHE of the lightness (ClaheStep), as cv::CLAHE::apply on the L of OpenCV's 8-bit Lab.
@@ -339,15 +290,19 @@ inline std::uint8_t roundedByte(float v) {
     return static_cast<std::uint8_t>(std::clamp(static_cast<int>(r), 0, 255));
 }
 
-// acc[i] += k * s[i] over n floats (a multiply, then an add: no FMA, as the other backends round).
-// Its own function with the length by value, so that the loop vectorises.
-void addScaled(float* __restrict acc, const float* __restrict s, float k, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) acc[i] += k * s[i];
+// n RGB floats to the colour bytes of n / 3 pixels of `cn` channels, rounded as roundedByte.
+void storeRounded(const float* __restrict acc, std::uint8_t* __restrict out, std::size_t n, int cn) {
+    if (cn == 3) {
+        cpu::floatsToBytes(acc, out, n);
+    } else {
+        for (std::size_t i = 0; i < n; ++i) out[i / 3 * std::size_t(cn) + i % 3] = roundedByte(acc[i]);
+    }
 }
 
 // Separable Gaussian like cv::sepFilter2D on 8-bit data: a float row pass into a float buffer, a
-// float column pass, rounded to nearest. Border reflect_101 on both axes. Each pass adds one tap at
-// a time over a whole row (taps in order, so every value sums them as before, in vector registers).
+// float column pass, rounded to nearest. Border reflect_101 on both axes. Each output value sums
+// its taps in order, a multiply then an add each (cpu::weightedSum: a vector of sums in a register
+// over all taps).
 void applyBlur(Image& img, const std::vector<float>& k, const RowLoop& loop) {
     const int w = img.width, h = img.height, ks = static_cast<int>(k.size()), r = ks / 2, cn = img.channels;
     const std::size_t rowFloats = static_cast<std::size_t>(w) * 3;
@@ -355,34 +310,32 @@ void applyBlur(Image& img, const std::vector<float>& k, const RowLoop& loop) {
     loop(h, [&](int y0, int y1) {
         // The row as RGB floats with r pixels of reflect_101 border on each side.
         std::vector<float> padded(static_cast<std::size_t>(w + 2 * r) * 3);
+        std::vector<const float*> taps(static_cast<std::size_t>(ks));
         for (int y = y0; y < y1; ++y) {
             const std::uint8_t* src = img.row(y);
+            const bool inside = cn == 3;  // an RGB row converts in one pass; the borders after it
+            if (inside) cpu::bytesToFloats(src, padded.data() + static_cast<std::size_t>(r) * 3, rowFloats);
             for (int x = -r; x < w + r; ++x) {
+                if (inside && x == 0 && w > 0) x = w;  // converted above
+                if (x >= w + r) break;
                 const std::uint8_t* p = src + static_cast<std::size_t>(reflect101(x, w)) * cn;
                 float* d = padded.data() + static_cast<std::size_t>(x + r) * 3;
                 d[0] = p[0];
                 d[1] = p[1];
                 d[2] = p[2];
             }
-            float* dst = tmp.data() + rowFloats * static_cast<std::size_t>(y);
-            std::fill(dst, dst + rowFloats, 0.0f);
-            for (int t = 0; t < ks; ++t)
-                addScaled(dst, padded.data() + static_cast<std::size_t>(t) * 3,
-                          k[static_cast<std::size_t>(t)], rowFloats);
+            for (int t = 0; t < ks; ++t) taps[std::size_t(t)] = padded.data() + static_cast<std::size_t>(t) * 3;
+            cpu::weightedSum(taps.data(), k.data(), ks, tmp.data() + rowFloats * static_cast<std::size_t>(y), rowFloats);
         }
     });
     loop(h, [&](int y0, int y1) {
         std::vector<float> acc(rowFloats);
+        std::vector<const float*> taps(static_cast<std::size_t>(ks));
         for (int y = y0; y < y1; ++y) {
-            std::fill(acc.begin(), acc.end(), 0.0f);
             for (int t = 0; t < ks; ++t)
-                addScaled(acc.data(),
-                          tmp.data() + rowFloats * static_cast<std::size_t>(reflect101(y + t - r, h)),
-                          k[static_cast<std::size_t>(t)], rowFloats);
-            std::uint8_t* out = img.row(y);
-            for (int x = 0; x < w; ++x)
-                for (int c = 0; c < 3; ++c)
-                    out[x * cn + c] = roundedByte(acc[static_cast<std::size_t>(3 * x + c)]);
+                taps[std::size_t(t)] = tmp.data() + rowFloats * static_cast<std::size_t>(reflect101(y + t - r, h));
+            cpu::weightedSum(taps.data(), k.data(), ks, acc.data(), rowFloats);
+            storeRounded(acc.data(), img.row(y), rowFloats, cn);
         }
     });
 }
@@ -593,16 +546,19 @@ void mixRows(Image& img, const MixStep& m, int y0, int y1) {
         for (int y = by0; y < by1; ++y) std::copy(b.at(bx0, y), b.at(bx1, y), img.at(bx0, y));
         return;
     }
-    const std::uint32_t wa = m.weight, wb = 65536u - m.weight;
-    for (int y = y0; y < y1; ++y) {
-        std::uint8_t* p = img.row(y);
-        const std::uint8_t* q = b.row(y);
-        for (std::size_t i = 0; i < n; ++i)
-            p[i] = static_cast<std::uint8_t>((wa * p[i] + wb * q[i] + 32768u) >> 16);
-    }
+    for (int y = y0; y < y1; ++y) cpu::blendBytes(img.row(y), b.row(y), n, m.weight);
 }
 
 }  // namespace
+
+void lutRowsFrom(const ImageView& src, Image& dst, const LutStep& step, int y0, int y1) {
+    for (int y = y0; y < y1; ++y) {
+        if (step.uniform() && dst.channels == 3)
+            cpu::lookup(src.row(y), dst.row(y), static_cast<std::size_t>(dst.width) * 3, step.luts[0]);
+        else
+            cpu::lookupChannels(src.row(y), dst.row(y), static_cast<std::size_t>(dst.width), dst.channels, step.luts);
+    }
+}
 
 bool rowLocal(const PixelStep& step) {
     return !std::holds_alternative<MeanBrightnessStep>(step) && !std::holds_alternative<BlurStep>(step) &&

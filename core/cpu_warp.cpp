@@ -201,7 +201,35 @@ void warpRows(const ImageView& src, Image& dst, const WarpStep& w, int y0, int y
              y0, y1);
 }
 
+namespace {
+
+/// A remap of whole pixels inside the input (RemapMap::whole): each output pixel is its source
+/// pixel, what bilinear weights of (1, 0, 0, 0) give exactly; runs of consecutive source pixels
+/// (a tile's row) are one copy.
+void wholeRemapRows(const ImageView& src, Image& dst, const RemapMap& map, int shift, int y0, int y1) {
+    const std::size_t cn = static_cast<std::size_t>(dst.channels);
+    for (int y = y0; y < y1; ++y) {
+        const int* xy = map.xy.data() + 2 * static_cast<std::size_t>(y) * static_cast<std::size_t>(map.width);
+        std::uint8_t* out = dst.row(y);
+        int x = 0;
+        while (x < dst.width) {
+            const int sx = xy[2 * x] >> shift, sy = xy[2 * x + 1] >> shift;
+            int end = x + 1;
+            while (end < dst.width && (xy[2 * end] >> shift) == sx + (end - x) && (xy[2 * end + 1] >> shift) == sy)
+                ++end;
+            std::memcpy(out + static_cast<std::size_t>(x) * cn, src.at(sx, sy), static_cast<std::size_t>(end - x) * cn);
+            x = end;
+        }
+    }
+}
+
+}  // namespace
+
 void warpRows(const ImageView& src, Image& dst, const WarpStep& w, const WarpTables& tables, int y0, int y1) {
+    if (w.remap && w.remap->whole && src.channels == dst.channels && w.remap->width == dst.width) {
+        wholeRemapRows(src, dst, *w.remap, w.interpolation == Interpolation::Nearest ? 0 : kWarpInterBits, y0, y1);
+        return;
+    }
     if (w.gather) {
         gatherRows(src, dst, *w.gather, y0, y1);
         return;

@@ -41,6 +41,9 @@ struct GatherStep {
 struct RemapMap {
     int width = 0, height = 0;
     std::vector<int> xy;
+    /// Every position is a whole pixel inside the input (no fraction, no border): the remap only
+    /// moves pixels (RandomGridShuffle's tiles), and a backend may copy them as they are.
+    bool whole = false;
 };
 
 /// Output pixel (x, y) samples the input at (a*x + b*y + c, d*x + e*y + f), or, when `gather` is

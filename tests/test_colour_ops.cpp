@@ -9,12 +9,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <random>
 
 #include "colour.h"
+#include "cpu/colour_rows.h"
+#include "cpu/lut.h"
+#include "cpu/simd_targets.h"
 #include "cpu_backend.h"
+#include "ops/hue_saturation_value.h"
 #include "cpu_convolve_fma.h"
 #include "image_io.h"
 #include "plan.h"
@@ -147,6 +152,168 @@ class TestColourOps : public QObject {
     Q_OBJECT
 
 private slots:
+    void tableLookupsAreTheTables() {
+        // The lookup kernels (64 bytes a step where the CPU has AVX-512 VBMI) against the tables
+        // read one byte at a time: random tables and bytes, every length around the vector's 64
+        // bytes, 3 and 4 channels (alpha kept), in place and not; nothing past the end is written.
+        std::mt19937 rng(7);
+        std::array<cpu::Table, 3> tables;
+        for (auto& t : tables)
+            for (auto& v : t) v = static_cast<std::uint8_t>(rng());
+        for (std::size_t n = 0; n < 300; ++n) {
+            std::vector<std::uint8_t> in(n + 8), out(n + 8, 0xAB), same;
+            for (auto& v : in) v = static_cast<std::uint8_t>(rng());
+            cpu::lookup(in.data(), out.data(), n, tables[0]);
+            for (std::size_t i = 0; i < n; ++i) QCOMPARE(out[i], tables[0][in[i]]);
+            for (std::size_t i = n; i < n + 8; ++i) QCOMPARE(out[i], std::uint8_t(0xAB));
+            same = in;
+            cpu::lookup(same.data(), same.data(), n, tables[0]);
+            QVERIFY(std::equal(same.begin(), same.begin() + std::ptrdiff_t(n), out.begin()));
+            for (int channels : {3, 4}) {
+                const std::size_t pixels = n / std::size_t(channels), bytes = pixels * std::size_t(channels);
+                std::fill(out.begin(), out.end(), std::uint8_t(0xAB));
+                cpu::lookupChannels(in.data(), out.data(), pixels, channels, tables);
+                for (std::size_t i = 0; i < bytes; ++i) {
+                    const std::size_t c = i % std::size_t(channels);
+                    QCOMPARE(out[i], c < 3 ? tables[c][in[i]] : in[i]);
+                }
+                for (std::size_t i = bytes; i < n + 8; ++i) QCOMPARE(out[i], std::uint8_t(0xAB));
+                same = in;
+                cpu::lookupChannels(same.data(), same.data(), pixels, channels, tables);
+                QVERIFY(std::equal(same.begin(), same.begin() + std::ptrdiff_t(bytes), out.begin()));
+            }
+        }
+        qInfo("table lookups run on %s", cpu::lookupTarget());
+    }
+
+    void colourKernelsAreTheirDefinitions() {
+        // The vectorised colour kernels against the scalar definitions they stand for (grayOf,
+        // grayBlendOf, channelMatrixOf, rgbToHsv8 + tables + hsvToRgb8, the mixing blend), on every
+        // SIMD target this CPU runs: all 2^24 colours on the best one, a random million on each
+        // other; rows of odd lengths so that every row has a scalar tail; 3 channels, and 4 with
+        // alpha kept. Each definition is itself checked against OpenCV in this suite.
+        std::vector<std::uint8_t> all(3 * (std::size_t(1) << 24));
+        for (std::size_t c = 0; c < (std::size_t(1) << 24); ++c) {
+            all[3 * c] = std::uint8_t(c >> 16);
+            all[3 * c + 1] = std::uint8_t(c >> 8);
+            all[3 * c + 2] = std::uint8_t(c);
+        }
+        std::mt19937 rng(11);
+        std::vector<std::uint8_t> sample(3 * 1000003);
+        for (auto& v : sample) v = static_cast<std::uint8_t>(rng());
+        const std::array<std::int32_t, 9> sepia = ChannelMatrixStep::fromFloat(
+            {0.393f, 0.769f, 0.189f, 0.349f, 0.686f, 0.168f, 0.272f, 0.534f, 0.131f}).m;
+        const std::array<std::int32_t, 9> mixed{-300, 1500, 200, 1024, 0, 0, 700, -900, 1300};
+        const std::array<std::int32_t, 9> swap{0, 0, 1024, 1024, 0, 0, 0, 1024, 0};
+        HsvParams shift;
+        shift.hue_shift_deg = 37;
+        shift.sat_shift = -20;
+        shift.val_shift = 15;
+        const HsvLuts luts = hsvLuts(shift);
+        cpu::HsvTables32 shifted, wild;
+        for (std::size_t k = 0; k < 256; ++k) {
+            shifted.hue[k] = luts.hue[k];
+            shifted.sat[k] = luts.sat[k];
+            shifted.val[k] = luts.val[k];
+            wild.hue[k] = static_cast<std::int32_t>(rng() % 256);  // hues past 179 too: sectors 6..8
+            wild.sat[k] = static_cast<std::int32_t>(rng() % 256);
+            wild.val[k] = static_cast<std::int32_t>(rng() % 256);
+        }
+        struct Kernel {
+            const char* name;
+            std::function<void(std::uint8_t*, std::size_t, int)> run;
+            std::function<void(std::uint8_t*)> definition;  // one pixel, in place
+        };
+        const auto blendOf = [](float a, float b) {
+            return [a, b](std::uint8_t* q) {
+                const int g = grayOf(q[0], q[1], q[2]);
+                for (int c = 0; c < 3; ++c) q[c] = std::uint8_t(grayBlendOf(GrayBlendStep{a, b}, q[c], g));
+            };
+        };
+        const auto matrixOf = [](std::array<std::int32_t, 9> m) {
+            return [m](std::uint8_t* q) {
+                ChannelMatrixStep s;
+                s.m = m;
+                const int r = q[0], g = q[1], b = q[2];
+                for (int c = 0; c < 3; ++c) q[c] = std::uint8_t(channelMatrixOf(s, c, r, g, b));
+            };
+        };
+        const auto hsvOf = [](const cpu::HsvTables32& t) {
+            return [&t](std::uint8_t* q) {
+                int h, sat, v, r, g, b;
+                rgbToHsv8(q[0], q[1], q[2], h, sat, v);
+                hsvToRgb8(t.hue[std::size_t(h)], t.sat[std::size_t(sat)], t.val[std::size_t(v)], r, g, b);
+                q[0] = std::uint8_t(r), q[1] = std::uint8_t(g), q[2] = std::uint8_t(b);
+            };
+        };
+        const std::vector<Kernel> kernels{
+            {"gray", [](std::uint8_t* p, std::size_t n, int cn) { cpu::grayPixels(p, n, cn); },
+             [](std::uint8_t* q) { q[0] = q[1] = q[2] = grayOf(q[0], q[1], q[2]); }},
+            {"gray blend 0.3", [](std::uint8_t* p, std::size_t n, int cn) { cpu::grayBlendPixels(p, n, cn, 0.3f, 0.7f); },
+             blendOf(0.3f, 0.7f)},
+            {"gray blend 1.7", [](std::uint8_t* p, std::size_t n, int cn) { cpu::grayBlendPixels(p, n, cn, 1.7f, -0.7f); },
+             blendOf(1.7f, -0.7f)},
+            {"sepia", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, n, cn, sepia); },
+             matrixOf(sepia)},
+            {"mixed matrix", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, n, cn, mixed); },
+             matrixOf(mixed)},
+            {"channel swap", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, n, cn, swap); },
+             matrixOf(swap)},
+            {"hsv shift", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, shifted); },
+             hsvOf(shifted)},
+            {"hsv random tables", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, wild); },
+             hsvOf(wild)},
+        };
+        // Checks `kernel` on the colours of `rgb` in rows of `row` pixels, as 3 and 4 channels.
+        const auto check = [&](const Kernel& kernel, const std::vector<std::uint8_t>& rgb, const char* target) {
+            const std::size_t pixels = rgb.size() / 3;
+            for (int cn : {3, 4}) {
+                const std::size_t step = cn == 3 ? pixels : std::min<std::size_t>(pixels, 300007);
+                std::vector<std::uint8_t> got(step * std::size_t(cn)), want;
+                for (std::size_t i = 0; i < step; ++i) {
+                    std::copy_n(rgb.data() + 3 * i, 3, got.data() + std::size_t(cn) * i);
+                    if (cn == 4) got[4 * i + 3] = std::uint8_t(i * 7);
+                }
+                want = got;
+                for (std::size_t at = 0, row = 1; at < step; at += row, row = row % 997 + 13)
+                    kernel.run(got.data() + at * std::size_t(cn), std::min(row, step - at), cn);
+                for (std::size_t i = 0; i < step; ++i) {
+                    std::uint8_t* q = want.data() + std::size_t(cn) * i;
+                    kernel.definition(q);
+                    if (!std::equal(q, q + cn, got.data() + std::size_t(cn) * i))
+                        QFAIL(qPrintable(QString("%1 on %2, %3 channels: pixel %4 (%5 %6 %7) gives %8 %9 %10, "
+                                                 "the definition %11 %12 %13")
+                                             .arg(kernel.name, target).arg(cn).arg(i)
+                                             .arg(rgb[3 * i]).arg(rgb[3 * i + 1]).arg(rgb[3 * i + 2])
+                                             .arg(got[std::size_t(cn) * i]).arg(got[std::size_t(cn) * i + 1])
+                                             .arg(got[std::size_t(cn) * i + 2]).arg(q[0]).arg(q[1]).arg(q[2])));
+                }
+            }
+        };
+        bool best = true;
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            QCOMPARE(QString(cpu::colourTarget()), QString(target));
+            for (const Kernel& k : kernels) check(k, best ? all : sample, target);
+            // The mixing blend: random bytes and weights, odd lengths.
+            std::vector<std::uint8_t> a(4099), b(4099);
+            for (std::uint32_t w : {0u, 1u, 32768u, 40000u, 65535u, 65536u})
+                for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(17), std::size_t(4099)}) {
+                    for (auto& v : a) v = static_cast<std::uint8_t>(rng());
+                    for (auto& v : b) v = static_cast<std::uint8_t>(rng());
+                    std::vector<std::uint8_t> got = a;
+                    cpu::blendBytes(got.data(), b.data(), n, w);
+                    for (std::size_t i = 0; i < a.size(); ++i)
+                        QCOMPARE(got[i], i < n ? std::uint8_t((w * a[i] + (65536u - w) * b[i] + 32768u) >> 16) : a[i]);
+                }
+            best = false;
+        });
+        QVERIFY(!targets.isEmpty());
+        qInfo("colour kernels checked on %s (now dispatching to %s)", qPrintable(targets.join(", ")),
+              cpu::colourTarget());
+    }
+
     void convolutionMatchesOpenCvOnBothPaths() {
         // ConvolveStep's rows, as the baseline build runs them (std::fma calls) and as the AVX2+FMA
         // build does, give the same bytes, and both are cv::filter2D's (a 5 x 5 kernel of mixed

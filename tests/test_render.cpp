@@ -72,6 +72,8 @@ private slots:
     void deotteFollowsTheNotebook_data();
     void deotteFollowsTheNotebook();
     void failingBackendFallsThroughToCpu();
+    void tablesInARowComposeIntoOne();
+    void wholePixelRemapsAreCopies();
     void hostStepsSplitTheirPlans();
 };
 
@@ -835,6 +837,64 @@ void TestRender::hostStepsSplitTheirPlans() {
     QCOMPARE(after.stages[0].ops.size(), std::size_t(1));
     QCOMPARE(after.width, 20);
     QVERIFY(!splitAtHostStep(after, before, step, plan));
+}
+
+void TestRender::tablesInARowComposeIntoOne() {
+    // Four table ops in a row (one of them a table per channel) are one lookup in the plan, and
+    // that lookup gives what the four give one after the other: each op's own plan rendered on the
+    // previous one's output. A geometric op before them keeps its stage; a blur ends the run.
+    std::vector<OpConfig> p{op("horizontal_flip"), op("brightness_contrast"), op("random_gamma"), op("rgb_shift"),
+                            op("invert_img"), op("gaussian_blur"), op("posterize")};
+    for (OpConfig& o : p) o.p = 1;
+    const Image src = photoCrop("coffee.png", 160, 120, 3);
+    SourceLevels levels(src);
+    CpuBackend cpu(1);
+    Replay r;
+    const Image out = renderSample(p, levels, 9, 0, cpu, &r);
+    const Plan plan = buildFullPlan(r, 160, 120);
+    QCOMPARE(plan.stages.size(), std::size_t(1));
+    QCOMPARE(plan.stages[0].ops.size(), std::size_t(3));  // one table, the blur, posterize's table
+    QVERIFY(std::holds_alternative<LutStep>(plan.stages[0].ops[0]));
+    QVERIFY(std::holds_alternative<BlurStep>(plan.stages[0].ops[1]));
+    Image expected = src;
+    QCOMPARE(r.ops.size(), p.size());
+    for (std::size_t k = 0; k < r.ops.size(); ++k) {
+        Replay one = r;
+        one.ops = {r.ops[k]};
+        const Plan single = buildFullPlan(one, 160, 120);
+        QCOMPARE(single.stages.back().ops.size(), std::size_t(k == 0 ? 0 : 1));  // the flip: a warp only
+        SourceLevels in(expected);
+        expected = executePlanCpu(in, single, RowLoop{nullptr});
+    }
+    QVERIFY(samePixels(out, expected));
+    QVERIFY(!samePixels(out, src));
+}
+
+void TestRender::wholePixelRemapsAreCopies() {
+    // RandomGridShuffle's remap moves whole pixels: its map says so, and the copies it then runs
+    // as give the bilinear remap's bytes (the same plan with the flag cleared), on sizes the grid
+    // does not divide, 3 and 4 channels. An elastic transform's remap is not whole.
+    for (int channels : {3, 4}) {
+        OpConfig shuffle = op("random_grid_shuffle");
+        shuffle.p = 1;
+        const Image src = photoCrop("coffee.png", 161, 121, channels);
+        SourceLevels levels(src);
+        const Replay r = samplePipeline(std::vector<OpConfig>{shuffle}, 5, 0, 161, 121);
+        const Plan plan = buildFullPlan(r, 161, 121);
+        QCOMPARE(plan.stages.size(), std::size_t(1));
+        QVERIFY(plan.stages[0].warp.remap && plan.stages[0].warp.remap->whole);
+        Plan generic = plan;
+        auto map = std::make_shared<RemapMap>(*plan.stages[0].warp.remap);
+        map->whole = false;
+        generic.stages[0].warp.remap = map;
+        const Image fast = executePlanCpu(levels, plan, RowLoop{nullptr});
+        QVERIFY(samePixels(fast, executePlanCpu(levels, generic, RowLoop{nullptr})));
+        QVERIFY(!samePixels(fast, src));
+    }
+    OpConfig elastic = op("elastic_transform");
+    elastic.p = 1;
+    const Plan bent = buildFullPlan(samplePipeline(std::vector<OpConfig>{elastic}, 5, 0, 161, 121), 161, 121);
+    QVERIFY(bent.stages.back().warp.remap && !bent.stages.back().warp.remap->whole);
 }
 
 QTEST_APPLESS_MAIN(TestRender)

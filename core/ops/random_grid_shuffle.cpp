@@ -164,13 +164,24 @@ public:
         const auto index = [](const std::vector<int>& s, int v) {
             return int(std::upper_bound(s.begin() + 1, s.end() - 1, v) - (s.begin() + 1));
         };
+        // The frame position and cell column of every stage column, the same of every row, once.
+        std::vector<double> fxs(static_cast<std::size_t>(W)), fys(static_cast<std::size_t>(H));
+        std::vector<int> colOf(static_cast<std::size_t>(W)), rowOf(static_cast<std::size_t>(H));
+        for (int x = 0; x < W; ++x) {
+            fxs[std::size_t(x)] = (x + 0.5) / sx - 0.5;
+            colOf[std::size_t(x)] = index(xs, std::clamp(int(std::floor(fxs[std::size_t(x)] + 0.5)), 0, frameW - 1));
+        }
+        for (int y = 0; y < H; ++y) {
+            fys[std::size_t(y)] = (y + 0.5) / sy - 0.5;
+            rowOf[std::size_t(y)] = index(ys, std::clamp(int(std::floor(fys[std::size_t(y)] + 0.5)), 0, frameH - 1));
+        }
         std::vector<float> mx(std::size_t(W) * H), my(mx.size());
         for (int y = 0; y < H; ++y) {
-            const double fy = (y + 0.5) / sy - 0.5;
-            const int row = index(ys, std::clamp(int(std::floor(fy + 0.5)), 0, frameH - 1));
+            const double fy = fys[std::size_t(y)];
+            const int row = rowOf[std::size_t(y)];
             for (int x = 0; x < W; ++x) {
-                const double fx = (x + 0.5) / sx - 0.5;
-                const int col = index(xs, std::clamp(int(std::floor(fx + 0.5)), 0, frameW - 1));
+                const double fx = fxs[std::size_t(x)];
+                const int col = colOf[std::size_t(x)];
                 const GridCell& to = cells[std::size_t(row * cols + col)];
                 const GridCell& src = cells[std::size_t(from[std::size_t(row * cols + col)])];
                 const std::size_t o = std::size_t(y) * W + x;

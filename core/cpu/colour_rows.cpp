@@ -1,0 +1,347 @@
+// Highway's dynamic dispatch: this file is compiled once per SIMD target (foreach_target.h includes
+// it again for each), and HWY_DYNAMIC_DISPATCH calls the best one the CPU runs. The pixels are
+// loaded de-interleaved into 8-bit vectors of a quarter width and widened to 32-bit lanes, where the
+// fixed-point and float maths of the definitions run as they are.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu/colour_rows.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "colour.h"
+#include "cpu/colour_rows.h"
+#include "plan.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace auglab::cpu {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET != HWY_SCALAR
+using D32 = hn::ScalableTag<std::int32_t>;
+using DF = hn::ScalableTag<float>;
+using D8 = hn::Rebind<std::uint8_t, D32>;
+using V8 = hn::Vec<D8>;
+using V32 = hn::Vec<D32>;
+
+template <int CN>
+HWY_INLINE void loadPixels(const std::uint8_t* p, V8& r, V8& g, V8& b, V8& a) {
+    const D8 d8;
+    if constexpr (CN == 3) {
+        hn::LoadInterleaved3(d8, p, r, g, b);
+        a = r;
+    } else {
+        hn::LoadInterleaved4(d8, p, r, g, b, a);
+    }
+}
+
+template <int CN>
+HWY_INLINE void storePixels(std::uint8_t* p, V8 r, V8 g, V8 b, V8 a) {
+    const D8 d8;
+    if constexpr (CN == 3)
+        hn::StoreInterleaved3(r, g, b, d8, p);
+    else
+        hn::StoreInterleaved4(r, g, b, a, d8, p);
+}
+
+HWY_INLINE V32 wide(V8 v) {
+    return hn::PromoteTo(D32(), v);
+}
+HWY_INLINE V8 narrow(V32 v) {  // saturated to 0..255
+    return hn::DemoteTo(D8(), v);
+}
+
+// cv2's RGB2GRAY (grayOf) of 32-bit lanes.
+HWY_INLINE V32 gray(V32 r, V32 g, V32 b) {
+    const D32 d;
+    const V32 sum = hn::Add(hn::Add(hn::Mul(r, hn::Set(d, 9798)), hn::Mul(g, hn::Set(d, 19235))),
+                            hn::Add(hn::Mul(b, hn::Set(d, 3735)), hn::Set(d, 1 << 14)));
+    return hn::ShiftRight<15>(sum);
+}
+#endif
+
+template <int CN>
+void GrayImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n) {
+    std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    const std::size_t N = hn::Lanes(D32());
+    for (; i + N <= n; i += N) {
+        V8 r, g, b, a;
+        loadPixels<CN>(p + CN * i, r, g, b, a);
+        const V8 y = narrow(gray(wide(r), wide(g), wide(b)));
+        storePixels<CN>(p + CN * i, y, y, y, a);
+    }
+#endif
+    for (; i < n; ++i) {
+        std::uint8_t* q = p + CN * i;
+        q[0] = q[1] = q[2] = grayOf(q[0], q[1], q[2]);
+    }
+}
+
+void Gray(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels) {
+    if (channels == 4) GrayImpl<4>(p, n);
+    else GrayImpl<3>(p, n);
+}
+
+template <int CN>
+void GrayBlendImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, float alpha, float beta) {
+    std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR && HWY_NATIVE_FMA
+    // round-half-even(fma(c, alpha, float(gray) * beta)), saturated: Round is the nearest-even
+    // rounding nearbyint gives, MulAdd the fused multiply-add std::fma is.
+    const D32 d;
+    const DF df;
+    const std::size_t N = hn::Lanes(d);
+    const auto va = hn::Set(df, alpha), vb = hn::Set(df, beta);
+    const auto lo = hn::Zero(df), hi = hn::Set(df, 255.0f);
+    const auto blend = [&](V32 c, hn::Vec<DF> gb) {
+        const auto v = hn::Round(hn::MulAdd(hn::ConvertTo(df, c), va, gb));
+        return narrow(hn::ConvertTo(d, hn::Min(hn::Max(v, lo), hi)));
+    };
+    for (; i + N <= n; i += N) {
+        V8 r, g, b, a;
+        loadPixels<CN>(p + CN * i, r, g, b, a);
+        const V32 wr = wide(r), wg = wide(g), wb = wide(b);
+        const auto gb = hn::Mul(hn::ConvertTo(df, gray(wr, wg, wb)), vb);
+        storePixels<CN>(p + CN * i, blend(wr, gb), blend(wg, gb), blend(wb, gb), a);
+    }
+#endif
+    const GrayBlendStep s{alpha, beta};
+    for (; i < n; ++i) {
+        std::uint8_t* q = p + CN * i;
+        const int y = grayOf(q[0], q[1], q[2]);
+        for (int c = 0; c < 3; ++c) q[c] = static_cast<std::uint8_t>(grayBlendOf(s, q[c], y));
+    }
+}
+
+void GrayBlend(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels, float alpha, float beta) {
+    if (channels == 4) GrayBlendImpl<4>(p, n, alpha, beta);
+    else GrayBlendImpl<3>(p, n, alpha, beta);
+}
+
+template <int CN>
+void ChannelMatrixImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const std::array<std::int32_t, 9>& m) {
+    std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    const D32 d;
+    const std::size_t N = hn::Lanes(d);
+    const V32 half = hn::Set(d, 1 << (ChannelMatrixStep::kShift - 1));
+    const auto row = [&](std::size_t c, V32 r, V32 g, V32 b) {
+        const V32 sum = hn::Add(hn::Add(hn::Mul(r, hn::Set(d, m[3 * c])), hn::Mul(g, hn::Set(d, m[3 * c + 1]))),
+                                hn::Add(hn::Mul(b, hn::Set(d, m[3 * c + 2])), half));
+        return narrow(hn::ShiftRight<ChannelMatrixStep::kShift>(sum));  // arithmetic shift, then 0..255
+    };
+    for (; i + N <= n; i += N) {
+        V8 r, g, b, a;
+        loadPixels<CN>(p + CN * i, r, g, b, a);
+        const V32 wr = wide(r), wg = wide(g), wb = wide(b);
+        storePixels<CN>(p + CN * i, row(0, wr, wg, wb), row(1, wr, wg, wb), row(2, wr, wg, wb), a);
+    }
+#endif
+    ChannelMatrixStep s;
+    s.m = m;
+    for (; i < n; ++i) {
+        std::uint8_t* q = p + CN * i;
+        const int r = q[0], g = q[1], b = q[2];
+        for (int c = 0; c < 3; ++c) q[c] = static_cast<std::uint8_t>(channelMatrixOf(s, c, r, g, b));
+    }
+}
+
+void ChannelMatrix(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels, const std::array<std::int32_t, 9>& m) {
+    if (channels == 4) ChannelMatrixImpl<4>(p, n, m);
+    else ChannelMatrixImpl<3>(p, n, m);
+}
+
+template <int CN>
+void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) {
+    std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR && HWY_NATIVE_FMA
+    // rgbToHsv8 (OpenCV's RGB2HSV_b: integer, its division tables gathered), the three tables
+    // gathered, then hsvToRgb8 (OpenCV's HSV2RGB_b vector loop: float, the `1 - s*h` terms fused,
+    // truncated), lane for lane.
+    const D32 d;
+    const DF df;
+    const std::size_t N = hn::Lanes(d);
+    const std::int32_t* sdiv = hsvSaturationDivisors().data();
+    const std::int32_t* hdiv = hsvHueDivisors().data();
+    const V32 round12 = hn::Set(d, 1 << 11), zero = hn::Zero(d);
+    const auto one = hn::Set(df, 1.0f), by255 = hn::Set(df, 1.0f / 255.0f), times255 = hn::Set(df, 255.0f);
+    const auto sector6 = hn::Set(df, 6.0f / 180.0f);
+    for (; i + N <= n; i += N) {
+        V8 r8, g8, b8, a;
+        loadPixels<CN>(p + CN * i, r8, g8, b8, a);
+        const V32 r = wide(r8), g = wide(g8), b = wide(b8);
+        const V32 v = hn::Max(hn::Max(r, g), b);
+        const V32 diff = hn::Sub(v, hn::Min(hn::Min(r, g), b));
+        const V32 s = hn::ShiftRight<12>(hn::Add(hn::Mul(diff, hn::GatherIndex(d, sdiv, v)), round12));
+        const V32 hueNum = hn::IfThenElse(
+            hn::Eq(v, r), hn::Sub(g, b),
+            hn::IfThenElse(hn::Eq(v, g), hn::Add(hn::Sub(b, r), hn::Add(diff, diff)),
+                           hn::Add(hn::Sub(r, g), hn::ShiftLeft<2>(diff))));
+        V32 h = hn::ShiftRight<12>(hn::Add(hn::Mul(hueNum, hn::GatherIndex(d, hdiv, diff)), round12));
+        h = hn::Add(h, hn::IfThenElseZero(hn::Lt(h, zero), hn::Set(d, 180)));
+        const V32 H = hn::GatherIndex(d, t.hue.data(), h);
+        const V32 S = hn::GatherIndex(d, t.sat.data(), s);
+        const V32 V = hn::GatherIndex(d, t.val.data(), v);
+        const auto fs = hn::Mul(hn::ConvertTo(df, S), by255);
+        const auto fv = hn::Mul(hn::ConvertTo(df, V), by255);
+        auto fh = hn::Mul(hn::ConvertTo(df, H), sector6);
+        const auto pre = hn::Trunc(fh);
+        fh = hn::Sub(fh, pre);
+        V32 sector = hn::ConvertTo(d, pre);  // 0..8 for H <= 255
+        sector = hn::IfThenElse(hn::Lt(sector, hn::Set(d, 6)), sector, hn::Sub(sector, hn::Set(d, 6)));
+        const auto t0 = fv;
+        const auto t1 = hn::Mul(fv, hn::Sub(one, fs));
+        const auto t2 = hn::Mul(fv, hn::NegMulAdd(fs, fh, one));
+        const auto t3 = hn::Mul(fv, hn::NegMulAdd(fs, hn::Sub(one, fh), one));
+        const auto is = [&](int k) { return hn::RebindMask(df, hn::Eq(sector, hn::Set(d, k))); };
+        const auto m0 = is(0), m1 = is(1), m2 = is(2), m3 = is(3), m4 = is(4);
+        // kSectors of hsvToRgb8: {b, g, r} take tab {1,3,0} {1,0,2} {3,0,1} {0,2,1} {0,1,3} {2,1,0}.
+        const auto pick = [&](hn::Vec<DF> s0, hn::Vec<DF> s1, hn::Vec<DF> s2, hn::Vec<DF> s3, hn::Vec<DF> s4,
+                              hn::Vec<DF> s5) {
+            const auto x = hn::IfThenElse(
+                m0, s0,
+                hn::IfThenElse(m1, s1, hn::IfThenElse(m2, s2, hn::IfThenElse(m3, s3, hn::IfThenElse(m4, s4, s5)))));
+            return narrow(hn::ConvertTo(d, hn::Mul(x, times255)));  // truncated, then 0..255
+        };
+        const V8 ob = pick(t1, t1, t3, t0, t0, t2);
+        const V8 og = pick(t3, t0, t0, t2, t1, t1);
+        const V8 orr = pick(t0, t2, t1, t1, t3, t0);
+        storePixels<CN>(p + CN * i, orr, og, ob, a);
+    }
+#endif
+    for (; i < n; ++i) {
+        std::uint8_t* q = p + CN * i;
+        int h, s, v, r, g, b;
+        rgbToHsv8(q[0], q[1], q[2], h, s, v);
+        hsvToRgb8(t.hue[std::size_t(h)], t.sat[std::size_t(s)], t.val[std::size_t(v)], r, g, b);
+        q[0] = static_cast<std::uint8_t>(r);
+        q[1] = static_cast<std::uint8_t>(g);
+        q[2] = static_cast<std::uint8_t>(b);
+    }
+}
+
+void Hsv(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels, const HsvTables32& t) {
+    if (channels == 4) HsvImpl<4>(p, n, t);
+    else HsvImpl<3>(p, n, t);
+}
+
+void Blend(std::uint8_t* HWY_RESTRICT p, const std::uint8_t* HWY_RESTRICT q, std::size_t n, std::uint32_t wa) {
+    const std::uint32_t wb = 65536u - wa;
+    std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    const hn::ScalableTag<std::uint32_t> d;
+    const hn::Rebind<std::uint8_t, decltype(d)> d8;
+    const std::size_t N = hn::Lanes(d);
+    const auto va = hn::Set(d, wa), vb = hn::Set(d, wb), half = hn::Set(d, 32768u);
+    for (; i + N <= n; i += N) {
+        const auto x = hn::PromoteTo(d, hn::LoadU(d8, p + i)), y = hn::PromoteTo(d, hn::LoadU(d8, q + i));
+        const auto v = hn::ShiftRight<16>(hn::Add(hn::Add(hn::Mul(x, va), hn::Mul(y, vb)), half));
+        hn::StoreU(hn::DemoteTo(d8, hn::BitCast(hn::RebindToSigned<decltype(d)>(), v)), d8, p + i);
+    }
+#endif
+    for (; i < n; ++i) p[i] = static_cast<std::uint8_t>((wa * p[i] + wb * q[i] + 32768u) >> 16);
+}
+
+void BytesToFloats(const std::uint8_t* HWY_RESTRICT src, float* HWY_RESTRICT dst, std::size_t n) {
+    std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    for (; i + N <= n; i += N) hn::StoreU(hn::ConvertTo(df, wide(hn::LoadU(D8(), src + i))), df, dst + i);
+#endif
+    for (; i < n; ++i) dst[i] = src[i];
+}
+
+void FloatsToBytes(const float* HWY_RESTRICT src, std::uint8_t* HWY_RESTRICT dst, std::size_t n) {
+    std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    // Round is nearest even; clamping to [-1, 256] first keeps the conversion in range.
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    const auto lo = hn::Set(df, -1.0f), hi = hn::Set(df, 256.0f);
+    for (; i + N <= n; i += N)
+        hn::StoreU(narrow(hn::ConvertTo(D32(), hn::Round(hn::Min(hn::Max(hn::LoadU(df, src + i), lo), hi)))), D8(),
+                   dst + i);
+#endif
+    for (; i < n; ++i) {
+        const float r = std::nearbyint(std::clamp(src[i], -1.0f, 256.0f));
+        dst[i] = static_cast<std::uint8_t>(std::clamp(static_cast<int>(r), 0, 255));
+    }
+}
+
+void WeightedSum(const float* const* HWY_RESTRICT rows, const float* HWY_RESTRICT k, int taps,
+                 float* HWY_RESTRICT dst, std::size_t n) {
+    std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    // The sum of a vector of outputs stays in a register over all taps: one load, a multiply and
+    // an add a tap, one store.
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    for (; i + N <= n; i += N) {
+        auto acc = hn::Mul(hn::Set(df, k[0]), hn::LoadU(df, rows[0] + i));
+        for (int t = 1; t < taps; ++t) acc = hn::Add(acc, hn::Mul(hn::Set(df, k[t]), hn::LoadU(df, rows[t] + i)));
+        hn::StoreU(acc, df, dst + i);
+    }
+#endif
+    for (; i < n; ++i) {
+        float acc = k[0] * rows[0][i];
+        for (int t = 1; t < taps; ++t) acc += k[t] * rows[t][i];
+        dst[i] = acc;
+    }
+}
+
+const char* ColourTarget() {
+    return hwy::TargetName(HWY_TARGET);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace auglab::cpu
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace auglab::cpu {
+
+HWY_EXPORT(Gray);
+HWY_EXPORT(GrayBlend);
+HWY_EXPORT(ChannelMatrix);
+HWY_EXPORT(Hsv);
+HWY_EXPORT(Blend);
+HWY_EXPORT(BytesToFloats);
+HWY_EXPORT(FloatsToBytes);
+HWY_EXPORT(WeightedSum);
+HWY_EXPORT(ColourTarget);
+
+void grayPixels(std::uint8_t* p, std::size_t pixels, int channels) {
+    HWY_DYNAMIC_DISPATCH(Gray)(p, pixels, channels);
+}
+void grayBlendPixels(std::uint8_t* p, std::size_t pixels, int channels, float alpha, float beta) {
+    HWY_DYNAMIC_DISPATCH(GrayBlend)(p, pixels, channels, alpha, beta);
+}
+void channelMatrixPixels(std::uint8_t* p, std::size_t pixels, int channels, const std::array<std::int32_t, 9>& m) {
+    HWY_DYNAMIC_DISPATCH(ChannelMatrix)(p, pixels, channels, m);
+}
+void hsvPixels(std::uint8_t* p, std::size_t pixels, int channels, const HsvTables32& tables) {
+    HWY_DYNAMIC_DISPATCH(Hsv)(p, pixels, channels, tables);
+}
+void blendBytes(std::uint8_t* p, const std::uint8_t* q, std::size_t n, std::uint32_t wa) {
+    HWY_DYNAMIC_DISPATCH(Blend)(p, q, n, wa);
+}
+void bytesToFloats(const std::uint8_t* src, float* dst, std::size_t n) {
+    HWY_DYNAMIC_DISPATCH(BytesToFloats)(src, dst, n);
+}
+void floatsToBytes(const float* src, std::uint8_t* dst, std::size_t n) {
+    HWY_DYNAMIC_DISPATCH(FloatsToBytes)(src, dst, n);
+}
+void weightedSum(const float* const* rows, const float* k, int taps, float* dst, std::size_t n) {
+    HWY_DYNAMIC_DISPATCH(WeightedSum)(rows, k, taps, dst, n);
+}
+const char* colourTarget() {
+    return HWY_DYNAMIC_DISPATCH(ColourTarget)();
+}
+
+}  // namespace auglab::cpu
+#endif

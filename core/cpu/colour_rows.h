@@ -1,0 +1,48 @@
+#pragma once
+// The colour kernels of the CPU backend on rows of 8-bit pixels (3 or 4 channels, alpha kept), with
+// Google Highway's run-time dispatch: 16 pixels a step on AVX-512, 8 on AVX2, 4 on SSE4, and the
+// scalar definitions (core/colour.h, core/plan.h) on what is left of a row and on CPUs without
+// those. Every kernel gives the scalar definition's bytes exactly; the float ones (gray blend, HSV)
+// run vectorised only where the CPU fuses multiply-adds as the definitions do (AVX2 and AVX-512),
+// and as the scalar definitions elsewhere. tests/test_colour_ops.cpp compares each with its
+// definition on every colour.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace auglab::cpu {
+
+/// R, G and B become cv2's RGB2GRAY of the pixel (grayOf).
+void grayPixels(std::uint8_t* p, std::size_t pixels, int channels);
+
+/// Each colour blended with the pixel's gray: grayBlendOf(alpha, beta).
+void grayBlendPixels(std::uint8_t* p, std::size_t pixels, int channels, float alpha, float beta);
+
+/// cv2.transform's 8-bit fixed point with coefficients m in 1/1024 (channelMatrixOf).
+void channelMatrixPixels(std::uint8_t* p, std::size_t pixels, int channels, const std::array<std::int32_t, 9>& m);
+
+/// The HSV tables of a hue/saturation/value shift, widened: rgbToHsv8, each of H, S and V through
+/// its table, hsvToRgb8.
+struct HsvTables32 {
+    alignas(64) std::array<std::int32_t, 256> hue, sat, val;
+};
+void hsvPixels(std::uint8_t* p, std::size_t pixels, int channels, const HsvTables32& tables);
+
+/// p[i] = (wa * p[i] + (65536 - wa) * q[i] + 32768) >> 16 over n bytes (a mixing blend).
+void blendBytes(std::uint8_t* p, const std::uint8_t* q, std::size_t n, std::uint32_t wa);
+
+/// dst[i] = float(src[i]) over n bytes.
+void bytesToFloats(const std::uint8_t* src, float* dst, std::size_t n);
+
+/// dst[i] = src[i] rounded to nearest even and saturated to 0..255, over n floats (a blur's output).
+void floatsToBytes(const float* src, std::uint8_t* dst, std::size_t n);
+
+/// dst[i] = k[0] * rows[0][i] + k[1] * rows[1][i] + ... over `taps` rows, summed in that order, each
+/// product rounded before its addition (no fused multiply-add): a separable blur's pass.
+void weightedSum(const float* const* rows, const float* k, int taps, float* dst, std::size_t n);
+
+/// The SIMD target these kernels run on here ("AVX3", "AVX2", ...), for benchmarks' reports.
+const char* colourTarget();
+
+}  // namespace auglab::cpu
