@@ -471,7 +471,8 @@ void applyConvolve(Image& img, const ConvolveStep& k, const RowLoop& loop) {
     for (int y = 0; y < h; ++y) {
         const std::uint8_t* src = img.row(y);
         std::uint8_t* dst = padded.data() + rowBytes * static_cast<std::size_t>(y);
-        for (int x = -r; x < w + r; ++x)
+        std::memcpy(dst + static_cast<std::size_t>(r) * cn, src, static_cast<std::size_t>(w) * cn);
+        for (int x = -r; x < w + r; x = x == -1 ? w : x + 1)  // the borders
             std::copy_n(src + static_cast<std::size_t>(reflect101(x, w)) * cn, cn,
                         dst + static_cast<std::size_t>(x + r) * cn);
     }
@@ -480,7 +481,24 @@ void applyConvolve(Image& img, const ConvolveStep& k, const RowLoop& loop) {
     };
     const auto outRow = [&](int y) { return img.row(y); };
     const bool fma = cpuHasFma();
+    const std::size_t n = static_cast<std::size_t>(w) * cn;
+    std::vector<float> weights;
+    for (const convolve_rows::Tap& t : taps) weights.push_back(t.weight);
     loop(h, [&](int y0, int y1) {
+        // Every tap's source row, and the sums kept in vector registers over all taps.
+        std::vector<const std::uint8_t*> rows(taps.size());
+        std::vector<std::uint8_t> line(cn == 3 ? 0 : n);
+        bool fused = true;
+        for (int y = y0; y < y1 && fused; ++y) {
+            for (std::size_t t = 0; t < taps.size(); ++t)
+                rows[t] = paddedRow(reflect101(y + taps[t].dy, h)) + static_cast<std::size_t>(taps[t].dx + r) * cn;
+            std::uint8_t* o = img.row(y);
+            fused = cpu::fusedConvolveBytes(rows.data(), weights.data(), int(taps.size()), cn == 3 ? o : line.data(), n);
+            if (fused && cn == 4)  // alpha is not a colour
+                for (std::size_t i = 0; i < n; ++i)
+                    if (i % 4 != 3) o[i] = line[i];
+        }
+        if (fused) return;
         std::vector<float> acc(static_cast<std::size_t>(w) * cn);
         if (fma)
             convolveRowsFma(taps, w, h, cn, r, y0, y1, paddedRow, outRow, acc.data(), reflect101);

@@ -307,6 +307,37 @@ private slots:
                     for (std::size_t i = 0; i < a.size(); ++i)
                         QCOMPARE(got[i], i < n ? std::uint8_t((w * a[i] + (65536u - w) * b[i] + 32768u) >> 16) : a[i]);
                 }
+            // The blur's and the convolution's rows: taps summed in order, odd lengths.
+            for (std::size_t n : {std::size_t(1), std::size_t(15), std::size_t(16), std::size_t(1001)}) {
+                const int taps = int(1 + rng() % 9);
+                const std::size_t count = static_cast<std::size_t>(taps);
+                std::vector<std::vector<std::uint8_t>> bytes(count, std::vector<std::uint8_t>(n));
+                std::vector<std::vector<float>> floats(count, std::vector<float>(n));
+                std::vector<const std::uint8_t*> byteRows;
+                std::vector<const float*> floatRows;
+                std::vector<float> k(count);
+                for (int t = 0; t < taps; ++t) {
+                    k[std::size_t(t)] = std::uniform_real_distribution<float>(-1.5f, 1.5f)(rng);
+                    for (auto& v : bytes[std::size_t(t)]) v = static_cast<std::uint8_t>(rng());
+                    cpu::bytesToFloats(bytes[std::size_t(t)].data(), floats[std::size_t(t)].data(), n);
+                    for (std::size_t i = 0; i < n; ++i) QCOMPARE(floats[std::size_t(t)][i], float(bytes[std::size_t(t)][i]));
+                    byteRows.push_back(bytes[std::size_t(t)].data());
+                    floatRows.push_back(floats[std::size_t(t)].data());
+                }
+                std::vector<float> sum(n);
+                std::vector<std::uint8_t> rounded(n), convolved(n);
+                cpu::weightedSum(floatRows.data(), k.data(), taps, sum.data(), n);
+                cpu::floatsToBytes(sum.data(), rounded.data(), n);
+                const bool fused = cpu::fusedConvolveBytes(byteRows.data(), k.data(), taps, convolved.data(), n);
+                for (std::size_t i = 0; i < n; ++i) {
+                    float want = k[0] * floats[0][i], f = 0.0f;
+                    for (int t = 1; t < taps; ++t) want += k[std::size_t(t)] * floats[std::size_t(t)][i];
+                    QCOMPARE(sum[i], want);
+                    QCOMPARE(int(rounded[i]), std::clamp(int(std::nearbyint(want)), 0, 255));
+                    for (int t = 0; t < taps; ++t) f = std::fma(k[std::size_t(t)], floats[std::size_t(t)][i], f);
+                    if (fused) QCOMPARE(int(convolved[i]), std::clamp(int(std::nearbyint(f)), 0, 255));
+                }
+            }
             best = false;
         });
         QVERIFY(!targets.isEmpty());
@@ -359,6 +390,12 @@ private slots:
                 worst = std::max(worst,
                                  std::abs(int(dst.at<cv::Vec3b>(y, i / 3)[i % 3]) - int(baseline.row(y)[i])));
         QCOMPARE(worst, 0);
+        // The step as the backend runs it (sums in vector registers over all taps where the CPU
+        // fuses multiply-adds), on two threads: the same bytes.
+        Image stepped = img;
+        ThreadPool pool(2);
+        applyPixelStep(stepped, ConvolveStep{5, kernel}, RowLoop{&pool});
+        QVERIFY(samePixels(stepped, baseline));
     }
 
     void brightnessContrast_data();

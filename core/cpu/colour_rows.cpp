@@ -294,6 +294,31 @@ void WeightedSum(const float* const* HWY_RESTRICT rows, const float* HWY_RESTRIC
     }
 }
 
+bool FusedConvolveBytes(const std::uint8_t* const* HWY_RESTRICT rows, const float* HWY_RESTRICT k, int taps,
+                        std::uint8_t* HWY_RESTRICT out, std::size_t n) {
+#if HWY_TARGET != HWY_SCALAR && HWY_NATIVE_FMA
+    const DF df;
+    const std::size_t N = hn::Lanes(df);
+    const auto lo = hn::Set(df, -1.0f), hi = hn::Set(df, 256.0f);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) {
+        auto acc = hn::Zero(df);
+        for (int t = 0; t < taps; ++t)
+            acc = hn::MulAdd(hn::Set(df, k[t]), hn::ConvertTo(df, wide(hn::LoadU(D8(), rows[t] + i))), acc);
+        hn::StoreU(narrow(hn::ConvertTo(D32(), hn::Round(hn::Min(hn::Max(acc, lo), hi)))), D8(), out + i);
+    }
+    for (; i < n; ++i) {
+        float acc = 0.0f;
+        for (int t = 0; t < taps; ++t) acc = std::fma(k[t], static_cast<float>(rows[t][i]), acc);
+        out[i] = static_cast<std::uint8_t>(std::clamp(static_cast<int>(std::nearbyint(std::clamp(acc, -1.0f, 256.0f))), 0, 255));
+    }
+    return true;
+#else
+    (void)rows, (void)k, (void)taps, (void)out, (void)n;
+    return false;
+#endif
+}
+
 const char* ColourTarget() {
     return hwy::TargetName(HWY_TARGET);
 }
@@ -313,6 +338,7 @@ HWY_EXPORT(Blend);
 HWY_EXPORT(BytesToFloats);
 HWY_EXPORT(FloatsToBytes);
 HWY_EXPORT(WeightedSum);
+HWY_EXPORT(FusedConvolveBytes);
 HWY_EXPORT(ColourTarget);
 
 void grayPixels(std::uint8_t* p, std::size_t pixels, int channels) {
@@ -338,6 +364,9 @@ void floatsToBytes(const float* src, std::uint8_t* dst, std::size_t n) {
 }
 void weightedSum(const float* const* rows, const float* k, int taps, float* dst, std::size_t n) {
     HWY_DYNAMIC_DISPATCH(WeightedSum)(rows, k, taps, dst, n);
+}
+bool fusedConvolveBytes(const std::uint8_t* const* rows, const float* k, int taps, std::uint8_t* out, std::size_t n) {
+    return HWY_DYNAMIC_DISPATCH(FusedConvolveBytes)(rows, k, taps, out, n);
 }
 const char* colourTarget() {
     return HWY_DYNAMIC_DISPATCH(ColourTarget)();

@@ -42,6 +42,11 @@ void floatsToBytes(const float* src, std::uint8_t* dst, std::size_t n);
 /// product rounded before its addition (no fused multiply-add): a separable blur's pass.
 void weightedSum(const float* const* rows, const float* k, int taps, float* dst, std::size_t n);
 
+/// cv2.filter2D's sum of an output byte: for t in order, sum = fma(k[t], float(rows[t][i]), sum) from
+/// 0, rounded to nearest even and saturated, into out[i], over n bytes. False (nothing written)
+/// where the CPU has no fused multiply-add in vectors: the caller then runs its scalar loop.
+bool fusedConvolveBytes(const std::uint8_t* const* rows, const float* k, int taps, std::uint8_t* out, std::size_t n);
+
 /// The SIMD target these kernels run on here ("AVX3", "AVX2", ...), for benchmarks' reports.
 const char* colourTarget();
 
