@@ -58,12 +58,20 @@ void grayBlendRows(Image& img, const GrayBlendStep& s, int y0, int y1) {
 
 double stepMean(const Image& img, const MeanBrightnessStep& s) {
     std::uint64_t sum = 0;
+    std::vector<std::uint8_t> line(img.channels == 3 && s.gray ? std::size_t(img.width) * 3 : 0);
     for (int y = 0; y < img.height; ++y) {
         const std::uint8_t* p = img.row(y);
-        if (s.gray)
+        if (img.channels == 3 && !s.gray) {  // R + G + B of every pixel: every byte of the row
+            sum += cpu::sumBytes(p, static_cast<std::size_t>(img.width) * 3);
+        } else if (img.channels == 3) {  // a gray copy of the row holds each gray value three times
+            std::memcpy(line.data(), p, line.size());
+            cpu::grayPixels(line.data(), static_cast<std::size_t>(img.width), 3);
+            sum += cpu::sumBytes(line.data(), line.size()) / 3;
+        } else if (s.gray) {
             for (int x = 0; x < img.width; ++x, p += img.channels) sum += grayOf(p[0], p[1], p[2]);
-        else
+        } else {
             for (int x = 0; x < img.width; ++x, p += img.channels) sum += p[0] + p[1] + p[2];
+        }
     }
     return meanOfSum(s, static_cast<double>(sum), double(img.width) * img.height);
 }

@@ -307,6 +307,28 @@ private slots:
                     for (std::size_t i = 0; i < a.size(); ++i)
                         QCOMPARE(got[i], i < n ? std::uint8_t((w * a[i] + (65536u - w) * b[i] + 32768u) >> 16) : a[i]);
                 }
+            // Sums of bytes, and the means of MeanBrightnessStep (of R + G + B, and of gray) they make.
+            for (std::size_t n : {std::size_t(0), std::size_t(7), std::size_t(64), std::size_t(4099)}) {
+                std::vector<std::uint8_t> bytes(n);
+                std::uint64_t want = 0;
+                for (auto& v : bytes) want += v = static_cast<std::uint8_t>(rng());
+                QCOMPARE(cpu::sumBytes(bytes.data(), n), want);
+            }
+            for (int cn : {3, 4}) {
+                Image img(37, 11, cn);
+                for (auto& v : img.pixels) v = static_cast<std::uint8_t>(rng());
+                std::uint64_t colours = 0, grays = 0;
+                for (int y = 0; y < img.height; ++y)
+                    for (int x = 0; x < img.width; ++x) {
+                        const std::uint8_t* q = img.at(x, y);
+                        colours += q[0] + q[1] + q[2];
+                        grays += grayOf(q[0], q[1], q[2]);
+                    }
+                MeanBrightnessStep mean;
+                QCOMPARE(stepMean(img, mean), double(colours) / (3.0 * 37 * 11));
+                mean.gray = true;
+                QCOMPARE(stepMean(img, mean), double(grays) / (37.0 * 11));
+            }
             // The blur's and the convolution's rows: taps summed in order, odd lengths.
             for (std::size_t n : {std::size_t(1), std::size_t(15), std::size_t(16), std::size_t(1001)}) {
                 const int taps = int(1 + rng() % 9);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "colour.h"
 #include "cpu/colour_rows.h"
@@ -122,10 +123,38 @@ void GrayBlend(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels, float 
     else GrayBlendImpl<3>(p, n, alpha, beta);
 }
 
+// The channel each output channel copies when m is a permutation (coefficients 0 and 1024, one
+// 1024 a row: ChannelShuffle), else nothing.
+std::optional<std::array<int, 3>> permutationOf(const std::array<std::int32_t, 9>& m) {
+    std::array<int, 3> from{};
+    for (std::size_t c = 0; c < 3; ++c) {
+        int ones = 0;
+        for (std::size_t k = 0; k < 3; ++k) {
+            if (m[3 * c + k] == 1 << ChannelMatrixStep::kShift) from[c] = int(k), ++ones;
+            else if (m[3 * c + k] != 0) return std::nullopt;
+        }
+        if (ones != 1) return std::nullopt;
+    }
+    return from;
+}
+
 template <int CN>
 void ChannelMatrixImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const std::array<std::int32_t, 9>& m) {
     std::size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
+    if (const auto from = permutationOf(m)) {
+        // A permutation moves bytes only: whole vectors of pixels, de-interleaved and stored back in
+        // the new order ((v * 1024 + 512) >> 10 is v).
+        const hn::ScalableTag<std::uint8_t> d;
+        const std::size_t N = hn::Lanes(d);
+        for (; i + N <= n; i += N) {
+            hn::Vec<decltype(d)> v[4];
+            if constexpr (CN == 3) hn::LoadInterleaved3(d, p + CN * i, v[0], v[1], v[2]);
+            else hn::LoadInterleaved4(d, p + CN * i, v[0], v[1], v[2], v[3]);
+            if constexpr (CN == 3) hn::StoreInterleaved3(v[(*from)[0]], v[(*from)[1]], v[(*from)[2]], d, p + CN * i);
+            else hn::StoreInterleaved4(v[(*from)[0]], v[(*from)[1]], v[(*from)[2]], v[3], d, p + CN * i);
+        }
+    }
     const D32 d;
     const std::size_t N = hn::Lanes(d);
     const V32 half = hn::Set(d, 1 << (ChannelMatrixStep::kShift - 1));
@@ -227,6 +256,21 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
 void Hsv(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels, const HsvTables32& t) {
     if (channels == 4) HsvImpl<4>(p, n, t);
     else HsvImpl<3>(p, n, t);
+}
+
+std::uint64_t SumBytes(const std::uint8_t* HWY_RESTRICT p, std::size_t n) {
+    std::uint64_t sum = 0;
+    std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    const hn::ScalableTag<std::uint8_t> d;
+    const hn::Repartition<std::uint64_t, decltype(d)> d64;
+    const std::size_t N = hn::Lanes(d);
+    auto acc = hn::Zero(d64);
+    for (; i + N <= n; i += N) acc = hn::Add(acc, hn::SumsOf8(hn::LoadU(d, p + i)));
+    sum = hn::GetLane(hn::SumOfLanes(d64, acc));
+#endif
+    for (; i < n; ++i) sum += p[i];
+    return sum;
 }
 
 void Blend(std::uint8_t* HWY_RESTRICT p, const std::uint8_t* HWY_RESTRICT q, std::size_t n, std::uint32_t wa) {
@@ -335,6 +379,7 @@ HWY_EXPORT(GrayBlend);
 HWY_EXPORT(ChannelMatrix);
 HWY_EXPORT(Hsv);
 HWY_EXPORT(Blend);
+HWY_EXPORT(SumBytes);
 HWY_EXPORT(BytesToFloats);
 HWY_EXPORT(FloatsToBytes);
 HWY_EXPORT(WeightedSum);
@@ -352,6 +397,9 @@ void channelMatrixPixels(std::uint8_t* p, std::size_t pixels, int channels, cons
 }
 void hsvPixels(std::uint8_t* p, std::size_t pixels, int channels, const HsvTables32& tables) {
     HWY_DYNAMIC_DISPATCH(Hsv)(p, pixels, channels, tables);
+}
+std::uint64_t sumBytes(const std::uint8_t* p, std::size_t n) {
+    return HWY_DYNAMIC_DISPATCH(SumBytes)(p, n);
 }
 void blendBytes(std::uint8_t* p, const std::uint8_t* q, std::size_t n, std::uint32_t wa) {
     HWY_DYNAMIC_DISPATCH(Blend)(p, q, n, wa);

@@ -22,6 +22,9 @@ void grayBlendPixels(std::uint8_t* p, std::size_t pixels, int channels, float al
 /// cv2.transform's 8-bit fixed point with coefficients m in 1/1024 (channelMatrixOf).
 void channelMatrixPixels(std::uint8_t* p, std::size_t pixels, int channels, const std::array<std::int32_t, 9>& m);
 
+/// The sum of n bytes.
+std::uint64_t sumBytes(const std::uint8_t* p, std::size_t n);
+
 /// The HSV tables of a hue/saturation/value shift, widened: rgbToHsv8, each of H, S and V through
 /// its table, hsvToRgb8.
 struct HsvTables32 {
