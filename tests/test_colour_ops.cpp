@@ -18,6 +18,7 @@
 #include "cpu/colour_rows.h"
 #include "cpu/lut.h"
 #include "cpu/simd_targets.h"
+#include "cpu/tail_rows.h"
 #include "cpu_backend.h"
 #include "ops/hue_saturation_value.h"
 #include "cpu_convolve_fma.h"
@@ -365,6 +366,40 @@ private slots:
         QVERIFY(!targets.isEmpty());
         qInfo("colour kernels checked on %s (now dispatching to %s)", qPrintable(targets.join(", ")),
               cpu::colourTarget());
+    }
+
+    /// The training tail's lookups (core/cpu/tail_rows.h) give each byte its channel's table entry,
+    /// interleaved and in planes, on every SIMD target, for lengths around every vector width.
+    void tailLookupsAreTheTables() {
+        std::mt19937 rng(11);
+        std::vector<float> tables(4 * 256);
+        for (float& v : tables) v = std::uniform_real_distribution<float>(-3, 3)(rng);
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            QCOMPARE(QString(cpu::tailTarget()), QString(target));
+            for (int cn : {3, 4})
+                for (std::size_t pixels : {0, 1, 5, 15, 16, 17, 33, 64, 67, 1000}) {
+                    std::vector<std::uint8_t> src(pixels * cn);
+                    for (auto& v : src) v = static_cast<std::uint8_t>(rng());
+                    std::vector<float> hwc(src.size() + 3, 99.0f);
+                    cpu::lookUpFloats(src.data(), pixels, cn, tables.data(), hwc.data());
+                    const std::size_t plane = pixels + 2;
+                    std::vector<float> chw(plane * cn, 99.0f);
+                    cpu::lookUpFloatsPlanar(src.data(), pixels, cn, tables.data(), chw.data(), plane);
+                    for (std::size_t x = 0; x < pixels; ++x)
+                        for (int c = 0; c < cn; ++c) {
+                            const float want = tables[256 * c + src[x * cn + c]];
+                            QVERIFY2(hwc[x * cn + c] == want && chw[c * plane + x] == want,
+                                     qPrintable(QString("%1: %2 channels, %3 pixels, pixel %4 channel %5")
+                                                    .arg(target).arg(cn).arg(pixels).arg(x).arg(c)));
+                        }
+                    for (std::size_t i = src.size(); i < hwc.size(); ++i) QCOMPARE(hwc[i], 99.0f);
+                    for (int c = 0; c < cn; ++c)
+                        for (std::size_t x = pixels; x < plane; ++x) QCOMPARE(chw[c * plane + x], 99.0f);
+                }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
     }
 
     void convolutionMatchesOpenCvOnBothPaths() {

@@ -9,6 +9,7 @@ process and with any number of threads.
     import auglab
     pipe = auglab.Pipeline.load("presets/mild.auglab.json")
     out = pipe(image, index=7)                    # uint8 H x W x 3 or 4, as the CLI writes it
+    x = pipe(image, 7)                            # float32 3 x H x W, for a preset ending in normalize, to_tensor
     outs = pipe.batch(images, range(64), threads=4)
     x = torch.from_dlpack(pipe.batch(images, range(64), backend="cuda", output="dlpack").stack())
     params = pipe.replay(image, 7)                # the concrete parameters (auglab-replay JSON)
@@ -118,6 +119,12 @@ class Pipeline:
         """The number of ops in the pipeline (those inside groups included)."""
         return self._core.op_count
 
+    @property
+    def training_tail(self) -> "tuple[str, ...]":
+        """The preset's training ops (``normalize``, ``to_float``, ``from_float``, ``to_tensor``), in
+        order: what a call renders after the previewed image (empty: calls return the uint8 image)."""
+        return self._core.training_tail
+
     def to_json(self) -> str:
         """The preset as ``*.auglab.json`` text, every parameter written out."""
         return self._core.to_json()
@@ -132,7 +139,7 @@ class Pipeline:
 
     def __call__(self, image: np.ndarray, index: int, seed: Optional[int] = None, *,
                  partners: "Optional[Sequence[Any]]" = None, position: Optional[int] = None,
-                 **targets: Any):
+                 training: bool = True, **targets: Any):
         """Sample ``index`` of ``image``: what ``auglab-cli apply --index`` writes, bit for bit.
 
         ``image``: a NumPy ``uint8`` array, H x W x 3 (RGB) or H x W x 4 (RGBA; alpha moves with
@@ -142,6 +149,18 @@ class Pipeline:
 
         Without targets, returns the augmented image: a new ``uint8`` array, H' x W' x C (the
         size changes when the pipeline crops or resizes).
+
+        The training tail: when the preset ends with ``normalize``, ``to_float``, ``from_float``
+        or ``to_tensor`` (:attr:`training_tail`; the GUI previews the image before them), the call
+        renders them too, as Albumentations 2.0.8 does, from the engine's last image in one pass
+        (no NumPy pass in the training loop): ``normalize`` and ``to_float`` give ``float32``
+        (the standard normalisation and ``to_float`` bit for bit the library's; the per-image
+        normalisations give ``float32`` where the library returns ``float64``, equal to its values
+        rounded to ``float32`` up to the last bit), ``from_float`` its ``dtype``, and
+        ``to_tensor`` the C x H x W layout (a contiguous array; after ``to_tensor`` alone a C x H x
+        W view of the uint8 image, as ``ToTensorV2``'s tensor is a view). A tail op whose ``p`` <
+        1 is drawn as the library draws it. ``training=False``: the uint8 image before the tail,
+        what ``auglab-cli apply`` writes and the GUI shows.
 
         ``partners``: the pool mixing ops (mixup, cutmix, the 4-image grid) draw their partners
         from. Without it the partner is the image itself, as ``apply`` does without ``--partner``.
@@ -185,13 +204,14 @@ class Pipeline:
         with targets is a ``ValueError``: its labels would be missing.
         """
         if not targets:
-            return self._core.sample(image, index, seed, partners, position)
-        return self._rules_().apply(self._core, image, index, seed, targets, partners, position)
+            return self._core.sample(image, index, seed, partners, position, training)
+        return self._rules_().apply(self._core, image, index, seed, targets, partners, position, training)
 
     def batch(self, images: "Sequence[np.ndarray] | np.ndarray", indices: Iterable[int],
               threads: Optional[int] = None, backend: str = "cpu", seed: Optional[int] = None, *,
               partners: "Optional[str | Sequence[np.ndarray]]" = None,
-              positions: Optional[Iterable[int]] = None, output: str = "numpy") -> "list | ImageBatch":
+              positions: Optional[Iterable[int]] = None, output: str = "numpy",
+              training: bool = True) -> "list | ImageBatch":
         """Renders ``images[i]`` as sample ``indices[i]`` for every i, in parallel, and returns the
         outputs as a list of arrays (their sizes may differ). Each output is exactly
         ``self(images[i], indices[i], seed)``: the result never depends on ``threads``.
@@ -200,6 +220,10 @@ class Pipeline:
         where the backend rendered them, for ``torch.from_dlpack`` and the like; with
         ``backend="cuda"`` they stay on the device (no copy to the host and back), and
         ``batch.stack()`` is the N x H x W x C tensor of a batch of one size.
+
+        ``training``: as in ``__call__``, the outputs go through the preset's training tail (float32
+        for ``normalize``); ``output="dlpack"`` hands over uint8 images only, so with a tail it
+        needs ``training=False`` (``ValueError`` otherwise).
 
         ``images``: a sequence of arrays as ``__call__`` takes, or one N x H x W x C array.
         ``threads``: the engine's own thread pool, one image per task (default: one per hardware
@@ -227,7 +251,7 @@ class Pipeline:
         """
         if isinstance(images, np.ndarray) and images.ndim == 4:
             images = list(images)
-        return self._core.batch(images, indices, seed, threads, backend, partners, positions, output)
+        return self._core.batch(images, indices, seed, threads, backend, partners, positions, output, training)
 
     def replay(self, image: "np.ndarray | tuple[int, int]", index: int, seed: Optional[int] = None) -> dict:
         """The concrete parameters of sample ``index`` for ``image`` (or an ``(H, W)`` shape): the

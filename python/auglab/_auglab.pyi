@@ -27,14 +27,16 @@ class Preset:
     def targets_declared(self) -> bool: ...  # the preset has a targets section
     @property
     def targets_json(self) -> str: ...
+    @property
+    def training_tail(self) -> tuple[str, ...]: ...
     def sample(self, image: npt.NDArray[np.uint8], index: SupportsIndex,
                seed: Optional[SupportsIndex] = None, partners: Optional[Sequence[Any]] = None,
-               position: Optional[SupportsIndex] = None) -> npt.NDArray[np.uint8]: ...
+               position: Optional[SupportsIndex] = None, training: bool = True) -> npt.NDArray[Any]: ...
     def batch(self, images: Iterable[npt.NDArray[np.uint8]], indices: Iterable[SupportsIndex],
               seed: Optional[SupportsIndex] = None, threads: Optional[SupportsIndex] = None,
               backend: str = "cpu", partners: Union[None, str, Sequence[Any]] = None,
               positions: Optional[Iterable[SupportsIndex]] = None,
-              output: str = "numpy") -> Union[list[npt.NDArray[np.uint8]], ImageBatch]: ...
+              output: str = "numpy", training: bool = True) -> Union[list[npt.NDArray[Any]], ImageBatch]: ...
     def replay_json(self, width: SupportsIndex, height: SupportsIndex, index: SupportsIndex,
                     seed: Optional[SupportsIndex] = None) -> str: ...
     def sample_targets(
@@ -42,8 +44,9 @@ class Preset:
         boxes: npt.ArrayLike, keypoints: npt.ArrayLike, masks: Sequence[npt.NDArray[np.uint8]],
         partners: Optional[Sequence[Any]] = None, position: Optional[SupportsIndex] = None,
         partner_targets: Optional[Callable[[int], tuple[Any, Any, list[Any], int, int]]] = None,
-    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.float64],
-               npt.NDArray[np.int64], list[npt.NDArray[np.uint8]]]: ...
+        training: bool = True,
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.float64],
+               npt.NDArray[np.int64], list[npt.NDArray[np.uint8]], bool, int, int]: ...
 
 class ImageTensor:
     @property

@@ -159,7 +159,7 @@ class TargetRules:
     # --- one call ------------------------------------------------------------------------------
 
     def apply(self, core: Any, image: np.ndarray, index: int, seed: Optional[int], targets: Dict[str, Any],
-              partners: Any = None, position: Optional[int] = None) -> Dict[str, Any]:
+              partners: Any = None, position: Optional[int] = None, training: bool = True) -> Dict[str, Any]:
         known = set(_TARGETS) | set(self.box_label_fields) | set(self.keypoint_label_fields)
         for key in targets:
             if key not in known:
@@ -176,16 +176,15 @@ class TargetRules:
                                     f"row), as Albumentations' Compose requires; a preset whose label_fields is [] "
                                     f"takes {target} without labels")
         if not isinstance(image, np.ndarray) or image.ndim != 3:
-            core.sample(image, index, seed)  # the engine's own message for a wrong image
+            core.sample(image, index, seed, None, None, training)  # the engine's own message for a wrong image
         height, width = image.shape[:2]
         own = self.convert(targets, width, height)
         pool = None if partners is None else _PartnerPool(self, partners, targets, own)
-        out, b, b_ids, k, k_ids, moved_masks = core.sample_targets(
+        out, b, b_ids, k, k_ids, moved_masks, transpose_mask, out_w, out_h = core.sample_targets(
             image, index, seed, own.boxes, own.keypoints, own.masks, None if pool is None else pool.images,
-            position, None if pool is None else pool.targets_of)
+            position, None if pool is None else pool.targets_of, training)
         sources = {-1: own, **({} if pool is None else pool.converted)}
         b_ids, k_ids = b_ids.tolist(), k_ids.tolist()
-        out_h, out_w = out.shape[:2]
         result: Dict[str, Any] = {"image": out}
         if "bboxes" in targets:
             result["bboxes"] = _carried(self.boxes_from_pixels(b, out_w, out_h), b_ids, sources, "box_extra",
@@ -203,6 +202,8 @@ class TargetRules:
         if "mask" in targets and own.mask_count:
             count = own.mask_count
             result["mask"] = np.stack(moved_masks[:count], axis=-1) if own.stacked else moved_masks[0]
+            if transpose_mask and result["mask"].ndim == 3:  # ToTensorV2(transpose_mask=True): K x H x W
+                result["mask"] = result["mask"].transpose(2, 0, 1)
             first = count
         if "masks" in targets:
             result["masks"] = moved_masks[first:first + own.extra_masks]

@@ -114,7 +114,9 @@ class DatasetImages(Sequence):
 
 class Transform:
     """``pipe(image, index)`` as a ``uint8`` C x H x W tensor (``to_tensor=False``: the H x W x C
-    array): for datasets that compute their own sample index (see :func:`sample_index`).
+    array): for datasets that compute their own sample index (see :func:`sample_index`). A preset
+    ending with the training tail gives what the tail makes (``normalize``: float32), C x H x W
+    either way (``to_tensor=False``: as the pipeline returns it).
     ``partners`` and ``position`` are passed to the pipeline (see :meth:`auglab.Pipeline.__call__`):
     with a pool (a sequence of images, such as :class:`DatasetImages`) and the image's position in
     it, mixing ops draw their partners from the pool."""
@@ -125,7 +127,10 @@ class Transform:
     def __call__(self, image: Any, index: int, *, partners: Optional[Sequence[Any]] = None,
                  position: Optional[int] = None) -> Union[torch.Tensor, np.ndarray]:
         out = self.pipeline(as_image(image), index, self.seed, partners=partners, position=position)
-        return torch.from_numpy(out).permute(2, 0, 1) if self.to_tensor else out
+        if not self.to_tensor:
+            return out
+        x = torch.from_numpy(out)
+        return x if "to_tensor" in self.pipeline.training_tail else x.permute(2, 0, 1)
 
     def __repr__(self) -> str:
         return f"auglab.torch.Transform({self.pipeline!r}, seed={self.seed}, to_tensor={self.to_tensor})"
@@ -144,13 +149,21 @@ class BatchTransform:
     N x H x W x C on the host. ``partners``: the pool mixing ops draw from, such as
     ``DatasetImages(dataset)``; the image of sample index ``s`` is then item ``s % len(partners)``,
     as in :class:`AugmentedDataset`. ``threads``: the CPU threads that copy sources in and build
-    plans (and render, on the CPU backend)."""
+    plans (and render, on the CPU backend).
+
+    A preset ending with the training tail (``normalize`` ...): on the CPU backend the batch is the
+    tail's output (float32 for ``normalize``), stacked by torch; the CUDA backend hands over uint8
+    images only, so such a preset is refused there (``ValueError``): normalise on the device."""
 
     def __init__(self, pipeline: Pipeline, *, backend: str = "cpu", seed: Optional[int] = None,
                  threads: Optional[int] = None, channels_first: bool = True, stack: bool = True,
                  partners: Optional[Sequence[Any]] = None) -> None:
         if backend not in ("cpu", "cuda"):
             raise ValueError(f'backend: expected "cpu" or "cuda", got {backend!r}')
+        if backend == "cuda" and pipeline.training_tail:
+            raise ValueError(f"pipeline: ends with the training tail {', '.join(pipeline.training_tail)}, which the "
+                             f"CUDA backend does not render (its batches are uint8 on the device): remove it from "
+                             f"the preset and normalise the tensor on the device, or use backend='cpu'")
         self.pipeline, self.backend, self.seed, self.threads = pipeline, backend, seed, threads
         self.channels_first, self.stack, self.partners = channels_first, stack, partners
 
@@ -162,6 +175,13 @@ class BatchTransform:
         pool: dict = {}
         if self.partners is not None:
             pool = {"partners": self.partners, "positions": [k % len(self.partners) for k in keys]}
+        tail = self.pipeline.training_tail
+        if tail:  # the tail's output: NumPy arrays, float32 for normalize
+            outs = [torch.from_numpy(a) for a in self.pipeline.batch(arrays, keys, self.threads, self.backend,
+                                                                      self.seed, **pool)]
+            if self.channels_first != ("to_tensor" in tail):  # to_tensor made them C x H x W
+                outs = [t.permute(2, 0, 1) if self.channels_first else t.permute(1, 2, 0) for t in outs]
+            return torch.stack(outs) if self.stack else outs
         batch = self.pipeline.batch(arrays, keys, self.threads, self.backend, self.seed, output="dlpack", **pool)
         if not self.stack:
             outs = [torch.from_dlpack(t) for t in batch]

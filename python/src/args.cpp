@@ -126,4 +126,10 @@ py::str messageText(const std::string& message) {
     return py::reinterpret_steal<py::str>(text);
 }
 
+bool flagArg(const py::handle& value, const std::string& what) {
+    if (!py::isinstance<py::bool_>(value))
+        throw py::type_error(what + ": expected True or False, got " + describe(value));
+    return value.cast<bool>();
+}
+
 }  // namespace auglab::python

@@ -29,6 +29,10 @@ long long saturatedInteger(const py::handle& value, const std::string& what);
 /// A sample index or a seed: any Python integer (or object with __index__) in 0 .. 2^64 - 1.
 std::uint64_t unsigned64(const py::handle& value, const std::string& what);
 
+/// A bool (True or False; not an integer, so that a misplaced positional argument is caught):
+/// TypeError naming `what` otherwise.
+bool flagArg(const py::handle& value, const std::string& what);
+
 /// A str, as UTF-8: TypeError for another type, ValueError for a str that UTF-8 cannot encode (a lone
 /// surrogate).
 std::string textArg(const py::handle& value, const std::string& what);

@@ -1,5 +1,7 @@
 #include "arrays.h"
 
+#include <algorithm>
+
 #include <cstring>
 #include <utility>
 
@@ -131,6 +133,40 @@ py::array arrayFromMask(Mask mask) {
     py::capsule owner(held, [](void* p) { delete static_cast<Mask*>(p); });
     return py::array(py::dtype::of<std::uint8_t>(), {py::ssize_t(held->height), py::ssize_t(held->width)},
                      {py::ssize_t(held->width), py::ssize_t(1)}, held->values.data(), owner);
+}
+
+TailedSample withTail(Image image, const std::vector<TailOp>& tail) {
+    TailedSample out;
+    for (const TailOp& op : tail)
+        if (op.kind == TailOp::Kind::ToTensor) out.transposeMask = out.transposeMask || op.transposeMask;
+    const bool layoutOnly = std::all_of(tail.begin(), tail.end(),
+                                        [](const TailOp& op) { return op.kind == TailOp::Kind::ToTensor; });
+    if (layoutOnly) {
+        out.chw = !tail.empty();
+        out.image = std::move(image);
+    } else {
+        out.tail = renderTail(image, tail);
+    }
+    return out;
+}
+
+py::array arrayOf(TailedSample sample) {
+    if (!sample.tail) {
+        py::array a = arrayFromImage(std::move(sample.image));
+        if (!sample.chw) return a;
+        return a.attr("transpose")(2, 0, 1);
+    }
+    auto* held = new TailImage(std::move(*sample.tail));
+    py::capsule owner(held, [](void* p) { delete static_cast<TailImage*>(p); });
+    const py::dtype type = held->type == TailType::Float32  ? py::dtype::of<float>()
+                           : held->type == TailType::UInt16 ? py::dtype::of<std::uint16_t>()
+                           : held->type == TailType::UInt32 ? py::dtype::of<std::uint32_t>()
+                                                            : py::dtype::of<std::uint8_t>();
+    const auto size = static_cast<py::ssize_t>(tailTypeSize(held->type));
+    const py::ssize_t h = held->height, w = held->width, c = held->channels;
+    if (held->chw)
+        return py::array(type, {c, h, w}, {h * w * size, w * size, size}, held->data.get(), owner);
+    return py::array(type, {h, w, c}, {w * c * size, c * size, size}, held->data.get(), owner);
 }
 
 }  // namespace auglab::python

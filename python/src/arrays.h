@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "image.h"
 #include "source_levels.h"
 #include "targets.h"
+#include "training_tail.h"
 
 namespace auglab::python {
 
@@ -61,6 +63,23 @@ Mask maskFromView(const PixelView& view);
 
 /// `image` as an H x W x C uint8 array that owns it (no copy).
 py::array arrayFromImage(Image image);
+
+/// A sample through the training tail its replay applied (core/training_tail.h): the image as it is
+/// when there is none, a view of it in C x H x W order after to_tensor alone (as ToTensorV2's
+/// tensor is a view), otherwise the tail's output.
+struct TailedSample {
+    Image image;
+    std::optional<TailImage> tail;
+    bool chw = false;            ///< the image, seen as C x H x W
+    bool transposeMask = false;  ///< an applied to_tensor's transpose_mask
+};
+
+/// `image` through `tail`. Needs no GIL.
+TailedSample withTail(Image image, const std::vector<TailOp>& tail);
+
+/// The sample as a NumPy array that owns it (no copy): uint8, uint16, uint32 or float32, H x W x C or
+/// C x H x W.
+py::array arrayOf(TailedSample sample);
 
 /// `mask` as an H x W uint8 array that owns its values (no copy).
 py::array arrayFromMask(Mask mask);

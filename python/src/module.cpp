@@ -65,7 +65,9 @@ Partners poolOf(const PartnerImages& images, const py::handle& position, const s
 }
 
 py::array sample(const PresetHandle& p, const py::handle& image, const py::handle& index,
-                 const py::handle& seed, const py::handle& partners, const py::handle& position) {
+                 const py::handle& seed, const py::handle& partners, const py::handle& position,
+                 const py::handle& trainingArg) {
+    const bool training = flagArg(trainingArg, "training");
     const PixelView view = imageView(image, "image");
     const std::uint64_t i = unsigned64(index, "index"), s = p.seedOf(seed);
     if (partners.is_none() && !position.is_none())
@@ -76,22 +78,32 @@ py::array sample(const PresetHandle& p, const py::handle& image, const py::handl
         pool.emplace(partners, "partners");
         bound = poolOf(*pool, position, "position");
     }
-    Image out;
+    TailedSample out;
     {
         py::gil_scoped_release release;
-        out = renderView(p.preset.pipeline, s, i, view, nullptr, bound);
+        Replay replay;
+        Image image = renderView(p.preset.pipeline, s, i, view, &replay, bound);
+        out = withTail(std::move(image),
+                       training ? appliedTail(p.preset.pipeline, replay) : std::vector<TailOp>{});
     }
-    return arrayFromImage(std::move(out));
+    return arrayOf(std::move(out));
 }
 
 py::object batch(const PresetHandle& p, const py::handle& images, const py::handle& indices,
                  const py::handle& seed, const py::handle& threadsArg, const py::handle& backendArg,
-                 const py::handle& partners, const py::handle& positions, const py::handle& outputArg) {
+                 const py::handle& partners, const py::handle& positions, const py::handle& outputArg,
+                 const py::handle& trainingArg) {
+    const bool training = flagArg(trainingArg, "training");
     const std::string backend = textArg(backendArg, "backend"), output = textArg(outputArg, "output");
     if (backend != "cpu" && backend != "cuda")
         throw py::value_error("backend: expected \"cpu\" or \"cuda\", got \"" + backend + "\"");
     if (output != "numpy" && output != "dlpack")
         throw py::value_error("output: expected \"numpy\" or \"dlpack\", got \"" + output + "\"");
+    if (output == "dlpack" && training && hasTrainingTail(p.preset.pipeline))
+        throw py::value_error(
+            "output: \"dlpack\" hands over the uint8 images the engine renders, and this preset ends with the "
+            "training tail (normalize, to_float, from_float, to_tensor), which it does not render: pass "
+            "training=False and normalise on the device, or take output=\"numpy\"");
     const int threads =
         threadsArg.is_none() ? 0 : static_cast<int>(integerArg(threadsArg, "threads", 1, kMaxThreads));
     if (py::isinstance<py::str>(images) || py::isinstance<py::bytes>(images))
@@ -135,6 +147,7 @@ py::object batch(const PresetHandle& p, const py::handle& images, const py::hand
     if (!bound.empty()) in.partnersOf = [&bound](std::size_t k) { return bound[k]; };
     const int n = threads;
     std::vector<Image> out;
+    std::vector<TailedSample> tailed;
     std::shared_ptr<ImageMemory> memory;
     {
         py::gil_scoped_release release;
@@ -145,10 +158,11 @@ py::object batch(const PresetHandle& p, const py::handle& images, const py::hand
         else
             out = renderBatchCpu(p.preset.pipeline, s, in, n);
         if (output == "dlpack" && !memory) memory = hostMemory(std::move(out));
+        if (!memory) tailed = withTails(std::move(out), p.preset.pipeline, s, in, n, training);
     }
     if (memory) return imageBatch(std::move(memory));
     py::list result;
-    for (Image& image : out) result.append(arrayFromImage(std::move(image)));
+    for (TailedSample& sample : tailed) result.append(arrayOf(std::move(sample)));
     return result;
 }
 
@@ -286,6 +300,13 @@ PYBIND11_MODULE(_auglab, m) {
         .def_property_readonly("name", [](const PresetHandle& p) { return p.preset.name; })
         .def_property_readonly("seed", [](const PresetHandle& p) { return p.preset.seed; })
         .def_property_readonly("op_count", [](const PresetHandle& p) { return p.preset.pipeline.size(); })
+        .def_property_readonly("training_tail",
+                               [](const PresetHandle& p) {
+                                   py::list names;
+                                   for (const OpConfig& op : p.preset.pipeline)
+                                       if (op.desc().category == OpCategory::Training) names.append(op.name());
+                                   return py::tuple(names);
+                               })
         .def_property_readonly("targets_declared",
                                [](const PresetHandle& p) { return p.preset.targets.has_value(); })
         .def_property_readonly(
@@ -294,10 +315,10 @@ PYBIND11_MODULE(_auglab, m) {
                 return targetSettingsToJson(p.preset.targets.value_or(TargetSettings{})).dump();
             })
         .def("sample", &sample, py::arg("image"), py::arg("index"), py::arg("seed") = py::none(),
-             py::arg("partners") = py::none(), py::arg("position") = py::none())
+             py::arg("partners") = py::none(), py::arg("position") = py::none(), py::arg("training") = true)
         .def("batch", &batch, py::arg("images"), py::arg("indices"), py::arg("seed") = py::none(),
              py::arg("threads") = py::none(), py::arg("backend") = "cpu", py::arg("partners") = py::none(),
-             py::arg("positions") = py::none(), py::arg("output") = "numpy")
+             py::arg("positions") = py::none(), py::arg("output") = "numpy", py::arg("training") = true)
         .def("replay_json", &replayOf, py::arg("width"), py::arg("height"), py::arg("index"),
              py::arg("seed") = py::none())
         .def(
@@ -305,16 +326,16 @@ PYBIND11_MODULE(_auglab, m) {
             [](const PresetHandle& p, const py::handle& image, const py::handle& index,
                const py::handle& seed, const TargetRows& boxes, const TargetRows& keypoints,
                const py::list& masks, const py::handle& partners, const py::handle& position,
-               const py::handle& partnerTargets) {
+               const py::handle& partnerTargets, const py::handle& training) {
                 const std::uint64_t i = unsigned64(index, "index"), s = p.seedOf(seed);
                 const std::optional<std::uint64_t> at =
                     position.is_none() ? std::nullopt : std::optional(unsigned64(position, "position"));
                 return sampleWithTargets(p.preset, image, i, s, boxes, keypoints, masks, partners, at,
-                                         partnerTargets);
+                                         partnerTargets, flagArg(training, "training"));
             },
             py::arg("image"), py::arg("index"), py::arg("seed"), py::arg("boxes"), py::arg("keypoints"),
             py::arg("masks"), py::arg("partners") = py::none(), py::arg("position") = py::none(),
-            py::arg("partner_targets") = py::none());
+            py::arg("partner_targets") = py::none(), py::arg("training") = true);
 
     bindDlpack(m);
     m.def("apply_replay", &applyReplay, py::arg("image"), py::arg("replay_json"));

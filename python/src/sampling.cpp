@@ -241,6 +241,26 @@ DeviceImages renderBatchCudaOnDevice(const Pipeline&, std::uint64_t, const Batch
 }
 #endif
 
+std::vector<TailedSample> withTails(std::vector<Image> out, const Pipeline& pipeline, std::uint64_t seed,
+                                    const BatchInput& in, int threads, bool training) {
+    std::vector<TailedSample> done(out.size());
+    const bool tail = training && hasTrainingTail(pipeline);
+    const int n = static_cast<int>(out.size());
+    ThreadPool pool(poolSize(tail ? n : 1, threads));
+    forEachImage(pool, n, [&](int i) {
+        const auto k = static_cast<std::size_t>(i);
+        std::vector<TailOp> ops;
+        if (tail) {
+            const Partners given = in.partnersOf ? in.partnersOf(k) : Partners{};
+            const Replay replay = drawSample("", pipeline, seed, in.indices[k], in.views[k].width,
+                                             in.views[k].height, given.load ? given.pool : PartnerPool{});
+            ops = appliedTail(pipeline, replay);
+        }
+        done[k] = withTail(std::move(out[k]), ops);
+    });
+    return done;
+}
+
 std::string replayText(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, int width,
                        int height) {
     const Replay replay = drawSample("image: ", pipeline, seed, index, width, height, PartnerPool{});

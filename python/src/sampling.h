@@ -62,6 +62,12 @@ std::vector<Image> renderBatchCuda(const Pipeline& pipeline, std::uint64_t seed,
 DeviceImages renderBatchCudaOnDevice(const Pipeline& pipeline, std::uint64_t seed, const BatchInput& in,
                                      int threads);
 
+/// The batch's outputs `out` (in's images rendered with `seed`) through the training tail each
+/// sample applies (the gates drawn again: a sample's draw is a pure function of its inputs), on
+/// `threads` tasks; `training` false: the images as they are.
+std::vector<TailedSample> withTails(std::vector<Image> out, const Pipeline& pipeline, std::uint64_t seed,
+                                    const BatchInput& in, int threads, bool training);
+
 /// The concrete parameters of sample `index` of `seed` for a width x height image, with the share
 /// of invented pixels of its full-resolution output: the replay `apply --save-replay` writes, as text.
 /// The frames are checked as renderView checks them.

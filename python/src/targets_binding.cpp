@@ -139,7 +139,8 @@ py::array idsArray(const std::vector<int>& labels, const std::vector<int>& ids) 
 py::tuple sampleWithTargets(const Preset& preset, const py::handle& image, std::uint64_t index,
                             std::uint64_t seed, const TargetRows& boxes, const TargetRows& keypoints,
                             const py::list& masks, const py::handle& partners,
-                            std::optional<std::uint64_t> position, const py::handle& partnerTargets) {
+                            std::optional<std::uint64_t> position, const py::handle& partnerTargets,
+                            bool training) {
     const PixelView view = imageView(image, "image");
     Targets targets;
     addRows(boxes, keypoints, kOwnLabels, "", targets);
@@ -155,14 +156,16 @@ py::tuple sampleWithTargets(const Preset& preset, const py::handle& image, std::
     }
     const PartnerPool pool = images ? bound.pool : PartnerPool{};
 
-    Image out;
+    TailedSample out;
     MovedTargets moved;
     std::vector<Mask> movedMasks;
     {
         py::gil_scoped_release release;
         for (const PixelView& m : maskViews) targets.masks.push_back(maskFromView(m));
         Replay replay;
-        out = renderView(preset.pipeline, seed, index, view, &replay, bound);
+        Image image = renderView(preset.pipeline, seed, index, view, &replay, bound);
+        out = withTail(std::move(image),
+                       training ? appliedTail(preset.pipeline, replay) : std::vector<TailOp>{});
         const TargetSettings rules = preset.targets.value_or(TargetSettings{});
         // Pool number i is item i - 1 in apply's pool (0 is the image), item i in augment's.
         PoolLabels labels(targets, view.width, view.height, pool, position ? 0 : -1,
@@ -186,8 +189,10 @@ py::tuple sampleWithTargets(const Preset& preset, const py::handle& image, std::
     }
     py::list maskArrays;
     for (Mask& m : movedMasks) maskArrays.append(arrayFromMask(std::move(m)));
-    return py::make_tuple(arrayFromImage(std::move(out)), rowsArray(boxRows), idsArray(boxLabels, boxIds),
-                          rowsArray(keypointRows), idsArray(keypointLabels, keypointIds), maskArrays);
+    const bool transposeMask = out.transposeMask;
+    return py::make_tuple(arrayOf(std::move(out)), rowsArray(boxRows), idsArray(boxLabels, boxIds),
+                          rowsArray(keypointRows), idsArray(keypointLabels, keypointIds), maskArrays,
+                          transposeMask, moved.width, moved.height);
 }
 
 }  // namespace auglab::python

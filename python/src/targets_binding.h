@@ -30,12 +30,17 @@ using TargetRows = py::array_t<double, py::array::c_style | py::array::forcecast
 /// a 4-image grid draws it, as (boxes, keypoints, masks, width, height) in the same units, the item's
 /// image being width x height; it is called at most once per item, with the GIL.
 ///
-/// Returns (image, boxes K x 4, box ids K x 2, keypoints L x 4, keypoint ids L x 2, masks): each id
-/// row is (source, row), the source -1 for the image's own and k for item k's, the row that box's or
-/// keypoint's in its source's input (a mirrored copy, or a cell the image fills twice, shares it).
+/// Returns (image, boxes K x 4, box ids K x 2, keypoints L x 4, keypoint ids L x 2, masks,
+/// transpose_mask, width, height): each id row is (source, row), the source -1 for the image's own
+/// and k for item k's, the row that box's or keypoint's in its source's input (a mirrored copy, or a
+/// cell the image fills twice, shares it).
+/// The image is through the training tail the sample applied when `training` (arrays.h's
+/// TailedSample); transpose_mask says whether an applied to_tensor transposes masks, and width x
+/// height is the size of the image the engine rendered.
 py::tuple sampleWithTargets(const Preset& preset, const py::handle& image, std::uint64_t index,
                             std::uint64_t seed, const TargetRows& boxes, const TargetRows& keypoints,
                             const py::list& masks, const py::handle& partners,
-                            std::optional<std::uint64_t> position, const py::handle& partnerTargets);
+                            std::optional<std::uint64_t> position, const py::handle& partnerTargets,
+                            bool training);
 
 }  // namespace auglab::python

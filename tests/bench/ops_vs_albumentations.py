@@ -8,7 +8,9 @@ CPU time per image (time.process_time_ns around each call), the two libraries in
 image in one process (the order swapped every round), the median over images and rounds. The ratio
 is Albumentations' time over AugLab's: above 1, AugLab is faster. Also the no-op call (the fixed cost
 of a call) and the classification pipeline of issue 32 (random_resized_crop 224, horizontal_flip,
-color_jitter, coarse_dropout). A benchmark: it prints a table (or --json) and asserts nothing.
+color_jitter, coarse_dropout), with and without normalize (float32 out; with to_tensor, C x H x W,
+where torch is installed for ToTensorV2). A benchmark: it prints a table (or --json) and asserts
+nothing.
 
     PYTHONPATH=build/python build/pyenv/bin/python tests/bench/ops_vs_albumentations.py
 
@@ -25,6 +27,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402
+import importlib.util  # noqa: E402
 import json  # noqa: E402
 import pathlib  # noqa: E402
 import statistics  # noqa: E402
@@ -57,11 +60,10 @@ SKIPPED = {
     "mixup": "a mixing op: partners are batch-level in Albumentations",
     "cutmix": "a mixing op: partners are batch-level in Albumentations",
     "mosaic": "a mixing op: Albumentations' Mosaic takes its partners as metadata",
-    "normalize": "the training tail: auglab.Pipeline does not render it yet",
-    "to_float": "the training tail: auglab.Pipeline does not render it yet",
-    "from_float": "the training tail: auglab.Pipeline does not render it yet",
-    "to_tensor": "the training tail: auglab.Pipeline does not render it yet",
+    "from_float": "takes a float image: measured after to_float (the to_float + from_float row)",
 }
+if importlib.util.find_spec("torch") is None:
+    SKIPPED["to_tensor"] = "Albumentations' ToTensorV2 needs torch, which this environment does not have"
 
 CLASSIFICATION = [{"op": "random_resized_crop", "size": [224, 224], "p": 1}, {"op": "horizontal_flip", "p": 0.5},
                   {"op": "color_jitter", "p": 0.8}, {"op": "coarse_dropout", "p": 0.5}]
@@ -134,7 +136,12 @@ def main():
     rows, skipped = [], {}
     cases = [(name, [dict({"op": name, "p": 1}, **OVERRIDES.get(name, {}))]) for name in names]
     cases.append(("no_op (a call's fixed cost)", [{"op": "no_op", "p": 1}]))
+    cases.append(("to_float + from_float", [{"op": "to_float", "p": 1}, {"op": "from_float", "p": 1}]))
     cases.append(("classification pipeline", CLASSIFICATION))
+    cases.append(("classification + normalize", CLASSIFICATION + [{"op": "normalize", "p": 1}]))
+    if "to_tensor" not in SKIPPED:
+        cases.append(("classification + normalize + to_tensor",
+                      CLASSIFICATION + [{"op": "normalize", "p": 1}, {"op": "to_tensor", "p": 1}]))
     with tempfile.TemporaryDirectory(prefix="auglab-ops-") as tmp:
         for name, pipeline in cases:
             if name in SKIPPED:
