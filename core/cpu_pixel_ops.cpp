@@ -42,6 +42,7 @@ void hsvRows(Image& img, const HsvLuts& l, int y0, int y1) {
     std::copy(l.hue.begin(), l.hue.end(), t.hue.begin());
     std::copy(l.sat.begin(), l.sat.end(), t.sat.begin());
     std::copy(l.val.begin(), l.val.end(), t.val.begin());
+    cpu::analyseHsvTables(t);
     for (int y = y0; y < y1; ++y) cpu::hsvPixels(img.row(y), static_cast<std::size_t>(img.width), img.channels, t);
 }
 

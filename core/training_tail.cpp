@@ -112,20 +112,45 @@ Spread spreadOf(const Tables& t, const Histograms& h, const std::vector<std::siz
     return s;
 }
 
-void normalizeStandard(const TailOp& op, Tables& t, Held& held) {
+/// The tail as float32 steps (cpu::FloatProgram), while it is one: the standard normalisation and
+/// to_float on uint8 or float32 values.
+struct Program {
+    cpu::FloatProgram steps;
+    bool valid = true;
+    void add(cpu::FloatProgram::Op op, const float (&c)[4]) {
+        if (steps.count == cpu::FloatProgram::kMaxSteps) {
+            valid = false;
+            return;
+        }
+        cpu::FloatProgram::Step& s = steps.steps[steps.count++];
+        s.op = op;
+        std::copy(std::begin(c), std::end(c), std::begin(s.c));
+    }
+};
+
+void normalizeStandard(const TailOp& op, Tables& t, Held& held, Program& program) {
     if (t.size() != 3)
         throw InputError(
             "normalize: standard normalisation has three means and deviations (RGB), the image has " +
             std::to_string(t.size()) + " channels (Albumentations refuses it too)");
     const float mpv = f32(op.maxPixelValue);
+    float means[4] = {}, scales[4] = {};
     for (std::size_t c = 0; c < 3; ++c) {
         const float m = f32(op.mean[c]) * mpv;
         const float d = 1.0f / (f32(op.std[c]) * mpv);
+        means[c] = m;
+        scales[c] = d;
         for (double& x : t[c]) {
             const float v = f32(x);  // uint8 and float32 values are exact; float64 is cast first
             const float centred = v - m;
             x = centred * d;
         }
+    }
+    if (held == Held::UInt8 || held == Held::Float32) {
+        program.add(cpu::FloatProgram::Op::Sub, means);
+        program.add(cpu::FloatProgram::Op::Mul, scales);
+    } else {
+        program.valid = false;
     }
     held = Held::Float32;
 }
@@ -163,8 +188,14 @@ void normalizePerImage(const TailOp& op, Tables& t, Held& held, const Histograms
     held = onBytes ? Held::Float64 : Held::Float32;
 }
 
-void toFloat(const TailOp& op, Tables& t, Held& held) {
+void toFloat(const TailOp& op, Tables& t, Held& held, Program& program) {
     if (held == Held::Float32) return;
+    if (held == Held::UInt8) {
+        const float m = f32(op.maxValue);
+        program.add(cpu::FloatProgram::Op::Div, {m, m, m, m});
+    } else {
+        program.valid = false;
+    }
     for (auto& c : t)
         for (double& x : c) {
             if (held == Held::UInt8)
@@ -251,21 +282,24 @@ TailImage renderTail(const Image& image, const std::vector<TailOp>& tail) {
     Held held = Held::UInt8;
     bool chw = false;
     Histograms h;
+    Program program;
     for (const TailOp& op : tail) {
         switch (op.kind) {
             case TailOp::Kind::Normalize:
                 if (op.normalization == "standard") {
-                    normalizeStandard(op, t, held);
+                    normalizeStandard(op, t, held, program);
                 } else {
                     if (h.empty()) h = histogramsOf(image);
                     normalizePerImage(op, t, held, h);
+                    program.valid = false;
                 }
                 break;
             case TailOp::Kind::ToFloat:
-                toFloat(op, t, held);
+                toFloat(op, t, held, program);
                 break;
             case TailOp::Kind::FromFloat:
                 fromFloat(op, t, held);
+                program.valid = false;
                 break;
             case TailOp::Kind::ToTensor:
                 chw = true;
@@ -292,7 +326,13 @@ TailImage renderTail(const Image& image, const std::vector<TailOp>& tail) {
                 static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height);
             for (int y = 0; y < image.height; ++y) {
                 const std::size_t at = static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width);
-                if (chw)
+                const auto pixels = static_cast<std::size_t>(image.width);
+                if (program.valid && chw)  // the tables' values, computed (cpu/tail_rows.h)
+                    cpu::runFloatProgramPlanar(image.row(y), pixels, image.channels, program.steps, dst + at,
+                                               plane);
+                else if (program.valid)
+                    cpu::runFloatProgram(image.row(y), pixels, image.channels, program.steps, dst + at * cn);
+                else if (chw)
                     cpu::lookUpFloatsPlanar(image.row(y), static_cast<std::size_t>(image.width),
                                             image.channels, flat.data(), dst + at, plane);
                 else

@@ -220,6 +220,36 @@ private slots:
             wild.sat[k] = static_cast<std::int32_t>(rng() % 256);
             wild.val[k] = static_cast<std::int32_t>(rng() % 256);
         }
+        // The same tables with their forms found (a rotation of hue, saturation and value shifted
+        // and clamped: computed in registers, not gathered), and a hue rotation alone (color_jitter's
+        // hue step: saturation and value tables the identity).
+        cpu::HsvTables32 computed = shifted, hueOnly = shifted;
+        cpu::analyseHsvTables(computed);
+        QCOMPARE(computed.hueRotation, shifted.hue[0]);
+        QCOMPARE(computed.satAdd, -20);
+        QVERIFY(computed.satKeepsZero);
+        QCOMPARE(computed.valAdd, 15);
+        for (std::size_t k = 0; k < 256; ++k) hueOnly.sat[k] = hueOnly.val[k] = static_cast<std::int32_t>(k);
+        cpu::analyseHsvTables(hueOnly);
+        QVERIFY(hueOnly.hueRotation > 0 && hueOnly.satAdd == 0 && hueOnly.valAdd == 0);
+        // A positive saturation shift: the table keeps 0 (gray stays gray), the rest shifted.
+        HsvParams up;
+        up.hue_shift_deg = -53;
+        up.sat_shift = 30;
+        up.val_shift = -12;
+        const HsvLuts upLuts = hsvLuts(up);
+        cpu::HsvTables32 raised;
+        for (std::size_t k = 0; k < 256; ++k) {
+            raised.hue[k] = upLuts.hue[k];
+            raised.sat[k] = upLuts.sat[k];
+            raised.val[k] = upLuts.val[k];
+        }
+        cpu::analyseHsvTables(raised);
+        QVERIFY(raised.hueRotation >= 0 && raised.satAdd == 30 && raised.satKeepsZero && raised.valAdd == -12);
+        cpu::HsvTables32 wildAnalysed = wild;
+        cpu::analyseHsvTables(wildAnalysed);
+        QVERIFY(wildAnalysed.hueRotation < 0 && wildAnalysed.satAdd == cpu::HsvTables32::kNoAdd &&
+                wildAnalysed.valAdd == cpu::HsvTables32::kNoAdd);
         struct Kernel {
             const char* name;
             std::function<void(std::uint8_t*, std::size_t, int)> run;
@@ -262,6 +292,12 @@ private slots:
              matrixOf(swap)},
             {"hsv shift", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, shifted); },
              hsvOf(shifted)},
+            {"hsv shift computed", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, computed); },
+             hsvOf(shifted)},
+            {"hsv raised saturation", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, raised); },
+             hsvOf(raised)},
+            {"hsv hue rotation", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, hueOnly); },
+             hsvOf(hueOnly)},
             {"hsv random tables", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, wild); },
              hsvOf(wild)},
         };
@@ -397,6 +433,35 @@ private slots:
                     for (std::size_t i = src.size(); i < hwc.size(); ++i) QCOMPARE(hwc[i], 99.0f);
                     for (int c = 0; c < cn; ++c)
                         for (std::size_t x = pixels; x < plane; ++x) QCOMPARE(chw[c * plane + x], 99.0f);
+                    // The float programs (standard normalisation, to_float then it): each value the
+                    // scalar steps' value, which is the normalisation's float32 formula.
+                    cpu::FloatProgram normalize, scaled;
+                    normalize.steps[0] = {cpu::FloatProgram::Op::Sub, {123.675f, 116.28f, 103.53f, 7.5f}};
+                    normalize.steps[1] = {cpu::FloatProgram::Op::Mul, {1 / 58.395f, 1 / 57.12f, 1 / 57.375f, 0.25f}};
+                    normalize.count = 2;
+                    scaled.steps[0] = {cpu::FloatProgram::Op::Div, {255.0f, 255.0f, 255.0f, 255.0f}};
+                    scaled.steps[1] = normalize.steps[0];
+                    scaled.steps[2] = normalize.steps[1];
+                    scaled.count = 3;
+                    for (const cpu::FloatProgram* prog : {&normalize, &scaled}) {
+                        std::fill(hwc.begin(), hwc.end(), 99.0f);
+                        std::fill(chw.begin(), chw.end(), 99.0f);
+                        cpu::runFloatProgram(src.data(), pixels, cn, *prog, hwc.data());
+                        cpu::runFloatProgramPlanar(src.data(), pixels, cn, *prog, chw.data(), plane);
+                        for (std::size_t x = 0; x < pixels; ++x)
+                            for (int c = 0; c < cn; ++c) {
+                                float want = src[x * cn + c];
+                                if (prog == &scaled) want = want / 255.0f;
+                                want = (want - normalize.steps[0].c[c]) * normalize.steps[1].c[c];
+                                QCOMPARE(cpu::floatProgramValue(*prog, c, src[x * cn + c]), want);
+                                QVERIFY2(hwc[x * cn + c] == want && chw[c * plane + x] == want,
+                                         qPrintable(QString("%1: program, %2 channels, %3 pixels, pixel %4")
+                                                        .arg(target).arg(cn).arg(pixels).arg(x)));
+                            }
+                        for (std::size_t i = src.size(); i < hwc.size(); ++i) QCOMPARE(hwc[i], 99.0f);
+                        for (int c = 0; c < cn; ++c)
+                            for (std::size_t x = pixels; x < plane; ++x) QCOMPARE(chw[c * plane + x], 99.0f);
+                    }
                 }
         });
         QVERIFY2(!targets.isEmpty(), "no SIMD target ran");

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <vector>
@@ -34,6 +35,97 @@ class TestSampler : public QObject {
     Q_OBJECT
 
 private slots:
+    /// elasticMaps against its definition written out one pixel at a time: the noise normalised,
+    /// cv2.getGaussianKernel's taps in float, each pixel of each pass summed as first edge weight
+    /// (the taps past the start, summed in double) times the first pixel, the taps inside in order,
+    /// then the last edge weight times the last pixel; scaled by alpha and added to the grid. The
+    /// engine's passes run tap by tap across whole rows over zero-padded rows: the same floats.
+    void elasticMapsAreTheirDefinition() {
+        const auto kernel = [](int ksize, double sigma) {
+            std::vector<double> k(static_cast<std::size_t>(ksize));
+            double sum = 0;
+            for (int i = 0; i < ksize; ++i) {
+                const double x = i - (ksize - 1) * 0.5;
+                sum += k[std::size_t(i)] = std::exp(-0.5 / (sigma * sigma) * x * x);
+            }
+            std::vector<float> out;
+            for (double v : k) out.push_back(static_cast<float>(v / sum));
+            return out;
+        };
+        // One axis of one pass: out[pos] over `len` values `at(i)`.
+        const auto pass = [](const std::vector<float>& k, int len, const std::function<float(int)>& at,
+                             int pos) {
+            const int ksize = int(k.size()), r = ksize / 2, lo = pos - r, hi = pos + r;
+            const auto edgeSum = [&](int m, bool fromStart) {
+                double s = 0;
+                for (int j = 0; j < std::min(m, ksize); ++j)
+                    s += k[std::size_t(fromStart ? j : ksize - 1 - j)];
+                return static_cast<float>(s);
+            };
+            const float wFirst = lo < 0 ? edgeSum(-lo, true) : 0.0f,
+                        wLast = hi > len - 1 ? edgeSum(hi - (len - 1), false) : 0.0f;
+            float acc = wFirst * at(0);
+            for (int i = std::max(lo, 0); i <= std::min(hi, len - 1); ++i)
+                acc += k[std::size_t(i - lo)] * at(i);
+            return acc + wLast * at(len - 1);
+        };
+        struct Case {
+            int width, height;
+            ElasticParams p;
+            double scale;
+        };
+        std::vector<Case> cases;
+        ElasticParams defaults;  // sigma 50: a 401-tap kernel, wider than the image
+        defaults.noiseSeed = 7;
+        cases.push_back({97, 61, defaults, 1.0});
+        ElasticParams small = defaults;
+        small.sigma = 6;
+        small.alpha = 120;
+        cases.push_back({130, 45, small, 1.0});
+        cases.push_back({130, 45, small, 0.5});
+        ElasticParams approx = small;
+        approx.approximate = approx.sameDxDy = approx.uniform = true;
+        cases.push_back({64, 70, approx, 1.0});
+        for (const Case& c : cases) {
+            const DistortionMaps got = elasticMaps(c.p, c.width, c.height, c.scale);
+            std::vector<float> f = elasticNoise(c.p, c.width, c.height);
+            if (!c.p.uniform) {
+                float maxAbs = 0;
+                for (float v : f) maxAbs = std::max(maxAbs, std::abs(v));
+                for (float& v : f) v /= maxAbs;
+            }
+            const double sigma = c.p.sigma * c.scale;
+            const int ksize = c.p.approximate ? std::max(1, int(std::lround(17 * c.scale)) | 1)
+                                              : int(std::lround(sigma * 8 + 1)) | 1;
+            const std::vector<float> k = kernel(ksize, sigma);
+            const int fields = c.p.sameDxDy ? 1 : 2, w = c.width, h = c.height * fields;
+            std::vector<float> rows(f.size()), blurred(f.size());
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x)
+                    rows[std::size_t(y) * w + x] = pass(
+                        k, w, [&](int i) { return f[std::size_t(y) * w + i]; }, x);
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x)
+                    blurred[std::size_t(y) * w + x] = pass(
+                        k, h, [&](int i) { return rows[std::size_t(i) * w + x]; }, y);
+            const float alpha = static_cast<float>(c.p.alpha * c.scale);
+            const std::size_t n = std::size_t(c.width) * c.height;
+            for (int y = 0; y < c.height; ++y)
+                for (int x = 0; x < c.width; ++x) {
+                    const std::size_t o = std::size_t(y) * c.width + x;
+                    const float dx = blurred[o] * alpha, dy = blurred[o + (c.p.sameDxDy ? 0 : n)] * alpha;
+                    QVERIFY2(got.x[o] == static_cast<float>(x + double(dx)) &&
+                                 got.y[o] == static_cast<float>(y + double(dy)),
+                             qPrintable(QString("%1x%2 sigma %3: pixel (%4, %5)")
+                                            .arg(c.width)
+                                            .arg(c.height)
+                                            .arg(sigma)
+                                            .arg(x)
+                                            .arg(y)));
+                }
+        }
+    }
+
     void philoxKnownAnswers_data();
     void philoxKnownAnswers();
     void deterministic();

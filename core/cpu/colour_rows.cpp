@@ -83,8 +83,10 @@ void GrayImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n) {
 }
 
 void Gray(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels) {
-    if (channels == 4) GrayImpl<4>(p, n);
-    else GrayImpl<3>(p, n);
+    if (channels == 4)
+        GrayImpl<4>(p, n);
+    else
+        GrayImpl<3>(p, n);
 }
 
 template <int CN>
@@ -119,8 +121,10 @@ void GrayBlendImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, float alpha, flo
 }
 
 void GrayBlend(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels, float alpha, float beta) {
-    if (channels == 4) GrayBlendImpl<4>(p, n, alpha, beta);
-    else GrayBlendImpl<3>(p, n, alpha, beta);
+    if (channels == 4)
+        GrayBlendImpl<4>(p, n, alpha, beta);
+    else
+        GrayBlendImpl<3>(p, n, alpha, beta);
 }
 
 // The channel each output channel copies when m is a permutation (coefficients 0 and 1024, one
@@ -130,8 +134,10 @@ std::optional<std::array<int, 3>> permutationOf(const std::array<std::int32_t, 9
     for (std::size_t c = 0; c < 3; ++c) {
         int ones = 0;
         for (std::size_t k = 0; k < 3; ++k) {
-            if (m[3 * c + k] == 1 << ChannelMatrixStep::kShift) from[c] = int(k), ++ones;
-            else if (m[3 * c + k] != 0) return std::nullopt;
+            if (m[3 * c + k] == 1 << ChannelMatrixStep::kShift)
+                from[c] = int(k), ++ones;
+            else if (m[3 * c + k] != 0)
+                return std::nullopt;
         }
         if (ones != 1) return std::nullopt;
     }
@@ -149,18 +155,23 @@ void ChannelMatrixImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const std::a
         const std::size_t N = hn::Lanes(d);
         for (; i + N <= n; i += N) {
             hn::Vec<decltype(d)> v[4];
-            if constexpr (CN == 3) hn::LoadInterleaved3(d, p + CN * i, v[0], v[1], v[2]);
-            else hn::LoadInterleaved4(d, p + CN * i, v[0], v[1], v[2], v[3]);
-            if constexpr (CN == 3) hn::StoreInterleaved3(v[(*from)[0]], v[(*from)[1]], v[(*from)[2]], d, p + CN * i);
-            else hn::StoreInterleaved4(v[(*from)[0]], v[(*from)[1]], v[(*from)[2]], v[3], d, p + CN * i);
+            if constexpr (CN == 3)
+                hn::LoadInterleaved3(d, p + CN * i, v[0], v[1], v[2]);
+            else
+                hn::LoadInterleaved4(d, p + CN * i, v[0], v[1], v[2], v[3]);
+            if constexpr (CN == 3)
+                hn::StoreInterleaved3(v[(*from)[0]], v[(*from)[1]], v[(*from)[2]], d, p + CN * i);
+            else
+                hn::StoreInterleaved4(v[(*from)[0]], v[(*from)[1]], v[(*from)[2]], v[3], d, p + CN * i);
         }
     }
     const D32 d;
     const std::size_t N = hn::Lanes(d);
     const V32 half = hn::Set(d, 1 << (ChannelMatrixStep::kShift - 1));
     const auto row = [&](std::size_t c, V32 r, V32 g, V32 b) {
-        const V32 sum = hn::Add(hn::Add(hn::Mul(r, hn::Set(d, m[3 * c])), hn::Mul(g, hn::Set(d, m[3 * c + 1]))),
-                                hn::Add(hn::Mul(b, hn::Set(d, m[3 * c + 2])), half));
+        const V32 sum =
+            hn::Add(hn::Add(hn::Mul(r, hn::Set(d, m[3 * c])), hn::Mul(g, hn::Set(d, m[3 * c + 1]))),
+                    hn::Add(hn::Mul(b, hn::Set(d, m[3 * c + 2])), half));
         return narrow(hn::ShiftRight<ChannelMatrixStep::kShift>(sum));  // arithmetic shift, then 0..255
     };
     for (; i + N <= n; i += N) {
@@ -179,9 +190,12 @@ void ChannelMatrixImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const std::a
     }
 }
 
-void ChannelMatrix(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels, const std::array<std::int32_t, 9>& m) {
-    if (channels == 4) ChannelMatrixImpl<4>(p, n, m);
-    else ChannelMatrixImpl<3>(p, n, m);
+void ChannelMatrix(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels,
+                   const std::array<std::int32_t, 9>& m) {
+    if (channels == 4)
+        ChannelMatrixImpl<4>(p, n, m);
+    else
+        ChannelMatrixImpl<3>(p, n, m);
 }
 
 template <int CN>
@@ -199,6 +213,12 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
     const V32 round12 = hn::Set(d, 1 << 11), zero = hn::Zero(d);
     const auto one = hn::Set(df, 1.0f), by255 = hn::Set(df, 1.0f / 255.0f), times255 = hn::Set(df, 255.0f);
     const auto sector6 = hn::Set(df, 6.0f / 180.0f);
+    // Tables of a known form (analyseHsvTables) computed, not gathered: gathers are most of the cost.
+    const bool rotate = t.hueRotation >= 0, satAdd = t.satAdd != HsvTables32::kNoAdd,
+               valAdd = t.valAdd != HsvTables32::kNoAdd;
+    const V32 rotation = hn::Set(d, rotate ? t.hueRotation : 0), v180 = hn::Set(d, 180),
+              v255 = hn::Set(d, 255);
+    const V32 satBy = hn::Set(d, satAdd ? t.satAdd : 0), valBy = hn::Set(d, valAdd ? t.valAdd : 0);
     for (; i + N <= n; i += N) {
         V8 r8, g8, b8, a;
         loadPixels<CN>(p + CN * i, r8, g8, b8, a);
@@ -206,15 +226,21 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
         const V32 v = hn::Max(hn::Max(r, g), b);
         const V32 diff = hn::Sub(v, hn::Min(hn::Min(r, g), b));
         const V32 s = hn::ShiftRight<12>(hn::Add(hn::Mul(diff, hn::GatherIndex(d, sdiv, v)), round12));
-        const V32 hueNum = hn::IfThenElse(
-            hn::Eq(v, r), hn::Sub(g, b),
-            hn::IfThenElse(hn::Eq(v, g), hn::Add(hn::Sub(b, r), hn::Add(diff, diff)),
-                           hn::Add(hn::Sub(r, g), hn::ShiftLeft<2>(diff))));
+        const V32 hueNum =
+            hn::IfThenElse(hn::Eq(v, r), hn::Sub(g, b),
+                           hn::IfThenElse(hn::Eq(v, g), hn::Add(hn::Sub(b, r), hn::Add(diff, diff)),
+                                          hn::Add(hn::Sub(r, g), hn::ShiftLeft<2>(diff))));
         V32 h = hn::ShiftRight<12>(hn::Add(hn::Mul(hueNum, hn::GatherIndex(d, hdiv, diff)), round12));
         h = hn::Add(h, hn::IfThenElseZero(hn::Lt(h, zero), hn::Set(d, 180)));
-        const V32 H = hn::GatherIndex(d, t.hue.data(), h);
-        const V32 S = hn::GatherIndex(d, t.sat.data(), s);
-        const V32 V = hn::GatherIndex(d, t.val.data(), v);
+        const V32 H = rotate ? hn::IfThenElse(hn::Lt(hn::Add(h, rotation), v180), hn::Add(h, rotation),
+                                              hn::Sub(hn::Add(h, rotation), v180))
+                             : hn::GatherIndex(d, t.hue.data(), h);
+        const auto shifted = [&](V32 x, V32 by, bool keepsZero) {
+            const V32 y = hn::Min(hn::Max(hn::Add(x, by), zero), v255);
+            return keepsZero ? hn::IfThenElseZero(hn::Ne(x, zero), y) : y;
+        };
+        const V32 S = satAdd ? shifted(s, satBy, t.satKeepsZero) : hn::GatherIndex(d, t.sat.data(), s);
+        const V32 V = valAdd ? shifted(v, valBy, t.valKeepsZero) : hn::GatherIndex(d, t.val.data(), v);
         const auto fs = hn::Mul(hn::ConvertTo(df, S), by255);
         const auto fv = hn::Mul(hn::ConvertTo(df, V), by255);
         auto fh = hn::Mul(hn::ConvertTo(df, H), sector6);
@@ -233,7 +259,8 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
                               hn::Vec<DF> s5) {
             const auto x = hn::IfThenElse(
                 m0, s0,
-                hn::IfThenElse(m1, s1, hn::IfThenElse(m2, s2, hn::IfThenElse(m3, s3, hn::IfThenElse(m4, s4, s5)))));
+                hn::IfThenElse(m1, s1,
+                               hn::IfThenElse(m2, s2, hn::IfThenElse(m3, s3, hn::IfThenElse(m4, s4, s5)))));
             return narrow(hn::ConvertTo(d, hn::Mul(x, times255)));  // truncated, then 0..255
         };
         const V8 ob = pick(t1, t1, t3, t0, t0, t2);
@@ -254,8 +281,10 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
 }
 
 void Hsv(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels, const HsvTables32& t) {
-    if (channels == 4) HsvImpl<4>(p, n, t);
-    else HsvImpl<3>(p, n, t);
+    if (channels == 4)
+        HsvImpl<4>(p, n, t);
+    else
+        HsvImpl<3>(p, n, t);
 }
 
 std::uint64_t SumBytes(const std::uint8_t* HWY_RESTRICT p, std::size_t n) {
@@ -273,7 +302,8 @@ std::uint64_t SumBytes(const std::uint8_t* HWY_RESTRICT p, std::size_t n) {
     return sum;
 }
 
-void Blend(std::uint8_t* HWY_RESTRICT p, const std::uint8_t* HWY_RESTRICT q, std::size_t n, std::uint32_t wa) {
+void Blend(std::uint8_t* HWY_RESTRICT p, const std::uint8_t* HWY_RESTRICT q, std::size_t n,
+           std::uint32_t wa) {
     const std::uint32_t wb = 65536u - wa;
     std::size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
@@ -308,8 +338,8 @@ void FloatsToBytes(const float* HWY_RESTRICT src, std::uint8_t* HWY_RESTRICT dst
     const std::size_t N = hn::Lanes(df);
     const auto lo = hn::Set(df, -1.0f), hi = hn::Set(df, 256.0f);
     for (; i + N <= n; i += N)
-        hn::StoreU(narrow(hn::ConvertTo(D32(), hn::Round(hn::Min(hn::Max(hn::LoadU(df, src + i), lo), hi)))), D8(),
-                   dst + i);
+        hn::StoreU(narrow(hn::ConvertTo(D32(), hn::Round(hn::Min(hn::Max(hn::LoadU(df, src + i), lo), hi)))),
+                   D8(), dst + i);
 #endif
     for (; i < n; ++i) {
         const float r = std::nearbyint(std::clamp(src[i], -1.0f, 256.0f));
@@ -323,11 +353,31 @@ void WeightedSum(const float* const* HWY_RESTRICT rows, const float* HWY_RESTRIC
 #if HWY_TARGET != HWY_SCALAR
     // The sum of a vector of outputs stays in a register over all taps: one load, a multiply and
     // an add a tap, one store.
+    // Four vectors at a time: four independent sums, so that an add's latency does not hold up
+    // the next tap.
     const DF df;
     const std::size_t N = hn::Lanes(df);
+    for (; i + 4 * N <= n; i += 4 * N) {
+        const auto k0 = hn::Set(df, k[0]);
+        auto a0 = hn::Mul(k0, hn::LoadU(df, rows[0] + i)), a1 = hn::Mul(k0, hn::LoadU(df, rows[0] + i + N));
+        auto a2 = hn::Mul(k0, hn::LoadU(df, rows[0] + i + 2 * N)), a3 = hn::Mul(k0, hn::LoadU(df, rows[0] + i + 3 * N));
+        for (int t = 1; t < taps; ++t) {
+            const auto kt = hn::Set(df, k[t]);
+            const float* r = rows[t] + i;
+            a0 = hn::Add(a0, hn::Mul(kt, hn::LoadU(df, r)));
+            a1 = hn::Add(a1, hn::Mul(kt, hn::LoadU(df, r + N)));
+            a2 = hn::Add(a2, hn::Mul(kt, hn::LoadU(df, r + 2 * N)));
+            a3 = hn::Add(a3, hn::Mul(kt, hn::LoadU(df, r + 3 * N)));
+        }
+        hn::StoreU(a0, df, dst + i);
+        hn::StoreU(a1, df, dst + i + N);
+        hn::StoreU(a2, df, dst + i + 2 * N);
+        hn::StoreU(a3, df, dst + i + 3 * N);
+    }
     for (; i + N <= n; i += N) {
         auto acc = hn::Mul(hn::Set(df, k[0]), hn::LoadU(df, rows[0] + i));
-        for (int t = 1; t < taps; ++t) acc = hn::Add(acc, hn::Mul(hn::Set(df, k[t]), hn::LoadU(df, rows[t] + i)));
+        for (int t = 1; t < taps; ++t)
+            acc = hn::Add(acc, hn::Mul(hn::Set(df, k[t]), hn::LoadU(df, rows[t] + i)));
         hn::StoreU(acc, df, dst + i);
     }
 #endif
@@ -354,7 +404,8 @@ bool FusedConvolveBytes(const std::uint8_t* const* HWY_RESTRICT rows, const floa
     for (; i < n; ++i) {
         float acc = 0.0f;
         for (int t = 0; t < taps; ++t) acc = std::fma(k[t], static_cast<float>(rows[t][i]), acc);
-        out[i] = static_cast<std::uint8_t>(std::clamp(static_cast<int>(std::nearbyint(std::clamp(acc, -1.0f, 256.0f))), 0, 255));
+        out[i] = static_cast<std::uint8_t>(
+            std::clamp(static_cast<int>(std::nearbyint(std::clamp(acc, -1.0f, 256.0f))), 0, 255));
     }
     return true;
 #else
@@ -386,13 +437,38 @@ HWY_EXPORT(WeightedSum);
 HWY_EXPORT(FusedConvolveBytes);
 HWY_EXPORT(ColourTarget);
 
+void analyseHsvTables(HsvTables32& t) {
+    t.hueRotation = -1;
+    if (t.hue[0] >= 0 && t.hue[0] < 180) {
+        bool rotation = true;
+        for (int h = 0; h < 180 && rotation; ++h) rotation = t.hue[std::size_t(h)] == (h + t.hue[0]) % 180;
+        if (rotation) t.hueRotation = t.hue[0];
+    }
+    const auto addOf = [](const std::array<std::int32_t, 256>& table, bool& keepsZero) {
+        // The shift is table[x] - x at any x the clamp leaves alone; try the middle and both ends.
+        // A table that maps 0 to 0 is checked from 1 on, 0 then kept as it is.
+        keepsZero = table[0] == 0;
+        for (int x : {128, 1, 255}) {
+            const int add = table[std::size_t(x)] - x;
+            bool ok = true;
+            for (int k = keepsZero ? 1 : 0; k < 256 && ok; ++k)
+                ok = table[std::size_t(k)] == std::clamp(k + add, 0, 255);
+            if (ok) return add;
+        }
+        return HsvTables32::kNoAdd;
+    };
+    t.satAdd = addOf(t.sat, t.satKeepsZero);
+    t.valAdd = addOf(t.val, t.valKeepsZero);
+}
+
 void grayPixels(std::uint8_t* p, std::size_t pixels, int channels) {
     HWY_DYNAMIC_DISPATCH(Gray)(p, pixels, channels);
 }
 void grayBlendPixels(std::uint8_t* p, std::size_t pixels, int channels, float alpha, float beta) {
     HWY_DYNAMIC_DISPATCH(GrayBlend)(p, pixels, channels, alpha, beta);
 }
-void channelMatrixPixels(std::uint8_t* p, std::size_t pixels, int channels, const std::array<std::int32_t, 9>& m) {
+void channelMatrixPixels(std::uint8_t* p, std::size_t pixels, int channels,
+                         const std::array<std::int32_t, 9>& m) {
     HWY_DYNAMIC_DISPATCH(ChannelMatrix)(p, pixels, channels, m);
 }
 void hsvPixels(std::uint8_t* p, std::size_t pixels, int channels, const HsvTables32& tables) {
@@ -413,7 +489,8 @@ void floatsToBytes(const float* src, std::uint8_t* dst, std::size_t n) {
 void weightedSum(const float* const* rows, const float* k, int taps, float* dst, std::size_t n) {
     HWY_DYNAMIC_DISPATCH(WeightedSum)(rows, k, taps, dst, n);
 }
-bool fusedConvolveBytes(const std::uint8_t* const* rows, const float* k, int taps, std::uint8_t* out, std::size_t n) {
+bool fusedConvolveBytes(const std::uint8_t* const* rows, const float* k, int taps, std::uint8_t* out,
+                        std::size_t n) {
     return HWY_DYNAMIC_DISPATCH(FusedConvolveBytes)(rows, k, taps, out, n);
 }
 const char* colourTarget() {

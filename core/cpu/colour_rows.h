@@ -29,7 +29,17 @@ std::uint64_t sumBytes(const std::uint8_t* p, std::size_t n);
 /// its table, hsvToRgb8.
 struct HsvTables32 {
     alignas(64) std::array<std::int32_t, 256> hue, sat, val;
+    /// What analyseHsvTables found (the tables gathered where it found nothing): hue[h] ==
+    /// (h + hueRotation) % 180 for every hue h < 180 that rgbToHsv8 makes; sat[x] and val[x] ==
+    /// clamp(x + satAdd / valAdd, 0, 255) for every x (but x = 0 when satKeepsZero / valKeepsZero:
+    /// it stays 0, as the saturation table keeps gray gray). The kernels then compute those in
+    /// registers instead of gathering them: the same values.
+    int hueRotation = -1, satAdd = kNoAdd, valAdd = kNoAdd;
+    bool satKeepsZero = false, valKeepsZero = false;
+    static constexpr int kNoAdd = 1 << 20;
 };
+/// Fills in the forms of `t`'s tables (HsvTables32's hueRotation, satAdd and valAdd).
+void analyseHsvTables(HsvTables32& t);
 void hsvPixels(std::uint8_t* p, std::size_t pixels, int channels, const HsvTables32& tables);
 
 /// p[i] = (wa * p[i] + (65536 - wa) * q[i] + 32768) >> 16 over n bytes (a mixing blend).

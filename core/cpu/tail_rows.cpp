@@ -84,6 +84,104 @@ void LookUpFloatsPlanar(const std::uint8_t* HWY_RESTRICT src, std::size_t pixels
         for (std::size_t c = 0; c < cn; ++c) dst[c * planeStride + x] = tables[256 * c + src[x * cn + c]];
 }
 
+#if HWY_TARGET != HWY_SCALAR
+template <class DF, class V>
+HWY_INLINE V runSteps(DF df, const FloatProgram& program, V x, const hn::Vec<DF>* constants) {
+    for (int s = 0; s < program.count; ++s) {
+        const auto k = constants[s];
+        switch (program.steps[s].op) {
+            case FloatProgram::Op::Sub:
+                x = hn::Sub(x, k);
+                break;
+            case FloatProgram::Op::Mul:
+                x = hn::Mul(x, k);
+                break;
+            case FloatProgram::Op::Div:
+                x = hn::Div(x, k);
+                break;
+        }
+    }
+    (void)df;
+    return x;
+}
+#endif
+
+void RunFloatProgram(const std::uint8_t* HWY_RESTRICT src, std::size_t pixels, int channels,
+                     const FloatProgram& program, float* HWY_RESTRICT dst) {
+    const auto cn = static_cast<std::size_t>(channels);
+    const std::size_t n = pixels * cn;
+    std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    using D32 = hn::ScalableTag<std::int32_t>;
+    using DF = hn::Rebind<float, D32>;
+    using D8 = hn::Rebind<std::uint8_t, D32>;
+    const D32 d32;
+    const DF df;
+    const std::size_t N = hn::Lanes(d32);
+    constexpr std::size_t kMaxLanes = 64;
+    if (N <= kMaxLanes) {
+        // constants[r][s]: step s's constants lane by lane when a vector starts at channel r.
+        hn::Vec<DF> constants[4][FloatProgram::kMaxSteps];
+        HWY_ALIGN float lanes[kMaxLanes];
+        for (std::size_t r = 0; r < cn; ++r)
+            for (int s = 0; s < program.count; ++s) {
+                for (std::size_t j = 0; j < N; ++j) lanes[j] = program.steps[s].c[(r + j) % cn];
+                constants[r][s] = hn::Load(df, lanes);
+            }
+        std::size_t r = 0;
+        for (; i + N <= n; i += N) {
+            const auto x = hn::ConvertTo(df, hn::PromoteTo(d32, hn::LoadU(D8(), src + i)));
+            hn::StoreU(runSteps(df, program, x, constants[r]), df, dst + i);
+            r = (r + N) % cn;
+        }
+    }
+#endif
+    for (; i < n; ++i) dst[i] = floatProgramValue(program, static_cast<int>(i % cn), src[i]);
+}
+
+void RunFloatProgramPlanar(const std::uint8_t* HWY_RESTRICT src, std::size_t pixels, int channels,
+                           const FloatProgram& program, float* HWY_RESTRICT dst, std::size_t planeStride) {
+    const auto cn = static_cast<std::size_t>(channels);
+    std::size_t x = 0;
+#if HWY_TARGET != HWY_SCALAR
+    using D32 = hn::ScalableTag<std::int32_t>;
+    using DF = hn::Rebind<float, D32>;
+    using D8 = hn::Rebind<std::uint8_t, D32>;
+    const D32 d32;
+    const DF df;
+    const D8 d8;
+    const std::size_t N = hn::Lanes(d32);
+    hn::Vec<DF> constants[4][FloatProgram::kMaxSteps];
+    for (std::size_t c = 0; c < cn; ++c)
+        for (int s = 0; s < program.count; ++s) constants[c][s] = hn::Set(df, program.steps[s].c[c]);
+    const auto plane = [&](hn::Vec<D8> v, std::size_t c, std::size_t at) {
+        const auto f = hn::ConvertTo(df, hn::PromoteTo(d32, v));
+        hn::StoreU(runSteps(df, program, f, constants[c]), df, dst + c * planeStride + at);
+    };
+    if (cn == 3) {
+        for (; x + N <= pixels; x += N) {
+            hn::Vec<D8> r, g, b;
+            hn::LoadInterleaved3(d8, src + x * 3, r, g, b);
+            plane(r, 0, x);
+            plane(g, 1, x);
+            plane(b, 2, x);
+        }
+    } else if (cn == 4) {
+        for (; x + N <= pixels; x += N) {
+            hn::Vec<D8> r, g, b, a;
+            hn::LoadInterleaved4(d8, src + x * 4, r, g, b, a);
+            plane(r, 0, x);
+            plane(g, 1, x);
+            plane(b, 2, x);
+            plane(a, 3, x);
+        }
+    }
+#endif
+    for (; x < pixels; ++x)
+        for (std::size_t c = 0; c < cn; ++c)
+            dst[c * planeStride + x] = floatProgramValue(program, static_cast<int>(c), src[x * cn + c]);
+}
+
 const char* TailTarget() {
     return hwy::TargetName(HWY_TARGET);
 }
@@ -98,6 +196,17 @@ namespace auglab::cpu {
 HWY_EXPORT(LookUpFloats);
 HWY_EXPORT(LookUpFloatsPlanar);
 HWY_EXPORT(TailTarget);
+HWY_EXPORT(RunFloatProgram);
+HWY_EXPORT(RunFloatProgramPlanar);
+
+void runFloatProgram(const std::uint8_t* src, std::size_t pixels, int channels, const FloatProgram& program,
+                     float* dst) {
+    HWY_DYNAMIC_DISPATCH(RunFloatProgram)(src, pixels, channels, program, dst);
+}
+void runFloatProgramPlanar(const std::uint8_t* src, std::size_t pixels, int channels,
+                           const FloatProgram& program, float* dst, std::size_t planeStride) {
+    HWY_DYNAMIC_DISPATCH(RunFloatProgramPlanar)(src, pixels, channels, program, dst, planeStride);
+}
 
 void lookUpFloats(const std::uint8_t* src, std::size_t pixels, int channels, const float* tables,
                   float* dst) {

@@ -19,6 +19,7 @@
 
 #include "albumentations_args.h"
 #include "albumentations_common.h"
+#include "cpu/colour_rows.h"
 #include "error.h"
 #include "export_common.h"
 #include "ops/op_module.h"
@@ -238,47 +239,57 @@ void gaussianBlurReplicate(std::vector<float>& img, int width, int height, int k
         return lo;
     };
     std::vector<float> tmp(img.size());
-    // Rows: the pixels whose taps all fall inside, [r, width - r), tap by tap across the row (each
-    // pixel's sum still adds its taps in order, from 0, so it equals the one-pixel loop below); the
-    // others one by one.
-    const int innerEnd = std::max(r, width - r);
+    // Rows, tap by tap across the whole row (vectorised by the compiler), each pixel's sum in the
+    // order of the one-pixel definition: its first edge weight times the first pixel, its taps
+    // inside the row in order, then its last edge weight times the last pixel. The row is read
+    // padded with r zeros on both sides: a tap past an edge adds k * 0 = +0, which leaves a sum as
+    // it is (its weight is in wFirst or wLast), so every pixel gets the definition's value.
+    std::vector<float> padded(std::size_t(width) + 2 * std::size_t(r), 0.0f);
+    std::vector<float> firstWeight(static_cast<std::size_t>(width)),
+        lastWeight(static_cast<std::size_t>(width));
+    for (int x = 0; x < width; ++x) {
+        int first, last;
+        taps(x, width, first, last, firstWeight[std::size_t(x)], lastWeight[std::size_t(x)]);
+    }
+    // As cpu::weightedSum's rows: the first edge terms (weight 1), the padded row at each tap's
+    // offset, the last edge terms (weight 1); 1 * v is v, so the sums are those above.
+    std::vector<float> firstTerms(static_cast<std::size_t>(width)),
+        lastTerms(static_cast<std::size_t>(width));
+    std::vector<const float*> rows(std::size_t(ksize) + 2);
+    std::vector<float> weights(std::size_t(ksize) + 2, 1.0f);
+    std::copy(k.begin(), k.end(), weights.begin() + 1);
+    rows.front() = firstTerms.data();
+    rows.back() = lastTerms.data();
+    for (int t = 0; t < ksize; ++t) rows[std::size_t(t) + 1] = padded.data() + t;
     for (int y = 0; y < height; ++y) {
         const float* in = img.data() + std::size_t(y) * width;
-        float* out = tmp.data() + std::size_t(y) * width;
-        if (innerEnd > r) {
-            std::fill(out + r, out + innerEnd, 0.0f);
-            for (int t = 0; t < ksize; ++t) {
-                const float kt = k[std::size_t(t)];
-                const float* src = in + t - r;
-                for (int x = r; x < innerEnd; ++x) out[x] += kt * src[x];
-            }
-        }
+        std::copy(in, in + width, padded.begin() + r);
         for (int x = 0; x < width; ++x) {
-            if (x >= r && x < innerEnd) continue;
-            int first, last;
-            float wFirst, wLast;
-            const int lo = taps(x, width, first, last, wFirst, wLast);
-            float acc = wFirst * in[0];
-            for (int i = first; i <= last; ++i) acc += k[std::size_t(i - lo)] * in[i];
-            out[x] = acc + wLast * in[width - 1];
+            firstTerms[std::size_t(x)] = firstWeight[std::size_t(x)] * in[0];
+            lastTerms[std::size_t(x)] = lastWeight[std::size_t(x)] * in[width - 1];
         }
+        cpu::weightedSum(rows.data(), weights.data(), ksize + 2, tmp.data() + std::size_t(y) * width,
+                         static_cast<std::size_t>(width));
     }
-    // Columns: a row of accumulators at a time.
-    std::vector<float> acc(static_cast<std::size_t>(width));
+    // Columns: each output row the weighted sum of the first row (its first edge weight), the rows
+    // its taps fall on in order, and the last row (its last edge weight).
     const float* top = tmp.data();
     const float* bottom = tmp.data() + std::size_t(height - 1) * width;
     for (int y = 0; y < height; ++y) {
         int first, last;
         float wFirst, wLast;
         const int lo = taps(y, height, first, last, wFirst, wLast);
-        for (int x = 0; x < width; ++x) acc[std::size_t(x)] = wFirst * top[x];
+        std::size_t m = 0;
+        rows[m] = top;
+        weights[m++] = wFirst;
         for (int i = first; i <= last; ++i) {
-            const float* in = tmp.data() + std::size_t(i) * width;
-            const float ki = k[std::size_t(i - lo)];
-            for (int x = 0; x < width; ++x) acc[std::size_t(x)] += ki * in[x];
+            rows[m] = tmp.data() + std::size_t(i) * width;
+            weights[m++] = k[std::size_t(i - lo)];
         }
-        float* out = img.data() + std::size_t(y) * width;
-        for (int x = 0; x < width; ++x) out[x] = acc[std::size_t(x)] + wLast * bottom[x];
+        rows[m] = bottom;
+        weights[m++] = wLast;
+        cpu::weightedSum(rows.data(), weights.data(), static_cast<int>(m),
+                         img.data() + std::size_t(y) * width, static_cast<std::size_t>(width));
     }
 }
 
