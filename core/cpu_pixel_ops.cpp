@@ -579,8 +579,9 @@ void mixRows(Image& img, const MixStep& m, int y0, int y1) {
 }  // namespace
 
 void lutRowsFrom(const ImageView& src, Image& dst, const LutStep& step, int y0, int y1) {
+    const bool uniform = step.uniform() && dst.channels == 3;  // compares the tables: once, not per row
     for (int y = y0; y < y1; ++y) {
-        if (step.uniform() && dst.channels == 3)
+        if (uniform)
             cpu::lookup(src.row(y), dst.row(y), static_cast<std::size_t>(dst.width) * 3, step.luts[0]);
         else
             cpu::lookupChannels(src.row(y), dst.row(y), static_cast<std::size_t>(dst.width), dst.channels, step.luts);

@@ -37,11 +37,11 @@ inline __m256i load4x8(const std::uint8_t* base, const int* off, std::size_t ext
 template <int CN>
 inline __m256i interpolate4(__m256i top, __m256i bottom, __m256i wx, __m256i wy0, __m256i wy1) {
     // Interleave the left and right taps of each channel: r0 r1 g0 g1 b0 b1 (a0 a1 | junk).
-    const __m256i interleave =
-        CN == 3 ? _mm256_setr_epi8(0, 3, 1, 4, 2, 5, 6, 7, 8, 11, 9, 12, 10, 13, 14, 15, 0, 3, 1, 4, 2, 5, 6, 7, 8, 11,
-                                   9, 12, 10, 13, 14, 15)
-                : _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15, 0, 4, 1, 5, 2, 6, 3, 7, 8, 12,
-                                   9, 13, 10, 14, 11, 15);
+    const __m256i interleave = CN == 3
+                                   ? _mm256_setr_epi8(0, 3, 1, 4, 2, 5, 6, 7, 8, 11, 9, 12, 10, 13, 14, 15, 0,
+                                                      3, 1, 4, 2, 5, 6, 7, 8, 11, 9, 12, 10, 13, 14, 15)
+                                   : _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15, 0,
+                                                      4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
     const __m256i hTop = _mm256_maddubs_epi16(_mm256_shuffle_epi8(top, interleave), wx);
     const __m256i hBottom = _mm256_maddubs_epi16(_mm256_shuffle_epi8(bottom, interleave), wx);
     const __m256i round = _mm256_set1_epi32(512);
@@ -52,15 +52,91 @@ inline __m256i interpolate4(__m256i top, __m256i bottom, __m256i wx, __m256i wy0
     return _mm256_packs_epi32(first, second);
 }
 
+// Eight pixels of four 16-bit slots each (two registers, pixels 0-3 and 4-7, each `bytes` lane
+// holding one pixel per 32 bits as interpolate's results come) stored as CN-channel pixels.
+template <int CN>
+inline void storePixels8(__m256i bytes, std::uint8_t* out) {
+    if (CN == 4) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), bytes);
+    } else {
+        // Drop every fourth byte: 12 bytes of pixels 0-3 in lane 0, of pixels 4-7 in lane 1.
+        const __m256i pack3 = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1,
+                                               2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+        const __m256i packed = _mm256_shuffle_epi8(bytes, pack3);
+        const __m128i high = _mm256_extracti128_si256(packed, 1);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                         _mm256_castsi256_si128(packed));              // its last 4 bytes are
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 12), high);  // overwritten here
+        const std::int32_t last = _mm_extract_epi32(high, 2);
+        std::memcpy(out + 20, &last, 4);
+    }
+}
+
 }  // namespace
+
+template <int CN>
+void linearRowAvx2(const std::uint8_t* row, const int* off, const std::uint64_t* wx, int n, std::int16_t* h) {
+    const __m256i interleave = CN == 3
+                                   ? _mm256_setr_epi8(0, 3, 1, 4, 2, 5, 6, 7, 8, 11, 9, 12, 10, 13, 14, 15, 0,
+                                                      3, 1, 4, 2, 5, 6, 7, 8, 11, 9, 12, 10, 13, 14, 15)
+                                   : _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15, 0,
+                                                      4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const __m256i taps = _mm256_shuffle_epi8(load4x8(row, off + i, 0), interleave);
+        const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wx + i));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(h + 4 * i), _mm256_maddubs_epi16(taps, w));
+    }
+    for (; i < n; ++i) {
+        const std::uint8_t* p = row + off[i];
+        const int w0 = static_cast<int>(wx[i] & 0xff), w1 = static_cast<int>((wx[i] >> 8) & 0xff);
+        for (int c = 0; c < CN; ++c) h[4 * i + c] = static_cast<std::int16_t>(p[c] * w0 + p[c + CN] * w1);
+    }
+}
+
+template <int CN>
+void linearColumnsAvx2(const std::int16_t* top, const std::int16_t* bottom, int fy, int n,
+                       std::uint8_t* out) {
+    const __m256i wy = _mm256_set1_epi32(((fy) << 16) | (32 - fy));
+    const __m256i round = _mm256_set1_epi32(512);
+    // Four pixels (16 slots) of top and bottom: unpacklo pairs pixels 0 and 2, unpackhi 1 and 3.
+    const auto four = [&](const std::int16_t* t, const std::int16_t* b) {
+        const __m256i vt = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t));
+        const __m256i vb = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+        const __m256i lo = _mm256_srai_epi32(
+            _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(vt, vb), wy), round), 10);
+        const __m256i hi = _mm256_srai_epi32(
+            _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(vt, vb), wy), round), 10);
+        return _mm256_packs_epi32(lo, hi);  // lane 0 pixels 0, 1; lane 1 pixels 2, 3
+    };
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256i bytes =
+            _mm256_permutevar8x32_epi32(_mm256_packus_epi16(four(top + 4 * i, bottom + 4 * i),
+                                                            four(top + 4 * i + 16, bottom + 4 * i + 16)),
+                                        _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
+        storePixels8<CN>(bytes, out + CN * i);
+    }
+    for (; i < n; ++i)
+        for (int c = 0; c < CN; ++c)
+            out[CN * i + c] =
+                static_cast<std::uint8_t>((top[4 * i + c] * (32 - fy) + bottom[4 * i + c] * fy + 512) >> 10);
+}
+
+template void linearRowAvx2<3>(const std::uint8_t*, const int*, const std::uint64_t*, int, std::int16_t*);
+template void linearRowAvx2<4>(const std::uint8_t*, const int*, const std::uint64_t*, int, std::int16_t*);
+template void linearColumnsAvx2<3>(const std::int16_t*, const std::int16_t*, int, int, std::uint8_t*);
+template void linearColumnsAvx2<4>(const std::int16_t*, const std::int16_t*, int, int, std::uint8_t*);
 
 template <int CN>
 bool linearBlock8Avx2(const LinearBlockSource& s, int X0, int Y0, const int* adelta, const int* bdelta,
                       std::uint8_t* out) {
     const __m256i X = _mm256_srai_epi32(
-        _mm256_add_epi32(_mm256_set1_epi32(X0), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(adelta))), 5);
+        _mm256_add_epi32(_mm256_set1_epi32(X0), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(adelta))),
+        5);
     const __m256i Y = _mm256_srai_epi32(
-        _mm256_add_epi32(_mm256_set1_epi32(Y0), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bdelta))), 5);
+        _mm256_add_epi32(_mm256_set1_epi32(Y0), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bdelta))),
+        5);
     const __m256i sx = _mm256_srai_epi32(X, 5), sy = _mm256_srai_epi32(Y, 5);
     const __m256i minus1 = _mm256_set1_epi32(-1);
     const __m256i inside = _mm256_and_si256(
@@ -86,28 +162,18 @@ bool linearBlock8Avx2(const LinearBlockSource& s, int X0, int Y0, const int* ade
     for (int g = 0; g < 2; ++g) {  // pixels 4g .. 4g + 3
         const int p = 4 * g;
         const __m256i top = load4x8(s.pixels, off + p, 0), bottom = load4x8(s.pixels, off + p, s.stride);
-        const __m256i wxg = _mm256_permutevar8x32_epi32(wx, _mm256_setr_epi32(p, p, p + 1, p + 1, p + 2, p + 2, p + 3, p + 3));
-        const __m256i wy0 = _mm256_permutevar8x32_epi32(wy, _mm256_setr_epi32(p, p, p, p, p + 2, p + 2, p + 2, p + 2));
-        const __m256i wy1 =
-            _mm256_permutevar8x32_epi32(wy, _mm256_setr_epi32(p + 1, p + 1, p + 1, p + 1, p + 3, p + 3, p + 3, p + 3));
+        const __m256i wxg = _mm256_permutevar8x32_epi32(
+            wx, _mm256_setr_epi32(p, p, p + 1, p + 1, p + 2, p + 2, p + 3, p + 3));
+        const __m256i wy0 =
+            _mm256_permutevar8x32_epi32(wy, _mm256_setr_epi32(p, p, p, p, p + 2, p + 2, p + 2, p + 2));
+        const __m256i wy1 = _mm256_permutevar8x32_epi32(
+            wy, _mm256_setr_epi32(p + 1, p + 1, p + 1, p + 1, p + 3, p + 3, p + 3, p + 3));
         sums[g] = interpolate4<CN>(top, bottom, wxg, wy0, wy1);
     }
     // Bytes, one pixel per 32 bits: lane 0 pixels 0 1 4 5, lane 1 pixels 2 3 6 7; put in order.
     const __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(sums[0], sums[1]),
                                                       _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
-    if (CN == 4) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), bytes);
-    } else {
-        // Drop every fourth byte: 12 bytes of pixels 0-3 in lane 0, of pixels 4-7 in lane 1.
-        const __m256i pack3 = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5,
-                                               6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
-        const __m256i packed = _mm256_shuffle_epi8(bytes, pack3);
-        const __m128i high = _mm256_extracti128_si256(packed, 1);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm256_castsi256_si128(packed));  // its last 4 bytes are
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 12), high);                       // overwritten here
-        const std::int32_t last = _mm_extract_epi32(high, 2);
-        std::memcpy(out + 20, &last, 4);
-    }
+    storePixels8<CN>(bytes, out);
     return true;
 }
 
@@ -119,13 +185,23 @@ template bool linearBlock8Avx2<4>(const LinearBlockSource&, int, int, const int*
 #else
 
 namespace auglab {
-bool cpuHasAvx2() { return false; }
+bool cpuHasAvx2() {
+    return false;
+}
 template <int CN>
 bool linearBlock8Avx2(const LinearBlockSource&, int, int, const int*, const int*, std::uint8_t*) {
     return false;
 }
 template bool linearBlock8Avx2<3>(const LinearBlockSource&, int, int, const int*, const int*, std::uint8_t*);
 template bool linearBlock8Avx2<4>(const LinearBlockSource&, int, int, const int*, const int*, std::uint8_t*);
+template <int CN>
+void linearRowAvx2(const std::uint8_t*, const int*, const std::uint64_t*, int, std::int16_t*) {}
+template <int CN>
+void linearColumnsAvx2(const std::int16_t*, const std::int16_t*, int, int, std::uint8_t*) {}
+template void linearRowAvx2<3>(const std::uint8_t*, const int*, const std::uint64_t*, int, std::int16_t*);
+template void linearRowAvx2<4>(const std::uint8_t*, const int*, const std::uint64_t*, int, std::int16_t*);
+template void linearColumnsAvx2<3>(const std::int16_t*, const std::int16_t*, int, int, std::uint8_t*);
+template void linearColumnsAvx2<4>(const std::int16_t*, const std::int16_t*, int, int, std::uint8_t*);
 }  // namespace auglab
 
 #endif

@@ -11,8 +11,8 @@ namespace auglab {
 struct LinearBlockSource {
     const std::uint8_t* pixels;
     std::size_t stride;
-    std::size_t size;    ///< bytes in `pixels`
-    int fastW, fastH;    ///< width - 1, height - 1: taps at sx and sx + 1 stay inside
+    std::size_t size;  ///< bytes in `pixels`
+    int fastW, fastH;  ///< width - 1, height - 1: taps at sx and sx + 1 stay inside
 };
 
 /// True when this machine runs AVX2 (checked once).
@@ -23,5 +23,20 @@ bool cpuHasAvx2();
 template <int CN>
 bool linearBlock8Avx2(const LinearBlockSource& s, int X0, int Y0, const int* adelta, const int* bdelta,
                       std::uint8_t* out);
+
+/// The separable form of the same interpolation, for warps whose source column depends on the output
+/// column alone and source row on the output row alone (scales, crops with a resize, flips: an
+/// affine map without rotation or shear). The horizontal pass of one source row: h[4i + c] =
+/// p[off[i] + c] * (32 - fx) + p[off[i] + CN + c] * fx for output pixels i < n (channel slot 3 is
+/// junk for 3 channels), `wx[i]` holding the byte pairs (32 - fx, fx) four times. Every tap pair
+/// must lie inside the row; 8 bytes are read at each offset, so `row` must have 8 readable bytes
+/// from each off[i] (the caller checks the last row of a buffer).
+template <int CN>
+void linearRowAvx2(const std::uint8_t* row, const int* off, const std::uint64_t* wx, int n, std::int16_t* h);
+
+/// The vertical pass: n output pixels (top * (32 - fy) + bottom * fy + 512) >> 10 from two
+/// horizontal passes, written as CN-channel pixels: exactly the bilinear sum above.
+template <int CN>
+void linearColumnsAvx2(const std::int16_t* top, const std::int16_t* bottom, int fy, int n, std::uint8_t* out);
 
 }  // namespace auglab

@@ -183,15 +183,8 @@ inline long roundToInt(float v) {
 
 }  // namespace
 
-void PlanBuilder::remapStage(const std::vector<float>& mapX, const std::vector<float>& mapY,
-                             Interpolation interpolation, BorderMode border, const Rgb& fill) {
-    PlanStage stage;
-    stage.width = stageWidth();
-    stage.height = stageHeight();
-    const std::size_t n = static_cast<std::size_t>(stage.width) * stage.height;
-    if (mapX.size() != n || mapY.size() != n)
-        throw RuntimeError("remap: maps of " + std::to_string(mapX.size()) + " pixels for a " +
-                           std::to_string(stage.width) + "x" + std::to_string(stage.height) + " stage");
+WarpStep& PlanBuilder::beginRemap(PlanStage& stage, Interpolation interpolation, BorderMode border,
+                                   const Rgb& fill) {
     WarpStep& w = stage.warp;
     w.interpolation = masks_ ? Interpolation::Nearest : interpolation;
     w.border = border;
@@ -210,6 +203,61 @@ void PlanBuilder::remapStage(const std::vector<float>& mapX, const std::vector<f
         w.inputWidth = srcW_;
         w.inputHeight = srcH_;
     }
+    return w;
+}
+
+void PlanBuilder::endRemap(PlanStage& stage, std::shared_ptr<RemapMap> map) {
+    WarpStep& w = stage.warp;
+    const bool nearest = w.interpolation == Interpolation::Nearest;
+    const std::size_t n = static_cast<std::size_t>(stage.width) * stage.height;
+    const int frac = nearest ? 0 : (1 << kWarpInterBits) - 1, shift = nearest ? 0 : kWarpInterBits;
+    // Without an early exit, so that the loop vectorises: a whole map is read to its end anyway.
+    bool whole = true;
+    const int* xy = map->xy.data();
+    for (std::size_t i = 0; i < n; ++i) {
+        const int px = xy[2 * i], py = xy[2 * i + 1];
+        whole &= ((px | py) & frac) == 0 && px >= 0 && py >= 0 && (px >> shift) < w.inputWidth &&
+                 (py >> shift) < w.inputHeight;
+    }
+    map->whole = whole;
+    w.projective = true;
+    w.remap = std::move(map);
+    lastFrameW_ = frameW_;
+    lastFrameH_ = frameH_;
+    plan_.stages.push_back(std::move(stage));
+    borderSet_ = false;
+}
+
+void PlanBuilder::remapStageWhole(std::vector<int> xy, Interpolation interpolation, BorderMode border,
+                                  const Rgb& fill) {
+    PlanStage stage;
+    stage.width = stageWidth();
+    stage.height = stageHeight();
+    const std::size_t n = static_cast<std::size_t>(stage.width) * stage.height;
+    if (xy.size() != 2 * n)
+        throw RuntimeError("remap: a map of " + std::to_string(xy.size() / 2) + " pixels for a " +
+                           std::to_string(stage.width) + "x" + std::to_string(stage.height) + " stage");
+    const WarpStep& w = beginRemap(stage, interpolation, border, fill);
+    // remapStage's positions of whole numbers: the whole part saturated to a short, times 32 for linear.
+    const int shift = w.interpolation == Interpolation::Nearest ? 0 : kWarpInterBits;
+    for (int& v : xy) v = std::clamp(v, -32768, 32767) * (1 << shift);
+    auto map = std::make_shared<RemapMap>();
+    map->width = stage.width;
+    map->height = stage.height;
+    map->xy = std::move(xy);
+    endRemap(stage, std::move(map));
+}
+
+void PlanBuilder::remapStage(const std::vector<float>& mapX, const std::vector<float>& mapY,
+                             Interpolation interpolation, BorderMode border, const Rgb& fill) {
+    PlanStage stage;
+    stage.width = stageWidth();
+    stage.height = stageHeight();
+    const std::size_t n = static_cast<std::size_t>(stage.width) * stage.height;
+    if (mapX.size() != n || mapY.size() != n)
+        throw RuntimeError("remap: maps of " + std::to_string(mapX.size()) + " pixels for a " +
+                           std::to_string(stage.width) + "x" + std::to_string(stage.height) + " stage");
+    const WarpStep& w = beginRemap(stage, interpolation, border, fill);
     // cv2.remap (RemapInvoker): cvRound of the map (times INTER_TAB_SIZE for linear), the integer
     // part saturated to a short.
     const bool nearest = w.interpolation == Interpolation::Nearest;
@@ -229,19 +277,7 @@ void PlanBuilder::remapStage(const std::vector<float>& mapX, const std::vector<f
         map->xy[2 * i] = position(mapX[i]);
         map->xy[2 * i + 1] = position(mapY[i]);
     }
-    const int frac = nearest ? 0 : (1 << kWarpInterBits) - 1, shift = nearest ? 0 : kWarpInterBits;
-    map->whole = true;
-    for (std::size_t i = 0; i < n && map->whole; ++i) {
-        const int px = map->xy[2 * i], py = map->xy[2 * i + 1];
-        map->whole = ((px | py) & frac) == 0 && px >= 0 && py >= 0 && (px >> shift) < w.inputWidth &&
-                     (py >> shift) < w.inputHeight;
-    }
-    w.projective = true;
-    w.remap = std::move(map);
-    lastFrameW_ = frameW_;
-    lastFrameH_ = frameH_;
-    plan_.stages.push_back(std::move(stage));
-    borderSet_ = false;
+    endRemap(stage, std::move(map));
 }
 
 int PlanBuilder::firstLevel(int stageW, int stageH) const {

@@ -77,12 +77,20 @@ public:
     /// remapped with nearest neighbour and the mask fill.
     void remapStage(const std::vector<float>& mapX, const std::vector<float>& mapY,
                     Interpolation interpolation, BorderMode border, const Rgb& fill);
+    /// remapStage of maps whose values are whole numbers, given as integers: xy[2i], xy[2i + 1] the
+    /// position of stage pixel i (x, y interleaved). Exactly remapStage of those values as floats,
+    /// without the float maps and their conversion (RandomGridShuffle's at full resolution).
+    void remapStageWhole(std::vector<int> xy, Interpolation interpolation, BorderMode border, const Rgb& fill);
     void pixel(PixelStep step);
 
     Plan finish();
 
 private:
     void flushWarp();
+    /// A remap stage's settings and input (remapStage's first half); `stage` is pushed by the caller.
+    WarpStep& beginRemap(PlanStage& stage, Interpolation interpolation, BorderMode border, const Rgb& fill);
+    /// Marks the map whole when every position is a whole pixel inside the input, then adds `stage`.
+    void endRemap(PlanStage& stage, std::shared_ptr<RemapMap> map);
     int stageSize(int frame, int out, int final) const;
     int firstLevel(int stageW, int stageH) const;  // the source level the first stage reads
 

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <opencv2/imgproc.hpp>
+#include <random>
 #include <set>
 
 #include "contact_sheet.h"
@@ -12,6 +13,7 @@
 #include "fallback_backend.h"
 #include "geometry.h"
 #include "host_steps.h"
+#include "plan_builder.h"
 #include "realism.h"
 #include "sampler.h"
 #include "test_support.h"
@@ -74,6 +76,7 @@ private slots:
     void failingBackendFallsThroughToCpu();
     void tablesInARowComposeIntoOne();
     void wholePixelRemapsAreCopies();
+    void wholeNumberMapsAsIntegers();
     void hostStepsSplitTheirPlans();
 };
 
@@ -895,6 +898,46 @@ void TestRender::wholePixelRemapsAreCopies() {
     elastic.p = 1;
     const Plan bent = buildFullPlan(samplePipeline(std::vector<OpConfig>{elastic}, 5, 0, 161, 121), 161, 121);
     QVERIFY(bent.stages.back().warp.remap && !bent.stages.back().warp.remap->whole);
+}
+
+void TestRender::wholeNumberMapsAsIntegers() {
+    // remapStageWhole (RandomGridShuffle's maps at full resolution, given as integers) makes the
+    // stage remapStage makes of the same values as floats: positions inside and outside the image,
+    // past a short's range, linear and nearest, for images and for masks.
+    const int w = 37, h = 23;
+    std::mt19937 rng(3);
+    for (bool inside : {true, false})
+        for (auto interp : {Interpolation::Linear, Interpolation::Nearest})
+            for (bool masks : {false, true}) {
+                std::vector<int> xy(2 * std::size_t(w) * h);
+                std::vector<float> mx(std::size_t(w) * h), my(mx.size());
+                for (std::size_t i = 0; i < mx.size(); ++i) {
+                    const int x = inside ? int(rng() % w) : int(rng() % 140000) - 70000;
+                    const int y = inside ? int(rng() % h) : int(rng() % 61) - 30;
+                    xy[2 * i] = x;
+                    xy[2 * i + 1] = y;
+                    mx[i] = float(x);
+                    my[i] = float(y);
+                }
+                auto builder = [&] {
+                    return masks ? PlanBuilder::forMasks(w, h, w, h, 7)
+                                 : PlanBuilder(w, h, w, h, SourceSampling::Source);
+                };
+                PlanBuilder a = builder(), b = builder();
+                a.remapStage(mx, my, interp, BorderMode::Reflect101, Rgb{1, 2, 3});
+                b.remapStageWhole(xy, interp, BorderMode::Reflect101, Rgb{1, 2, 3});
+                const Plan pa = a.finish(), pb = b.finish();
+                QCOMPARE(pa.stages.size(), pb.stages.size());
+                const WarpStep &wa = pa.stages.back().warp, &wb = pb.stages.back().warp;
+                QVERIFY(wa.remap && wb.remap);
+                QVERIFY(wa.remap->xy == wb.remap->xy);
+                QCOMPARE(wa.remap->whole, wb.remap->whole);
+                QCOMPARE(wa.remap->whole, inside);
+                QCOMPARE(int(wa.interpolation), int(wb.interpolation));
+                QCOMPARE(wa.inputWidth, wb.inputWidth);
+                QCOMPARE(wa.sourceLevel, wb.sourceLevel);
+                QVERIFY(wa.fill == wb.fill && wa.border == wb.border && wa.projective && wb.projective);
+            }
 }
 
 QTEST_APPLESS_MAIN(TestRender)

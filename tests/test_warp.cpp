@@ -26,9 +26,12 @@ namespace {
 int referenceBorder(int p, int len, BorderMode mode) {
     if (p >= 0 && p < len) return p;
     switch (mode) {
-        case BorderMode::Constant: return -1;
-        case BorderMode::Replicate: return std::clamp(p, 0, len - 1);
-        case BorderMode::Wrap: return ((p % len) + len) % len;
+        case BorderMode::Constant:
+            return -1;
+        case BorderMode::Replicate:
+            return std::clamp(p, 0, len - 1);
+        case BorderMode::Wrap:
+            return ((p % len) + len) % len;
         case BorderMode::Reflect:
             while (p < 0 || p >= len) p = p < 0 ? -p - 1 : 2 * len - 1 - p;
             return p;
@@ -72,8 +75,8 @@ Image referenceWarp(const Image& src, const Matrix3& forward, int outW, int outH
     return out;
 }
 
-Image engineWarp(const Image& src, const Matrix3& forward, int outW, int outH, Interpolation interp, BorderMode border,
-                 Rgb fill) {
+Image engineWarp(const Image& src, const Matrix3& forward, int outW, int outH, Interpolation interp,
+                 BorderMode border, Rgb fill) {
     const WarpStep w = warpStepOf(forward, src.width, src.height, outW, outH, interp, border, fill);
     Image out(outW, outH, src.channels);
     warpRows(src, out, w, 0, outH);
@@ -82,17 +85,22 @@ Image engineWarp(const Image& src, const Matrix3& forward, int outW, int outH, I
 
 int cvBorder(BorderMode b) {
     switch (b) {
-        case BorderMode::Constant: return cv::BORDER_CONSTANT;
-        case BorderMode::Replicate: return cv::BORDER_REPLICATE;
-        case BorderMode::Reflect: return cv::BORDER_REFLECT;
-        case BorderMode::Reflect101: return cv::BORDER_REFLECT_101;
-        case BorderMode::Wrap: return cv::BORDER_WRAP;
+        case BorderMode::Constant:
+            return cv::BORDER_CONSTANT;
+        case BorderMode::Replicate:
+            return cv::BORDER_REPLICATE;
+        case BorderMode::Reflect:
+            return cv::BORDER_REFLECT;
+        case BorderMode::Reflect101:
+            return cv::BORDER_REFLECT_101;
+        case BorderMode::Wrap:
+            return cv::BORDER_WRAP;
     }
     return cv::BORDER_CONSTANT;
 }
 
-Image opencvWarp(const Image& src, const Matrix3& forward, int outW, int outH, Interpolation interp, BorderMode border,
-                 Rgb fill) {
+Image opencvWarp(const Image& src, const Matrix3& forward, int outW, int outH, Interpolation interp,
+                 BorderMode border, Rgb fill) {
     const cv::Mat m = (cv::Mat_<double>(2, 3) << forward(0, 0), forward(0, 1), forward(0, 2), forward(1, 0),
                        forward(1, 1), forward(1, 2));
     cv::Mat dst;
@@ -108,8 +116,8 @@ Image opencvPerspective(const Image& src, const Matrix3& forward, int outW, int 
                        forward(1, 1), forward(1, 2), forward(2, 0), forward(2, 1), forward(2, 2));
     cv::Mat dst;
     cv::warpPerspective(toMat(src), dst, m, cv::Size(outW, outH),
-                        interp == Interpolation::Nearest ? cv::INTER_NEAREST : cv::INTER_LINEAR, cvBorder(border),
-                        cv::Scalar(fill[0], fill[1], fill[2], 0));
+                        interp == Interpolation::Nearest ? cv::INTER_NEAREST : cv::INTER_LINEAR,
+                        cvBorder(border), cv::Scalar(fill[0], fill[1], fill[2], 0));
     return fromMat(dst);
 }
 
@@ -132,6 +140,7 @@ private slots:
     void identityIsBitExact();
     void flipsAreExact();
     void wholePixelMapsAreRowCopies();
+    void separablePassesArePerPixel();
     void halfPixelErrorWouldBeCaught();
 };
 
@@ -177,13 +186,17 @@ void TestWarp::matchesReferences() {
             QVERIFY2(toCv.withinLinearBounds(), (where + " vs OpenCV: " + toCv.describe()).constData());
         } else {
             // Nearest: a pixel may pick the other neighbour on a rounding tie.
-            QVERIFY2(toNaive.pixelFractionDiffering() <= 0.005, (where + " vs naive: " + toNaive.describe()).constData());
-            QVERIFY2(toCv.pixelFractionDiffering() <= 0.005, (where + " vs OpenCV: " + toCv.describe()).constData());
+            QVERIFY2(toNaive.pixelFractionDiffering() <= 0.005,
+                     (where + " vs naive: " + toNaive.describe()).constData());
+            QVERIFY2(toCv.pixelFractionDiffering() <= 0.005,
+                     (where + " vs OpenCV: " + toCv.describe()).constData());
         }
     }
 }
 
-void TestWarp::perspectiveMatchesReferences_data() { matchesReferences_data(); }
+void TestWarp::perspectiveMatchesReferences_data() {
+    matchesReferences_data();
+}
 
 void TestWarp::perspectiveMatchesReferences() {
     // Projective warps (WarpStep::projective, the perspective op's) against cv::warpPerspective and
@@ -210,12 +223,16 @@ void TestWarp::perspectiveMatchesReferences() {
             // too) are far from exact ones: there the bound is OpenCV's own distance to the reference.
             const Diff cvToNaive = compare(cvOut, naive);
             const bool asCloseAsOpenCv = toNaive.meanAbs <= cvToNaive.meanAbs + 0.05 && toNaive.maxAbs <= 8;
-            QVERIFY2(toNaive.withinLinearBounds() || asCloseAsOpenCv,
-                     (where + " vs naive: " + toNaive.describe() + "; OpenCV vs naive: " + cvToNaive.describe()).constData());
+            QVERIFY2(
+                toNaive.withinLinearBounds() || asCloseAsOpenCv,
+                (where + " vs naive: " + toNaive.describe() + "; OpenCV vs naive: " + cvToNaive.describe())
+                    .constData());
             QVERIFY2(toCv.withinLinearBounds(), (where + " vs OpenCV: " + toCv.describe()).constData());
         } else {
-            QVERIFY2(toNaive.pixelFractionDiffering() <= 0.005, (where + " vs naive: " + toNaive.describe()).constData());
-            QVERIFY2(toCv.pixelFractionDiffering() <= 0.005, (where + " vs OpenCV: " + toCv.describe()).constData());
+            QVERIFY2(toNaive.pixelFractionDiffering() <= 0.005,
+                     (where + " vs naive: " + toNaive.describe()).constData());
+            QVERIFY2(toCv.pixelFractionDiffering() <= 0.005,
+                     (where + " vs OpenCV: " + toCv.describe()).constData());
         }
     }
 }
@@ -237,7 +254,8 @@ void TestWarp::perspectiveTransformMapsCorners() {
     }
     const cv::Mat cvM = cv::getPerspectiveTransform(a, b);
     for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) QVERIFY(std::abs(cvM.at<double>(r, c) - m(r, c)) < 1e-12 * (1 + std::abs(m(r, c))));
+        for (int c = 0; c < 3; ++c)
+            QVERIFY(std::abs(cvM.at<double>(r, c) - m(r, c)) < 1e-12 * (1 + std::abs(m(r, c))));
 }
 
 void TestWarp::wholePhotoAgainstOpenCv() {
@@ -250,9 +268,10 @@ void TestWarp::wholePhotoAgainstOpenCv() {
         a.shear_x_deg = 4;
         a.translate_x_px = 11;
         const Matrix3 m = affineMatrix(a, src.width, src.height);
-        const Image ours = engineWarp(src, m, src.width, src.height, Interpolation::Linear, BorderMode::Constant, {});
-        const Diff toCv = compare(ours, opencvWarp(src, m, src.width, src.height, Interpolation::Linear,
-                                                   BorderMode::Constant, {}));
+        const Image ours =
+            engineWarp(src, m, src.width, src.height, Interpolation::Linear, BorderMode::Constant, {});
+        const Diff toCv = compare(
+            ours, opencvWarp(src, m, src.width, src.height, Interpolation::Linear, BorderMode::Constant, {}));
         const Diff toNaive = compare(ours, referenceWarp(src, m, src.width, src.height, Interpolation::Linear,
                                                          BorderMode::Constant, {}));
         qInfo("%s: vs cv::warpAffine %s; vs double-precision reference %s", file, toCv.describe().constData(),
@@ -268,7 +287,9 @@ void TestWarp::affineMatrixMeaning() {
     auto apply = [](const Matrix3& m, double x, double y) {
         return QPointF(m(0, 0) * x + m(0, 1) * y + m(0, 2), m(1, 0) * x + m(1, 1) * y + m(1, 2));
     };
-    auto near = [](QPointF a, QPointF b) { return std::abs(a.x() - b.x()) < 1e-9 && std::abs(a.y() - b.y()) < 1e-9; };
+    auto near = [](QPointF a, QPointF b) {
+        return std::abs(a.x() - b.x()) < 1e-9 && std::abs(a.y() - b.y()) < 1e-9;
+    };
     AffineParams a;
     a.rotate_deg = 90;  // counter-clockwise on screen: a point right of the centre moves above it (y down)
     QVERIFY(near(apply(affineMatrix(a, w, h), cx + 10, cy), QPointF(cx, cy - 10)));
@@ -295,7 +316,8 @@ void TestWarp::affineMatrixMeaning() {
 void TestWarp::identityIsBitExact() {
     const Image src = photoCrop("coffee.png", 333, 211, 3);
     for (auto interp : {Interpolation::Nearest, Interpolation::Linear}) {
-        const Image out = engineWarp(src, Matrix3::identity(), src.width, src.height, interp, BorderMode::Constant, {});
+        const Image out =
+            engineWarp(src, Matrix3::identity(), src.width, src.height, interp, BorderMode::Constant, {});
         QVERIFY(samePixels(out, src));
     }
 }
@@ -315,6 +337,68 @@ void TestWarp::flipsAreExact() {
     }
 }
 
+void TestWarp::separablePassesArePerPixel() {
+    // Scales, crops with a resize and flips (affine maps without rotation or shear) run as a
+    // horizontal pass per source row and a vertical pass per output row (nearest: each row its
+    // columns' source pixels, or the row above's copy): the per-pixel warp's bytes
+    // for upscales, downscales, flips, fractional offsets, borders on every side, 3 and 4 channels,
+    // whole images and stripes of rows (as threads take them).
+    std::mt19937 rng(77);
+    int checked = 0;
+    for (const auto& [w, h] : {std::pair{1, 1}, {2, 2}, {9, 5}, {64, 33}, {301, 207}})
+        for (int channels : {3, 4}) {
+            const Image src = photoCrop("rocket.jpg", w, h, channels);
+            for (const double a : {1.0, 0.5, 0.37, 1.73, 2.0, -1.3, 0.25})
+                for (const double e : {1.0, 0.61, 2.5, -0.8})
+                    for (const auto& [outW, outH] :
+                         {std::pair{w, h}, {2 * w + 3, h + 1}, {std::max(1, w / 2), std::max(1, h / 3)}})
+                        for (auto interp : {Interpolation::Linear, Interpolation::Nearest}) {
+                            const BorderMode border = kBorders[std::size_t(rng() % std::size(kBorders))];
+                            WarpStep step = warpStepOf(Matrix3::identity(), w, h, outW, outH, interp, border,
+                                                       Rgb{12, 200, 77});
+                            const double c =
+                                std::uniform_real_distribution<double>(-3, 3)(rng) + (a < 0 ? w : 0);
+                            const double f =
+                                std::uniform_real_distribution<double>(-3, 3)(rng) + (e < 0 ? h : 0);
+                            step.inverse = std::array<double, 6>{a, 0, c, 0, e, f};
+                            step.copy = false;
+                            Image perPixel(outW, outH, channels, Image::Uninitialised{});
+                            warpRowsPerPixel(src, perPixel, step, 0, outH);
+                            Image passes(outW, outH, channels, Image::Uninitialised{});
+                            const int split = outH / 3;
+                            warpRows(src, passes, step, 0, split);
+                            warpRows(src, passes, step, split, outH);
+                            for (int y = 0; y < outH; ++y)
+                                if (std::memcmp(perPixel.row(y), passes.row(y),
+                                                std::size_t(outW) * channels) != 0) {
+                                    int x = 0;
+                                    while (std::memcmp(perPixel.at(x, y), passes.at(x, y),
+                                                       std::size_t(channels)) == 0)
+                                        ++x;
+                                    QFAIL(qPrintable(
+                                        QString(
+                                            "%1x%2 (%3 ch) -> %4x%5, scale %6 x %7, offset (%8, %9), border "
+                                            "%10, %11: first difference at (%12, %13)")
+                                            .arg(w)
+                                            .arg(h)
+                                            .arg(channels)
+                                            .arg(outW)
+                                            .arg(outH)
+                                            .arg(a)
+                                            .arg(e)
+                                            .arg(c)
+                                            .arg(f)
+                                            .arg(int(border))
+                                            .arg(interpolationName(interp))
+                                            .arg(x)
+                                            .arg(y)));
+                                }
+                            ++checked;
+                        }
+        }
+    QCOMPARE(checked, 5 * 2 * 7 * 4 * 3 * 2);
+}
+
 void TestWarp::wholePixelMapsAreRowCopies() {
     // Flips, transposes, quarter turns, crops and pads (signed permutations with whole offsets, the
     // offsets taking rows and columns off both edges) as row copies, reversals and fills: the
@@ -327,12 +411,13 @@ void TestWarp::wholePixelMapsAreRowCopies() {
             for (int perm = 0; perm < 8; ++perm) {
                 const bool transposed = perm & 4;
                 const double sx = perm & 1 ? -1 : 1, sy = perm & 2 ? -1 : 1;
-                for (const auto& [outW, outH] : {std::pair{w, h}, {h, w}, {w + 9, h + 4}, {std::max(1, w - 3), 2}})
+                for (const auto& [outW, outH] :
+                     {std::pair{w, h}, {h, w}, {w + 9, h + 4}, {std::max(1, w - 3), 2}})
                     for (const auto& [ox, oy] : {std::pair{0, 0}, {3, -2}, {-5, 7}, {w - 1, h - 1}})
                         for (BorderMode border : kBorders)
                             for (auto interp : {Interpolation::Nearest, Interpolation::Linear}) {
-                                WarpStep step = warpStepOf(Matrix3::identity(), w, h, outW, outH, interp, border,
-                                                           Rgb{12, 200, 77});
+                                WarpStep step = warpStepOf(Matrix3::identity(), w, h, outW, outH, interp,
+                                                           border, Rgb{12, 200, 77});
                                 // source x = a x + b y + c, source y = d x + e y + f
                                 const double c = (sx < 0 ? (transposed ? outH : outW) - 1 : 0) + ox;
                                 const double f = (sy < 0 ? (transposed ? outW : outH) - 1 : 0) + oy;
@@ -348,26 +433,39 @@ void TestWarp::wholePixelMapsAreRowCopies() {
                                 QString where;
                                 for (int y = 0; y < outH && where.isEmpty(); ++y)
                                     for (int x = 0; x < outW && where.isEmpty(); ++x)
-                                        if (std::memcmp(fast.at(x, y), generic.at(x, y), std::size_t(channels)))
+                                        if (std::memcmp(fast.at(x, y), generic.at(x, y),
+                                                        std::size_t(channels)))
                                             where = QString(" first at (%1, %2): %3 vs %4")
-                                                        .arg(x).arg(y).arg(fast.at(x, y)[0]).arg(generic.at(x, y)[0]);
+                                                        .arg(x)
+                                                        .arg(y)
+                                                        .arg(fast.at(x, y)[0])
+                                                        .arg(generic.at(x, y)[0]);
                                 if (!where.isEmpty())
-                                    QFAIL(qPrintable(QString("%1x%2 (%3 ch) -> %4x%5, map %6, offset (%7, %8), border "
-                                                             "%9, %10")
-                                                         .arg(w).arg(h).arg(channels).arg(outW).arg(outH)
-                                                         .arg(perm).arg(ox).arg(oy).arg(int(border))
-                                                         .arg(interp == Interpolation::Linear ? "linear" : "nearest") +
-                                                     where));
+                                    QFAIL(qPrintable(
+                                        QString("%1x%2 (%3 ch) -> %4x%5, map %6, offset (%7, %8), border "
+                                                "%9, %10")
+                                            .arg(w)
+                                            .arg(h)
+                                            .arg(channels)
+                                            .arg(outW)
+                                            .arg(outH)
+                                            .arg(perm)
+                                            .arg(ox)
+                                            .arg(oy)
+                                            .arg(int(border))
+                                            .arg(interp == Interpolation::Linear ? "linear" : "nearest") +
+                                        where));
                                 ++checked;
                             }
             }
         }
     QCOMPARE(checked, 5 * 2 * 8 * 4 * 4 * 5 * 2);
     // Not whole pixels: sampled, not copied.
-    WarpStep half = warpStepOf(Matrix3::translation(0.5, 0), 8, 8, 8, 8, Interpolation::Linear, BorderMode::Constant, {});
+    WarpStep half =
+        warpStepOf(Matrix3::translation(0.5, 0), 8, 8, 8, 8, Interpolation::Linear, BorderMode::Constant, {});
     QVERIFY(!cpu::integerWarp(half, 8, 8, 8, 8));
-    WarpStep turn = warpStepOf(Matrix3{{0.96, -0.28, 1, 0.28, 0.96, 0, 0, 0, 1}}, 8, 8, 8, 8, Interpolation::Nearest,
-                               BorderMode::Constant, {});
+    WarpStep turn = warpStepOf(Matrix3{{0.96, -0.28, 1, 0.28, 0.96, 0, 0, 0, 1}}, 8, 8, 8, 8,
+                               Interpolation::Nearest, BorderMode::Constant, {});
     QVERIFY(!cpu::integerWarp(turn, 8, 8, 8, 8));
     // The reversal kernel on its own, every length around the vector width, 1, 3 and 4 bytes a pixel.
     for (int channels : {1, 3, 4})
@@ -389,8 +487,8 @@ void TestWarp::halfPixelErrorWouldBeCaught() {
     a.rotate_deg = 10;
     const Matrix3 m = affineMatrix(a, src.width, src.height);
     const Image good = referenceWarp(src, m, 256, 256, Interpolation::Linear, BorderMode::Reflect101, {});
-    const Image shifted =
-        engineWarp(src, Matrix3::translation(0.5, 0.5) * m, 256, 256, Interpolation::Linear, BorderMode::Reflect101, {});
+    const Image shifted = engineWarp(src, Matrix3::translation(0.5, 0.5) * m, 256, 256, Interpolation::Linear,
+                                     BorderMode::Reflect101, {});
     const Diff d = compare(shifted, good);
     QVERIFY2(!d.withinLinearBounds(), d.describe().constData());
 }

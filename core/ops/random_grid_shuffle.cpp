@@ -175,6 +175,34 @@ public:
             fys[std::size_t(y)] = (y + 0.5) / sy - 0.5;
             rowOf[std::size_t(y)] = index(ys, std::clamp(int(std::floor(fys[std::size_t(y)] + 0.5)), 0, frameH - 1));
         }
+        if (sx == 1.0 && sy == 1.0 && W == frameW && H == frameH) {
+            // At full resolution the maps' values are whole pixels, x + (src.x0 - to.x0) and
+            // y + (src.y0 - to.y0) exactly (the float expressions below with fx = x, fy = y): given
+            // as integers, without the float maps.
+            std::vector<int> xy(2 * std::size_t(W) * std::size_t(H));
+            std::vector<int> dx(static_cast<std::size_t>(cols)), dy(static_cast<std::size_t>(cols));
+            int lastRow = -1;
+            for (int y = 0; y < H; ++y) {
+                const int row = rowOf[std::size_t(y)];
+                if (row != lastRow) {
+                    for (int col = 0; col < cols; ++col) {
+                        const GridCell& to = cells[std::size_t(row * cols + col)];
+                        const GridCell& src = cells[std::size_t(from[std::size_t(row * cols + col)])];
+                        dx[std::size_t(col)] = src.x0 - to.x0;
+                        dy[std::size_t(col)] = src.y0 - to.y0;
+                    }
+                    lastRow = row;
+                }
+                int* o = xy.data() + 2 * std::size_t(y) * std::size_t(W);
+                for (int x = 0; x < W; ++x) {
+                    const std::size_t col = std::size_t(colOf[std::size_t(x)]);
+                    o[2 * x] = x + dx[col];
+                    o[2 * x + 1] = y + dy[col];
+                }
+            }
+            b.remapStageWhole(std::move(xy), Interpolation::Linear, BorderMode::Replicate, Rgb{0, 0, 0});
+            return;
+        }
         std::vector<float> mx(std::size_t(W) * H), my(mx.size());
         for (int y = 0; y < H; ++y) {
             const double fy = fys[std::size_t(y)];
