@@ -48,8 +48,8 @@ int borderIndex(int p, int len, BorderMode mode);
 void warpRows(const ImageView& src, Image& dst, const WarpStep& w, int y0, int y1);
 /// The same with the warp's coordinate tables made once for all the rows of a stage.
 void warpRows(const ImageView& src, Image& dst, const WarpStep& w, const WarpTables& tables, int y0, int y1);
-/// warpRows computing every pixel on its own (no separable passes for scales and flips): the form
-/// the faster ones are tested against, bit for bit.
+/// warpRows computing every pixel on its own (no separable passes for scales and flips, no blocks of
+/// eight pixels): the form the faster ones are tested against, bit for bit.
 void warpRowsPerPixel(const ImageView& src, Image& dst, const WarpStep& w, int y0, int y1);
 /// Rows [y0, y1) of `dst` are those of `src` (the same size) through `step`'s tables: a copy stage and
 /// the table step after it in one pass.

@@ -9,6 +9,7 @@
 #include <numbers>
 #include <vector>
 
+#include "cpu/flare_rows.h"
 #include "raster.h"
 
 namespace auglab::cpu_drawn {
@@ -47,25 +48,41 @@ void boxBlur8u(std::vector<std::uint8_t>& layer, int w, int h, int k, const RowL
     const int a = k / 2;
     const BoxDivider divide(k);
     const std::size_t rowValues = std::size_t(w) * 3;
+    // Window sums as running sums (each step adds the value entering the window and subtracts the
+    // one leaving it): integers, so the same sums as adding each window's k values, in O(1) a value.
     std::vector<std::uint32_t> rowSums(rowValues * std::size_t(h));
     loop(h, [&](int y0, int y1) {
+        // The row's values at t = -a .. w - a + k - 2, reflected once per row.
+        std::vector<std::uint32_t> padded((std::size_t(w) + std::size_t(k) - 1) * 3);
         for (int y = y0; y < y1; ++y) {
             const std::uint8_t* src = layer.data() + rowValues * std::size_t(y);
+            for (int i = 0; i < w + k - 1; ++i)
+                for (std::size_t c = 0; c < 3; ++c)
+                    padded[std::size_t(i) * 3 + c] = src[std::size_t(reflect101(i - a, w)) * 3 + c];
             std::uint32_t* dst = rowSums.data() + rowValues * std::size_t(y);
-            for (int x = 0; x < w; ++x)
-                for (int t = x - a; t < x - a + k; ++t) {
-                    const std::size_t from = std::size_t(reflect101(t, w)) * 3;
-                    for (std::size_t c = 0; c < 3; ++c) dst[std::size_t(x) * 3 + c] += src[from + c];
+            std::uint32_t sum[3] = {0, 0, 0};
+            for (int i = 0; i < k; ++i)
+                for (std::size_t c = 0; c < 3; ++c) sum[c] += padded[std::size_t(i) * 3 + c];
+            for (std::size_t c = 0; c < 3; ++c) dst[c] = sum[c];
+            for (int x = 1; x < w; ++x)
+                for (std::size_t c = 0; c < 3; ++c) {
+                    sum[c] += padded[std::size_t(x + k - 1) * 3 + c] - padded[std::size_t(x - 1) * 3 + c];
+                    dst[std::size_t(x) * 3 + c] = sum[c];
                 }
         }
     });
     loop(h, [&](int y0, int y1) {
-        std::vector<std::uint32_t> acc(rowValues);
+        const auto rowAt = [&](int t) { return rowSums.data() + rowValues * std::size_t(reflect101(t, h)); };
+        std::vector<std::uint32_t> acc(rowValues, 0u);
+        for (int t = y0 - a; t < y0 - a + k; ++t) {
+            const std::uint32_t* src = rowAt(t);
+            for (std::size_t i = 0; i < rowValues; ++i) acc[i] += src[i];
+        }
         for (int y = y0; y < y1; ++y) {
-            std::fill(acc.begin(), acc.end(), 0u);
-            for (int t = y - a; t < y - a + k; ++t) {
-                const std::uint32_t* src = rowSums.data() + rowValues * std::size_t(reflect101(t, h));
-                for (std::size_t i = 0; i < rowValues; ++i) acc[i] += src[i];
+            if (y > y0) {  // the window moves down a row (unsigned arithmetic: the sum stays exact)
+                const std::uint32_t* in = rowAt(y - a + k - 1);
+                const std::uint32_t* out = rowAt(y - a - 1);
+                for (std::size_t i = 0; i < rowValues; ++i) acc[i] += in[i] - out[i];
             }
             std::uint8_t* out = layer.data() + rowValues * std::size_t(y);
             for (std::size_t i = 0; i < rowValues; ++i) out[i] = divide(acc[i]);
@@ -251,12 +268,20 @@ void applyOverlayFlare(Image& img, const FlareStep& s, const RowLoop& loop) {
     std::vector<const FlareStep::Circle*> all;
     for (const auto& c : s.circles) all.push_back(&c);
     for (const auto& c : s.sun) all.push_back(&c);
-    const auto blend = [](std::uint8_t over, std::uint8_t out, float a, float b) {
-        const float v = static_cast<float>(over) * a + static_cast<float>(out) * b;
-        return static_cast<std::uint8_t>(std::clamp(std::nearbyint(v), 0.0f, 255.0f));
-    };
+    // The discs as cpu::FlareDiscs' arrays (the runs filled in per row).
+    std::vector<std::int32_t> red, green, blue;
+    std::vector<float> alpha, beta;
+    for (const FlareStep::Circle* c : all) {
+        red.push_back(c->colour[0]);
+        green.push_back(c->colour[1]);
+        blue.push_back(c->colour[2]);
+        alpha.push_back(c->alpha);
+        beta.push_back(c->beta);
+    }
     loop(h, [&](int y0, int y1) {
-        std::vector<int> runX0(all.size()), runX1(all.size());
+        std::vector<std::int32_t> runX0(all.size()), runX1(all.size());
+        const cpu::FlareDiscs discs{runX0.data(), runX1.data(), red.data(), green.data(), blue.data(),
+                                    alpha.data(), beta.data(),  all.size(), nCircles};
         for (int y = y0; y < y1; ++y) {
             const auto& runs = rows[std::size_t(y)];
             if (runs.empty()) continue;
@@ -269,19 +294,8 @@ void applyOverlayFlare(Image& img, const FlareStep& s, const RowLoop& loop) {
                 lo = std::min(lo, r.x0);
                 hi = std::max(hi, r.x1);
             }
-            std::uint8_t* row = img.row(y);
-            for (int x = lo; x <= hi; ++x) {
-                std::uint8_t* px = row + std::size_t(x) * cn;
-                std::array<std::uint8_t, 3> over{px[0], px[1], px[2]}, out = over;
-                for (std::size_t i = 0; i < all.size(); ++i) {
-                    if (i == nCircles) over = out;  // the sun's overlay starts from the result
-                    const FlareStep::Circle& c = *all[i];
-                    if (runX0[i] <= x && x <= runX1[i]) over = c.colour;
-                    if (over != out)
-                        for (std::size_t k = 0; k < 3; ++k) out[k] = blend(over[k], out[k], c.alpha, c.beta);
-                }
-                std::copy(out.begin(), out.end(), px);
-            }
+            // The sun's overlay starts from the result (discs.restart); see cpu/flare_rows.h.
+            cpu::flareOverlayRow(img.row(y), img.channels, lo, hi, discs);
         }
     });
 }

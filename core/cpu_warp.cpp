@@ -96,7 +96,7 @@ void warpNearest(const ImageView& src, Image& dst, const WarpStep& w, const Warp
 
 template <int CN, bool Projective>
 void warpLinear(const ImageView& src, Image& dst, const WarpStep& w, const WarpTables& t,
-                const std::uint8_t* cval, int y0, int y1, int xBegin = 0, int xEnd = -1);
+                const std::uint8_t* cval, int y0, int y1, int xBegin = 0, int xEnd = -1, bool blocks = true);
 
 /// warpNearest of a separable affine warp: each output row a copy of its source row's pixels at
 /// the columns' source offsets (found once), or of the output row above when both read the same
@@ -227,7 +227,7 @@ void warpLinearSeparable(const ImageView& src, Image& dst, const WarpStep& w, co
 
 template <int CN, bool Projective>
 void warpLinear(const ImageView& src, Image& dst, const WarpStep& w, const WarpTables& t,
-                const std::uint8_t* cval, int y0, int y1, int xBegin, int xEnd) {
+                const std::uint8_t* cval, int y0, int y1, int xBegin, int xEnd, bool blocks) {
     if (xEnd < 0) xEnd = dst.width;
     const std::vector<int>& adelta = t.adelta;
     const std::vector<int>& bdelta = t.bdelta;
@@ -236,7 +236,7 @@ void warpLinear(const ImageView& src, Image& dst, const WarpStep& w, const WarpT
     const unsigned fastH = static_cast<unsigned>(std::max(sh - 1, 0));
     const std::size_t stride = src.stride;
     [[maybe_unused]] const std::uint8_t* srcEnd = src.data + src.size;
-    const bool avx2 = !Projective && cpuHasAvx2();
+    const bool avx2 = blocks && cpuHasAvx2();
     const LinearBlockSource block{src.data, stride, src.size, int(fastW), int(fastH)};
     for (int y = y0; y < y1; ++y) {
         const int X0 = Projective ? 0 : t.x0[static_cast<std::size_t>(y)];
@@ -247,7 +247,21 @@ void warpLinear(const ImageView& src, Image& dst, const WarpStep& w, const WarpT
         int blockEnd = 0;  // pixels before this were done eight at a time
         for (int x = xBegin; x < xEnd; ++x, out += CN) {
             if (avx2 && x >= blockEnd && x + 8 <= xEnd) {
-                if (linearBlock8Avx2<CN>(block, X0, Y0, adelta.data() + x, bdelta.data() + x, out)) {
+                bool done;
+                if constexpr (Projective) {
+                    // Positions of eight pixels (a remap's from its map, a homography's computed as
+                    // position() computes them), then the same interpolation as the affine blocks.
+                    if (row->remapRow) {
+                        done = linearBlock8PositionsAvx2<CN>(block, row->remapRow + 2 * x, out);
+                    } else {
+                        int xy[16];
+                        projectivePositions8Avx2(row->m.data(), row->X0, row->Y0, row->W0, row->unit, x, xy);
+                        done = linearBlock8PositionsAvx2<CN>(block, xy, out);
+                    }
+                } else {
+                    done = linearBlock8Avx2<CN>(block, X0, Y0, adelta.data() + x, bdelta.data() + x, out);
+                }
+                if (done) {
                     x += 7;
                     out += 7 * CN;
                     continue;
@@ -393,7 +407,7 @@ void warpRowsWith(const ImageView& src, Image& dst, const WarpStep& w, const War
         if (passes && linear && !P && cpuHasAvx2() && y0 < y1 && separable(tables, y0, y1))
             warpLinearSeparable<CN>(src, dst, w, tables, cval, y0, y1);
         else if (linear)
-            warpLinear<CN, P>(src, dst, w, tables, cval, y0, y1);
+            warpLinear<CN, P>(src, dst, w, tables, cval, y0, y1, 0, -1, passes);
         else if (passes && !P && y0 < y1 && separable(tables, y0, y1))
             warpNearestSeparable<CN>(src, dst, w, tables, cval, y0, y1);
         else

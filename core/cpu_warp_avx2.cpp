@@ -7,6 +7,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
+#include <climits>
 #include <cstring>
 
 namespace auglab {
@@ -75,6 +76,35 @@ inline void storePixels8(__m256i bytes, std::uint8_t* out) {
 }  // namespace
 
 template <int CN>
+bool linearBlock8AtAvx2(const LinearBlockSource& s, __m256i X, __m256i Y, std::uint8_t* out);
+
+void projectivePositions8Avx2(const double* m, double X0, double Y0, double W0, double unit, int x, int* xy) {
+    const __m256d m0 = _mm256_set1_pd(m[0]), m3 = _mm256_set1_pd(m[3]), m6 = _mm256_set1_pd(m[6]);
+    const __m256d x0 = _mm256_set1_pd(X0), y0 = _mm256_set1_pd(Y0), w0 = _mm256_set1_pd(W0);
+    const __m256d u = _mm256_set1_pd(unit), zero = _mm256_setzero_pd();
+    const __m256d hi = _mm256_set1_pd(double(INT_MAX)), lo = _mm256_set1_pd(double(INT_MIN));
+    __m128i X[2], Y[2];
+    for (int k = 0; k < 2; ++k) {
+        const __m256d xs =
+            _mm256_cvtepi32_pd(_mm_setr_epi32(x + 4 * k, x + 4 * k + 1, x + 4 * k + 2, x + 4 * k + 3));
+        const __m256d d = _mm256_add_pd(w0, _mm256_mul_pd(m6, xs));
+        // d != 0 ? unit / d : 0 (a zero divisor gives 0; unit / 0 is not computed into the result)
+        const __m256d nonzero = _mm256_cmp_pd(d, zero, _CMP_NEQ_UQ);
+        const __m256d r = _mm256_and_pd(nonzero, _mm256_div_pd(u, d));
+        // std::min(INT_MAX, v): v when v < INT_MAX, else INT_MAX (NaN too); then std::max(INT_MIN, .).
+        const auto clamp = [&](__m256d v) { return _mm256_max_pd(_mm256_min_pd(v, hi), lo); };
+        const __m256d vx = clamp(_mm256_mul_pd(_mm256_add_pd(x0, _mm256_mul_pd(m0, xs)), r));
+        const __m256d vy = clamp(_mm256_mul_pd(_mm256_add_pd(y0, _mm256_mul_pd(m3, xs)), r));
+        X[k] = _mm256_cvtpd_epi32(vx);  // nearest even, as nearbyint; in range after the clamp
+        Y[k] = _mm256_cvtpd_epi32(vy);
+    }
+    for (int k = 0; k < 2; ++k) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(xy + 8 * k), _mm_unpacklo_epi32(X[k], Y[k]));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(xy + 8 * k + 4), _mm_unpackhi_epi32(X[k], Y[k]));
+    }
+}
+
+template <int CN>
 void linearRowAvx2(const std::uint8_t* row, const int* off, const std::uint64_t* wx, int n, std::int16_t* h) {
     const __m256i interleave = CN == 3
                                    ? _mm256_setr_epi8(0, 3, 1, 4, 2, 5, 6, 7, 8, 11, 9, 12, 10, 13, 14, 15, 0,
@@ -137,6 +167,22 @@ bool linearBlock8Avx2(const LinearBlockSource& s, int X0, int Y0, const int* ade
     const __m256i Y = _mm256_srai_epi32(
         _mm256_add_epi32(_mm256_set1_epi32(Y0), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bdelta))),
         5);
+    return linearBlock8AtAvx2<CN>(s, X, Y, out);
+}
+
+template <int CN>
+bool linearBlock8PositionsAvx2(const LinearBlockSource& s, const int* xy, std::uint8_t* out) {
+    // X and Y interleaved: the even and the odd 32-bit values of two registers.
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xy));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xy + 8));
+    const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i pa = _mm256_permutevar8x32_epi32(a, even), pb = _mm256_permutevar8x32_epi32(b, even);
+    const __m256i X = _mm256_permute2x128_si256(pa, pb, 0x20), Y = _mm256_permute2x128_si256(pa, pb, 0x31);
+    return linearBlock8AtAvx2<CN>(s, X, Y, out);
+}
+
+template <int CN>
+bool linearBlock8AtAvx2(const LinearBlockSource& s, __m256i X, __m256i Y, std::uint8_t* out) {
     const __m256i sx = _mm256_srai_epi32(X, 5), sy = _mm256_srai_epi32(Y, 5);
     const __m256i minus1 = _mm256_set1_epi32(-1);
     const __m256i inside = _mm256_and_si256(
@@ -179,6 +225,8 @@ bool linearBlock8Avx2(const LinearBlockSource& s, int X0, int Y0, const int* ade
 
 template bool linearBlock8Avx2<3>(const LinearBlockSource&, int, int, const int*, const int*, std::uint8_t*);
 template bool linearBlock8Avx2<4>(const LinearBlockSource&, int, int, const int*, const int*, std::uint8_t*);
+template bool linearBlock8PositionsAvx2<3>(const LinearBlockSource&, const int*, std::uint8_t*);
+template bool linearBlock8PositionsAvx2<4>(const LinearBlockSource&, const int*, std::uint8_t*);
 
 }  // namespace auglab
 
@@ -194,6 +242,13 @@ bool linearBlock8Avx2(const LinearBlockSource&, int, int, const int*, const int*
 }
 template bool linearBlock8Avx2<3>(const LinearBlockSource&, int, int, const int*, const int*, std::uint8_t*);
 template bool linearBlock8Avx2<4>(const LinearBlockSource&, int, int, const int*, const int*, std::uint8_t*);
+template <int CN>
+bool linearBlock8PositionsAvx2(const LinearBlockSource&, const int*, std::uint8_t*) {
+    return false;
+}
+void projectivePositions8Avx2(const double*, double, double, double, double, int, int*) {}
+template bool linearBlock8PositionsAvx2<3>(const LinearBlockSource&, const int*, std::uint8_t*);
+template bool linearBlock8PositionsAvx2<4>(const LinearBlockSource&, const int*, std::uint8_t*);
 template <int CN>
 void linearRowAvx2(const std::uint8_t*, const int*, const std::uint64_t*, int, std::int16_t*) {}
 template <int CN>

@@ -24,6 +24,17 @@ template <int CN>
 bool linearBlock8Avx2(const LinearBlockSource& s, int X0, int Y0, const int* adelta, const int* bdelta,
                       std::uint8_t* out);
 
+/// The same for eight output pixels whose positions are given (1/32 pixel, X and Y interleaved:
+/// xy[2i], xy[2i + 1]): a projective warp's or a remap's.
+template <int CN>
+bool linearBlock8PositionsAvx2(const LinearBlockSource& s, const int* xy, std::uint8_t* out);
+
+/// ProjectiveRow::position of output pixels x .. x + 7 (X and Y interleaved into xy[16]), four
+/// doubles at a time with the scalar code's operations (a product, then a sum; the reciprocal
+/// scaled; clamped as std::min and std::max clamp, NaN included; rounded to nearest even): the
+/// same integers. `m` the homography, X0/Y0/W0 the row terms, `unit` 32 or 1.
+void projectivePositions8Avx2(const double* m, double X0, double Y0, double W0, double unit, int x, int* xy);
+
 /// The separable form of the same interpolation, for warps whose source column depends on the output
 /// column alone and source row on the output row alone (scales, crops with a resize, flips: an
 /// affine map without rotation or shear). The horizontal pass of one source row: h[4i + c] =

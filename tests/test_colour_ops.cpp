@@ -16,6 +16,7 @@
 
 #include "colour.h"
 #include "cpu/colour_rows.h"
+#include "cpu/flare_rows.h"
 #include "cpu/lut.h"
 #include "cpu/simd_targets.h"
 #include "cpu/tail_rows.h"
@@ -463,6 +464,40 @@ private slots:
                             for (std::size_t x = pixels; x < plane; ++x) QCOMPARE(chw[c * plane + x], 99.0f);
                     }
                 }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
+    /// The sun flare's overlay blends (core/cpu/flare_rows.h) on every SIMD target: the scalar
+    /// definition's bytes (test_weather checks that against OpenCV) for rows of random pixels and
+    /// discs that overlap, cover nothing or the whole row, with the sun's restart, 3 and 4 channels.
+    void flareRowsAreTheirDefinition() {
+        std::mt19937 rng(23);
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            for (int trial = 0; trial < 200; ++trial) {
+                const int cn = trial % 2 ? 4 : 3, w = 1 + int(rng() % 97);
+                const std::size_t count = rng() % 9;
+                std::vector<std::int32_t> x0(count), x1(count), r(count), g(count), b(count);
+                std::vector<float> alpha(count), beta(count);
+                for (std::size_t i = 0; i < count; ++i) {
+                    x0[i] = int(rng() % unsigned(w + 4)) - 2;
+                    x1[i] = rng() % 5 == 0 ? -1 : x0[i] + int(rng() % unsigned(w));
+                    r[i] = int(rng() % 256), g[i] = int(rng() % 256), b[i] = int(rng() % 256);
+                    alpha[i] = std::uniform_real_distribution<float>(0, 1)(rng);
+                    beta[i] = rng() % 3 == 0 ? 1 - alpha[i] : std::uniform_real_distribution<float>(0, 1.2f)(rng);
+                }
+                const cpu::FlareDiscs discs{x0.data(), x1.data(), r.data(), g.data(), b.data(), alpha.data(),
+                                            beta.data(), count, rng() % (count + 1)};
+                std::vector<std::uint8_t> row(std::size_t(w) * cn);
+                for (auto& v : row) v = static_cast<std::uint8_t>(rng());
+                const int lo = int(rng() % unsigned(w)), hi = lo + int(rng() % unsigned(w - lo));
+                std::vector<std::uint8_t> want = row, got = row;
+                cpu::flareOverlayRowScalar(want.data(), cn, lo, hi, discs);
+                cpu::flareOverlayRow(got.data(), cn, lo, hi, discs);
+                QVERIFY2(got == want, qPrintable(QString("%1: trial %2 (%3 px, %4 discs)").arg(target).arg(trial).arg(w).arg(count)));
+            }
         });
         QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
     }

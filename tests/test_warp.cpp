@@ -13,9 +13,11 @@
 #include "cpu/integer_warp.h"
 #include "cpu/pixel_rows.h"
 #include "cpu_backend.h"
+#include "cpu_warp_avx2.h"
 #include "geometry.h"
 #include "image_io.h"
 #include "test_support.h"
+#include "warp_fixed_point.h"
 
 using namespace auglab;
 using namespace auglab::testing;
@@ -141,6 +143,7 @@ private slots:
     void flipsAreExact();
     void wholePixelMapsAreRowCopies();
     void separablePassesArePerPixel();
+    void blocksArePerPixel();
     void halfPixelErrorWouldBeCaught();
 };
 
@@ -397,6 +400,83 @@ void TestWarp::separablePassesArePerPixel() {
                         }
         }
     QCOMPARE(checked, 5 * 2 * 7 * 4 * 3 * 2);
+}
+
+void TestWarp::blocksArePerPixel() {
+    // Eight output pixels at a time (AVX2) for affine maps, homographies (positions computed per
+    // pixel as cv::warpPerspective computes them) and remaps (positions from the map, some outside
+    // the image and past its last row, where the 8-byte loads must not read past the buffer): the
+    // per-pixel warp's bytes, 3 and 4 channels, every border.
+    std::mt19937 rng(91);
+    int checked = 0;
+    for (const auto& [w, h] : {std::pair{9, 5}, {64, 37}, {301, 207}})
+        for (int channels : {3, 4}) {
+            const Image src = photoCrop("coffee.png", w, h, channels);
+            for (int trial = 0; trial < 6; ++trial) {
+                const BorderMode border = kBorders[std::size_t(trial) % std::size(kBorders)];
+                const Matrix3 m = trial % 3 == 0 ? randomMatrix(rng, w, h) : randomHomography(rng, w, h);
+                WarpStep step = warpStepOf(m, w, h, w, h, Interpolation::Linear, border, Rgb{9, 99, 199});
+                if (trial % 3 == 2) {  // a remap of random positions, most inside
+                    auto map = std::make_shared<RemapMap>();
+                    map->width = w;
+                    map->height = h;
+                    for (int i = 0; i < w * h; ++i) {
+                        const bool out = rng() % 10 == 0;
+                        map->xy.push_back(int(rng() % unsigned(32 * (w + (out ? 8 : 0)))) - (out ? 128 : 0));
+                        map->xy.push_back(int(rng() % unsigned(32 * (h + (out ? 8 : 0)))) - (out ? 128 : 0));
+                    }
+                    step.projective = true;
+                    step.remap = map;
+                }
+                Image perPixel(w, h, channels, Image::Uninitialised{}),
+                    blocks(w, h, channels, Image::Uninitialised{});
+                warpRowsPerPixel(src, perPixel, step, 0, h);
+                warpRows(src, blocks, step, 0, h);
+                for (int y = 0; y < h; ++y)
+                    for (int x = 0; x < w; ++x)
+                        if (std::memcmp(perPixel.at(x, y), blocks.at(x, y), std::size_t(channels)) != 0)
+                            QFAIL(qPrintable(QString("%1x%2 (%3 ch), trial %4: first difference at (%5, %6)")
+                                                 .arg(w)
+                                                 .arg(h)
+                                                 .arg(channels)
+                                                 .arg(trial)
+                                                 .arg(x)
+                                                 .arg(y)));
+                ++checked;
+            }
+        }
+    QCOMPARE(checked, 3 * 2 * 6);
+    // The eight positions at a time against ProjectiveRow::position, for homographies whose divisor
+    // crosses zero along a row (positions past an int's range, a zero divisor) as well.
+    if (!cpuHasAvx2()) return;
+    for (int trial = 0; trial < 40; ++trial) {
+        WarpStep step;
+        step.projective = true;
+        step.interpolation = trial % 2 ? Interpolation::Linear : Interpolation::Nearest;
+        for (double& v : step.homography) v = std::uniform_real_distribution<double>(-2, 2)(rng);
+        if (trial % 4 == 0)
+            step.homography[6] = 0.05, step.homography[7] = 0, step.homography[8] = -1.0;  // d = 0 at x = 20
+        for (int y : {0, 3, 250}) {
+            const ProjectiveRow row(step, y);
+            for (int x = 0; x < 64; x += 8) {
+                int xy[16];
+                projectivePositions8Avx2(row.m.data(), row.X0, row.Y0, row.W0, row.unit, x, xy);
+                for (int i = 0; i < 8; ++i) {
+                    int X, Y;
+                    row.position(x + i, X, Y);
+                    QVERIFY2(xy[2 * i] == X && xy[2 * i + 1] == Y,
+                             qPrintable(QString("trial %1, (%2, %3): %4, %5 vs %6, %7")
+                                            .arg(trial)
+                                            .arg(x + i)
+                                            .arg(y)
+                                            .arg(xy[2 * i])
+                                            .arg(xy[2 * i + 1])
+                                            .arg(X)
+                                            .arg(Y)));
+                }
+            }
+        }
+    }
 }
 
 void TestWarp::wholePixelMapsAreRowCopies() {
