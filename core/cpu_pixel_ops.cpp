@@ -523,9 +523,14 @@ void noiseRows(Image& img, const NoiseStep& n, int y0, int y1) {
             std::uint8_t* p = img.row(y);
             for (int x = 0; x < img.width; ++x, p += cn) {
                 const auto words = pixelNoiseWords(n.seed, x, y);
-                float g[4];
-                boxMuller(words[0], words[1], g[0], g[1]);
-                boxMuller(words[2], words[3], g[2], g[3]);
+                // Only the normals used: one (all channels), or three (per channel).
+                float g[3] = {};
+                if (n.perChannel) {
+                    boxMuller(words[0], words[1], g[0], g[1]);
+                    g[2] = boxMullerFirst(words[2], words[3]);
+                } else {
+                    g[0] = boxMullerFirst(words[0], words[1]);
+                }
                 for (int c = 0; c < 3; ++c) {
                     const float z = n.perChannel ? g[c] : g[0];
                     const int delta = static_cast<int>(n.mean255 + n.std255 * z);  // truncated toward zero

@@ -54,4 +54,13 @@ inline void boxMuller(std::uint32_t w0, std::uint32_t w1, float& n0, float& n1) 
     n1 = r * std::sin(t);
 }
 
+/// boxMuller's first value alone (n0), by the same operations: for callers that need one.
+inline float boxMullerFirst(std::uint32_t w0, std::uint32_t w1) {
+    const float u1 = (static_cast<float>(w0 >> 8) + 1.0f) * (1.0f / 16777216.0f);
+    const float u2 = static_cast<float>(w1 >> 8) * (1.0f / 16777216.0f);
+    const float r = std::sqrt(-2.0f * std::log(u1));
+    const float t = 6.2831853071795864769f * u2;
+    return r * std::cos(t);
+}
+
 }  // namespace auglab
