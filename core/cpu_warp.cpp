@@ -183,6 +183,7 @@ void warpLinearSeparable(const ImageView& src, Image& dst, const WarpStep& w, co
         return;
     }
     const int n = xb - xa;
+    const int maxOff = *std::max_element(off.begin() + xa, off.begin() + xb);
     // Each load reads 8 bytes at a tap pair: the last row's last pairs may not have them.
     const std::size_t safeEnd = src.size >= 8 ? src.size - 8 : 0;
     std::vector<std::int16_t> rows[2] = {std::vector<std::int16_t>(4 * std::size_t(n)),
@@ -194,10 +195,9 @@ void warpLinearSeparable(const ImageView& src, Image& dst, const WarpStep& w, co
             if (held[k] == sy) return rows[k].data();
         const int k = held[0] == keep ? 1 : 0;
         const std::uint8_t* row = src.data + std::size_t(sy) * src.stride;
-        int safe = n;  // pixels whose 8-byte loads stay inside the buffer
-        while (safe > 0 &&
-               std::size_t(sy) * src.stride + std::size_t(off[std::size_t(xa + safe - 1)]) > safeEnd)
-            --safe;
+        // The vector pass reads 8 bytes at every tap pair: on a row where the farthest pair (the
+        // largest offset, at either end: a flip reverses them) has not 8, the whole row is scalar.
+        const int safe = std::size_t(sy) * src.stride + std::size_t(maxOff) > safeEnd ? 0 : n;
         linearRowAvx2<CN>(row, off.data() + xa, wx.data() + xa, safe, rows[k].data());
         for (int i = safe; i < n; ++i) {
             const std::uint8_t* p = row + off[std::size_t(xa + i)];
