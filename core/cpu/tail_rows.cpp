@@ -14,15 +14,49 @@ namespace auglab::cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+#if HWY_TARGET != HWY_SCALAR
+// 32-bit lanes: a byte widened to an index or a float, a quarter-width vector of bytes.
+using D32 = hn::ScalableTag<std::int32_t>;
+using DF = hn::Rebind<float, D32>;
+using D8 = hn::Rebind<std::uint8_t, D32>;
+#endif
+
+#if HWY_TARGET != HWY_SCALAR
+// The pixels of `src` N at a time, de-interleaved: each(v, c, x) for channel c's N bytes of pixels
+// x .. x + N - 1. Returns the first pixel left for the scalar code.
+template <class D8, class Each>
+HWY_INLINE std::size_t eachPlaneBlock(D8 d8, const std::uint8_t* HWY_RESTRICT src, std::size_t pixels,
+                                      std::size_t cn, const Each& each) {
+    const std::size_t N = hn::Lanes(d8);
+    std::size_t x = 0;
+    if (cn == 3) {
+        for (; x + N <= pixels; x += N) {
+            hn::Vec<D8> r, g, b;
+            hn::LoadInterleaved3(d8, src + x * 3, r, g, b);
+            each(r, 0, x);
+            each(g, 1, x);
+            each(b, 2, x);
+        }
+    } else if (cn == 4) {
+        for (; x + N <= pixels; x += N) {
+            hn::Vec<D8> r, g, b, a;
+            hn::LoadInterleaved4(d8, src + x * 4, r, g, b, a);
+            each(r, 0, x);
+            each(g, 1, x);
+            each(b, 2, x);
+            each(a, 3, x);
+        }
+    }
+    return x;
+}
+#endif
+
 void LookUpFloats(const std::uint8_t* HWY_RESTRICT src, std::size_t pixels, int channels,
                   const float* HWY_RESTRICT tables, float* HWY_RESTRICT dst) {
     const auto cn = static_cast<std::size_t>(channels);
     const std::size_t n = pixels * cn;
     std::size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
-    using D32 = hn::ScalableTag<std::int32_t>;
-    using DF = hn::Rebind<float, D32>;
-    using D8 = hn::Rebind<std::uint8_t, D32>;
     const D32 d32;
     const DF df;
     const std::size_t N = hn::Lanes(d32);
@@ -50,35 +84,13 @@ void LookUpFloatsPlanar(const std::uint8_t* HWY_RESTRICT src, std::size_t pixels
     const auto cn = static_cast<std::size_t>(channels);
     std::size_t x = 0;
 #if HWY_TARGET != HWY_SCALAR
-    using D32 = hn::ScalableTag<std::int32_t>;
-    using DF = hn::Rebind<float, D32>;
-    using D8 = hn::Rebind<std::uint8_t, D32>;
     const D32 d32;
     const DF df;
-    const D8 d8;
-    const std::size_t N = hn::Lanes(d32);
     const auto look = [&](hn::Vec<D8> v, std::size_t c, std::size_t at) {
         const auto index = hn::Add(hn::PromoteTo(d32, v), hn::Set(d32, static_cast<std::int32_t>(256 * c)));
         hn::StoreU(hn::GatherIndex(df, tables, index), df, dst + c * planeStride + at);
     };
-    if (cn == 3) {
-        for (; x + N <= pixels; x += N) {
-            hn::Vec<D8> r, g, b;
-            hn::LoadInterleaved3(d8, src + x * 3, r, g, b);
-            look(r, 0, x);
-            look(g, 1, x);
-            look(b, 2, x);
-        }
-    } else if (cn == 4) {
-        for (; x + N <= pixels; x += N) {
-            hn::Vec<D8> r, g, b, a;
-            hn::LoadInterleaved4(d8, src + x * 4, r, g, b, a);
-            look(r, 0, x);
-            look(g, 1, x);
-            look(b, 2, x);
-            look(a, 3, x);
-        }
-    }
+    x = eachPlaneBlock(D8(), src, pixels, cn, look);
 #endif
     for (; x < pixels; ++x)
         for (std::size_t c = 0; c < cn; ++c) dst[c * planeStride + x] = tables[256 * c + src[x * cn + c]];
@@ -112,9 +124,6 @@ void RunFloatProgram(const std::uint8_t* HWY_RESTRICT src, std::size_t pixels, i
     const std::size_t n = pixels * cn;
     std::size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
-    using D32 = hn::ScalableTag<std::int32_t>;
-    using DF = hn::Rebind<float, D32>;
-    using D8 = hn::Rebind<std::uint8_t, D32>;
     const D32 d32;
     const DF df;
     const std::size_t N = hn::Lanes(d32);
@@ -144,13 +153,8 @@ void RunFloatProgramPlanar(const std::uint8_t* HWY_RESTRICT src, std::size_t pix
     const auto cn = static_cast<std::size_t>(channels);
     std::size_t x = 0;
 #if HWY_TARGET != HWY_SCALAR
-    using D32 = hn::ScalableTag<std::int32_t>;
-    using DF = hn::Rebind<float, D32>;
-    using D8 = hn::Rebind<std::uint8_t, D32>;
     const D32 d32;
     const DF df;
-    const D8 d8;
-    const std::size_t N = hn::Lanes(d32);
     hn::Vec<DF> constants[4][FloatProgram::kMaxSteps];
     for (std::size_t c = 0; c < cn; ++c)
         for (int s = 0; s < program.count; ++s) constants[c][s] = hn::Set(df, program.steps[s].c[c]);
@@ -158,24 +162,7 @@ void RunFloatProgramPlanar(const std::uint8_t* HWY_RESTRICT src, std::size_t pix
         const auto f = hn::ConvertTo(df, hn::PromoteTo(d32, v));
         hn::StoreU(runSteps(df, program, f, constants[c]), df, dst + c * planeStride + at);
     };
-    if (cn == 3) {
-        for (; x + N <= pixels; x += N) {
-            hn::Vec<D8> r, g, b;
-            hn::LoadInterleaved3(d8, src + x * 3, r, g, b);
-            plane(r, 0, x);
-            plane(g, 1, x);
-            plane(b, 2, x);
-        }
-    } else if (cn == 4) {
-        for (; x + N <= pixels; x += N) {
-            hn::Vec<D8> r, g, b, a;
-            hn::LoadInterleaved4(d8, src + x * 4, r, g, b, a);
-            plane(r, 0, x);
-            plane(g, 1, x);
-            plane(b, 2, x);
-            plane(a, 3, x);
-        }
-    }
+    x = eachPlaneBlock(D8(), src, pixels, cn, plane);
 #endif
     for (; x < pixels; ++x)
         for (std::size_t c = 0; c < cn; ++c)
