@@ -8,6 +8,8 @@ distinct 512x512 JPEGs (q95) cut from the bundled photos. Prints one JSON object
     build/pyenv/bin/python tests/bench/w3_reference.py --cli build/app/cli/auglab-cli
 
 (build/pyenv is made by tests/test_export_library; any Python with albumentations==2.0.8 will do.)
+`--pipeline classification` runs issue 32's loop instead: random_resized_crop 224, horizontal_flip,
+color_jitter p 0.8, coarse_dropout p 0.5 (the W5 classification pipeline) over the same inputs.
 """
 
 import argparse
@@ -29,6 +31,8 @@ PRESET = {
     "pipeline": [{"op": "affine"}, {"op": "horizontal_flip", "p": 0.5}, {"op": "coarse_dropout"},
                  {"op": "brightness_contrast"}],
 }
+CLASSIFICATION = [{"op": "random_resized_crop", "size": [224, 224], "p": 1}, {"op": "horizontal_flip", "p": 0.5},
+                  {"op": "color_jitter", "p": 0.8}, {"op": "coarse_dropout", "p": 0.5}]
 
 
 def make_inputs(folder, count):
@@ -71,7 +75,9 @@ def main():
     parser.add_argument("--cli", default=str(ROOT / "build" / "app" / "cli" / "auglab-cli"))
     parser.add_argument("--images", type=int, default=96)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--pipeline", choices=["w3", "classification"], default="w3")
     args = parser.parse_args()
+    chosen = dict(PRESET, pipeline=CLASSIFICATION) if args.pipeline == "classification" else PRESET
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory(prefix="auglab-w3-") as tmp:
         tmp = pathlib.Path(tmp)
@@ -80,7 +86,7 @@ def main():
         make_inputs(folder, args.images)
         inputs = sorted(folder.iterdir())
         preset = tmp / "w3.auglab.json"
-        preset.write_text(json.dumps(PRESET))
+        preset.write_text(json.dumps(chosen))
         exported = tmp / "w3.albumentations.json"
         subprocess.run([args.cli, "export", "--preset", str(preset), "--to", "albumentations", "--out", str(exported)],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -93,6 +99,7 @@ def main():
             one = max(one, len(inputs) / auglab_augment(args.cli, preset, folder, tmp / "one", 1))
             all_jobs = max(all_jobs, len(inputs) / auglab_augment(args.cli, preset, folder, tmp / "all", os.cpu_count()))
     print(json.dumps({
+        "pipeline": args.pipeline,
         "w3_images": len(inputs),
         "w3_albumentations_opencv_1thread_ips": round(reference, 1),
         "w3_augment_1job_ips": round(one, 1),
