@@ -38,16 +38,30 @@ void lutRows(Image& img, const Lut& lut, int y0, int y1) {
 }
 
 void hsvRows(Image& img, const HsvLuts& l, int y0, int y1) {
-    cpu::HsvTables32 t;
-    std::copy(l.hue.begin(), l.hue.end(), t.hue.begin());
-    std::copy(l.sat.begin(), l.sat.end(), t.sat.begin());
-    std::copy(l.val.begin(), l.val.end(), t.val.begin());
-    cpu::analyseHsvTables(t);
-    for (int y = y0; y < y1; ++y) cpu::hsvPixels(img.row(y), static_cast<std::size_t>(img.width), img.channels, t);
+    // The widened, analysed tables of the last step this thread ran: a step's strips of rows reuse
+    // them (comparing 768 bytes costs less than widening and analysing them again).
+    thread_local struct {
+        bool valid = false;
+        std::array<std::uint8_t, 256> hue{}, sat{}, val{};
+        cpu::HsvTables32 t;
+    } cache;
+    if (!cache.valid || cache.hue != l.hue || cache.sat != l.sat || cache.val != l.val) {
+        std::copy(l.hue.begin(), l.hue.end(), cache.t.hue.begin());
+        std::copy(l.sat.begin(), l.sat.end(), cache.t.sat.begin());
+        std::copy(l.val.begin(), l.val.end(), cache.t.val.begin());
+        cpu::analyseHsvTables(cache.t);
+        cache.hue = l.hue;
+        cache.sat = l.sat;
+        cache.val = l.val;
+        cache.valid = true;
+    }
+    for (int y = y0; y < y1; ++y)
+        cpu::hsvPixels(img.row(y), static_cast<std::size_t>(img.width), img.channels, cache.t);
 }
 
 void grayRows(Image& img, int y0, int y1) {
-    for (int y = y0; y < y1; ++y) cpu::grayPixels(img.row(y), static_cast<std::size_t>(img.width), img.channels);
+    for (int y = y0; y < y1; ++y)
+        cpu::grayPixels(img.row(y), static_cast<std::size_t>(img.width), img.channels);
 }
 
 void grayBlendRows(Image& img, const GrayBlendStep& s, int y0, int y1) {
@@ -333,8 +347,10 @@ void applyBlur(Image& img, const std::vector<float>& k, const RowLoop& loop) {
                 d[1] = p[1];
                 d[2] = p[2];
             }
-            for (int t = 0; t < ks; ++t) taps[std::size_t(t)] = padded.data() + static_cast<std::size_t>(t) * 3;
-            cpu::weightedSum(taps.data(), k.data(), ks, tmp.data() + rowFloats * static_cast<std::size_t>(y), rowFloats);
+            for (int t = 0; t < ks; ++t)
+                taps[std::size_t(t)] = padded.data() + static_cast<std::size_t>(t) * 3;
+            cpu::weightedSum(taps.data(), k.data(), ks, tmp.data() + rowFloats * static_cast<std::size_t>(y),
+                             rowFloats);
         }
     });
     loop(h, [&](int y0, int y1) {
@@ -342,7 +358,8 @@ void applyBlur(Image& img, const std::vector<float>& k, const RowLoop& loop) {
         std::vector<const float*> taps(static_cast<std::size_t>(ks));
         for (int y = y0; y < y1; ++y) {
             for (int t = 0; t < ks; ++t)
-                taps[std::size_t(t)] = tmp.data() + rowFloats * static_cast<std::size_t>(reflect101(y + t - r, h));
+                taps[std::size_t(t)] =
+                    tmp.data() + rowFloats * static_cast<std::size_t>(reflect101(y + t - r, h));
             cpu::weightedSum(taps.data(), k.data(), ks, acc.data(), rowFloats);
             storeRounded(acc.data(), img.row(y), rowFloats, cn);
         }
@@ -500,9 +517,11 @@ void applyConvolve(Image& img, const ConvolveStep& k, const RowLoop& loop) {
         bool fused = true;
         for (int y = y0; y < y1 && fused; ++y) {
             for (std::size_t t = 0; t < taps.size(); ++t)
-                rows[t] = paddedRow(reflect101(y + taps[t].dy, h)) + static_cast<std::size_t>(taps[t].dx + r) * cn;
+                rows[t] =
+                    paddedRow(reflect101(y + taps[t].dy, h)) + static_cast<std::size_t>(taps[t].dx + r) * cn;
             std::uint8_t* o = img.row(y);
-            fused = cpu::fusedConvolveBytes(rows.data(), weights.data(), int(taps.size()), cn == 3 ? o : line.data(), n);
+            fused = cpu::fusedConvolveBytes(rows.data(), weights.data(), int(taps.size()),
+                                            cn == 3 ? o : line.data(), n);
             if (fused && cn == 4)  // alpha is not a colour
                 for (std::size_t i = 0; i < n; ++i)
                     if (i % 4 != 3) o[i] = line[i];
@@ -589,7 +608,8 @@ void lutRowsFrom(const ImageView& src, Image& dst, const LutStep& step, int y0, 
         if (uniform)
             cpu::lookup(src.row(y), dst.row(y), static_cast<std::size_t>(dst.width) * 3, step.luts[0]);
         else
-            cpu::lookupChannels(src.row(y), dst.row(y), static_cast<std::size_t>(dst.width), dst.channels, step.luts);
+            cpu::lookupChannels(src.row(y), dst.row(y), static_cast<std::size_t>(dst.width), dst.channels,
+                                step.luts);
     }
 }
 

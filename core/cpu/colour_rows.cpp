@@ -208,8 +208,14 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
     const D32 d;
     const DF df;
     const std::size_t N = hn::Lanes(d);
-    const std::int32_t* sdiv = hsvSaturationDivisors().data();
-    const std::int32_t* hdiv = hsvHueDivisors().data();
+    // The division tables' entries, computed: round(1044480 / v) and round(122880 / diff) in float32
+    // equal lround((255 << 12) / v) and lround((180 << 12) / (6 diff)), OpenCV's tables, for every
+    // v and diff in 1..255 (the exhaustive test of this kernel checks it; a zero max or spread
+    // multiplies a zero, as the tables' 0 entries do).
+    const auto divisor = [&](hn::Vec<DF> numerator, V32 by) {
+        return hn::ConvertTo(d, hn::Round(hn::Div(numerator, hn::ConvertTo(df, hn::Max(by, hn::Set(d, 1))))));
+    };
+    const auto sNumerator = hn::Set(df, 1044480.0f), hNumerator = hn::Set(df, 122880.0f);
     const V32 round12 = hn::Set(d, 1 << 11), zero = hn::Zero(d);
     const auto one = hn::Set(df, 1.0f), by255 = hn::Set(df, 1.0f / 255.0f), times255 = hn::Set(df, 255.0f);
     const auto sector6 = hn::Set(df, 6.0f / 180.0f);
@@ -225,12 +231,12 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
         const V32 r = wide(r8), g = wide(g8), b = wide(b8);
         const V32 v = hn::Max(hn::Max(r, g), b);
         const V32 diff = hn::Sub(v, hn::Min(hn::Min(r, g), b));
-        const V32 s = hn::ShiftRight<12>(hn::Add(hn::Mul(diff, hn::GatherIndex(d, sdiv, v)), round12));
+        const V32 s = hn::ShiftRight<12>(hn::Add(hn::Mul(diff, divisor(sNumerator, v)), round12));
         const V32 hueNum =
             hn::IfThenElse(hn::Eq(v, r), hn::Sub(g, b),
                            hn::IfThenElse(hn::Eq(v, g), hn::Add(hn::Sub(b, r), hn::Add(diff, diff)),
                                           hn::Add(hn::Sub(r, g), hn::ShiftLeft<2>(diff))));
-        V32 h = hn::ShiftRight<12>(hn::Add(hn::Mul(hueNum, hn::GatherIndex(d, hdiv, diff)), round12));
+        V32 h = hn::ShiftRight<12>(hn::Add(hn::Mul(hueNum, divisor(hNumerator, diff)), round12));
         h = hn::Add(h, hn::IfThenElseZero(hn::Lt(h, zero), hn::Set(d, 180)));
         const V32 H = rotate ? hn::IfThenElse(hn::Lt(hn::Add(h, rotation), v180), hn::Add(h, rotation),
                                               hn::Sub(hn::Add(h, rotation), v180))
@@ -360,7 +366,8 @@ void WeightedSum(const float* const* HWY_RESTRICT rows, const float* HWY_RESTRIC
     for (; i + 4 * N <= n; i += 4 * N) {
         const auto k0 = hn::Set(df, k[0]);
         auto a0 = hn::Mul(k0, hn::LoadU(df, rows[0] + i)), a1 = hn::Mul(k0, hn::LoadU(df, rows[0] + i + N));
-        auto a2 = hn::Mul(k0, hn::LoadU(df, rows[0] + i + 2 * N)), a3 = hn::Mul(k0, hn::LoadU(df, rows[0] + i + 3 * N));
+        auto a2 = hn::Mul(k0, hn::LoadU(df, rows[0] + i + 2 * N)),
+             a3 = hn::Mul(k0, hn::LoadU(df, rows[0] + i + 3 * N));
         for (int t = 1; t < taps; ++t) {
             const auto kt = hn::Set(df, k[t]);
             const float* r = rows[t] + i;
