@@ -72,8 +72,8 @@ std::string gigabytes(std::uint64_t bytes) {
 
 /// samplePipeline, an op's frame over the pixel limit named with `prefix` (the image it was drawn
 /// for, as checkFrames names it).
-Replay drawSample(const std::string& prefix, const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index,
-                  int width, int height, const PartnerPool& pool) {
+Replay drawSample(const std::string& prefix, const Pipeline& pipeline, std::uint64_t seed,
+                  std::uint64_t index, int width, int height, const PartnerPool& pool) {
     try {
         return samplePipeline(pipeline, seed, index, width, height, pool);
     } catch (const FrameSizeError& e) {
@@ -244,19 +244,18 @@ DeviceImages renderBatchCudaOnDevice(const Pipeline&, std::uint64_t, const Batch
 std::vector<TailedSample> withTails(std::vector<Image> out, const Pipeline& pipeline, std::uint64_t seed,
                                     const BatchInput& in, int threads, bool training) {
     std::vector<TailedSample> done(out.size());
-    const bool tail = training && hasTrainingTail(pipeline);
+    if (!training || !hasTrainingTail(pipeline)) {  // the images as they are: no pool to start
+        for (std::size_t k = 0; k < out.size(); ++k) done[k] = withTail(std::move(out[k]), {});
+        return done;
+    }
     const int n = static_cast<int>(out.size());
-    ThreadPool pool(poolSize(tail ? n : 1, threads));
+    ThreadPool pool(poolSize(n, threads));
     forEachImage(pool, n, [&](int i) {
         const auto k = static_cast<std::size_t>(i);
-        std::vector<TailOp> ops;
-        if (tail) {
-            const Partners given = in.partnersOf ? in.partnersOf(k) : Partners{};
-            const Replay replay = drawSample("", pipeline, seed, in.indices[k], in.views[k].width,
-                                             in.views[k].height, given.load ? given.pool : PartnerPool{});
-            ops = appliedTail(pipeline, replay);
-        }
-        done[k] = withTail(std::move(out[k]), ops);
+        const Partners given = in.partnersOf ? in.partnersOf(k) : Partners{};
+        const Replay replay = drawSample("", pipeline, seed, in.indices[k], in.views[k].width,
+                                         in.views[k].height, given.load ? given.pool : PartnerPool{});
+        done[k] = withTail(std::move(out[k]), appliedTail(pipeline, replay));
     });
     return done;
 }

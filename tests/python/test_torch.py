@@ -214,3 +214,27 @@ def test_batch_transform_on_cuda_stays_on_the_device(pipe, items):
     x.add_(1)  # the consumer's own memory: it may write, and the batch's next render is unaffected
     again = at.BatchTransform(pipe, backend="cuda")(images, range(6))
     assert torch.equal(again.cpu(), torch.from_numpy(np.stack(host)).permute(0, 3, 1, 2))
+
+
+def test_training_tail_gives_float_tensors(items):
+    """A preset ending in normalize (and to_tensor): Transform, AugmentedDataset and BatchTransform
+    hand over the tail's float32 C x H x W tensors, the module's arrays without a copy; the CUDA
+    BatchTransform refuses the preset, saying why."""
+    crop = {"op": "random_crop", "size": [40, 56]}
+    for tail in ([{"op": "normalize"}, {"op": "to_tensor"}], [{"op": "normalize"}]):
+        pipe = auglab.Pipeline.from_json(json.dumps({**W2, "pipeline": W2["pipeline"] + [crop] + tail}))
+        image = items[2][0]
+        want = torch.from_numpy(pipe(image, 6))
+        if "to_tensor" not in pipe.training_tail:
+            want = want.permute(2, 0, 1)
+        got = at.Transform(pipe)(image, 6)
+        assert got.dtype == torch.float32 and tuple(got.shape) == (3, 40, 56) and torch.equal(got, want)
+        data = at.AugmentedDataset([(image, 1)], pipe, epoch=6)
+        assert torch.equal(data[0][0], want)
+        batch = at.BatchTransform(pipe)([items[2][0], items[3][0]], [6, 7])
+        assert batch.dtype == torch.float32 and tuple(batch.shape) == (2, 3, 40, 56)
+        assert torch.equal(batch[0], want)
+        last = at.BatchTransform(pipe, channels_first=False)([image], [6])
+        assert torch.equal(last[0], want.permute(1, 2, 0))
+        with pytest.raises(ValueError, match="training tail"):
+            at.BatchTransform(pipe, backend="cuda")
