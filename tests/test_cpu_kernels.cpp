@@ -1,0 +1,446 @@
+// The CPU backend's SIMD kernels (core/cpu, Google Highway with run-time dispatch, and the AVX2 /
+// FMA convolution rows) against their scalar definitions, on every SIMD target this CPU runs
+// (cpu::forEachSimdTarget holds Highway's dispatch to each in turn): table lookups, the colour
+// kernels over every colour, the training tail's lookups and float programs, the sun flare's blends,
+// and the convolution rows against cv::filter2D. The ops these kernels serve are checked against
+// OpenCV and their formulas in test_colour_ops.
+
+#include <QtTest>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <opencv2/imgproc.hpp>
+#include <random>
+
+#include "colour.h"
+#include "cpu/colour_rows.h"
+#include "cpu/flare_rows.h"
+#include "cpu/lut.h"
+#include "cpu/simd_targets.h"
+#include "cpu/tail_rows.h"
+#include "cpu_backend.h"
+#include "cpu_convolve_fma.h"
+#include "image_io.h"
+#include "ops/hue_saturation_value.h"
+#include "plan.h"
+#include "thread_pool.h"
+
+using namespace auglab;
+
+namespace {
+
+Image loadSample(const QString& name) {
+    return loadImage((QString(AUGLAB_SOURCE_DIR) + "/resources/samples/" + name).toStdString()).image;
+}
+
+}  // namespace
+
+class TestCpuKernels : public QObject {
+    Q_OBJECT
+
+private slots:
+    void tableLookupsAreTheTables() {
+        // The lookup kernels (64 bytes a step where the CPU has AVX-512 VBMI) against the tables
+        // read one byte at a time: random tables and bytes, every length around the vector's 64
+        // bytes, 3 and 4 channels (alpha kept), in place and not; nothing past the end is written.
+        std::mt19937 rng(7);
+        std::array<cpu::Table, 3> tables;
+        for (auto& t : tables)
+            for (auto& v : t) v = static_cast<std::uint8_t>(rng());
+        for (std::size_t n = 0; n < 300; ++n) {
+            std::vector<std::uint8_t> in(n + 8), out(n + 8, 0xAB), same;
+            for (auto& v : in) v = static_cast<std::uint8_t>(rng());
+            cpu::lookup(in.data(), out.data(), n, tables[0]);
+            for (std::size_t i = 0; i < n; ++i) QCOMPARE(out[i], tables[0][in[i]]);
+            for (std::size_t i = n; i < n + 8; ++i) QCOMPARE(out[i], std::uint8_t(0xAB));
+            same = in;
+            cpu::lookup(same.data(), same.data(), n, tables[0]);
+            QVERIFY(std::equal(same.begin(), same.begin() + std::ptrdiff_t(n), out.begin()));
+            for (int channels : {3, 4}) {
+                const std::size_t pixels = n / std::size_t(channels), bytes = pixels * std::size_t(channels);
+                std::fill(out.begin(), out.end(), std::uint8_t(0xAB));
+                cpu::lookupChannels(in.data(), out.data(), pixels, channels, tables);
+                for (std::size_t i = 0; i < bytes; ++i) {
+                    const std::size_t c = i % std::size_t(channels);
+                    QCOMPARE(out[i], c < 3 ? tables[c][in[i]] : in[i]);
+                }
+                for (std::size_t i = bytes; i < n + 8; ++i) QCOMPARE(out[i], std::uint8_t(0xAB));
+                same = in;
+                cpu::lookupChannels(same.data(), same.data(), pixels, channels, tables);
+                QVERIFY(std::equal(same.begin(), same.begin() + std::ptrdiff_t(bytes), out.begin()));
+            }
+        }
+        qInfo("table lookups run on %s", cpu::lookupTarget());
+    }
+
+    void colourKernelsAreTheirDefinitions() {
+        // The vectorised colour kernels against the scalar definitions they stand for (grayOf,
+        // grayBlendOf, channelMatrixOf, rgbToHsv8 + tables + hsvToRgb8, the mixing blend), on every
+        // SIMD target this CPU runs: all 2^24 colours on the best one, a random million on each
+        // other; rows of odd lengths so that every row has a scalar tail; 3 channels, and 4 with
+        // alpha kept. Each definition is itself checked against OpenCV in this suite.
+        std::vector<std::uint8_t> all(3 * (std::size_t(1) << 24));
+        for (std::size_t c = 0; c < (std::size_t(1) << 24); ++c) {
+            all[3 * c] = std::uint8_t(c >> 16);
+            all[3 * c + 1] = std::uint8_t(c >> 8);
+            all[3 * c + 2] = std::uint8_t(c);
+        }
+        std::mt19937 rng(11);
+        std::vector<std::uint8_t> sample(3 * 1000003);
+        for (auto& v : sample) v = static_cast<std::uint8_t>(rng());
+        const std::array<std::int32_t, 9> sepia = ChannelMatrixStep::fromFloat(
+            {0.393f, 0.769f, 0.189f, 0.349f, 0.686f, 0.168f, 0.272f, 0.534f, 0.131f}).m;
+        const std::array<std::int32_t, 9> mixed{-300, 1500, 200, 1024, 0, 0, 700, -900, 1300};
+        const std::array<std::int32_t, 9> swap{0, 0, 1024, 1024, 0, 0, 0, 1024, 0};
+        HsvParams shift;
+        shift.hue_shift_deg = 37;
+        shift.sat_shift = -20;
+        shift.val_shift = 15;
+        const HsvLuts luts = hsvLuts(shift);
+        cpu::HsvTables32 shifted, wild;
+        for (std::size_t k = 0; k < 256; ++k) {
+            shifted.hue[k] = luts.hue[k];
+            shifted.sat[k] = luts.sat[k];
+            shifted.val[k] = luts.val[k];
+            wild.hue[k] = static_cast<std::int32_t>(rng() % 256);  // hues past 179 too: sectors 6..8
+            wild.sat[k] = static_cast<std::int32_t>(rng() % 256);
+            wild.val[k] = static_cast<std::int32_t>(rng() % 256);
+        }
+        // The same tables with their forms found (a rotation of hue, saturation and value shifted
+        // and clamped: computed in registers, not gathered), and a hue rotation alone (color_jitter's
+        // hue step: saturation and value tables the identity).
+        cpu::HsvTables32 computed = shifted, hueOnly = shifted;
+        cpu::analyseHsvTables(computed);
+        QCOMPARE(computed.hueRotation, shifted.hue[0]);
+        QCOMPARE(computed.satAdd, -20);
+        QVERIFY(computed.satKeepsZero);
+        QCOMPARE(computed.valAdd, 15);
+        for (std::size_t k = 0; k < 256; ++k) hueOnly.sat[k] = hueOnly.val[k] = static_cast<std::int32_t>(k);
+        cpu::analyseHsvTables(hueOnly);
+        QVERIFY(hueOnly.hueRotation > 0 && hueOnly.satAdd == 0 && hueOnly.valAdd == 0);
+        // A positive saturation shift: the table keeps 0 (gray stays gray), the rest shifted.
+        HsvParams up;
+        up.hue_shift_deg = -53;
+        up.sat_shift = 30;
+        up.val_shift = -12;
+        const HsvLuts upLuts = hsvLuts(up);
+        cpu::HsvTables32 raised;
+        for (std::size_t k = 0; k < 256; ++k) {
+            raised.hue[k] = upLuts.hue[k];
+            raised.sat[k] = upLuts.sat[k];
+            raised.val[k] = upLuts.val[k];
+        }
+        cpu::analyseHsvTables(raised);
+        QVERIFY(raised.hueRotation >= 0 && raised.satAdd == 30 && raised.satKeepsZero && raised.valAdd == -12);
+        cpu::HsvTables32 wildAnalysed = wild;
+        cpu::analyseHsvTables(wildAnalysed);
+        QVERIFY(wildAnalysed.hueRotation < 0 && wildAnalysed.satAdd == cpu::HsvTables32::kNoAdd &&
+                wildAnalysed.valAdd == cpu::HsvTables32::kNoAdd);
+        struct Kernel {
+            const char* name;
+            std::function<void(std::uint8_t*, std::size_t, int)> run;
+            std::function<void(std::uint8_t*)> definition;  // one pixel, in place
+        };
+        const auto blendOf = [](float a, float b) {
+            return [a, b](std::uint8_t* q) {
+                const int g = grayOf(q[0], q[1], q[2]);
+                for (int c = 0; c < 3; ++c) q[c] = std::uint8_t(grayBlendOf(GrayBlendStep{a, b}, q[c], g));
+            };
+        };
+        const auto matrixOf = [](std::array<std::int32_t, 9> m) {
+            return [m](std::uint8_t* q) {
+                ChannelMatrixStep s;
+                s.m = m;
+                const int r = q[0], g = q[1], b = q[2];
+                for (int c = 0; c < 3; ++c) q[c] = std::uint8_t(channelMatrixOf(s, c, r, g, b));
+            };
+        };
+        const auto hsvOf = [](const cpu::HsvTables32& t) {
+            return [&t](std::uint8_t* q) {
+                int h, sat, v, r, g, b;
+                rgbToHsv8(q[0], q[1], q[2], h, sat, v);
+                hsvToRgb8(t.hue[std::size_t(h)], t.sat[std::size_t(sat)], t.val[std::size_t(v)], r, g, b);
+                q[0] = std::uint8_t(r), q[1] = std::uint8_t(g), q[2] = std::uint8_t(b);
+            };
+        };
+        const std::vector<Kernel> kernels{
+            {"gray", [](std::uint8_t* p, std::size_t n, int cn) { cpu::grayPixels(p, n, cn); },
+             [](std::uint8_t* q) { q[0] = q[1] = q[2] = grayOf(q[0], q[1], q[2]); }},
+            {"gray blend 0.3", [](std::uint8_t* p, std::size_t n, int cn) { cpu::grayBlendPixels(p, n, cn, 0.3f, 0.7f); },
+             blendOf(0.3f, 0.7f)},
+            {"gray blend 1.7", [](std::uint8_t* p, std::size_t n, int cn) { cpu::grayBlendPixels(p, n, cn, 1.7f, -0.7f); },
+             blendOf(1.7f, -0.7f)},
+            {"sepia", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, n, cn, sepia); },
+             matrixOf(sepia)},
+            {"mixed matrix", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, n, cn, mixed); },
+             matrixOf(mixed)},
+            {"channel swap", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, n, cn, swap); },
+             matrixOf(swap)},
+            {"hsv shift", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, shifted); },
+             hsvOf(shifted)},
+            {"hsv shift computed", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, computed); },
+             hsvOf(shifted)},
+            {"hsv raised saturation", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, raised); },
+             hsvOf(raised)},
+            {"hsv hue rotation", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, hueOnly); },
+             hsvOf(hueOnly)},
+            {"hsv random tables", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, wild); },
+             hsvOf(wild)},
+        };
+        // Checks `kernel` on the colours of `rgb` in rows of `row` pixels, as 3 and 4 channels.
+        const auto check = [&](const Kernel& kernel, const std::vector<std::uint8_t>& rgb, const char* target) {
+            const std::size_t pixels = rgb.size() / 3;
+            for (int cn : {3, 4}) {
+                const std::size_t step = cn == 3 ? pixels : std::min<std::size_t>(pixels, 300007);
+                std::vector<std::uint8_t> got(step * std::size_t(cn)), want;
+                for (std::size_t i = 0; i < step; ++i) {
+                    std::copy_n(rgb.data() + 3 * i, 3, got.data() + std::size_t(cn) * i);
+                    if (cn == 4) got[4 * i + 3] = std::uint8_t(i * 7);
+                }
+                want = got;
+                for (std::size_t at = 0, row = 1; at < step; at += row, row = row % 997 + 13)
+                    kernel.run(got.data() + at * std::size_t(cn), std::min(row, step - at), cn);
+                for (std::size_t i = 0; i < step; ++i) {
+                    std::uint8_t* q = want.data() + std::size_t(cn) * i;
+                    kernel.definition(q);
+                    if (!std::equal(q, q + cn, got.data() + std::size_t(cn) * i))
+                        QFAIL(qPrintable(QString("%1 on %2, %3 channels: pixel %4 (%5 %6 %7) gives %8 %9 %10, "
+                                                 "the definition %11 %12 %13")
+                                             .arg(kernel.name, target).arg(cn).arg(i)
+                                             .arg(rgb[3 * i]).arg(rgb[3 * i + 1]).arg(rgb[3 * i + 2])
+                                             .arg(got[std::size_t(cn) * i]).arg(got[std::size_t(cn) * i + 1])
+                                             .arg(got[std::size_t(cn) * i + 2]).arg(q[0]).arg(q[1]).arg(q[2])));
+                }
+            }
+        };
+        bool best = true;
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            QCOMPARE(QString(cpu::colourTarget()), QString(target));
+            for (const Kernel& k : kernels) check(k, best ? all : sample, target);
+            // The mixing blend: random bytes and weights, odd lengths.
+            std::vector<std::uint8_t> a(4099), b(4099);
+            for (std::uint32_t w : {0u, 1u, 32768u, 40000u, 65535u, 65536u})
+                for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(17), std::size_t(4099)}) {
+                    for (auto& v : a) v = static_cast<std::uint8_t>(rng());
+                    for (auto& v : b) v = static_cast<std::uint8_t>(rng());
+                    std::vector<std::uint8_t> got = a;
+                    cpu::blendBytes(got.data(), b.data(), n, w);
+                    for (std::size_t i = 0; i < a.size(); ++i)
+                        QCOMPARE(got[i], i < n ? std::uint8_t((w * a[i] + (65536u - w) * b[i] + 32768u) >> 16) : a[i]);
+                }
+            // Sums of bytes, and the means of MeanBrightnessStep (of R + G + B, and of gray) they make.
+            for (std::size_t n : {std::size_t(0), std::size_t(7), std::size_t(64), std::size_t(4099)}) {
+                std::vector<std::uint8_t> bytes(n);
+                std::uint64_t want = 0;
+                for (auto& v : bytes) want += v = static_cast<std::uint8_t>(rng());
+                QCOMPARE(cpu::sumBytes(bytes.data(), n), want);
+            }
+            for (int cn : {3, 4}) {
+                Image img(37, 11, cn);
+                for (auto& v : img.pixels) v = static_cast<std::uint8_t>(rng());
+                std::uint64_t colours = 0, grays = 0;
+                for (int y = 0; y < img.height; ++y)
+                    for (int x = 0; x < img.width; ++x) {
+                        const std::uint8_t* q = img.at(x, y);
+                        colours += q[0] + q[1] + q[2];
+                        grays += grayOf(q[0], q[1], q[2]);
+                    }
+                MeanBrightnessStep mean;
+                QCOMPARE(stepMean(img, mean), double(colours) / (3.0 * 37 * 11));
+                mean.gray = true;
+                QCOMPARE(stepMean(img, mean), double(grays) / (37.0 * 11));
+            }
+            // The blur's and the convolution's rows: taps summed in order, odd lengths.
+            for (std::size_t n : {std::size_t(1), std::size_t(15), std::size_t(16), std::size_t(1001)}) {
+                const int taps = int(1 + rng() % 9);
+                const std::size_t count = static_cast<std::size_t>(taps);
+                std::vector<std::vector<std::uint8_t>> bytes(count, std::vector<std::uint8_t>(n));
+                std::vector<std::vector<float>> floats(count, std::vector<float>(n));
+                std::vector<const std::uint8_t*> byteRows;
+                std::vector<const float*> floatRows;
+                std::vector<float> k(count);
+                for (int t = 0; t < taps; ++t) {
+                    k[std::size_t(t)] = std::uniform_real_distribution<float>(-1.5f, 1.5f)(rng);
+                    for (auto& v : bytes[std::size_t(t)]) v = static_cast<std::uint8_t>(rng());
+                    cpu::bytesToFloats(bytes[std::size_t(t)].data(), floats[std::size_t(t)].data(), n);
+                    for (std::size_t i = 0; i < n; ++i) QCOMPARE(floats[std::size_t(t)][i], float(bytes[std::size_t(t)][i]));
+                    byteRows.push_back(bytes[std::size_t(t)].data());
+                    floatRows.push_back(floats[std::size_t(t)].data());
+                }
+                std::vector<float> sum(n);
+                std::vector<std::uint8_t> rounded(n), convolved(n);
+                cpu::weightedSum(floatRows.data(), k.data(), taps, sum.data(), n);
+                cpu::floatsToBytes(sum.data(), rounded.data(), n);
+                const bool fused = cpu::fusedConvolveBytes(byteRows.data(), k.data(), taps, convolved.data(), n);
+                for (std::size_t i = 0; i < n; ++i) {
+                    float want = k[0] * floats[0][i], f = 0.0f;
+                    for (int t = 1; t < taps; ++t) want += k[std::size_t(t)] * floats[std::size_t(t)][i];
+                    QCOMPARE(sum[i], want);
+                    QCOMPARE(int(rounded[i]), std::clamp(int(std::nearbyint(want)), 0, 255));
+                    for (int t = 0; t < taps; ++t) f = std::fma(k[std::size_t(t)], floats[std::size_t(t)][i], f);
+                    if (fused) QCOMPARE(int(convolved[i]), std::clamp(int(std::nearbyint(f)), 0, 255));
+                }
+            }
+            best = false;
+        });
+        QVERIFY(!targets.isEmpty());
+        qInfo("colour kernels checked on %s (now dispatching to %s)", qPrintable(targets.join(", ")),
+              cpu::colourTarget());
+    }
+
+    /// The training tail's lookups (core/cpu/tail_rows.h) give each byte its channel's table entry,
+    /// interleaved and in planes, on every SIMD target, for lengths around every vector width.
+    void tailLookupsAreTheTables() {
+        std::mt19937 rng(11);
+        std::vector<float> tables(4 * 256);
+        for (float& v : tables) v = std::uniform_real_distribution<float>(-3, 3)(rng);
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            QCOMPARE(QString(cpu::tailTarget()), QString(target));
+            for (int cn : {3, 4})
+                for (std::size_t pixels : {0, 1, 5, 15, 16, 17, 33, 64, 67, 1000}) {
+                    std::vector<std::uint8_t> src(pixels * cn);
+                    for (auto& v : src) v = static_cast<std::uint8_t>(rng());
+                    std::vector<float> hwc(src.size() + 3, 99.0f);
+                    cpu::lookUpFloats(src.data(), pixels, cn, tables.data(), hwc.data());
+                    const std::size_t plane = pixels + 2;
+                    std::vector<float> chw(plane * cn, 99.0f);
+                    cpu::lookUpFloatsPlanar(src.data(), pixels, cn, tables.data(), chw.data(), plane);
+                    for (std::size_t x = 0; x < pixels; ++x)
+                        for (int c = 0; c < cn; ++c) {
+                            const float want = tables[256 * c + src[x * cn + c]];
+                            QVERIFY2(hwc[x * cn + c] == want && chw[c * plane + x] == want,
+                                     qPrintable(QString("%1: %2 channels, %3 pixels, pixel %4 channel %5")
+                                                    .arg(target).arg(cn).arg(pixels).arg(x).arg(c)));
+                        }
+                    for (std::size_t i = src.size(); i < hwc.size(); ++i) QCOMPARE(hwc[i], 99.0f);
+                    for (int c = 0; c < cn; ++c)
+                        for (std::size_t x = pixels; x < plane; ++x) QCOMPARE(chw[c * plane + x], 99.0f);
+                    // The float programs (standard normalisation, to_float then it): each value the
+                    // scalar steps' value, which is the normalisation's float32 formula.
+                    cpu::FloatProgram normalize, scaled;
+                    normalize.steps[0] = {cpu::FloatProgram::Op::Sub, {123.675f, 116.28f, 103.53f, 7.5f}};
+                    normalize.steps[1] = {cpu::FloatProgram::Op::Mul, {1 / 58.395f, 1 / 57.12f, 1 / 57.375f, 0.25f}};
+                    normalize.count = 2;
+                    scaled.steps[0] = {cpu::FloatProgram::Op::Div, {255.0f, 255.0f, 255.0f, 255.0f}};
+                    scaled.steps[1] = normalize.steps[0];
+                    scaled.steps[2] = normalize.steps[1];
+                    scaled.count = 3;
+                    for (const cpu::FloatProgram* prog : {&normalize, &scaled}) {
+                        std::fill(hwc.begin(), hwc.end(), 99.0f);
+                        std::fill(chw.begin(), chw.end(), 99.0f);
+                        cpu::runFloatProgram(src.data(), pixels, cn, *prog, hwc.data());
+                        cpu::runFloatProgramPlanar(src.data(), pixels, cn, *prog, chw.data(), plane);
+                        for (std::size_t x = 0; x < pixels; ++x)
+                            for (int c = 0; c < cn; ++c) {
+                                float want = src[x * cn + c];
+                                if (prog == &scaled) want = want / 255.0f;
+                                want = (want - normalize.steps[0].c[c]) * normalize.steps[1].c[c];
+                                QCOMPARE(cpu::floatProgramValue(*prog, c, src[x * cn + c]), want);
+                                QVERIFY2(hwc[x * cn + c] == want && chw[c * plane + x] == want,
+                                         qPrintable(QString("%1: program, %2 channels, %3 pixels, pixel %4")
+                                                        .arg(target).arg(cn).arg(pixels).arg(x)));
+                            }
+                        for (std::size_t i = src.size(); i < hwc.size(); ++i) QCOMPARE(hwc[i], 99.0f);
+                        for (int c = 0; c < cn; ++c)
+                            for (std::size_t x = pixels; x < plane; ++x) QCOMPARE(chw[c * plane + x], 99.0f);
+                    }
+                }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
+    /// The sun flare's overlay blends (core/cpu/flare_rows.h) on every SIMD target: the scalar
+    /// definition's bytes (test_weather checks that against OpenCV) for rows of random pixels and
+    /// discs that overlap, cover nothing or the whole row, with the sun's restart, 3 and 4 channels.
+    void flareRowsAreTheirDefinition() {
+        std::mt19937 rng(23);
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            for (int trial = 0; trial < 200; ++trial) {
+                const int cn = trial % 2 ? 4 : 3, w = 1 + int(rng() % 97);
+                const std::size_t count = rng() % 9;
+                std::vector<std::int32_t> x0(count), x1(count), r(count), g(count), b(count);
+                std::vector<float> alpha(count), beta(count);
+                for (std::size_t i = 0; i < count; ++i) {
+                    x0[i] = int(rng() % unsigned(w + 4)) - 2;
+                    x1[i] = rng() % 5 == 0 ? -1 : x0[i] + int(rng() % unsigned(w));
+                    r[i] = int(rng() % 256), g[i] = int(rng() % 256), b[i] = int(rng() % 256);
+                    alpha[i] = std::uniform_real_distribution<float>(0, 1)(rng);
+                    beta[i] = rng() % 3 == 0 ? 1 - alpha[i] : std::uniform_real_distribution<float>(0, 1.2f)(rng);
+                }
+                const cpu::FlareDiscs discs{x0.data(), x1.data(), r.data(), g.data(), b.data(), alpha.data(),
+                                            beta.data(), count, rng() % (count + 1)};
+                std::vector<std::uint8_t> row(std::size_t(w) * cn);
+                for (auto& v : row) v = static_cast<std::uint8_t>(rng());
+                const int lo = int(rng() % unsigned(w)), hi = lo + int(rng() % unsigned(w - lo));
+                std::vector<std::uint8_t> want = row, got = row;
+                cpu::flareOverlayRowScalar(want.data(), cn, lo, hi, discs);
+                cpu::flareOverlayRow(got.data(), cn, lo, hi, discs);
+                QVERIFY2(got == want, qPrintable(QString("%1: trial %2 (%3 px, %4 discs)").arg(target).arg(trial).arg(w).arg(count)));
+            }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
+    void convolutionMatchesOpenCvOnBothPaths() {
+        // ConvolveStep's rows, as the baseline build runs them (std::fma calls) and as the AVX2+FMA
+        // build does, give the same bytes, and both are cv::filter2D's (a 5 x 5 kernel of mixed
+        // signs with zero taps, a photo crop, RGB): each value fused-multiply-adds its taps in row
+        // order, as OpenCV's vector loop does.
+        const Image img = loadSample("chelsea.png");  // RGB, 451 x 300
+        std::vector<convolve_rows::Tap> taps;
+        std::vector<float> kernel(25, 0.0f);
+        for (int i = 0; i < 25; ++i)
+            if (i % 3 != 1) kernel[std::size_t(i)] = float(((i * 7) % 11) - 4) / 13.0f;
+        for (int i = 0; i < 25; ++i)
+            if (kernel[std::size_t(i)] != 0.0f)
+                taps.push_back({i % 5 - 2, i / 5 - 2, kernel[std::size_t(i)]});
+        const int w = img.width, h = img.height, r = 2;
+        const auto reflect = [](int p, int len) {
+            if (len == 1) return 0;
+            while (p < 0 || p >= len) p = p < 0 ? -p : 2 * len - 2 - p;
+            return p;
+        };
+        std::vector<std::uint8_t> padded(std::size_t(w + 2 * r) * 3 * h);
+        for (int y = 0; y < h; ++y)
+            for (int x = -r; x < w + r; ++x)
+                std::memcpy(&padded[(std::size_t(y) * (w + 2 * r) + std::size_t(x + r)) * 3],
+                            img.at(reflect(x, w), y), 3);
+        const auto row = [&](int y) -> const std::uint8_t* {
+            return &padded[std::size_t(y) * (w + 2 * r) * 3];
+        };
+        Image baseline(w, h, 3), vector(w, h, 3);
+        std::vector<float> acc(std::size_t(w) * 3);
+        convolve_rows::rows(
+            taps, w, h, 3, r, 0, h, row, [&](int y) { return baseline.row(y); }, acc.data(), +reflect);
+        if (cpuHasFma())
+            convolveRowsFma(
+                taps, w, h, 3, r, 0, h, row, [&](int y) { return vector.row(y); }, acc.data(), +reflect);
+        else
+            vector = baseline;  // this CPU runs the baseline rows only
+        QVERIFY(samePixels(baseline, vector));
+        cv::Mat src(h, w, CV_8UC3, const_cast<std::uint8_t*>(img.pixels.data()), img.stride), dst;
+        cv::filter2D(src, dst, -1, cv::Mat(5, 5, CV_32F, kernel.data()));
+        int worst = 0;
+        for (int y = 0; y < h; ++y)
+            for (int i = 0; i < w * 3; ++i)
+                worst = std::max(worst,
+                                 std::abs(int(dst.at<cv::Vec3b>(y, i / 3)[i % 3]) - int(baseline.row(y)[i])));
+        QCOMPARE(worst, 0);
+        // The step as the backend runs it (sums in vector registers over all taps where the CPU
+        // fuses multiply-adds), on two threads: the same bytes.
+        Image stepped = img;
+        ThreadPool pool(2);
+        applyPixelStep(stepped, ConvolveStep{5, kernel}, RowLoop{&pool});
+        QVERIFY(samePixels(stepped, baseline));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCpuKernels)
+#include "test_cpu_kernels.moc"
