@@ -4,7 +4,7 @@
 // scalar definitions (core/colour.h, core/plan.h) on what is left of a row and on CPUs without
 // those. Every kernel gives the scalar definition's bytes exactly; the float ones (gray blend, HSV)
 // run vectorised only where the CPU fuses multiply-adds as the definitions do (AVX2 and AVX-512),
-// and as the scalar definitions elsewhere. tests/test_colour_ops.cpp compares each with its
+// and as the scalar definitions elsewhere. tests/test_cpu_kernels.cpp compares each with its
 // definition on every colour.
 
 #include <array>

@@ -19,9 +19,34 @@ namespace hn = hwy::HWY_NAMESPACE;
 using D32 = hn::ScalableTag<std::int32_t>;
 using DF = hn::Rebind<float, D32>;
 using D8 = hn::Rebind<std::uint8_t, D32>;
-#endif
 
-#if HWY_TARGET != HWY_SCALAR
+// The most lanes a vector of 32-bit values has on the targets built (AVX-512: 16).
+constexpr std::size_t kMaxLanes = 64;
+
+// For interleaved values, whose channel cycles along a vector: out[r] holds in lane j
+// value((r + j) % cn), the lanes of a vector that starts at a value of channel r.
+template <class D, class Value>
+HWY_INLINE void byChannel(D d, std::size_t cn, const Value& value, hn::Vec<D>* out) {
+    HWY_ALIGN hn::TFromD<D> lanes[kMaxLanes];
+    for (std::size_t r = 0; r < cn; ++r) {
+        for (std::size_t j = 0; j < hn::Lanes(d); ++j) lanes[j] = value((r + j) % cn);
+        out[r] = hn::Load(d, lanes);
+    }
+}
+
+// The n interleaved bytes of `src` N at a time, widened to 32-bit lanes: each(v, r, i) for bytes
+// i .. i + N - 1, r the channel of byte i. Returns the first byte left for the scalar code.
+template <class Each>
+HWY_INLINE std::size_t eachInterleavedBlock(const std::uint8_t* HWY_RESTRICT src, std::size_t n,
+                                            std::size_t cn, const Each& each) {
+    const D32 d32;
+    const std::size_t N = hn::Lanes(d32);
+    if (N > kMaxLanes) return 0;  // byChannel's lanes would not hold a vector
+    std::size_t i = 0, r = 0;
+    for (; i + N <= n; i += N, r = (r + N) % cn) each(hn::PromoteTo(d32, hn::LoadU(D8(), src + i)), r, i);
+    return i;
+}
+
 // The pixels of `src` N at a time, de-interleaved: each(v, c, x) for channel c's N bytes of pixels
 // x .. x + N - 1. Returns the first pixel left for the scalar code.
 template <class D8, class Each>
@@ -59,22 +84,12 @@ void LookUpFloats(const std::uint8_t* HWY_RESTRICT src, std::size_t pixels, int 
 #if HWY_TARGET != HWY_SCALAR
     const D32 d32;
     const DF df;
-    const std::size_t N = hn::Lanes(d32);
-    // offsets[r]: each lane's table when the step starts at a value of channel r.
-    constexpr std::size_t kMaxLanes = 64;
-    if (N <= kMaxLanes) {
-        HWY_ALIGN std::int32_t offsets[4][kMaxLanes];
-        for (std::size_t r = 0; r < cn; ++r)
-            for (std::size_t j = 0; j < N; ++j)
-                offsets[r][j] = static_cast<std::int32_t>(256 * ((r + j) % cn));
-        std::size_t r = 0;
-        for (; i + N <= n; i += N) {
-            const auto index =
-                hn::Add(hn::PromoteTo(d32, hn::LoadU(D8(), src + i)), hn::Load(d32, offsets[r]));
-            hn::StoreU(hn::GatherIndex(df, tables, index), df, dst + i);
-            r = (r + N) % cn;
-        }
-    }
+    hn::Vec<D32> offsets[4];  // each lane's table
+    byChannel(
+        d32, cn, [](std::size_t c) { return static_cast<std::int32_t>(256 * c); }, offsets);
+    i = eachInterleavedBlock(src, n, cn, [&](hn::Vec<D32> v, std::size_t r, std::size_t at) {
+        hn::StoreU(hn::GatherIndex(df, tables, hn::Add(v, offsets[r])), df, dst + at);
+    });
 #endif
     for (; i < n; ++i) dst[i] = tables[256 * (i % cn) + src[i]];
 }
@@ -126,24 +141,17 @@ void RunFloatProgram(const std::uint8_t* HWY_RESTRICT src, std::size_t pixels, i
 #if HWY_TARGET != HWY_SCALAR
     const D32 d32;
     const DF df;
-    const std::size_t N = hn::Lanes(d32);
-    constexpr std::size_t kMaxLanes = 64;
-    if (N <= kMaxLanes) {
-        // constants[r][s]: step s's constants lane by lane when a vector starts at channel r.
-        hn::Vec<DF> constants[4][FloatProgram::kMaxSteps];
-        HWY_ALIGN float lanes[kMaxLanes];
-        for (std::size_t r = 0; r < cn; ++r)
-            for (int s = 0; s < program.count; ++s) {
-                for (std::size_t j = 0; j < N; ++j) lanes[j] = program.steps[s].c[(r + j) % cn];
-                constants[r][s] = hn::Load(df, lanes);
-            }
-        std::size_t r = 0;
-        for (; i + N <= n; i += N) {
-            const auto x = hn::ConvertTo(df, hn::PromoteTo(d32, hn::LoadU(D8(), src + i)));
-            hn::StoreU(runSteps(df, program, x, constants[r]), df, dst + i);
-            r = (r + N) % cn;
-        }
+    // constants[r][s]: step s's constants lane by lane when a vector starts at channel r.
+    hn::Vec<DF> constants[4][FloatProgram::kMaxSteps];
+    for (int s = 0; s < program.count; ++s) {
+        hn::Vec<DF> step[4];
+        byChannel(
+            df, cn, [&](std::size_t c) { return program.steps[s].c[c]; }, step);
+        for (std::size_t r = 0; r < cn; ++r) constants[r][s] = step[r];
     }
+    i = eachInterleavedBlock(src, n, cn, [&](hn::Vec<D32> v, std::size_t r, std::size_t at) {
+        hn::StoreU(runSteps(df, program, hn::ConvertTo(df, v), constants[r]), df, dst + at);
+    });
 #endif
     for (; i < n; ++i) dst[i] = floatProgramValue(program, static_cast<int>(i % cn), src[i]);
 }
