@@ -6,10 +6,15 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <numbers>
+#include <optional>
 #include <vector>
 
+#include "cpu/box_rows.h"
 #include "cpu/flare_rows.h"
+#include "cpu/lut.h"
+#include "cpu/pixel_rows.h"
 #include "raster.h"
 
 namespace auglab::cpu_drawn {
@@ -42,53 +47,115 @@ void rainDrops(const RainStep& s, int w, int h, const std::function<void(int, in
 
 namespace {
 
-// cv2.blur of an 8-bit RGB layer (w x h x 3, packed): each k x k window's sum (anchor k / 2, border
-// reflect_101) divided as OpenCV divides it (BoxDivider).
-void boxBlur8u(std::vector<std::uint8_t>& layer, int w, int h, int k, const RowLoop& loop) {
+// Row window sums (each pixel's k values of its channel along the row, border reflect_101) of
+// rows y0..y1 into `sums`, in 16-bit lanes (k <= kBoxMaxK16) or 32-bit ones.
+template <typename Sum>
+void boxRowSums(const std::uint8_t* data, int w, int cn, std::size_t stride, int k, int y0, int y1,
+                Sum* sums) {
+    const int a = k / 2;
+    const std::size_t values = std::size_t(w) * std::size_t(cn), c = std::size_t(cn);
+    std::vector<Sum> padded((std::size_t(w) + std::size_t(k) - 1) * c);
+    for (int y = y0; y < y1; ++y) {
+        const std::uint8_t* src = data + stride * std::size_t(y);
+        Sum* dst = sums + values * std::size_t(y);
+        // The row at pixels -a .. w + k - a - 2 (an even k has one pixel fewer after the row than
+        // before it): the inside widened in one pass, the borders after.
+        if constexpr (sizeof(Sum) == 2)
+            cpu::widenBytes16(src, padded.data() + std::size_t(a) * c, values);
+        else
+            for (std::size_t i = 0; i < values; ++i) padded[std::size_t(a) * c + i] = src[i];
+        for (int i = 0; i < k - 1; ++i) {
+            const int x = i < a ? i - a : w + i - a;  // the pixels before the row, then after it
+            for (std::size_t ch = 0; ch < c; ++ch)
+                padded[std::size_t(x + a) * c + ch] = src[std::size_t(reflect101(x, w)) * c + ch];
+        }
+        if constexpr (sizeof(Sum) == 2) {
+            cpu::windowSums16(padded.data(), dst, values, k, cn);
+        } else {  // running sums: the value entering the window added, the one leaving it taken away
+            for (std::size_t ch = 0; ch < c; ++ch) {
+                Sum sum = 0;
+                for (int t = 0; t < k; ++t) sum += padded[std::size_t(t) * c + ch];
+                dst[ch] = sum;
+                for (int x = 1; x < w; ++x) {
+                    sum += padded[std::size_t(x + k - 1) * c + ch] - padded[std::size_t(x - 1) * c + ch];
+                    dst[std::size_t(x) * c + ch] = sum;
+                }
+            }
+        }
+    }
+}
+
+// BoxDivider(k)'s division in 16-bit lanes (cpu::boxDivision16), found once per k <= 15.
+std::optional<cpu::BoxDivision16> boxDivision16Of(int k) {
+    static const std::array<std::optional<cpu::BoxDivision16>, cpu::kBoxMaxK16 + 1> table = [] {
+        std::array<std::optional<cpu::BoxDivision16>, cpu::kBoxMaxK16 + 1> t{};
+        for (int side = 2; side <= cpu::kBoxMaxK16; ++side) {
+            const BoxDivider d(side);
+            t[std::size_t(side)] = cpu::boxDivision16(d.scale(), d.delta(), std::uint32_t(255 * side * side));
+        }
+        return t;
+    }();
+    return k >= 0 && k <= cpu::kBoxMaxK16 ? table[std::size_t(k)] : std::nullopt;
+}
+
+template <typename Sum>
+void boxBlurWith(std::uint8_t* data, int w, int h, int cn, std::size_t stride, int k, const RowLoop& loop) {
     const int a = k / 2;
     const BoxDivider divide(k);
-    const std::size_t rowValues = std::size_t(w) * 3;
-    // Window sums as running sums (each step adds the value entering the window and subtracts the
-    // one leaving it): integers, so the same sums as adding each window's k values, in O(1) a value.
-    std::vector<std::uint32_t> rowSums(rowValues * std::size_t(h));
+    const std::optional<cpu::BoxDivision16> division16 = sizeof(Sum) == 2 ? boxDivision16Of(k) : std::nullopt;
+    const std::size_t values = std::size_t(w) * std::size_t(cn);
+    // Every row's sums are written before any is read: no zero fill.
+    const std::unique_ptr<Sum[]> rowSumsOwner(new Sum[values * std::size_t(h)]);
+    Sum* const rowSumsData = rowSumsOwner.get();
+    loop(h, [&](int y0, int y1) { boxRowSums(data, w, cn, stride, k, y0, y1, rowSumsData); });
     loop(h, [&](int y0, int y1) {
-        // The row's values at t = -a .. w - a + k - 2, reflected once per row.
-        std::vector<std::uint32_t> padded((std::size_t(w) + std::size_t(k) - 1) * 3);
-        for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* src = layer.data() + rowValues * std::size_t(y);
-            for (int i = 0; i < w + k - 1; ++i)
-                for (std::size_t c = 0; c < 3; ++c)
-                    padded[std::size_t(i) * 3 + c] = src[std::size_t(reflect101(i - a, w)) * 3 + c];
-            std::uint32_t* dst = rowSums.data() + rowValues * std::size_t(y);
-            std::uint32_t sum[3] = {0, 0, 0};
-            for (int i = 0; i < k; ++i)
-                for (std::size_t c = 0; c < 3; ++c) sum[c] += padded[std::size_t(i) * 3 + c];
-            for (std::size_t c = 0; c < 3; ++c) dst[c] = sum[c];
-            for (int x = 1; x < w; ++x)
-                for (std::size_t c = 0; c < 3; ++c) {
-                    sum[c] += padded[std::size_t(x + k - 1) * 3 + c] - padded[std::size_t(x - 1) * 3 + c];
-                    dst[std::size_t(x) * 3 + c] = sum[c];
-                }
-        }
-    });
-    loop(h, [&](int y0, int y1) {
-        const auto rowAt = [&](int t) { return rowSums.data() + rowValues * std::size_t(reflect101(t, h)); };
-        std::vector<std::uint32_t> acc(rowValues, 0u);
+        // The column sums of the rows' sums over the window, moved down a row at a time.
+        const auto rowAt = [&](int t) { return rowSumsData + values * std::size_t(reflect101(t, h)); };
+        std::vector<Sum> acc(values, Sum(0));
+        std::vector<std::uint8_t> line(cn == 4 ? values : 0);
         for (int t = y0 - a; t < y0 - a + k; ++t) {
-            const std::uint32_t* src = rowAt(t);
-            for (std::size_t i = 0; i < rowValues; ++i) acc[i] += src[i];
+            if constexpr (sizeof(Sum) == 2)
+                cpu::add16(acc.data(), rowAt(t), values);
+            else
+                for (std::size_t i = 0; i < values; ++i) acc[i] += rowAt(t)[i];
         }
         for (int y = y0; y < y1; ++y) {
-            if (y > y0) {  // the window moves down a row (unsigned arithmetic: the sum stays exact)
-                const std::uint32_t* in = rowAt(y - a + k - 1);
-                const std::uint32_t* out = rowAt(y - a - 1);
-                for (std::size_t i = 0; i < rowValues; ++i) acc[i] += in[i] - out[i];
+            std::uint8_t* row = data + stride * std::size_t(y);
+            std::uint8_t* out = cn == 4 ? line.data() : row;
+            if constexpr (sizeof(Sum) == 2) {
+                if (y > y0 && division16)  // the window's next row and the division in one pass
+                    cpu::slideDivide16(acc.data(), rowAt(y - a + k - 1), rowAt(y - a - 1), out, values, *division16);
+                else if (y > y0)
+                    cpu::slide16(acc.data(), rowAt(y - a + k - 1), rowAt(y - a - 1), values);
+                if (y == y0 && division16) cpu::divide16(acc.data(), out, values, *division16);
+                if (!division16)
+                    for (std::size_t i = 0; i < values; ++i) out[i] = divide(acc[i]);
+            } else {
+                if (y > y0) {  // unsigned arithmetic: the sum stays exact
+                    const Sum* in = rowAt(y - a + k - 1);
+                    const Sum* leaving = rowAt(y - a - 1);
+                    for (std::size_t i = 0; i < values; ++i) acc[i] += in[i] - leaving[i];
+                }
+                for (std::size_t i = 0; i < values; ++i) out[i] = divide(acc[i]);
             }
-            std::uint8_t* out = layer.data() + rowValues * std::size_t(y);
-            for (std::size_t i = 0; i < rowValues; ++i) out[i] = divide(acc[i]);
+            if (cn == 4)  // alpha is not blurred
+                for (std::size_t i = 0; i < values; ++i)
+                    if (i % 4 != 3) row[i] = line[i];
         }
     });
 }
+
+}  // namespace
+
+void boxBlurBytes(std::uint8_t* data, int w, int h, int channels, std::size_t stride, int k, const RowLoop& loop) {
+    if (k <= 1 || w <= 0 || h <= 0) return;
+    if (k <= cpu::kBoxMaxK16 && BoxDivider(k).fixedPoint())
+        boxBlurWith<std::uint16_t>(data, w, h, channels, stride, k, loop);
+    else
+        boxBlurWith<std::uint32_t>(data, w, h, channels, stride, k, loop);
+}
+
+namespace {
 
 // Each disc's run on each row, in the discs' order (index, x0, x1).
 struct DiscRun {
@@ -239,13 +306,18 @@ void applyRain(Image& img, const RainStep& s, const RowLoop& loop) {
         for (int x = x0; x <= x1; ++x)
             for (std::size_t c = 0; c < 3; ++c) p[std::size_t(x) * 3 + c] = s.colour[c];
     });
-    if (s.blur > 1) boxBlur8u(layer, w, h, s.blur, loop);
+    if (s.blur > 1) boxBlurBytes(layer.data(), w, h, 3, rowValues, s.blur, loop);
     const std::array<std::uint8_t, 256> darker = rainDarkerTable(s.brightness);
     const bool dim = s.brightness != 1.0;
     loop(h, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
             std::uint8_t* row = img.row(y);
             const std::uint8_t* l = layer.data() + rowValues * std::size_t(y);
+            if (cn == 3) {  // cv2.add, then cv2.multiply as a table: two vector passes over the row
+                cpu::addSaturated(row, l, rowValues);
+                if (dim) cpu::lookup(row, row, rowValues, darker);
+                continue;
+            }
             for (std::size_t x = 0; x < std::size_t(w); ++x)
                 for (std::size_t c = 0; c < 3; ++c) {
                     std::uint8_t& v = row[x * cn + c];
@@ -261,7 +333,6 @@ void applyRain(Image& img, const RainStep& s, const RowLoop& loop) {
 // the overlay wherever an earlier circle left the two apart). A pixel no disc covers never changes.
 void applyOverlayFlare(Image& img, const FlareStep& s, const RowLoop& loop) {
     const int w = img.width, h = img.height;
-    const std::size_t cn = std::size_t(img.channels);
     const auto nCircles = std::uint32_t(s.circles.size());
     const std::vector<std::vector<DiscRun>> rows =
         discRuns(s.sun, nCircles, w, h, discRuns(s.circles, 0, w, h));

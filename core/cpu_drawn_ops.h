@@ -40,11 +40,21 @@ public:
                    : static_cast<std::uint8_t>(std::min(255.0f, std::nearbyint(float(sum) * inverse_)));
     }
 
+    /// The fixed point's terms, used when fixedPoint() (area <= 256): scale < 2^24, delta <= 129.
+    bool fixedPoint() const { return area_ <= 256; }
+    std::uint32_t scale() const { return static_cast<std::uint32_t>(scale_); }
+    std::uint32_t delta() const { return static_cast<std::uint32_t>(delta_); }
+
 private:
     int area_;
     std::uint64_t scale_ = 1, delta_ = 0;
     float inverse_;
 };
+/// cv2.blur(ksize (k, k)) of 8-bit pixels in place: each value the mean of its k x k window (anchor
+/// at the centre, border reflect_101) divided as BoxDivider does; `channels` bytes a pixel, rows
+/// `stride` bytes apart, the 4th channel (alpha) kept. Exact integer sums, 16-bit SIMD lanes up to
+/// k = 15 (core/cpu/box_rows.h).
+void boxBlurBytes(std::uint8_t* data, int w, int h, int channels, std::size_t stride, int k, const RowLoop& loop);
 /// cv2.multiply of each value by RandomRain's brightness, rounded to nearest (RainStep).
 std::array<std::uint8_t, 256> rainDarkerTable(double brightness);
 /// Each pixel of a RainStep's drops, as cv2.polylines draws them: `visit(y, x0, x1)` per run (a

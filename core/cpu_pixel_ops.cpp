@@ -676,7 +676,15 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
         else
             cpu_drawn::applyOverlayFlare(img, *s, loop);
     } else if (const auto* s = std::get_if<BlurStep>(&step)) {
-        applyBlur(img, s->kernel, loop);
+        // A whole odd box (box_blur at full size: k taps of 1/k) is cv2.blur itself: integer sums.
+        const std::size_t k = s->kernel.size();
+        const bool box = k % 2 == 1 && k > 1 && std::all_of(s->kernel.begin(), s->kernel.end(), [&](float t) {
+            return t == 1.0f / static_cast<float>(k);
+        });
+        if (box && (img.channels == 3 || img.channels == 4))
+            cpu_drawn::boxBlurBytes(img.row(0), img.width, img.height, img.channels, img.stride, int(k), loop);
+        else
+            applyBlur(img, s->kernel, loop);
     } else if (const auto* s = std::get_if<MedianStep>(&step)) {
         applyMedian(img, s->ksize, loop);
     } else if (const auto* s = std::get_if<ConvolveStep>(&step)) {

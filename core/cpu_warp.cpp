@@ -362,6 +362,13 @@ namespace {
 /// (a tile's row) are one copy.
 void wholeRemapRows(const ImageView& src, Image& dst, const RemapMap& map, int shift, int y0, int y1) {
     const std::size_t cn = static_cast<std::size_t>(dst.channels);
+    if (!map.tiles.empty()) {  // the rectangles themselves: each row of each one copy
+        for (const RemapMap::Tile& t : map.tiles)
+            for (int y = std::max(y0, t.y); y < std::min(y1, t.y + t.h); ++y)
+                std::memcpy(dst.row(y) + static_cast<std::size_t>(t.x) * cn, src.at(t.x + t.dx, y + t.dy),
+                            static_cast<std::size_t>(t.w) * cn);
+        return;
+    }
     for (int y = y0; y < y1; ++y) {
         const int* xy = map.xy.data() + 2 * static_cast<std::size_t>(y) * static_cast<std::size_t>(map.width);
         std::uint8_t* out = dst.row(y);

@@ -4,6 +4,7 @@
 #include <array>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -211,13 +212,19 @@ void PlanBuilder::endRemap(PlanStage& stage, std::shared_ptr<RemapMap> map) {
     const bool nearest = w.interpolation == Interpolation::Nearest;
     const std::size_t n = static_cast<std::size_t>(stage.width) * stage.height;
     const int frac = nearest ? 0 : (1 << kWarpInterBits) - 1, shift = nearest ? 0 : kWarpInterBits;
-    // Without an early exit, so that the loop vectorises: a whole map is read to its end anyway.
     bool whole = true;
-    const int* xy = map->xy.data();
-    for (std::size_t i = 0; i < n; ++i) {
-        const int px = xy[2 * i], py = xy[2 * i + 1];
-        whole &= ((px | py) & frac) == 0 && px >= 0 && py >= 0 && (px >> shift) < w.inputWidth &&
-                 (py >> shift) < w.inputHeight;
+    if (!map->tiles.empty()) {
+        for (const RemapMap::Tile& t : map->tiles)
+            whole &= t.x + t.dx >= 0 && t.y + t.dy >= 0 && t.x + t.dx + t.w <= w.inputWidth &&
+                     t.y + t.dy + t.h <= w.inputHeight;
+    } else {
+        // Without an early exit, so that the loop vectorises: a whole map is read to its end anyway.
+        const int* xy = map->xy.data();
+        for (std::size_t i = 0; i < n; ++i) {
+            const int px = xy[2 * i], py = xy[2 * i + 1];
+            whole &= ((px | py) & frac) == 0 && px >= 0 && py >= 0 && (px >> shift) < w.inputWidth &&
+                     (py >> shift) < w.inputHeight;
+        }
     }
     map->whole = whole;
     w.projective = true;
@@ -228,24 +235,45 @@ void PlanBuilder::endRemap(PlanStage& stage, std::shared_ptr<RemapMap> map) {
     borderSet_ = false;
 }
 
-void PlanBuilder::remapStageWhole(std::vector<int> xy, Interpolation interpolation, BorderMode border,
+void PlanBuilder::remapStageTiles(std::vector<RemapMap::Tile> tiles, Interpolation interpolation, BorderMode border,
                                   const Rgb& fill) {
     PlanStage stage;
     stage.width = stageWidth();
     stage.height = stageHeight();
-    const std::size_t n = static_cast<std::size_t>(stage.width) * stage.height;
-    if (xy.size() != 2 * n)
-        throw RuntimeError("remap: a map of " + std::to_string(xy.size() / 2) + " pixels for a " +
-                           std::to_string(stage.width) + "x" + std::to_string(stage.height) + " stage");
+    std::size_t area = 0;
+    for (const RemapMap::Tile& t : tiles) {
+        if (t.x < 0 || t.y < 0 || t.w <= 0 || t.h <= 0 || t.x + t.w > stage.width || t.y + t.h > stage.height ||
+            std::abs(t.dx) > 32767 || std::abs(t.dy) > 32767)
+            throw RuntimeError("remap: a tile outside the " + std::to_string(stage.width) + "x" +
+                               std::to_string(stage.height) + " stage");
+        area += std::size_t(t.w) * std::size_t(t.h);
+    }
+    if (area != std::size_t(stage.width) * std::size_t(stage.height))
+        throw RuntimeError("remap: tiles that do not cover the stage once");
     const WarpStep& w = beginRemap(stage, interpolation, border, fill);
-    // remapStage's positions of whole numbers: the whole part saturated to a short, times 32 for linear.
-    const int shift = w.interpolation == Interpolation::Nearest ? 0 : kWarpInterBits;
-    for (int& v : xy) v = std::clamp(v, -32768, 32767) * (1 << shift);
     auto map = std::make_shared<RemapMap>();
     map->width = stage.width;
     map->height = stage.height;
-    map->xy = std::move(xy);
+    map->tiles = std::move(tiles);
+    map->unit = w.interpolation == Interpolation::Nearest ? 1 : 1 << kWarpInterBits;
     endRemap(stage, std::move(map));
+}
+
+const std::vector<int>& RemapMap::positions() const {
+    if (tiles.empty()) return xy;
+    std::call_once(made_->once, [&] {
+        std::vector<int>& out = made_->xy;
+        out.assign(2 * std::size_t(width) * std::size_t(height), 0);
+        for (const Tile& t : tiles)
+            for (int y = t.y; y < t.y + t.h; ++y) {
+                int* o = out.data() + 2 * (std::size_t(y) * std::size_t(width) + std::size_t(t.x));
+                for (int x = t.x; x < t.x + t.w; ++x, o += 2) {
+                    o[0] = std::clamp(x + t.dx, -32768, 32767) * unit;
+                    o[1] = std::clamp(y + t.dy, -32768, 32767) * unit;
+                }
+            }
+    });
+    return made_->xy;
 }
 
 void PlanBuilder::remapStage(const std::vector<float>& mapX, const std::vector<float>& mapY,

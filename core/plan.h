@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -40,10 +41,36 @@ struct GatherStep {
 /// saturated to a short; X, Y interleaved, row by row.
 struct RemapMap {
     int width = 0, height = 0;
+    /// The positions; empty when the map is given by `tiles` (positions() then makes them once).
     std::vector<int> xy;
     /// Every position is a whole pixel inside the input (no fraction, no border): the remap only
     /// moves pixels (RandomGridShuffle's tiles), and a backend may copy them as they are.
     bool whole = false;
+    /// A map that moves rectangles by whole pixels: output pixels [x, x + w) x [y, y + h) come from
+    /// the input at (x + dx, y + dy) onwards. The tiles cover the stage once each.
+    struct Tile {
+        int x = 0, y = 0, w = 0, h = 0, dx = 0, dy = 0;
+    };
+    std::vector<Tile> tiles;
+    int unit = 1;  ///< the positions' unit: 1 (nearest) or 32 (linear, 1/32 pixel), for `tiles`
+    /// xy, or (a map of tiles) the positions the tiles give, made on first use, once for all threads.
+    const std::vector<int>& positions() const;
+
+    RemapMap() = default;
+    RemapMap(const RemapMap& o) : width(o.width), height(o.height), xy(o.xy), whole(o.whole), tiles(o.tiles), unit(o.unit) {}
+    RemapMap& operator=(const RemapMap& o) {
+        if (this != &o) *this = RemapMap(o);
+        return *this;
+    }
+    RemapMap(RemapMap&&) = default;
+    RemapMap& operator=(RemapMap&&) = default;
+
+private:
+    struct Made {
+        std::once_flag once;
+        std::vector<int> xy;
+    };
+    std::shared_ptr<Made> made_ = std::make_shared<Made>();
 };
 
 /// Output pixel (x, y) samples the input at (a*x + b*y + c, d*x + e*y + f), or, when `gather` is

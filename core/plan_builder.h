@@ -77,10 +77,11 @@ public:
     /// remapped with nearest neighbour and the mask fill.
     void remapStage(const std::vector<float>& mapX, const std::vector<float>& mapY,
                     Interpolation interpolation, BorderMode border, const Rgb& fill);
-    /// remapStage of maps whose values are whole numbers, given as integers: xy[2i], xy[2i + 1] the
-    /// position of stage pixel i (x, y interleaved). Exactly remapStage of those values as floats,
-    /// without the float maps and their conversion (RandomGridShuffle's at full resolution).
-    void remapStageWhole(std::vector<int> xy, Interpolation interpolation, BorderMode border, const Rgb& fill);
+    /// remapStage of a map that moves rectangles by whole pixels (RemapMap::Tile, covering the stage
+    /// once; RandomGridShuffle's at full resolution), held as the rectangles, without float maps: a CPU backend copies their rows, and the positions are made only where a
+    /// backend reads them (RemapMap::positions).
+    void remapStageTiles(std::vector<RemapMap::Tile> tiles, Interpolation interpolation, BorderMode border,
+                         const Rgb& fill);
     void pixel(PixelStep step);
 
     Plan finish();

@@ -95,7 +95,7 @@ std::vector<std::uint8_t> inventedMask(const Plan& plan) {
                     } else {
                         double sx = x, sy = y;
                         if (w.remap) {
-                            const int* xy = w.remap->xy.data() + 2 * (std::size_t(y) * W + x);
+                            const int* xy = w.remap->positions().data() + 2 * (std::size_t(y) * W + x);
                             const double unit = w.interpolation == Interpolation::Nearest ? 1.0 : 32.0;
                             sx = xy[0] / unit;
                             sy = xy[1] / unit;

@@ -68,7 +68,7 @@ ProjectiveRow::ProjectiveRow(const WarpStep& w, int y)
       Y0(m[4] * y + m[5]),
       W0(m[7] * y + m[8]),
       unit(w.interpolation == Interpolation::Nearest ? 1.0 : double(1 << kWarpInterBits)) {
-    if (w.remap) remapRow = w.remap->xy.data() + 2 * static_cast<std::size_t>(y) * w.remap->width;
+    if (w.remap) remapRow = w.remap->positions().data() + 2 * static_cast<std::size_t>(y) * w.remap->width;
 }
 
 void ProjectiveRow::position(int x, int& X, int& Y) const {
@@ -89,7 +89,7 @@ std::vector<int> projectiveMap(const WarpStep& w, int outWidth, int outHeight) {
             throw RuntimeError("remap: the map is " + std::to_string(w.remap->width) + "x" +
                                std::to_string(w.remap->height) + ", the stage " + std::to_string(outWidth) +
                                "x" + std::to_string(outHeight));
-        return w.remap->xy;
+        return w.remap->positions();
     }
     std::vector<int> map(static_cast<std::size_t>(outWidth) * outHeight * 2);
     std::size_t i = 0;

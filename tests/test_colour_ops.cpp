@@ -169,6 +169,8 @@ private slots:
     void blurOnPhotos();
     void blurEdges_data();
     void blurEdges();
+    void boxBlurIsCvBlur_data();
+    void boxBlurIsCvBlur();
     void noiseExactCases_data();
     void noiseExactCases();
     void noiseStatistics_data();
@@ -687,6 +689,53 @@ void TestColourOps::blurEdges() {
         // A correctly rounded value is within 0.5 (so within 1 of any rounding of the exact
         // value); float accumulation adds about 1e-5.
         QVERIFY2(maxErr <= 0.501, qPrintable(QString("max |out - exact| %1").arg(maxErr)));
+    }
+}
+
+void TestColourOps::boxBlurIsCvBlur_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("w");
+    QTest::addColumn<int>("h");
+    QTest::addColumn<int>("k");
+    for (int k : {3, 5, 7, 9, 11, 13, 15, 17, 21, 31})
+        QTest::newRow(qPrintable(QString("photo k %1").arg(k))) << kSamples[k % kSamples.size()] << 0 << 0 << k;
+    // Sizes under the window (reflect_101 folds several times), one row, one column.
+    const int sizes[][2] = {{1, 1}, {2, 3}, {7, 1}, {1, 9}, {13, 7}, {4097, 3}};
+    for (const auto& sz : sizes)
+        for (int k : {3, 15, 17})
+            QTest::newRow(qPrintable(QString("%1x%2 k %3").arg(sz[0]).arg(sz[1]).arg(k))) << QString() << sz[0]
+                                                                                             << sz[1] << k;
+}
+
+// box_blur at full size (k taps of 1/k) runs as integer window sums divided as OpenCV divides them:
+// cv::blur's bytes exactly, on photos and random pixels, 3 and 4 channels (alpha kept), with and
+// without threads.
+void TestColourOps::boxBlurIsCvBlur() {
+    QFETCH(QString, file);
+    QFETCH(int, w);
+    QFETCH(int, h);
+    QFETCH(int, k);
+    for (int cn : {3, 4}) {
+        Image src;
+        if (!file.isEmpty()) {
+            src = cn == 4 ? rgbaPadded(loadSample(file), 5) : loadSample(file);
+        } else {
+            src = Image(w, h, cn);
+            std::mt19937 rng(unsigned(w * 131 + h * 7 + cn + k));
+            for (auto& v : src.pixels) v = std::uint8_t(rng());
+        }
+        const BlurStep box{std::vector<float>(std::size_t(k), 1.0f / float(k))};
+        Image out = src, outPool = src;
+        applyPixelStep(out, box, RowLoop{});
+        ThreadPool pool(2);
+        applyPixelStep(outPool, box, RowLoop{&pool});
+        QVERIFY(samePixels(out, outPool));
+        QVERIFY(sameNonRgbBytes(out, src));
+        cv::Mat want;
+        cv::blur(rgbMat(src), want, cv::Size(k, k), cv::Point(-1, -1), cv::BORDER_REFLECT_101);
+        const Cmp c = compareRgb(out, want);
+        QVERIFY2(c.differing == 0, qPrintable(QString("%1 channels: %2 of %3 values differ, max %4")
+                                                  .arg(cn).arg(c.differing).arg(c.n).arg(c.max)));
     }
 }
 

@@ -14,13 +14,16 @@
 #include <random>
 
 #include "colour.h"
+#include "cpu/box_rows.h"
 #include "cpu/colour_rows.h"
 #include "cpu/flare_rows.h"
 #include "cpu/lut.h"
+#include "cpu/pixel_rows.h"
 #include "cpu/simd_targets.h"
 #include "cpu/tail_rows.h"
 #include "cpu_backend.h"
 #include "cpu_convolve_fma.h"
+#include "cpu_drawn_ops.h"
 #include "image_io.h"
 #include "ops/hue_saturation_value.h"
 #include "plan.h"
@@ -383,6 +386,69 @@ private slots:
                 cpu::flareOverlayRowScalar(want.data(), cn, lo, hi, discs);
                 cpu::flareOverlayRow(got.data(), cn, lo, hi, discs);
                 QVERIFY2(got == want, qPrintable(QString("%1: trial %2 (%3 px, %4 discs)").arg(target).arg(trial).arg(w).arg(count)));
+            }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
+    /// The box blur's row kernels (core/cpu/box_rows.h) and the saturated add on every SIMD target:
+    /// their scalar definitions on random rows of every length up to a few vectors; the 16-bit
+    /// division equal to OpenCV's fixed point (BoxDivider) for every sum of every k up to 15.
+    void boxRowsAreTheirDefinitions() {
+        for (int k = 2; k <= cpu::kBoxMaxK16; ++k) {
+            const cpu_drawn::BoxDivider divider(k);
+            const auto q = cpu::boxDivision16(divider.scale(), divider.delta(), std::uint32_t(255 * k * k));
+            QVERIFY2(q, qPrintable(QString("k %1: no 16-bit division").arg(k)));
+            for (std::uint32_t v = 0; v <= std::uint32_t(255 * k * k); ++v)
+                QVERIFY2((*q)(std::uint16_t(v)) == divider(v), qPrintable(QString("k %1, sum %2").arg(k).arg(v)));
+        }
+        std::mt19937 rng(29);
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            for (std::size_t n = 0; n < 200; ++n) {
+                const int k = 1 + 2 * int(rng() % 8), step = 1 + int(rng() % 4);
+                const auto bytes = [&](std::size_t count) {
+                    std::vector<std::uint8_t> v(count);
+                    for (auto& b : v) b = std::uint8_t(rng());
+                    return v;
+                };
+                const std::vector<std::uint8_t> in = bytes(n), out = bytes(n);
+                std::vector<std::uint16_t> wide(n), acc(n), want(n), padded(n + std::size_t(step * (k - 1)));
+                cpu::widenBytes16(in.data(), wide.data(), n);
+                for (std::size_t i = 0; i < n; ++i) QCOMPARE(wide[i], std::uint16_t(in[i]));
+                for (auto& v : padded) v = std::uint16_t(rng() % 256 * 15);
+                cpu::windowSums16(padded.data(), acc.data(), n, k, step);
+                for (std::size_t i = 0; i < n; ++i) {
+                    unsigned sum = 0;
+                    for (int t = 0; t < k; ++t) sum += padded[i + std::size_t(step * t)];
+                    QCOMPARE(acc[i], std::uint16_t(sum));
+                }
+                // A 15 x 15 window moving on: sums from 0 to 225 * 255 as a row enters and one leaves.
+                for (std::size_t i = 0; i < n; ++i) acc[i] = want[i] = std::uint16_t(255 + rng() % (223 * 255 + 1));
+                std::vector<std::uint16_t> in16(in.begin(), in.end()), out16(out.begin(), out.end());
+                cpu::add16(acc.data(), in16.data(), n);
+                for (std::size_t i = 0; i < n; ++i) want[i] = std::uint16_t(want[i] + in[i]);
+                QVERIFY(acc == want);
+                const cpu_drawn::BoxDivider divider(15);
+                const auto q = *cpu::boxDivision16(divider.scale(), divider.delta(), 255 * 225);
+                std::vector<std::uint8_t> quotients(n);
+                cpu::slideDivide16(acc.data(), out16.data(), in16.data(), quotients.data(), n, q);
+                for (std::size_t i = 0; i < n; ++i) {
+                    want[i] = std::uint16_t(want[i] + out[i] - in[i]);
+                    QCOMPARE(quotients[i], divider(want[i]));
+                }
+                QVERIFY(acc == want);
+                cpu::slide16(acc.data(), in16.data(), out16.data(), n);
+                std::fill(quotients.begin(), quotients.end(), 0);
+                cpu::divide16(acc.data(), quotients.data(), n, q);
+                for (std::size_t i = 0; i < n; ++i) {
+                    want[i] = std::uint16_t(want[i] + in[i] - out[i]);
+                    QCOMPARE(quotients[i], divider(want[i]));
+                }
+                std::vector<std::uint8_t> sum = in;
+                cpu::addSaturated(sum.data(), out.data(), n);
+                for (std::size_t i = 0; i < n; ++i) QCOMPARE(int(sum[i]), std::min(255, in[i] + out[i]));
             }
         });
         QVERIFY2(!targets.isEmpty(), "no SIMD target ran");

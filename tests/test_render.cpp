@@ -901,36 +901,43 @@ void TestRender::wholePixelRemapsAreCopies() {
 }
 
 void TestRender::wholeNumberMapsAsIntegers() {
-    // remapStageWhole (RandomGridShuffle's maps at full resolution, given as integers) makes the
-    // stage remapStage makes of the same values as floats: positions inside and outside the image,
-    // past a short's range, linear and nearest, for images and for masks.
+    // remapStageTiles (RandomGridShuffle's maps at full resolution, given as moved rectangles) makes
+    // the stage remapStage makes of the same positions as floats: rectangles moved inside and
+    // far outside the image, linear and nearest, for images and for masks.
     const int w = 37, h = 23;
     std::mt19937 rng(3);
     for (bool inside : {true, false})
         for (auto interp : {Interpolation::Linear, Interpolation::Nearest})
             for (bool masks : {false, true}) {
-                std::vector<int> xy(2 * std::size_t(w) * h);
+                // A 3 x 4 grid of rectangles of uneven sides, each moved by its own offset.
+                const int xs[] = {0, 9, 20, 37}, ys[] = {0, 5, 11, 16, 23};
+                std::vector<RemapMap::Tile> tiles;
                 std::vector<float> mx(std::size_t(w) * h), my(mx.size());
-                for (std::size_t i = 0; i < mx.size(); ++i) {
-                    const int x = inside ? int(rng() % w) : int(rng() % 140000) - 70000;
-                    const int y = inside ? int(rng() % h) : int(rng() % 61) - 30;
-                    xy[2 * i] = x;
-                    xy[2 * i + 1] = y;
-                    mx[i] = float(x);
-                    my[i] = float(y);
-                }
+                for (int r = 0; r < 4; ++r)
+                    for (int c = 0; c < 3; ++c) {
+                        RemapMap::Tile t{xs[c], ys[r], xs[c + 1] - xs[c], ys[r + 1] - ys[r], 0, 0};
+                        t.dx = inside ? int(rng() % unsigned(w - t.w + 1)) - t.x : int(rng() % 60000) - 30000;
+                        t.dy = inside ? int(rng() % unsigned(h - t.h + 1)) - t.y : int(rng() % 61) - 30;
+                        tiles.push_back(t);
+                        for (int y = t.y; y < t.y + t.h; ++y)
+                            for (int x = t.x; x < t.x + t.w; ++x) {
+                                mx[std::size_t(y) * w + x] = float(x + t.dx);
+                                my[std::size_t(y) * w + x] = float(y + t.dy);
+                            }
+                    }
                 auto builder = [&] {
                     return masks ? PlanBuilder::forMasks(w, h, w, h, 7)
                                  : PlanBuilder(w, h, w, h, SourceSampling::Source);
                 };
                 PlanBuilder a = builder(), b = builder();
                 a.remapStage(mx, my, interp, BorderMode::Reflect101, Rgb{1, 2, 3});
-                b.remapStageWhole(xy, interp, BorderMode::Reflect101, Rgb{1, 2, 3});
+                b.remapStageTiles(tiles, interp, BorderMode::Reflect101, Rgb{1, 2, 3});
                 const Plan pa = a.finish(), pb = b.finish();
                 QCOMPARE(pa.stages.size(), pb.stages.size());
                 const WarpStep &wa = pa.stages.back().warp, &wb = pb.stages.back().warp;
                 QVERIFY(wa.remap && wb.remap);
-                QVERIFY(wa.remap->xy == wb.remap->xy);
+                QVERIFY(wb.remap->xy.empty());  // made only when read
+                QVERIFY(wa.remap->positions() == wb.remap->positions());
                 QCOMPARE(wa.remap->whole, wb.remap->whole);
                 QCOMPARE(wa.remap->whole, inside);
                 QCOMPARE(int(wa.interpolation), int(wb.interpolation));

@@ -70,6 +70,17 @@ void ReversePixels1(const std::uint8_t* HWY_RESTRICT src, std::uint8_t* HWY_REST
     for (; i < n; ++i) dst[n - 1 - i] = src[i];
 }
 
+void AddSaturated(std::uint8_t* HWY_RESTRICT p, const std::uint8_t* HWY_RESTRICT q, std::size_t n) {
+    std::size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    const hn::Full128<std::uint8_t> d;
+    constexpr std::size_t kLanes = 16;
+    for (; i + kLanes <= n; i += kLanes)
+        hn::StoreU(hn::SaturatedAdd(hn::LoadU(d, p + i), hn::LoadU(d, q + i)), d, p + i);
+#endif
+    for (; i < n; ++i) p[i] = static_cast<std::uint8_t>(p[i] + q[i] > 255 ? 255 : p[i] + q[i]);
+}
+
 const char* Target() {
     return hwy::TargetName(HWY_TARGET);
 }
@@ -84,6 +95,7 @@ namespace auglab::cpu {
 HWY_EXPORT(ReversePixels1);
 HWY_EXPORT(ReversePixels3);
 HWY_EXPORT(ReversePixels4);
+HWY_EXPORT(AddSaturated);
 HWY_EXPORT(Target);
 
 void reversePixels(const std::uint8_t* src, std::uint8_t* dst, std::size_t n, int channels) {
@@ -99,6 +111,10 @@ void reversePixels(const std::uint8_t* src, std::uint8_t* dst, std::size_t n, in
                 std::memcpy(dst + i * std::size_t(channels), src + (n - 1 - i) * std::size_t(channels),
                             std::size_t(channels));
     }
+}
+
+void addSaturated(std::uint8_t* p, const std::uint8_t* q, std::size_t n) {
+    HWY_DYNAMIC_DISPATCH(AddSaturated)(p, q, n);
 }
 
 const char* pixelRowsTarget() {

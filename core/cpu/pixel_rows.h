@@ -12,6 +12,9 @@ namespace auglab::cpu {
 /// overlap. A horizontal flip's row.
 void reversePixels(const std::uint8_t* src, std::uint8_t* dst, std::size_t n, int channels);
 
+/// p[i] = min(255, p[i] + q[i]) over n bytes (cv2.add of 8-bit images).
+void addSaturated(std::uint8_t* p, const std::uint8_t* q, std::size_t n);
+
 /// The SIMD target reversePixels runs on here ("AVX3", "AVX2", "SSSE3", "EMU128", ...).
 const char* pixelRowsTarget();
 

@@ -177,30 +177,16 @@ public:
         }
         if (sx == 1.0 && sy == 1.0 && W == frameW && H == frameH) {
             // At full resolution the maps' values are whole pixels, x + (src.x0 - to.x0) and
-            // y + (src.y0 - to.y0) exactly (the float expressions below with fx = x, fy = y): given
-            // as integers, without the float maps.
-            std::vector<int> xy(2 * std::size_t(W) * std::size_t(H));
-            std::vector<int> dx(static_cast<std::size_t>(cols)), dy(static_cast<std::size_t>(cols));
-            int lastRow = -1;
-            for (int y = 0; y < H; ++y) {
-                const int row = rowOf[std::size_t(y)];
-                if (row != lastRow) {
-                    for (int col = 0; col < cols; ++col) {
-                        const GridCell& to = cells[std::size_t(row * cols + col)];
-                        const GridCell& src = cells[std::size_t(from[std::size_t(row * cols + col)])];
-                        dx[std::size_t(col)] = src.x0 - to.x0;
-                        dy[std::size_t(col)] = src.y0 - to.y0;
-                    }
-                    lastRow = row;
-                }
-                int* o = xy.data() + 2 * std::size_t(y) * std::size_t(W);
-                for (int x = 0; x < W; ++x) {
-                    const std::size_t col = std::size_t(colOf[std::size_t(x)]);
-                    o[2 * x] = x + dx[col];
-                    o[2 * x + 1] = y + dy[col];
-                }
+            // y + (src.y0 - to.y0) exactly (the float expressions below with fx = x, fy = y): each
+            // output cell is its source cell moved, given as the rectangles.
+            std::vector<RemapMap::Tile> tiles;
+            for (std::size_t k = 0; k < cells.size(); ++k) {
+                const GridCell& to = cells[k];
+                const GridCell& src = cells[std::size_t(from[k])];
+                if (to.x1 > to.x0 && to.y1 > to.y0)
+                    tiles.push_back({to.x0, to.y0, to.x1 - to.x0, to.y1 - to.y0, src.x0 - to.x0, src.y0 - to.y0});
             }
-            b.remapStageWhole(std::move(xy), Interpolation::Linear, BorderMode::Replicate, Rgb{0, 0, 0});
+            b.remapStageTiles(std::move(tiles), Interpolation::Linear, BorderMode::Replicate, Rgb{0, 0, 0});
             return;
         }
         std::vector<float> mx(std::size_t(W) * H), my(mx.size());
