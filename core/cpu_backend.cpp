@@ -41,23 +41,21 @@ Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop
         // after it) then run over the whole image.
         std::size_t fused = 0;
         while (fused < stage.ops.size() && rowLocal(stage.ops[fused])) ++fused;
-        // A stage that copies its input and then applies a table: the table read from the input
-        // straight into the output, one pass instead of two.
-        const LutStep* tableFirst =
-            stage.warp.copy && fused > 0 && input.width == out.width && input.height == out.height &&
-                    input.channels == out.channels
-                ? std::get_if<LutStep>(&stage.ops[0])
-                : nullptr;
+        // A stage that copies its input and then applies a table, gray or a channel matrix: the op
+        // reads the input straight into the output, one pass instead of two.
+        const bool firstFrom = stage.warp.copy && fused > 0 && input.width == out.width &&
+                               input.height == out.height && input.channels == out.channels &&
+                               hasRowsFrom(stage.ops[0]);
         loop(stage.height, [&](int y0, int y1) {
             for (int s0 = y0; s0 < y1; s0 += kStripRows) {
                 const int s1 = std::min(y1, s0 + kStripRows);
-                if (tableFirst)
-                    lutRowsFrom(input, out, *tableFirst, s0, s1);
+                if (firstFrom)
+                    pixelRowsFrom(input, out, stage.ops[0], s0, s1);
                 else if (whole)
                     cpu::integerWarpRows(input, out, *whole, s0, s1);
                 else
                     warpRows(input, out, stage.warp, tables, s0, s1);
-                for (std::size_t i = tableFirst ? 1 : 0; i < fused; ++i) applyPixelRows(out, stage.ops[i], s0, s1);
+                for (std::size_t i = firstFrom ? 1 : 0; i < fused; ++i) applyPixelRows(out, stage.ops[i], s0, s1);
             }
         });
         for (std::size_t i = fused; i < stage.ops.size(); ++i) applyPixelStep(out, stage.ops[i], loop);

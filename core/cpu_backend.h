@@ -54,6 +54,12 @@ void warpRowsPerPixel(const ImageView& src, Image& dst, const WarpStep& w, int y
 /// Rows [y0, y1) of `dst` are those of `src` (the same size) through `step`'s tables: a copy stage and
 /// the table step after it in one pass.
 void lutRowsFrom(const ImageView& src, Image& dst, const LutStep& step, int y0, int y1);
+/// Whether `step` has a form that reads one image and writes another (pixelRowsFrom): tables, gray
+/// and channel matrices.
+bool hasRowsFrom(const PixelStep& step);
+/// Rows [y0, y1) of `dst` are those of `src` (the same size and channels) through `step`: a copy
+/// stage and the step after it in one pass. Only for steps hasRowsFrom accepts.
+void pixelRowsFrom(const ImageView& src, Image& dst, const PixelStep& step, int y0, int y1);
 /// A pixel step over the whole image.
 void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop);
 /// Whether a pixel step works row by row (each output row from the same row alone): those run on

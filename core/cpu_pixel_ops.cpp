@@ -9,12 +9,12 @@
 
 #include "cpu/colour_rows.h"
 #include "cpu/lut.h"
+#include "cpu/noise_rows.h"
 #include "cpu_backend.h"
 #include "cpu_convolve_fma.h"
 #include "cpu_drawn_ops.h"
 #include "error.h"
 #include "host_steps.h"
-#include "philox.h"
 #include "shared_maths.h"
 
 namespace auglab {
@@ -61,7 +61,7 @@ void hsvRows(Image& img, const HsvLuts& l, int y0, int y1) {
 
 void grayRows(Image& img, int y0, int y1) {
     for (int y = y0; y < y1; ++y)
-        cpu::grayPixels(img.row(y), static_cast<std::size_t>(img.width), img.channels);
+        cpu::grayPixels(img.row(y), img.row(y), static_cast<std::size_t>(img.width), img.channels);
 }
 
 void grayBlendRows(Image& img, const GrayBlendStep& s, int y0, int y1) {
@@ -80,7 +80,7 @@ double stepMean(const Image& img, const MeanBrightnessStep& s) {
             sum += cpu::sumBytes(p, static_cast<std::size_t>(img.width) * 3);
         } else if (img.channels == 3) {  // a gray copy of the row holds each gray value three times
             std::memcpy(line.data(), p, line.size());
-            cpu::grayPixels(line.data(), static_cast<std::size_t>(img.width), 3);
+            cpu::grayPixels(line.data(), line.data(), static_cast<std::size_t>(img.width), 3);
             sum += cpu::sumBytes(line.data(), line.size()) / 3;
         } else if (s.gray) {
             for (int x = 0; x < img.width; ++x, p += img.channels) sum += grayOf(p[0], p[1], p[2]);
@@ -240,7 +240,7 @@ void lumaLutRows(Image& img, const Lut& lut, int y0, int y1) {
 
 void channelMatrixRows(Image& img, const ChannelMatrixStep& s, int y0, int y1) {
     for (int y = y0; y < y1; ++y)
-        cpu::channelMatrixPixels(img.row(y), static_cast<std::size_t>(img.width), img.channels, s.m);
+        cpu::channelMatrixPixels(img.row(y), img.row(y), static_cast<std::size_t>(img.width), img.channels, s.m);
 }
 
 // CLAHE of the lightness (ClaheStep), as cv::CLAHE::apply on the L of OpenCV's 8-bit Lab.
@@ -536,28 +536,9 @@ void applyConvolve(Image& img, const ConvolveStep& k, const RowLoop& loop) {
 }
 
 void noiseRows(Image& img, const NoiseStep& n, int y0, int y1) {
-    const int cn = img.channels;
-    {
-        for (int y = y0; y < y1; ++y) {
-            std::uint8_t* p = img.row(y);
-            for (int x = 0; x < img.width; ++x, p += cn) {
-                const auto words = pixelNoiseWords(n.seed, x, y);
-                // Only the normals used: one (all channels), or three (per channel).
-                float g[3] = {};
-                if (n.perChannel) {
-                    boxMuller(words[0], words[1], g[0], g[1]);
-                    g[2] = boxMullerFirst(words[2], words[3]);
-                } else {
-                    g[0] = boxMullerFirst(words[0], words[1]);
-                }
-                for (int c = 0; c < 3; ++c) {
-                    const float z = n.perChannel ? g[c] : g[0];
-                    const int delta = static_cast<int>(n.mean255 + n.std255 * z);  // truncated toward zero
-                    p[c] = static_cast<std::uint8_t>(std::clamp(p[c] + delta, 0, 255));
-                }
-            }
-        }
-    }
+    for (int y = y0; y < y1; ++y)
+        cpu::gaussNoisePixels(img.row(y), 0, y, static_cast<std::size_t>(img.width), img.channels, n.seed, n.mean255,
+                              n.std255, n.perChannel);
 }
 
 void dropoutRows(Image& img, const DropoutStep& d, int rows0, int rows1) {
@@ -601,6 +582,23 @@ void mixRows(Image& img, const MixStep& m, int y0, int y1) {
 }
 
 }  // namespace
+
+bool hasRowsFrom(const PixelStep& step) {
+    return std::holds_alternative<LutStep>(step) || std::holds_alternative<GrayStep>(step) ||
+           std::holds_alternative<ChannelMatrixStep>(step);
+}
+
+void pixelRowsFrom(const ImageView& src, Image& dst, const PixelStep& step, int y0, int y1) {
+    const std::size_t n = static_cast<std::size_t>(dst.width);
+    if (const auto* s = std::get_if<LutStep>(&step))
+        lutRowsFrom(src, dst, *s, y0, y1);
+    else if (std::holds_alternative<GrayStep>(step))
+        for (int y = y0; y < y1; ++y) cpu::grayPixels(src.row(y), dst.row(y), n, dst.channels);
+    else if (const auto* m = std::get_if<ChannelMatrixStep>(&step))
+        for (int y = y0; y < y1; ++y) cpu::channelMatrixPixels(src.row(y), dst.row(y), n, dst.channels, m->m);
+    else
+        throw RuntimeError("pixelRowsFrom: a step without a form that reads another image");
+}
 
 void lutRowsFrom(const ImageView& src, Image& dst, const LutStep& step, int y0, int y1) {
     const bool uniform = step.uniform() && dst.channels == 3;  // compares the tables: once, not per row

@@ -78,7 +78,7 @@ inline WarpStep warpStep(const Matrix3& forward, int inW, int inH, int outW, int
 }
 
 /// Equal to the CPU: bit for bit, or (noise on the device) within one level on a few pixels. A noise
-/// value one level apart is rare (see boxMuller in cuda_pixel.cuh), but a blur after the noise
+/// value one level apart is rare (ISONoise's float64 log and cos in libdevice), but a blur after the noise
 /// spreads it over the kernel's footprint (up to 21 x 21 pixels in these tests, sigma 3): at most
 /// 0.5% of the pixels, and never fewer than one footprint, may differ, by one level.
 inline bool matchesCpu(const Diff& d, bool allowNoiseRounding) {

@@ -18,6 +18,7 @@
 #include "cpu/colour_rows.h"
 #include "cpu/flare_rows.h"
 #include "cpu/lut.h"
+#include "cpu/noise_rows.h"
 #include "cpu/pixel_rows.h"
 #include "cpu/simd_targets.h"
 #include "cpu/tail_rows.h"
@@ -26,6 +27,7 @@
 #include "cpu_drawn_ops.h"
 #include "image_io.h"
 #include "ops/hue_saturation_value.h"
+#include "philox.h"
 #include "plan.h"
 #include "thread_pool.h"
 
@@ -168,17 +170,35 @@ private slots:
             };
         };
         const std::vector<Kernel> kernels{
-            {"gray", [](std::uint8_t* p, std::size_t n, int cn) { cpu::grayPixels(p, n, cn); },
+            {"gray", [](std::uint8_t* p, std::size_t n, int cn) { cpu::grayPixels(p, p, n, cn); },
+             [](std::uint8_t* q) { q[0] = q[1] = q[2] = grayOf(q[0], q[1], q[2]); }},
+            {"gray from another row", [](std::uint8_t* p, std::size_t n, int cn) {
+                 const std::vector<std::uint8_t> src(p, p + n * std::size_t(cn));
+                 std::fill(p, p + n * std::size_t(cn), std::uint8_t(0x5A));
+                 cpu::grayPixels(src.data(), p, n, cn);
+             },
              [](std::uint8_t* q) { q[0] = q[1] = q[2] = grayOf(q[0], q[1], q[2]); }},
             {"gray blend 0.3", [](std::uint8_t* p, std::size_t n, int cn) { cpu::grayBlendPixels(p, n, cn, 0.3f, 0.7f); },
              blendOf(0.3f, 0.7f)},
             {"gray blend 1.7", [](std::uint8_t* p, std::size_t n, int cn) { cpu::grayBlendPixels(p, n, cn, 1.7f, -0.7f); },
              blendOf(1.7f, -0.7f)},
-            {"sepia", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, n, cn, sepia); },
+            {"sepia", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, p, n, cn, sepia); },
              matrixOf(sepia)},
-            {"mixed matrix", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, n, cn, mixed); },
+            {"sepia from another row", [&](std::uint8_t* p, std::size_t n, int cn) {
+                 const std::vector<std::uint8_t> src(p, p + n * std::size_t(cn));
+                 std::fill(p, p + n * std::size_t(cn), std::uint8_t(0x5A));
+                 cpu::channelMatrixPixels(src.data(), p, n, cn, sepia);
+             },
+             matrixOf(sepia)},
+            {"mixed matrix", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, p, n, cn, mixed); },
              matrixOf(mixed)},
-            {"channel swap", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, n, cn, swap); },
+            {"channel swap", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::channelMatrixPixels(p, p, n, cn, swap); },
+             matrixOf(swap)},
+            {"channel swap from another row", [&](std::uint8_t* p, std::size_t n, int cn) {
+                 const std::vector<std::uint8_t> src(p, p + n * std::size_t(cn));
+                 std::fill(p, p + n * std::size_t(cn), std::uint8_t(0x5A));
+                 cpu::channelMatrixPixels(src.data(), p, n, cn, swap);
+             },
              matrixOf(swap)},
             {"hsv shift", [&](std::uint8_t* p, std::size_t n, int cn) { cpu::hsvPixels(p, n, cn, shifted); },
              hsvOf(shifted)},
@@ -452,6 +472,54 @@ private slots:
             }
         });
         QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
+    /// Gaussian noise (core/cpu/noise_rows.h) on every SIMD target: the scalar definition's bytes
+    /// for rows of random pixels at random places, seeds, means and spreads (clipping both ways),
+    /// per channel and shared, 3 and 4 channels (alpha kept).
+    void gaussNoiseIsItsDefinition() {
+        std::mt19937 rng(31);
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            for (int trial = 0; trial < 300; ++trial) {
+                const int cn = trial % 2 ? 4 : 3, x0 = int(rng() % 5000) - 100, y = int(rng() % 5000);
+                const std::size_t n = rng() % 70;
+                const std::uint64_t seed = (std::uint64_t(rng()) << 32) | rng();
+                const float mean = std::uniform_real_distribution<float>(-80, 80)(rng);
+                const float spread = trial % 7 == 0 ? 0.0f : std::uniform_real_distribution<float>(0, 300)(rng);
+                const bool perChannel = trial % 3 != 0;
+                std::vector<std::uint8_t> want(n * std::size_t(cn));
+                for (auto& v : want) v = std::uint8_t(rng());
+                std::vector<std::uint8_t> got = want;
+                cpu::gaussNoisePixelsScalar(want.data(), x0, y, n, cn, seed, mean, spread, perChannel);
+                cpu::gaussNoisePixels(got.data(), x0, y, n, cn, seed, mean, spread, perChannel);
+                QVERIFY2(got == want, qPrintable(QString("%1: trial %2 (%3 px at %4, %5)").arg(target).arg(trial).arg(n).arg(x0).arg(y)));
+            }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
+    /// The noise's normals (philox.h boxMuller: polynomial log, sin and cos in float32) against
+    /// Box-Muller in float64 with the C library's log, cos and sin, over every exponent of u1 and
+    /// angles all round the turn: within a few float32 ulps of the radius.
+    void normalsAreBoxMuller() {
+        std::mt19937 rng(37);
+        double worst = 0;
+        for (int i = 0; i < 2000000; ++i) {
+            std::uint32_t w0 = rng(), w1 = rng();
+            if (i < 4096) w0 = std::uint32_t(i) << 8;  // u1 from 2^-24 up, exactly
+            if (i % 1000 == 1) w0 = 0xFFFFFFFFu;         // u1 = 1: radius 0
+            float n0, n1;
+            boxMuller(w0, w1, n0, n1);
+            const double u1 = ((w0 >> 8) + 1.0) / 16777216.0, t = 6.283185307179586 * (w1 >> 8) / 16777216.0;
+            const double r = std::sqrt(-2.0 * std::log(u1));
+            const double err = std::max(std::abs(n0 - r * std::cos(t)), std::abs(n1 - r * std::sin(t)));
+            worst = std::max(worst, err / std::max(r, 1.0));
+            if (w0 == 0xFFFFFFFFu) QVERIFY(n0 == 0.0f && n1 == 0.0f);
+        }
+        qInfo("largest error of a normal: %.3g of max(radius, 1)", worst);
+        QVERIFY2(worst < 1e-6, qPrintable(QString("error %1").arg(worst)));  // float32's ulp of 1 is 1.2e-7
     }
 
     void convolutionMatchesOpenCvOnBothPaths() {

@@ -12,6 +12,7 @@
 
 #include "cpu/integer_warp.h"
 #include "cpu/pixel_rows.h"
+#include "cpu/simd_targets.h"
 #include "cpu_backend.h"
 #include "cpu_warp_avx2.h"
 #include "geometry.h"
@@ -547,16 +548,28 @@ void TestWarp::wholePixelMapsAreRowCopies() {
     WarpStep turn = warpStepOf(Matrix3{{0.96, -0.28, 1, 0.28, 0.96, 0, 0, 0, 1}}, 8, 8, 8, 8,
                                Interpolation::Nearest, BorderMode::Constant, {});
     QVERIFY(!cpu::integerWarp(turn, 8, 8, 8, 8));
-    // The reversal kernel on its own, every length around the vector width, 1, 3 and 4 bytes a pixel.
-    for (int channels : {1, 3, 4})
-        for (int n = 0; n < 70; ++n) {
-            std::vector<std::uint8_t> in(std::size_t(n * channels)), out(in.size(), 0);
-            for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(i * 7 + 3);
-            cpu::reversePixels(in.data(), out.data(), std::size_t(n), channels);
-            for (int i = 0; i < n; ++i)
-                for (int k = 0; k < channels; ++k)
-                    QCOMPARE(out[std::size_t(i * channels + k)], in[std::size_t((n - 1 - i) * channels + k)]);
-        }
+    // The reversal kernel on its own, every length around the vector widths, 1, 3 and 4 bytes a
+    // pixel, on every SIMD target and with AVX-512 VBMI's permute (where the CPU has it) and
+    // without; nothing written past the row.
+    QStringList targets;
+    for (bool avoidVbmi : {false, true}) {
+        cpu::reversePixelsAvoidVbmi = avoidVbmi;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            for (int channels : {1, 3, 4})
+                for (int n = 0; n < 100; ++n) {
+                    std::vector<std::uint8_t> in(std::size_t(n * channels)), out(in.size() + 64, 0xA5);
+                    for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(i * 7 + 3);
+                    cpu::reversePixels(in.data(), out.data(), std::size_t(n), channels);
+                    for (int i = 0; i < n; ++i)
+                        for (int k = 0; k < channels; ++k)
+                            QCOMPARE(out[std::size_t(i * channels + k)], in[std::size_t((n - 1 - i) * channels + k)]);
+                    for (std::size_t i = in.size(); i < out.size(); ++i) QCOMPARE(out[i], std::uint8_t(0xA5));
+                }
+        });
+    }
+    cpu::reversePixelsAvoidVbmi = false;
+    QVERIFY(!targets.isEmpty());
     qInfo("reversePixels runs on %s", cpu::pixelRowsTarget());
 }
 

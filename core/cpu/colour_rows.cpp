@@ -55,38 +55,117 @@ HWY_INLINE V8 narrow(V32 v) {  // saturated to 0..255
     return hn::DemoteTo(D8(), v);
 }
 
-// cv2's RGB2GRAY (grayOf) of 32-bit lanes.
+// Each 32-bit lane of `pair` holds two 16-bit values (low, high), as does each of `coefficients`:
+// low * low + high * high in 32 bits (one pmaddwd), exactly.
+HWY_INLINE V32 pairDot(V32 pair, V32 coefficients) {
+    const D32 d;
+    const hn::Repartition<std::int16_t, D32> d16;
+    V32 odd = hn::Zero(d);
+    const V32 even =
+        hn::ReorderWidenMulAccumulate(d, hn::BitCast(d16, pair), hn::BitCast(d16, coefficients), hn::Zero(d), odd);
+    return hn::RearrangeToOddPlusEven(even, odd);
+}
+
+// Two 16-bit values in a lane (low, high), as pairDot reads them.
+HWY_INLINE V32 pairOf(V32 low, V32 high) {
+    return hn::Or(low, hn::ShiftLeft<16>(high));
+}
+HWY_INLINE std::int32_t pairOf(std::int32_t low, std::int32_t high) {
+    return static_cast<std::int32_t>((static_cast<std::uint32_t>(low) & 0xFFFFu) | (static_cast<std::uint32_t>(high) << 16));
+}
+
+#if HWY_ARCH_X86
+// Whole vectors of pixels (64 on AVX-512) through `outputs` rows of a 3 x 3 fixed-point matrix:
+// output c = ((rg[c] . (R, G)) + (b1[c] . (B, 1))) >> shift, saturated to 0..255, each dot one
+// pmaddwd of 16-bit pairs (the coefficients and the rounding term in pairOf form). The pairs are
+// made by InterleaveLower/Upper and the sums narrowed by packssdw, both per 128-bit block on x86,
+// so the pixels come out in their order. Returns the pixels done (a multiple of the vector).
+template <int CN, int kShift, std::size_t kOutputs>
+std::size_t matrixRowsWide(const std::uint8_t* src, std::uint8_t* dst, std::size_t n,
+                           const std::array<std::int32_t, kOutputs>& rg, const std::array<std::int32_t, kOutputs>& b1) {
+    const hn::ScalableTag<std::uint8_t> d8;
+    const hn::Half<decltype(d8)> d8h;
+    const hn::Repartition<std::int16_t, decltype(d8)> d16;
+    const hn::Repartition<std::int32_t, decltype(d8)> d32;
+    const std::size_t N = hn::Lanes(d8);
+    const auto one = hn::Set(d16, 1);
+    const auto dot = [&](hn::Vec<decltype(d16)> pairs, std::int32_t coefficients) {
+        auto odd = hn::Zero(d32);
+        const auto even = hn::ReorderWidenMulAccumulate(d32, pairs, hn::BitCast(d16, hn::Set(d32, coefficients)),
+                                                       hn::Zero(d32), odd);
+        return hn::RearrangeToOddPlusEven(even, odd);
+    };
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) {
+        hn::Vec<decltype(d8)> r, g, b, a;
+        if constexpr (CN == 3)
+            hn::LoadInterleaved3(d8, src + CN * i, r, g, b);
+        else
+            hn::LoadInterleaved4(d8, src + CN * i, r, g, b, a);
+        std::array<hn::Vec<decltype(d8h)>, 2 * kOutputs> halves;
+        for (int h = 0; h < 2; ++h) {
+            const auto r16 = hn::PromoteTo(d16, h ? hn::UpperHalf(d8h, r) : hn::LowerHalf(d8h, r));
+            const auto g16 = hn::PromoteTo(d16, h ? hn::UpperHalf(d8h, g) : hn::LowerHalf(d8h, g));
+            const auto b16 = hn::PromoteTo(d16, h ? hn::UpperHalf(d8h, b) : hn::LowerHalf(d8h, b));
+            const auto rgLo = hn::InterleaveLower(d16, r16, g16), rgHi = hn::InterleaveUpper(d16, r16, g16);
+            const auto bLo = hn::InterleaveLower(d16, b16, one), bHi = hn::InterleaveUpper(d16, b16, one);
+            for (std::size_t c = 0; c < kOutputs; ++c) {
+                const auto lo = hn::ShiftRight<kShift>(hn::Add(dot(rgLo, rg[c]), dot(bLo, b1[c])));
+                const auto hi = hn::ShiftRight<kShift>(hn::Add(dot(rgHi, rg[c]), dot(bHi, b1[c])));
+                halves[2 * c + std::size_t(h)] = hn::DemoteTo(d8h, hn::ReorderDemote2To(d16, lo, hi));
+            }
+        }
+        std::array<hn::Vec<decltype(d8)>, kOutputs> out;
+        for (std::size_t c = 0; c < kOutputs; ++c) out[c] = hn::Combine(d8, halves[2 * c + 1], halves[2 * c]);
+        const auto& o1 = out[kOutputs > 1 ? 1 : 0];
+        const auto& o2 = out[kOutputs > 2 ? 2 : 0];
+        if constexpr (CN == 3)
+            hn::StoreInterleaved3(out[0], o1, o2, d8, dst + CN * i);
+        else
+            hn::StoreInterleaved4(out[0], o1, o2, a, d8, dst + CN * i);
+    }
+    return i;
+}
+#endif
+
+// cv2's RGB2GRAY (grayOf) of 32-bit lanes: (9798 R + 19235 G) + (3735 B + 2^14 x 1), two pmaddwd.
 HWY_INLINE V32 gray(V32 r, V32 g, V32 b) {
     const D32 d;
-    const V32 sum = hn::Add(hn::Add(hn::Mul(r, hn::Set(d, 9798)), hn::Mul(g, hn::Set(d, 19235))),
-                            hn::Add(hn::Mul(b, hn::Set(d, 3735)), hn::Set(d, 1 << 14)));
+    const V32 sum = hn::Add(pairDot(pairOf(r, g), hn::Set(d, pairOf(9798, 19235))),
+                            pairDot(pairOf(b, hn::Set(d, 1)), hn::Set(d, pairOf(3735, 1 << 14))));
     return hn::ShiftRight<15>(sum);
 }
 #endif
 
 template <int CN>
-void GrayImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n) {
+void GrayImpl(const std::uint8_t* src, std::uint8_t* dst, std::size_t n) {
     std::size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
+#if HWY_ARCH_X86
+    i = matrixRowsWide<CN, 15, 1>(src, dst, n, {pairOf(9798, 19235)}, {pairOf(3735, 1 << 14)});
+#endif
     const std::size_t N = hn::Lanes(D32());
     for (; i + N <= n; i += N) {
         V8 r, g, b, a;
-        loadPixels<CN>(p + CN * i, r, g, b, a);
+        loadPixels<CN>(src + CN * i, r, g, b, a);
         const V8 y = narrow(gray(wide(r), wide(g), wide(b)));
-        storePixels<CN>(p + CN * i, y, y, y, a);
+        storePixels<CN>(dst + CN * i, y, y, y, a);
     }
 #endif
     for (; i < n; ++i) {
-        std::uint8_t* q = p + CN * i;
-        q[0] = q[1] = q[2] = grayOf(q[0], q[1], q[2]);
+        const std::uint8_t* p = src + CN * i;
+        std::uint8_t* q = dst + CN * i;
+        const std::uint8_t y = static_cast<std::uint8_t>(grayOf(p[0], p[1], p[2]));
+        if constexpr (CN == 4) q[3] = p[3];
+        q[0] = q[1] = q[2] = y;
     }
 }
 
-void Gray(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels) {
+void Gray(const std::uint8_t* src, std::uint8_t* dst, std::size_t n, int channels) {
     if (channels == 4)
-        GrayImpl<4>(p, n);
+        GrayImpl<4>(src, dst, n);
     else
-        GrayImpl<3>(p, n);
+        GrayImpl<3>(src, dst, n);
 }
 
 template <int CN>
@@ -145,7 +224,8 @@ std::optional<std::array<int, 3>> permutationOf(const std::array<std::int32_t, 9
 }
 
 template <int CN>
-void ChannelMatrixImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const std::array<std::int32_t, 9>& m) {
+void ChannelMatrixImpl(const std::uint8_t* src, std::uint8_t* dst, std::size_t n,
+                       const std::array<std::int32_t, 9>& m) {
     std::size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
     if (const auto from = permutationOf(m)) {
@@ -156,46 +236,68 @@ void ChannelMatrixImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const std::a
         for (; i + N <= n; i += N) {
             hn::Vec<decltype(d)> v[4];
             if constexpr (CN == 3)
-                hn::LoadInterleaved3(d, p + CN * i, v[0], v[1], v[2]);
+                hn::LoadInterleaved3(d, src + CN * i, v[0], v[1], v[2]);
             else
-                hn::LoadInterleaved4(d, p + CN * i, v[0], v[1], v[2], v[3]);
+                hn::LoadInterleaved4(d, src + CN * i, v[0], v[1], v[2], v[3]);
             if constexpr (CN == 3)
-                hn::StoreInterleaved3(v[(*from)[0]], v[(*from)[1]], v[(*from)[2]], d, p + CN * i);
+                hn::StoreInterleaved3(v[(*from)[0]], v[(*from)[1]], v[(*from)[2]], d, dst + CN * i);
             else
-                hn::StoreInterleaved4(v[(*from)[0]], v[(*from)[1]], v[(*from)[2]], v[3], d, p + CN * i);
+                hn::StoreInterleaved4(v[(*from)[0]], v[(*from)[1]], v[(*from)[2]], v[3], d, dst + CN * i);
         }
     }
     const D32 d;
     const std::size_t N = hn::Lanes(d);
+    const bool shorts = std::all_of(m.begin(), m.end(), [](std::int32_t v) { return v >= -32768 && v <= 32767; });
     const V32 half = hn::Set(d, 1 << (ChannelMatrixStep::kShift - 1));
-    const auto row = [&](std::size_t c, V32 r, V32 g, V32 b) {
-        const V32 sum =
-            hn::Add(hn::Add(hn::Mul(r, hn::Set(d, m[3 * c])), hn::Mul(g, hn::Set(d, m[3 * c + 1]))),
-                    hn::Add(hn::Mul(b, hn::Set(d, m[3 * c + 2])), half));
+    // A row of the matrix: (m0 R + m1 G) + (m2 B + 512 x 1), two pmaddwd where the coefficients are
+    // 16-bit (sepia's are), else three products; the same integers either way.
+    std::array<V32, 3> pairsRg{}, pairsB{};
+    for (std::size_t c = 0; c < 3; ++c) {
+        pairsRg[c] = hn::Set(d, pairOf(m[3 * c], m[3 * c + 1]));
+        pairsB[c] = hn::Set(d, pairOf(m[3 * c + 2], 1 << (ChannelMatrixStep::kShift - 1)));
+    }
+#if HWY_ARCH_X86
+    if (shorts && i == 0) {  // (a permutation has moved its pixels above)
+        std::array<std::int32_t, 3> rgPairs{}, bPairs{};
+        for (std::size_t c = 0; c < 3; ++c) {
+            rgPairs[c] = pairOf(m[3 * c], m[3 * c + 1]);
+            bPairs[c] = pairOf(m[3 * c + 2], 1 << (ChannelMatrixStep::kShift - 1));
+        }
+        i = matrixRowsWide<CN, ChannelMatrixStep::kShift, 3>(src, dst, n, rgPairs, bPairs);
+    }
+#endif
+    const auto row = [&](std::size_t c, V32 r, V32 g, V32 b, V32 rg, V32 b1) {
+        const V32 sum = shorts ? hn::Add(pairDot(rg, pairsRg[c]), pairDot(b1, pairsB[c]))
+                               : hn::Add(hn::Add(hn::Mul(r, hn::Set(d, m[3 * c])), hn::Mul(g, hn::Set(d, m[3 * c + 1]))),
+                                         hn::Add(hn::Mul(b, hn::Set(d, m[3 * c + 2])), half));
         return narrow(hn::ShiftRight<ChannelMatrixStep::kShift>(sum));  // arithmetic shift, then 0..255
     };
     for (; i + N <= n; i += N) {
         V8 r, g, b, a;
-        loadPixels<CN>(p + CN * i, r, g, b, a);
+        loadPixels<CN>(src + CN * i, r, g, b, a);
         const V32 wr = wide(r), wg = wide(g), wb = wide(b);
-        storePixels<CN>(p + CN * i, row(0, wr, wg, wb), row(1, wr, wg, wb), row(2, wr, wg, wb), a);
+        const V32 rg = pairOf(wr, wg), b1 = pairOf(wb, hn::Set(d, 1));
+        storePixels<CN>(dst + CN * i, row(0, wr, wg, wb, rg, b1), row(1, wr, wg, wb, rg, b1),
+                        row(2, wr, wg, wb, rg, b1), a);
     }
 #endif
     ChannelMatrixStep s;
     s.m = m;
     for (; i < n; ++i) {
-        std::uint8_t* q = p + CN * i;
-        const int r = q[0], g = q[1], b = q[2];
+        const std::uint8_t* p = src + CN * i;
+        std::uint8_t* q = dst + CN * i;
+        const int r = p[0], g = p[1], b = p[2];
+        if constexpr (CN == 4) q[3] = p[3];
         for (int c = 0; c < 3; ++c) q[c] = static_cast<std::uint8_t>(channelMatrixOf(s, c, r, g, b));
     }
 }
 
-void ChannelMatrix(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels,
+void ChannelMatrix(const std::uint8_t* src, std::uint8_t* dst, std::size_t n, int channels,
                    const std::array<std::int32_t, 9>& m) {
     if (channels == 4)
-        ChannelMatrixImpl<4>(p, n, m);
+        ChannelMatrixImpl<4>(src, dst, n, m);
     else
-        ChannelMatrixImpl<3>(p, n, m);
+        ChannelMatrixImpl<3>(src, dst, n, m);
 }
 
 template <int CN>
@@ -468,15 +570,15 @@ void analyseHsvTables(HsvTables32& t) {
     t.valAdd = addOf(t.val, t.valKeepsZero);
 }
 
-void grayPixels(std::uint8_t* p, std::size_t pixels, int channels) {
-    HWY_DYNAMIC_DISPATCH(Gray)(p, pixels, channels);
+void grayPixels(const std::uint8_t* src, std::uint8_t* dst, std::size_t pixels, int channels) {
+    HWY_DYNAMIC_DISPATCH(Gray)(src, dst, pixels, channels);
 }
 void grayBlendPixels(std::uint8_t* p, std::size_t pixels, int channels, float alpha, float beta) {
     HWY_DYNAMIC_DISPATCH(GrayBlend)(p, pixels, channels, alpha, beta);
 }
-void channelMatrixPixels(std::uint8_t* p, std::size_t pixels, int channels,
+void channelMatrixPixels(const std::uint8_t* src, std::uint8_t* dst, std::size_t pixels, int channels,
                          const std::array<std::int32_t, 9>& m) {
-    HWY_DYNAMIC_DISPATCH(ChannelMatrix)(p, pixels, channels, m);
+    HWY_DYNAMIC_DISPATCH(ChannelMatrix)(src, dst, pixels, channels, m);
 }
 void hsvPixels(std::uint8_t* p, std::size_t pixels, int channels, const HsvTables32& tables) {
     HWY_DYNAMIC_DISPATCH(Hsv)(p, pixels, channels, tables);

@@ -13,14 +13,17 @@
 
 namespace auglab::cpu {
 
-/// R, G and B become cv2's RGB2GRAY of the pixel (grayOf).
-void grayPixels(std::uint8_t* p, std::size_t pixels, int channels);
+/// R, G and B become cv2's RGB2GRAY of the pixel (grayOf), read from src, written to dst (alpha
+/// copied; src may be dst).
+void grayPixels(const std::uint8_t* src, std::uint8_t* dst, std::size_t pixels, int channels);
 
 /// Each colour blended with the pixel's gray: grayBlendOf(alpha, beta).
 void grayBlendPixels(std::uint8_t* p, std::size_t pixels, int channels, float alpha, float beta);
 
-/// cv2.transform's 8-bit fixed point with coefficients m in 1/1024 (channelMatrixOf).
-void channelMatrixPixels(std::uint8_t* p, std::size_t pixels, int channels, const std::array<std::int32_t, 9>& m);
+/// cv2.transform's 8-bit fixed point with coefficients m in 1/1024 (channelMatrixOf), from src to
+/// dst (alpha copied; src may be dst).
+void channelMatrixPixels(const std::uint8_t* src, std::uint8_t* dst, std::size_t pixels, int channels,
+                         const std::array<std::int32_t, 9>& m);
 
 /// The sum of n bytes.
 std::uint64_t sumBytes(const std::uint8_t* p, std::size_t n);

@@ -9,8 +9,11 @@
 namespace auglab::cpu {
 
 /// dst pixel i = src pixel n - 1 - i, for n pixels of `channels` (1 to 4) bytes; the two may not
-/// overlap. A horizontal flip's row.
+/// overlap. A horizontal flip's row. RGB rows take AVX-512 VBMI's whole-vector byte permute where
+/// the CPU has it (21 pixels a step), Highway's 128-bit shuffles elsewhere.
 void reversePixels(const std::uint8_t* src, std::uint8_t* dst, std::size_t n, int channels);
+/// For the tests: true makes reversePixels take Highway's kernels where it would take VBMI's.
+extern bool reversePixelsAvoidVbmi;
 
 /// p[i] = min(255, p[i] + q[i]) over n bytes (cv2.add of 8-bit images).
 void addSaturated(std::uint8_t* p, const std::uint8_t* q, std::size_t n);

@@ -9,12 +9,12 @@
 // integer or float32 steps. On the device every float operation that the CPU rounds separately is
 // an explicitly rounded intrinsic (__fmul_rn, __fadd_rn, ...), so nvcc can never contract it into
 // an FMA, and the one fused multiply-add of hsvToRgb8 is __fmaf_rn. The results are then the CPU's,
-// bit for bit; the exception is Gaussian noise, whose log/sin/cos come from another maths library
-// (see boxMuller).
+// bit for bit, Gaussian noise included (its log, sin and cos are polynomials: see boxMuller).
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "cuda_descriptors.h"
 
@@ -119,26 +119,80 @@ AUGLAB_HD Words4 pixelNoiseWords(std::uint32_t keyLo, std::uint32_t keyHi, int x
     return Words4{{c0, c1, c2, c3}};
 }
 
-/// philox.h's boxMuller. The products and the square root are correctly rounded on both sides; the
-/// CPU's logf, cosf and sinf (glibc, < 1 ulp) are computed here in double and rounded once to float,
-/// which agrees with glibc except where glibc itself is not correctly rounded. A noise value can then
-/// differ by one level when n.mean255 + n.std255 * z lands within an ulp of an integer: rare.
-AUGLAB_HD void boxMuller(std::uint32_t w0, std::uint32_t w1, float& n0, float& n1) {
-    const float u1 = mulF(static_cast<float>(w0 >> 8) + 1.0f, 1.0f / 16777216.0f);
-    const float u2 = mulF(static_cast<float>(w1 >> 8), 1.0f / 16777216.0f);
+/// philox.h's boxMuller, operation for operation: every product and sum rounded on its own, the
+/// square root correctly rounded, the rest integer and bit moves; the same bits as the CPU.
+AUGLAB_HD float bitsToFloat(std::uint32_t u) {
 #if defined(__CUDA_ARCH__)
-    const float r = __fsqrt_rn(mulF(-2.0f, static_cast<float>(log(static_cast<double>(u1)))));
-    const float t = mulF(6.2831853071795864769f, u2);
-    double s = 0, c = 0;
-    sincos(static_cast<double>(t), &s, &c);
-    n0 = mulF(r, static_cast<float>(c));
-    n1 = mulF(r, static_cast<float>(s));
+    return __uint_as_float(u);
 #else
-    const float r = std::sqrt(-2.0f * std::log(u1));
-    const float t = 6.2831853071795864769f * u2;
-    n0 = r * std::cos(t);
-    n1 = r * std::sin(t);
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
 #endif
+}
+AUGLAB_HD std::uint32_t floatToBits(float f) {
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(f);
+#else
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+#endif
+}
+AUGLAB_HD float sqrtF(float v) {
+#if defined(__CUDA_ARCH__)
+    return __fsqrt_rn(v);
+#else
+    return std::sqrt(v);
+#endif
+}
+AUGLAB_HD float logOfSteps(std::uint32_t k) {
+    const float kLog[9] = {7.0376836292E-2f,  -1.1514610310E-1f, 1.1676998740E-1f,
+                           -1.2420140846E-1f, 1.4249322787E-1f,  -1.6668057665E-1f,
+                           2.0000714765E-1f,  -2.4999993993E-1f, 3.3333331174E-1f};
+    const std::uint32_t bits = floatToBits(static_cast<float>(k));
+    int e = static_cast<int>(bits >> 23) - 127;
+    float m = bitsToFloat((bits & 0x7FFFFFu) | 0x3F800000u);
+    if (m > 1.41421356f) {
+        m = mulF(m, 0.5f);
+        e = e + 1;
+    }
+    const float x = addF(m, -1.0f);
+    const float z = mulF(x, x);
+    float p = kLog[0];
+    for (int i = 1; i < 9; ++i) p = addF(mulF(p, x), kLog[i]);
+    const float fe = static_cast<float>(e - 24);
+    float y = mulF(mulF(p, x), z);
+    y = addF(y, mulF(fe, -2.12194440e-4f));
+    y = addF(y, -mulF(0.5f, z));
+    return addF(addF(x, y), mulF(fe, 0.693359375f));
+}
+AUGLAB_HD void cosSinOfSteps(std::uint32_t j, float& c, float& s) {
+    const std::uint32_t q = (j + (1u << 21)) >> 22;
+    const float a = mulF(static_cast<float>(static_cast<std::int32_t>(j) - static_cast<std::int32_t>(q << 22)),
+                         static_cast<float>(6.283185307179586476925 / 16777216.0));
+    const float z = mulF(a, a);
+    float ps = -1.9515295891E-4f;
+    ps = addF(mulF(ps, z), 8.3321608736E-3f);
+    ps = addF(mulF(ps, z), -1.6666654611E-1f);
+    const float sa = addF(mulF(mulF(ps, z), a), a);
+    float pc = 2.443315711809948E-5f;
+    pc = addF(mulF(pc, z), -1.388731625493765E-3f);
+    pc = addF(mulF(pc, z), 4.166664568298827E-2f);
+    const float ca = addF(addF(mulF(mulF(pc, z), z), -mulF(0.5f, z)), 1.0f);
+    switch (q & 3u) {
+        case 0: c = ca, s = sa; break;
+        case 1: c = -sa, s = ca; break;
+        case 2: c = -ca, s = -sa; break;
+        default: c = sa, s = -ca; break;
+    }
+}
+AUGLAB_HD void boxMuller(std::uint32_t w0, std::uint32_t w1, float& n0, float& n1) {
+    const float r = sqrtF(mulF(-2.0f, logOfSteps((w0 >> 8) + 1)));
+    float c, sn;
+    cosSinOfSteps(w1 >> 8, c, sn);
+    n0 = mulF(r, c);
+    n1 = mulF(r, sn);
 }
 
 // ---- The warp (cpu_warp.cpp) --------------------------------------------------------------------
