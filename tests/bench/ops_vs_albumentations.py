@@ -7,8 +7,10 @@ and loaded with A.load, so both sides run the same transform with the same param
 CPU time per image (time.process_time_ns around each call), the two libraries interleaved image by
 image in one process (the order swapped every round), the median over images and rounds. The ratio
 is Albumentations' time over AugLab's: above 1, AugLab is faster. Also the no-op call (the fixed cost
-of a call) and the classification pipeline of issue 32 (random_resized_crop 224, horizontal_flip,
-color_jitter, coarse_dropout), with and without normalize (float32 out; with to_tensor, C x H x W,
+of a call) with numpy.copy of the input timed in the same rotation (the output's copy, which no_op
+cannot avoid while Albumentations returns its input) and what no_op costs beyond it; and the
+classification pipeline of issue 32 (random_resized_crop 224, horizontal_flip, color_jitter,
+coarse_dropout), with and without normalize (float32 out; with to_tensor, C x H x W,
 where torch is installed for ToTensorV2). A benchmark: it prints a table (or --json) and asserts
 nothing.
 
@@ -101,9 +103,13 @@ def exported(cli, pipeline, tmp):
     return A.load(str(dst)), None
 
 
-def measure(pipe, transform, images, rounds, backend):
-    """Median CPU ns per image of each side, interleaved image by image."""
-    ours, theirs = [], []
+def measure(pipe, transform, images, rounds, backend, extra=None):
+    """Median CPU ns per image of each side, interleaved image by image (and of `extra(image)`, a third
+    call timed in the same rotation, when given)."""
+    ours, theirs, more = [], [], []
+    for image in images[:2]:  # untimed: first calls load code and build caches on both sides
+        pipe(image, 0) if backend == "cpu" else pipe.batch([image], [0], threads=1, backend=backend)
+        transform(image=image)
     index = 0
     for r in range(rounds):
         for image in images:
@@ -112,11 +118,15 @@ def measure(pipe, transform, images, rounds, backend):
                 ours_call = lambda: pipe(image, index)  # noqa: E731
             else:  # one image a batch: the call that takes a backend
                 ours_call = lambda: pipe.batch([image], [index], threads=1, backend=backend)  # noqa: E731
-            sides = ((ours, ours_call), (theirs, lambda: transform(image=image)))
+            sides = [(ours, ours_call), (theirs, lambda: transform(image=image))]
+            if extra is not None:
+                sides.append((more, lambda: extra(image)))
             for times, call in (sides if (r + index) % 2 == 0 else sides[::-1]):
                 start = time.process_time_ns()
                 call()
                 times.append(time.process_time_ns() - start)
+    if extra is not None:
+        return statistics.median(ours), statistics.median(theirs), statistics.median(more)
     return statistics.median(ours), statistics.median(theirs)
 
 
@@ -152,13 +162,23 @@ def main():
                 skipped[name] = why
                 continue
             pipe = auglab.Pipeline.from_json(json.dumps(preset(pipeline)))
+            copy = None
             try:
-                ours, theirs = measure(pipe, transform, images, args.rounds, args.backend)
+                if name.startswith("no_op ("):  # with numpy.copy of the input in the same rotation
+                    ours, theirs, copy = measure(pipe, transform, images, args.rounds, args.backend,
+                                                 extra=lambda image: image.copy())
+                else:
+                    ours, theirs = measure(pipe, transform, images, args.rounds, args.backend)
             except Exception as e:  # noqa: BLE001 (one op that fails on a side is reported, not fatal)
                 skipped[name] = f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
                 continue
             rows.append({"op": name, "auglab_us": ours / 1e3, "albumentations_us": theirs / 1e3,
                          "ratio": theirs / ours})
+            if copy is not None:  # what a call's output costs on its own, and the call beyond it
+                rows.append({"op": "numpy.copy (the output's copy; not AugLab)", "auglab_us": copy / 1e3,
+                             "albumentations_us": theirs / 1e3, "ratio": theirs / copy})
+                rows.append({"op": "no_op beyond the output's copy", "auglab_us": (ours - copy) / 1e3,
+                             "albumentations_us": None, "ratio": None})
             if not args.json:
                 print(f"{name:32s} {ours / 1e3:9.1f} us {theirs / 1e3:9.1f} us {theirs / ours:6.2f}x",
                       file=sys.stderr, flush=True)
@@ -176,8 +196,11 @@ def main():
         return
     print("| op | AugLab (us) | Albumentations (us) | Albumentations / AugLab |")
     print("|---|---|---|---|")
-    for r in sorted(rows, key=lambda r: r["ratio"]):
-        print(f"| {r['op']} | {r['auglab_us']:.1f} | {r['albumentations_us']:.1f} | {r['ratio']:.2f}x |")
+    for r in sorted(rows, key=lambda r: (r["ratio"] is not None, r["ratio"] or 0)):
+        if r["ratio"] is None:
+            print(f"| {r['op']} | {r['auglab_us']:.1f} | | |")
+        else:
+            print(f"| {r['op']} | {r['auglab_us']:.1f} | {r['albumentations_us']:.1f} | {r['ratio']:.2f}x |")
     s = result["summary"]
     print(f"\n{s['ops']} ops, median {s['median_ratio']:.2f}x, min {s['min_ratio']:.2f}x; "
           f"below 1x: {', '.join(s['below_1']) or 'none'}")
