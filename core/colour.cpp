@@ -316,8 +316,8 @@ std::vector<double> gaussianTaps8u(int ksize) {
     return taps;
 }
 
-std::vector<double> gaussianKernel(double sigma) {
-    const int ksize = static_cast<int>(sigma * 3.5) * 2 + 1;
+std::vector<double> gaussianKernel(double sigma, int size) {
+    const int ksize = size > 0 ? size + (size % 2 == 0 ? 1 : 0) : static_cast<int>(sigma * 3.5) * 2 + 1;
     std::vector<double> k(static_cast<std::size_t>(ksize));
     if (ksize == 1) {
         k[0] = 1.0;

@@ -130,9 +130,10 @@ void symmetricEigen3(const std::array<double, 9>& m, std::array<double, 3>& valu
 /// float32 counts are the same below 2^24 pixels.
 Lut equalizeLut(const std::array<std::uint64_t, 256>& hist, bool pil);
 
-/// Kernel size int(sigma * 3.5) * 2 + 1 and the normalised Gaussian taps of
+/// Kernel size int(sigma * 3.5) * 2 + 1 (or `ksize` when above 0, an even one made odd by adding 1,
+/// as Albumentations' create_gaussian_kernel_1d does) and the normalised Gaussian taps of
 /// cv::getGaussianKernel(ksize, sigma), in double.
-std::vector<double> gaussianKernel(double sigma);
+std::vector<double> gaussianKernel(double sigma, int ksize = 0);
 /// The taps cv::GaussianBlur(ksize, sigma 0) uses on 8-bit images, each a multiple of 1/256 (its
 /// fixed-point path): OpenCV's binomial tables up to size 9, else the Gaussian of sigma
 /// 0.15 ksize + 0.35 normalised, each tap rounded to 1/256 with its error carried to the next, the

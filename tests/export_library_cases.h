@@ -53,6 +53,19 @@ const std::vector<PinnedCase> kCases = [] {
     cases.insert(
         cases.end(),
         {
+            // Affine's translate_px (issue 33): shifts in whole pixels with a rotation, and alone.
+            {"affine, shift in pixels (translate_px) and a turn",
+             R"({"op": "affine", "rotate_deg": [12, 12], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_px": [37, 37], "translate_y_px": [-21, -21]})",
+             Bound::Exact},
+            {"affine, shift in pixels alone",
+             R"({"op": "affine", "rotate_deg": [0, 0], "scale_x": [1, 1], "scale_y": [1, 1], "translate_x_px": [-15, -15]})",
+             Bound::Exact},
+            // GaussianBlur's blur_limit (issue 33): a kernel size of its own beside sigma, and an even
+            // one, which the library makes odd by adding 1.
+            {"gaussian blur 2.2 in a kernel of 5", R"({"op": "gaussian_blur", "sigma_px": [2.2, 2.2], "kernel_size": [5, 5]})",
+             Bound::Blur},
+            {"gaussian blur 0.9 in a kernel of 8 (9)", R"({"op": "gaussian_blur", "sigma_px": [0.9, 0.9], "kernel_size": [8, 8]})",
+             Bound::Blur},
             {"hue/saturation/value",
              R"({"op": "hue_saturation_value", "hue_shift_deg": [30, 30], "sat_shift": [-20, -20], "val_shift": [15, 15]})",
              Bound::ExactBeforeRowTail},
@@ -123,6 +136,14 @@ const std::vector<PinnedCase> kCases = [] {
              Bound::Exact},
             {"grid 4 steps of 0.7, normalized, nearest",
              R"({"op": "grid_distortion", "num_steps": [4, 4], "distort_limit": [-0.3, -0.3], "interpolation": "nearest"})",
+             Bound::Exact},
+            // A grey fill: written as three numbers, since the library hands the value to cv2.remap /
+            // cv2.warpPerspective as it is and one number there paints (v, 0, 0) (issue 33).
+            {"grid 7 steps of 1.2, grey fill",
+             R"({"op": "grid_distortion", "num_steps": [7, 7], "distort_limit": [0.2, 0.2], "normalized": false, "fill": [200, 200, 200]})",
+             Bound::Exact},
+            {"optical camera k -0.8, grey fill",
+             R"({"op": "optical_distortion", "distort_limit": [-0.8, -0.8], "fill": [200, 200, 200]})",
              Bound::Exact},
             // cv2.resize down by the factor itself (not the rounded size's ratio) and back up: nearest
             // exact; a linear upscale magnifies the difference of the warp's 1/32-pixel positions from

@@ -383,7 +383,13 @@ inline std::vector<const char*> flipGroupPresets() {
                 {"group": "random_order", "n": 2, "p": 0.8, "children": [
                   {"op": "horizontal_flip", "p": 0.7}, {"op": "vertical_flip", "p": 0.9}, {"op": "invert_img"}]},
                 {"group": "some_of", "n": 2, "replace": true, "children": [
-                  {"op": "horizontal_flip", "p": 0.5}, {"op": "invert_img", "p": 0.8}]})"};
+                  {"op": "horizontal_flip", "p": 0.5}, {"op": "invert_img", "p": 0.8}]})",
+            // Children the runtimes cannot write (random_fog is Albumentations only): in a one_of each
+            // keeps its weight as a choice that does nothing, so the flip runs in 3 / 14 of the
+            // samples, as in AugLab, not in 3 / 9 of them (issue 33).
+            R"({"group": "one_of", "p": 1, "children": [{"op": "horizontal_flip", "p": 0.3}, {"op": "random_fog", "p": 0.3},
+                 {"group": "sequential", "p": 0.2, "children": [{"op": "random_fog"}]}, {"op": "invert_img", "p": 0.4},
+                 {"op": "vertical_flip", "p": 0.2}]})"};
 }
 
 /// Which of the flips and the inversion show in an export's outputs (`runs`: "h", "v", "i" joined, per

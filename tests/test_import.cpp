@@ -140,6 +140,48 @@ private slots:
         QTest::newRow("AlbumentationsX 2.0.16") << "example_ax_2.0.16.json" << 0.05;
     }
 
+    void replayComposeAndNestedLabelSettings() {
+        // A ReplayCompose is a Compose that also records its draws: read as the pipeline (two real
+        // pipelines of issue 33's forty were dropped whole), at the top and nested; a nested
+        // Compose's bbox_params become the pipeline's when it gives none, and a disagreement is said.
+        const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "ReplayCompose", "p": 1.0, "save_key": "replay", "bbox_params": null,
+            "keypoint_params": null, "additional_targets": {}, "is_check_shapes": true, "transforms": [
+              {"__class_fullname__": "HorizontalFlip", "p": 0.5},
+              {"__class_fullname__": "ReplayCompose", "p": 0.8, "save_key": "replay",
+               "bbox_params": {"format": "pascal_voc", "label_fields": ["labels"], "min_visibility": 0.3},
+               "transforms": [{"__class_fullname__": "RandomBrightnessContrast", "p": 0.2},
+                              {"__class_fullname__": "Blur", "p": 0.1, "blur_limit": [3, 5]}]}]}})",
+                                                    "replay.json");
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(3));
+        QCOMPARE(QString::fromStdString(r.preset.pipeline[0].name()), QString("horizontal_flip"));
+        QCOMPARE(QString::fromStdString(r.preset.pipeline[2].name()), QString("box_blur"));
+        QCOMPARE(r.preset.pipeline.groups().size(), std::size_t(1));
+        QCOMPARE(r.preset.pipeline.groups()[0].p, 0.8);
+        QCOMPARE(r.preset.pipeline.groups()[0].count, std::size_t(2));
+        QVERIFY(r.preset.targets.has_value());
+        QCOMPARE(r.preset.targets->boxes.minVisibility, 0.3);
+        const QString w = warningsOf(r);
+        QVERIFY2(w.contains("ReplayCompose read as a Compose") &&
+                     w.contains("transform.transforms[1].bbox_params: a nested Compose's bbox_params read as the pipeline's"),
+                 qPrintable(w));
+        QVERIFY2(!w.contains("save_key") && !w.contains("left out"), qPrintable(w));
+
+        // Nested settings equal to the pipeline's say nothing; different ones are reported.
+        const auto nested = [](const char* inner) {
+            return importAlbumentations(std::string(R"({"__version__": "2.0.8", "transform": {
+                "__class_fullname__": "Compose", "p": 1.0,
+                "bbox_params": {"format": "coco", "label_fields": ["labels"]}, "transforms": [
+                  {"__class_fullname__": "Compose", "p": 1.0, "bbox_params": )") + inner + R"(, "transforms": [
+                    {"__class_fullname__": "VerticalFlip", "p": 0.5}]}]}})",
+                                        "nested.json");
+        };
+        QVERIFY2(!warningsOf(nested(R"({"format": "coco", "label_fields": ["labels"]})")).contains("bbox_params"),
+                 qPrintable(warningsOf(nested(R"({"format": "coco", "label_fields": ["labels"]})"))));
+        QVERIFY2(warningsOf(nested(R"({"format": "yolo", "label_fields": ["labels"]})")).contains("differ from the pipeline's"),
+                 qPrintable(warningsOf(nested(R"({"format": "yolo", "label_fields": ["labels"]})"))));
+    }
+
     void referenceExamples() {
         QFETCH(QString, file);
         QFETCH(double, holeHeightMin);
@@ -245,12 +287,14 @@ private slots:
         QCOMPARE(a.choice("border"), std::string("reflect_101"));     // old "mode"
         QCOMPARE(a.fill("fill").rgb, (std::array<int, 3>{1, 2, 3}));  // old "cval"
         QCOMPARE(a.range("shear_x_deg"), (Range{4, 4}));              // a number is a fixed shear
+        QCOMPARE(a.range("translate_x_px"), (Range{-3, 3}));          // shifts in whole pixels
+        QCOMPARE(a.range("translate_y_px"), (Range{0, 0}));
+        QCOMPARE(a.range("translate_x_frac"), (Range{0, 0}));
         QCOMPARE(a.choice("interpolation"), std::string("linear"));
         // bbox_params is read into the preset's targets section.
         QVERIFY(r.preset.targets && r.preset.targets->boxes.format == BoxFormat::Coco);
         for (const char* part :
-             {"transform.transforms[0].translate_px: shifts in pixels",
-              "transform.transforms[0].interpolation: OpenCV interpolation 2",
+             {"transform.transforms[0].interpolation: OpenCV interpolation 2",
               "transform.transforms[0].cval_mask: acts on masks", "transforms[0].rotate_method",
               "transform.transforms[0].balanced_scale", "transform.transforms[0].frobnicate",
               "transform.transforms[2].var_limit", "transform.transforms[2].noise_scale_factor",

@@ -5,10 +5,16 @@
 // test_import.cpp's.
 
 #include <QtTest>
+#include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "colour.h"
 #include "import_test_support.h"
+#include "ops/affine.h"
+#include "ops/gaussian_blur.h"
+#include "sampler.h"
 
 using namespace auglab;
 using namespace auglab::testing;
@@ -310,6 +316,110 @@ private slots:
         QVERIFY2(
             warningsOf(oldDown).contains("transform.transforms[0].interpolation: OpenCV interpolation 3"),
             qPrintable(warningsOf(oldDown)));
+    }
+
+    void affineShiftsInPixels() {
+        // Affine's translate_px (issue 33): shifts in whole pixels, randint over both ends per axis
+        // (the library's _get_translate_params), written back as translate_px; zero shifts read as
+        // no shift; the runtimes that cannot write it leave the op out and say so.
+        const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "Affine", "p": 1.0, "rotate": [-5, 5], "translate_percent": null,
+               "translate_px": {"x": [-4, 2], "y": [3, 3]}},
+              {"__class_fullname__": "Affine", "p": 0.7, "translate_px": {"x": [0, 0], "y": [0, 0]}}]}})",
+                                                    "px.json");
+        QVERIFY2(r.warnings.empty() || !warningsOf(r).contains("translate"), qPrintable(warningsOf(r)));
+        const OpConfig& a = r.preset.pipeline.at(0);
+        QCOMPARE(a.range("translate_x_px"), (Range{-4, 2}));
+        QCOMPARE(a.range("translate_y_px"), (Range{3, 3}));
+        QVERIFY(!r.preset.pipeline.at(1).has("translate_x_px"));
+        std::set<int> xs;
+        for (std::uint64_t i = 0; i < 400; ++i) {
+            const auto& p = std::get<AffineParams>(samplePipeline(r.preset.pipeline, 3, i, 64, 48).ops.at(0).params);
+            QVERIFY(p.translate_x_px >= -4 && p.translate_x_px <= 2);
+            QCOMPARE(p.translate_y_px, 3);
+            xs.insert(p.translate_x_px);
+        }
+        QCOMPARE(xs.size(), std::size_t(7));  // every integer of [-4, 2], both ends included
+        const nlohmann::json out = nlohmann::json::parse(exportAlbumentations(r.preset).text);
+        const auto& t = out["transform"]["transforms"][0];
+        QVERIFY2(t["translate_percent"].is_null() &&
+                     t["translate_px"] == nlohmann::json::parse(R"({"x": [-4, 2], "y": [3, 3]})"),
+                 qPrintable(QString::fromStdString(t.dump())));
+        const ImportResult back = importAlbumentations(out.dump(), "back.json");
+        QVERIFY(back.preset.pipeline == r.preset.pipeline);
+        const ExportResult tv = exportPreset(r.preset, "torchvision");
+        QVERIFY2(tv.text.find("pipeline[0] affine: not exported") != std::string::npos, tv.text.c_str());
+    }
+
+    void gaussianKernelSizes() {
+        // GaussianBlur's blur_limit beside sigma_limit (issue 33): the kernel size drawn by randint
+        // over the range, an even one made odd by adding 1 (create_gaussian_kernel_1d), the taps
+        // those of that size; written back as blur_limit. [0, 0] is the size from sigma.
+        const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "GaussianBlur", "p": 1.0, "blur_limit": [3, 7], "sigma_limit": [0.5, 2.0]},
+              {"__class_fullname__": "GaussianBlur", "p": 1.0, "blur_limit": [0, 0], "sigma_limit": [0.5, 2.0]}]}})",
+                                                    "blur.json");
+        QVERIFY2(r.warnings.empty(), qPrintable(warningsOf(r)));
+        QCOMPARE(r.preset.pipeline.at(0).range("kernel_size"), (Range{3, 7}));
+        QVERIFY(!r.preset.pipeline.at(1).has("kernel_size"));
+        std::map<int, int> sizes;
+        for (std::uint64_t i = 0; i < 1000; ++i) {
+            const auto& b = std::get<BlurParams>(samplePipeline(r.preset.pipeline, 5, i, 64, 48).ops.at(0).params);
+            ++sizes[b.ksize];
+            QCOMPARE(int(gaussianKernel(b.sigma_px, b.ksize).size()), b.ksize);
+        }
+        // randint(3, 7): 3 a fifth of the time, 5 (4 or 5) and 7 (6 or 7) two fifths each.
+        QCOMPARE(sizes.size(), std::size_t(3));
+        QVERIFY2(sizes[3] > 130 && sizes[3] < 270 && sizes[5] > 330 && sizes[7] > 330,
+                 qPrintable(QString("%1 %2 %3").arg(sizes[3]).arg(sizes[5]).arg(sizes[7])));
+        const nlohmann::json out = nlohmann::json::parse(exportAlbumentations(r.preset).text);
+        QCOMPARE(out["transform"]["transforms"][0]["blur_limit"], nlohmann::json::parse("[3, 7]"));
+        QCOMPARE(out["transform"]["transforms"][1]["blur_limit"], nlohmann::json::parse("[0, 0]"));
+        QVERIFY(importAlbumentations(out.dump(), "back.json").preset.pipeline == r.preset.pipeline);
+    }
+
+    void remapFills() {
+        // GridDistortion, OpticalDistortion, ElasticTransform and Perspective hand their fill to
+        // cv2.remap / cv2.warpPerspective as it is, where one number v is the colour (v, 0, 0): the
+        // library paints a red border for fill=200 (measured with 2.0.8 and OpenCV 4.11; Affine,
+        // SafeRotate and the dropouts paint grey). Read as the colour painted, with a warning; three
+        // numbers as they are; and exported as three numbers, so a grey stays grey (issue 33).
+        const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "GridDistortion", "p": 1, "border_mode": 0, "fill": 200.0},
+              {"__class_fullname__": "OpticalDistortion", "p": 1, "border_mode": 0, "fill": [90]},
+              {"__class_fullname__": "ElasticTransform", "p": 1, "border_mode": 0, "fill": [200, 200, 200]},
+              {"__class_fullname__": "Perspective", "p": 1, "border_mode": 0, "fill": 0.0},
+              {"__class_fullname__": "Affine", "p": 1, "border_mode": 0, "fill": 200.0}]}})",
+                                                    "fills.json");
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(5));
+        QCOMPARE(r.preset.pipeline[0].fill("fill").rgb, (std::array<int, 3>{200, 0, 0}));
+        QCOMPARE(r.preset.pipeline[1].fill("fill").rgb, (std::array<int, 3>{90, 0, 0}));
+        QCOMPARE(r.preset.pipeline[2].fill("fill").rgb, (std::array<int, 3>{200, 200, 200}));
+        QCOMPARE(r.preset.pipeline[3].fill("fill").rgb, (std::array<int, 3>{0, 0, 0}));
+        QCOMPARE(r.preset.pipeline[4].fill("fill").rgb, (std::array<int, 3>{200, 200, 200}));
+        const QString w = warningsOf(r);
+        QVERIFY2(w.contains("transform.transforms[0].fill") && w.contains("(200, 0, 0)") &&
+                     w.contains("transform.transforms[1].fill") && !w.contains("transform.transforms[2].fill") &&
+                     !w.contains("transform.transforms[3].fill") && !w.contains("transform.transforms[4].fill"),
+                 qPrintable(w));
+
+        Preset grey;
+        for (const char* name : {"grid_distortion", "optical_distortion", "elastic_transform", "perspective", "affine"}) {
+            OpConfig op = OpConfig::withDefaults(name);
+            op.set("border", std::string("constant"));
+            op.set("fill", Fill{Fill::Mode::Constant, {200, 200, 200}});
+            grey.pipeline.push_back(op);
+        }
+        const nlohmann::json out = nlohmann::json::parse(exportAlbumentations(grey).text);
+        const auto& transforms = out["transform"]["transforms"];
+        QCOMPARE(transforms.size(), std::size_t(5));
+        for (std::size_t i = 0; i < 4; ++i)
+            QVERIFY2(transforms[i]["fill"] == nlohmann::json::array({200.0, 200.0, 200.0}),
+                     qPrintable(QString::fromStdString(transforms[i].dump())));
+        QCOMPARE(transforms[4]["fill"], nlohmann::json(200.0));  // Affine paints one number grey
     }
 
     void colourAndWeather() {

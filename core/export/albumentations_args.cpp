@@ -166,6 +166,18 @@ Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom) {
     return f;
 }
 
+Fill readRemapFill(const JsonReader& r, TransformArgs& a) {
+    const bool one = r.json().is_number() || (r.json().is_array() && r.json().size() == 1);
+    Fill f = readFill(r, a, false);
+    if (one && f.rgb[0] != 0) {
+        a.warn(r, "one number " + std::to_string(f.rgb[0]) + " as this transform's fill is what cv2 reads as the colour (" +
+                      std::to_string(f.rgb[0]) + ", 0, 0), and the library paints that: read as [" +
+                      std::to_string(f.rgb[0]) + ", 0, 0] (write three numbers for a grey).");
+        f.rgb[1] = f.rgb[2] = 0;
+    }
+    return f;
+}
+
 const char* interpolationName(const JsonReader& r, TransformArgs& a) {
     const auto v = r.integer(INT32_MIN, INT32_MAX);
     if (v == 0) return "nearest";

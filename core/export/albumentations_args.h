@@ -71,6 +71,10 @@ Range lowZeroRange(const JsonReader& r);
 std::pair<Range, Range> xyRanges(const JsonReader& r, double def);
 /// A number, [v], [r, g, b] (or "random"/"random_uniform" where allowed) as an AugLab fill.
 Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom);
+/// The fill of a transform that hands it to cv2.remap or cv2.warpPerspective as it is
+/// (GridDistortion, OpticalDistortion, ElasticTransform, Perspective): OpenCV reads one number v (or
+/// [v]) as the colour (v, 0, 0), and that is what the library paints, so it is read as [v, 0, 0].
+Fill readRemapFill(const JsonReader& r, TransformArgs& a);
 /// OpenCV interpolation and border constants as AugLab names (others reported, then linear/constant).
 const char* interpolationName(const JsonReader& r, TransformArgs& a);
 const char* borderName(const JsonReader& r, TransformArgs& a);

@@ -29,6 +29,9 @@ nlohmann::ordered_json pair(const Range& r);                      ///< [min, max
 nlohmann::ordered_json intPair(const Range& r);                   ///< [min, max] as integers
 nlohmann::ordered_json xy(const Range& x, const Range& y);        ///< {"x": [..], "y": [..]}
 nlohmann::ordered_json fillValue(const Fill& f);                  ///< one float for a grey, else three
+/// The fill of a transform that hands it to cv2.remap or cv2.warpPerspective as it is, where one
+/// number v would paint (v, 0, 0) (readRemapFill): three floats, but 0.0 for black.
+nlohmann::ordered_json remapFillValue(const Fill& f);
 nlohmann::ordered_json start(const char* className, double p);   ///< {"__class_fullname__", "p"}
 /// A fractional range whose upper end 1.0 (which Albumentations would read as pixels) is written as
 /// the largest double below it, with a warning.

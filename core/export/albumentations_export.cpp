@@ -42,6 +42,11 @@ json xy(const Range& x, const Range& y) {
 /// A constant fill as Albumentations stores it: one float for a grey, else three floats.
 json fillValue(const Fill& f) {
     if (isGray(f)) return static_cast<double>(f.rgb[0]);
+    return remapFillValue(f);
+}
+
+json remapFillValue(const Fill& f) {
+    if (f.rgb == std::array<int, 3>{0, 0, 0}) return 0.0;  // (0, 0, 0, 0) either way
     return json::array(
         {static_cast<double>(f.rgb[0]), static_cast<double>(f.rgb[1]), static_cast<double>(f.rgb[2])});
 }

@@ -132,6 +132,26 @@ void readTargetParams(const JsonReader& v, bool boxes, ImportResult& result) {
     }
 }
 
+/// A nested Compose's bbox_params or keypoint_params. AugLab has one set of label settings for the
+/// pipeline: the nested ones are those when the pipeline gives none, and must agree with them
+/// otherwise.
+void readNestedTargetParams(const JsonReader& v, bool boxes, ImportResult& result) {
+    ImportResult nested;
+    nested.preset.targets = result.preset.targets;
+    readTargetParams(v, boxes, nested);
+    result.warnings.insert(result.warnings.end(), nested.warnings.begin(), nested.warnings.end());
+    const char* what = boxes ? "bbox_params" : "keypoint_params";
+    if (!result.preset.targets) {
+        result.preset.targets = nested.preset.targets;
+        result.warnings.push_back(v.path() + ": a nested Compose's " + what +
+                                  " read as the pipeline's (AugLab has one set of label settings).");
+    } else if (targetSettingsToJson(*nested.preset.targets) != targetSettingsToJson(*result.preset.targets)) {
+        result.warnings.push_back(v.path() + ": a nested Compose's " + what +
+                                  " differ from the pipeline's; AugLab has one set of label settings: "
+                                  "the pipeline's apply.");
+    }
+}
+
 bool groupClass(const std::string& cls, GroupKind& kind) {
     for (GroupKind k : {GroupKind::OneOf, GroupKind::SomeOf, GroupKind::Sequential, GroupKind::RandomOrder})
         if (cls == exporting::albumentationsGroupClass(k)) {
@@ -165,10 +185,13 @@ void readGroup(const JsonReader& t, GroupKind kind, const exporting::LibraryVers
             continue;  // the masks' interpolation inherited from the Compose: none given
         else if (nestedCompose &&
                  (key == "is_check_shapes" || key == "strict" || key == "save_applied_params" ||
+                  key == "save_key" ||
                   ((key == "bbox_params" || key == "keypoint_params" || key == "seed") &&
                    v.json().is_null()) ||
                   (key == "additional_targets" && v.json().is_object() && v.json().empty())))
             continue;  // a nested Compose's checks and empty settings: no effect on the pixels
+        else if (nestedCompose && (key == "bbox_params" || key == "keypoint_params"))
+            readNestedTargetParams(v, key == "bbox_params", result);
         else
             result.warnings.push_back(
                 v.path() + ": not an argument of " +
@@ -283,9 +306,10 @@ void readTransforms(const JsonReader& list, const exporting::LibraryVersion& ver
         GroupKind kind{};
         if (groupClass(cls, kind))
             readGroup(tr, kind, version, result, groups, paths);
-        else if (cls == "Compose")
+        else if (cls == "Compose" || cls == "ReplayCompose")
             // A Compose inside a pipeline runs its transforms in order with its own p (default 1), as
-            // Sequential does (and it is written back as one).
+            // Sequential does (and it is written back as one); a ReplayCompose is a Compose that also
+            // records its draws.
             readGroup(tr, GroupKind::Sequential, version, result, groups, paths, true);
         else if (cls == "Flip")
             readOldFlip(tr, version, result, groups, paths);
@@ -318,6 +342,7 @@ void readCompose(const JsonReader& t, const exporting::LibraryVersion& version, 
                                           ": Albumentations' seed drives another generator; AugLab's "
                                           "seed is kept as it is: ignored.");
         } else if (key == "is_check_shapes" || key == "strict" || key == "save_applied_params" ||
+                   key == "save_key" ||
                    key == "telemetry" || (key == "mask_interpolation" && j.is_null())) {
             // Checks and bookkeeping with no effect on the pixels of an image.
         } else {
@@ -371,7 +396,11 @@ ImportResult importAlbumentations(std::string_view text, const std::string& what
     const JsonReader transform = root.member("transform");
     transform.requireObject();
     const std::string cls = shortClassName(transform.member("__class_fullname__").string());
-    if (cls == "Compose" || cls == "Sequential") {
+    if (cls == "Compose" || cls == "Sequential" || cls == "ReplayCompose") {
+        if (cls == "ReplayCompose")
+            result.warnings.push_back(
+                "transform: ReplayCompose read as a Compose (it also records each call's draws, which "
+                "AugLab's replays do); exported as a Compose.");
         readCompose(transform, version, result);
     } else if (std::optional<OpConfig> op =
                    exporting::readTransform(transform, cls, version, result.warnings)) {

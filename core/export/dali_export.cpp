@@ -140,9 +140,13 @@ public:
                 if (!written) continue;
                 if (!hasPythonItem(*written)) {
                     notes += *written;  // the comment that says why it is left out
-                    continue;
+                    if (!oneOf) continue;
+                    // In a one_of the child keeps its weight, as a choice that does nothing.
+                    body = "    # stands in for " + pipeline_.path(i) + " " + pipeline_[i].name() +
+                           " (its weight in the one_of)\n";
+                } else {
+                    body = *written;
                 }
-                body = *written;
                 weights.push_back(pipeline_[i].p);
             } else {
                 const auto c = static_cast<std::size_t>(child.group);
@@ -150,7 +154,8 @@ public:
                 body = this->group(child, oneOf, defs);
                 if (!hasPythonItem(body)) {
                     notes += body;  // a group with nothing written, and why
-                    continue;
+                    if (!oneOf) continue;
+                    body = "    # stands in for " + pipeline_.groupPath(c) + " (its weight in the one_of)\n";
                 }
                 weights.push_back(pipeline_.groups()[c].p);
             }
@@ -159,7 +164,8 @@ public:
                     "        return images\n\n";
             steps.push_back(name);
         }
-        // As in the other targets, a group with nothing written is left out of its parent's choices.
+        // As in the other targets, a group with nothing written is left out of its parent (in a
+        // one_of, a choice that does nothing takes its weight).
         if (steps.empty()) return label(g) + notes + "    # nothing in it is exported (see the header)\n";
         std::string list;
         for (const std::string& s : steps) list += (list.empty() ? "" : ", ") + s;

@@ -266,6 +266,13 @@ std::string groupNodes(const Preset& preset, const PipelineNode& node, PythonTar
             if (!written) continue;
             if (!hasPythonItem(*written)) {
                 lines += *written;  // the comment that says why it is left out
+                // In a one_of the child keeps its weight, as a choice that does nothing: the other
+                // children run as often as the preview shows them.
+                if (forced) {
+                    lines += "    " + std::string(keras ? "layers.Identity()" : "v2.Identity()") + ",  # stands in for " +
+                             pipeline.path(i) + " " + pipeline[i].name() + " (its weight in the one_of)\n";
+                    weights.push_back(weight);
+                }
                 continue;
             }
             item = *written;
@@ -278,7 +285,16 @@ std::string groupNodes(const Preset& preset, const PipelineNode& node, PythonTar
             const std::string children =
                 groupNodes(preset, child, target, targetName, group.kind == GroupKind::OneOf,
                            group.kind != GroupKind::Sequential, out, inner, warnings, n);
-            if (inner.empty()) continue;  // nothing in it was written
+            if (inner.empty()) {  // nothing in it was written
+                lines += "    # " + pipeline.groupPath(g) + " " + groupKindName(group.kind) +
+                         ": nothing in it can be written to the " + targetName + " output: left out\n";
+                if (forced) {
+                    lines += "    " + std::string(keras ? "layers.Identity()" : "v2.Identity()") +
+                             ",  # stands in for " + pipeline.groupPath(g) + " (its weight in the one_of)\n";
+                    weights.push_back(weight);
+                }
+                continue;
+            }
             // Albumentations' SomeOf and RandomOrder keep their own gate even when a OneOf chose them.
             const bool gated = groupHasCount(group.kind) || !forced;
             std::string body;
@@ -399,15 +415,24 @@ void deotteChildren(const Preset& preset, const PipelineNode& node, bool forced,
             if (!written) continue;
             if (!hasPythonItem(*written)) {
                 defs += *written;  // the comment that says why it is left out
-                continue;
+                if (!forced) continue;
+                // In a one_of the child keeps its weight, as a choice that does nothing.
+                statements = "    # stands in for " + pipeline.path(i) + " " + pipeline[i].name() +
+                             " (its weight in the one_of)\n";
+            } else {
+                statements = *written;
             }
-            statements = *written;
         } else {
             const auto g = static_cast<std::size_t>(child.group);
             weight = pipeline.groups()[g].p;
             if (!groupEnabled(pipeline, g, "tf-deotte", warnings)) continue;
             statements = deotteGroup(preset, child, forced, out, defs, warnings, n, fn);
-            if (statements.empty()) continue;
+            if (statements.empty()) {
+                defs += "    # " + pipeline.groupPath(g) + " " + groupKindName(pipeline.groups()[g].kind) +
+                        ": nothing in it can be written to the tf-deotte output: left out\n";
+                if (!forced) continue;
+                statements = "    # stands in for " + pipeline.groupPath(g) + " (its weight in the one_of)\n";
+            }
         }
         const std::string name = "_step" + std::to_string(fn++);
         defs += "    def " + name + "(image):\n" + indented(statements, "    ") + "        return image\n\n";

@@ -30,6 +30,11 @@ using Json = nlohmann::ordered_json;
 using namespace params;
 using namespace replay_fields;
 
+/// Shifts given in pixels (translate_x_px / translate_y_px), which replace the fractions.
+bool shiftsInPixels(const OpConfig& op) {
+    return op.has("translate_x_px") || op.has("translate_y_px");
+}
+
 AffineParams sampleAffine(const OpConfig& op, const OpDraws& d, int width, int height) {
     AffineParams a;
     a.rotate_deg = d.uniform(1, op.range("rotate_deg"));
@@ -38,9 +43,19 @@ AffineParams sampleAffine(const OpConfig& op, const OpDraws& d, int width, int h
     a.scale_y = op.flag("keep_ratio") ? a.scale_x : sy;
     a.shear_x_deg = d.uniform(4, op.range("shear_x_deg"));
     a.shear_y_deg = d.uniform(5, op.range("shear_y_deg"));
-    // Albumentations: translate_percent * size, then int() which truncates toward zero.
-    a.translate_x_px = static_cast<int>(std::trunc(d.uniform(6, op.range("translate_x_frac")) * width));
-    a.translate_y_px = static_cast<int>(std::trunc(d.uniform(7, op.range("translate_y_frac")) * height));
+    if (shiftsInPixels(op)) {
+        // Albumentations' translate_px: randint(int(lo), int(hi)) per axis, both ends included.
+        const auto pixels = [&](std::uint32_t draw, const char* key) {
+            const Range r = op.has(key) ? op.range(key) : Range{0, 0};
+            return static_cast<int>(d.randint(draw, static_cast<std::int64_t>(r.min), static_cast<std::int64_t>(r.max)));
+        };
+        a.translate_x_px = pixels(6, "translate_x_px");
+        a.translate_y_px = pixels(7, "translate_y_px");
+    } else {
+        // Albumentations: translate_percent * size, then int() which truncates toward zero.
+        a.translate_x_px = static_cast<int>(std::trunc(d.uniform(6, op.range("translate_x_frac")) * width));
+        a.translate_y_px = static_cast<int>(std::trunc(d.uniform(7, op.range("translate_y_frac")) * height));
+    }
     a.interpolation = interpolationFromName(op.choice("interpolation"));
     a.border = borderFromName(op.choice("border"));
     a.fill = rgbOf(op.fill("fill"));
@@ -74,8 +89,14 @@ Json albumentationsAffine(const exporting::ExportedOp& e, exporting::Albumentati
     j["rotate_method"] = "largest_box";
     j["scale"] = xy(sx, sy);
     j["shear"] = xy(op.range("shear_x_deg"), op.range("shear_y_deg"));
-    j["translate_percent"] = xy(op.range("translate_x_frac"), op.range("translate_y_frac"));
-    j["translate_px"] = nullptr;
+    if (shiftsInPixels(op)) {
+        const auto pixels = [&](const char* key) { return op.has(key) ? op.range(key) : Range{0, 0}; };
+        j["translate_percent"] = nullptr;
+        j["translate_px"] = {{"x", intPair(pixels("translate_x_px"))}, {"y", intPair(pixels("translate_y_px"))}};
+    } else {
+        j["translate_percent"] = xy(op.range("translate_x_frac"), op.range("translate_y_frac"));
+        j["translate_px"] = nullptr;
+    }
     return j;
 }
 
@@ -187,11 +208,18 @@ void readAffine(exporting::TransformArgs& a, OpConfig& op) {
         op.set("translate_y_frac", Range{0, 0});
     }
     if (px && !px->json().is_null()) {
+        // translate_px replaces translate_percent in the library (it is checked first).
+        // No shift in pixels is no shift (the fractions at 0, as every runtime can write them).
         const auto [pxx, pxy] = xyRanges(*px, 0.0);
-        if (pxx != Range{0, 0} || pxy != Range{0, 0})
-            a.warn(*px,
-                   "shifts in pixels cannot be expressed (AugLab shifts by a fraction of the image size): "
-                   "ignored, no shift.");
+        const auto whole = [](Range r) { return Range{std::trunc(r.min), std::trunc(r.max)}; };
+        if (whole(pxx) != Range{0, 0} || whole(pxy) != Range{0, 0}) {
+            op.set("translate_x_px", a.clamp(*px, whole(pxx), -100000, 100000));
+            op.set("translate_y_px", a.clamp(*px, whole(pxy), -100000, 100000));
+        }
+        if (percent && !percent->json().is_null())
+            a.warn(*percent, "given with translate_px, which the library uses instead: ignored.");
+        op.set("translate_x_frac", Range{0, 0});
+        op.set("translate_y_frac", Range{0, 0});
     }
     if (!percent && !px) a.noteDefault("translate_percent", "no shift");
 
@@ -232,6 +260,14 @@ public:
                            "Shift along x as a fraction of the width, truncated toward zero to pixels."),
                 floatRange("translate_y_frac", "Shift Y", "fraction of height", -1, 1, {-0.0625, 0.0625},
                            "Shift along y as a fraction of the height, truncated toward zero to pixels."),
+                optionalParam(intRange("translate_x_px", "Shift X (pixels)", "px", -100000, 100000, {0, 0},
+                                       "Shift along x in whole pixels, uniform over the range's integers "
+                                       "(Albumentations' translate_px); given, the shifts in pixels "
+                                       "replace the fractions.")),
+                optionalParam(intRange("translate_y_px", "Shift Y (pixels)", "px", -100000, 100000, {0, 0},
+                                       "Shift along y in whole pixels, uniform over the range's integers "
+                                       "(Albumentations' translate_px); given, the shifts in pixels "
+                                       "replace the fractions.")),
                 choice("interpolation", "Interpolation", kInterpolationChoices, "linear",
                        "How source pixels are sampled."),
                 choice("border", "Border", kBorderChoices, "constant",
@@ -353,6 +389,12 @@ public:
         const OpConfig& op = *e.op;
         const std::string L = e.label();
         auto& w = x.warnings;
+        if (shiftsInPixels(op)) {
+            notExported(e, x,
+                        L + ": shifts in whole pixels (translate_x_px, translate_y_px) are written to the "
+                            "Albumentations exports only: left out.");
+            return;
+        }
         switch (x.target) {
             case PythonTarget::Torchvision: {
                 std::string& lines = x.lines;

@@ -416,7 +416,7 @@ public:
         j["mask_interpolation"] = 0;
         j["keypoint_remapping_method"] = op.choice("keypoint_remapping");
         j["border_mode"] = cvBorder(op.choice("border"));
-        j["fill"] = fillValue(op.fill("fill"));
+        j["fill"] = remapFillValue(op.fill("fill"));  // one number would paint (v, 0, 0)
         j["fill_mask"] = flavour == AlbumentationsFlavour::AlbumentationsX ? Json(nullptr) : Json(0.0);
     }
 
@@ -424,7 +424,7 @@ public:
         using namespace exporting;
         op.set("interpolation", std::string(remapInterpolationName(a.get("interpolation"), a)));
         op.set("border", std::string(borderName(a.get("border_mode"), a)));
-        op.set("fill", readFill(a.get("fill", {"value"}), a, false));
+        op.set("fill", readRemapFill(a.get("fill", {"value"}), a));
         if (a.version().before2()) {
             op.set("keypoint_remapping", std::string("mask"));
         } else {

@@ -41,17 +41,19 @@ void readGaussianBlur(exporting::TransformArgs& a, OpConfig& op) {
         // 1.4.x default: OpenCV derives sigma from the random kernel size.
         const Range derived{opencvSigma(std::max(3.0, kernel.min)), opencvSigma(kernel.max)};
         a.warn(sigmaReader, "sigma 0 (derived by OpenCV from kernel sizes " + formatNumber(kernel.min) + "-" +
-                                formatNumber(kernel.max) + "): read as sigma [" + formatNumber(derived.min) +
+                                formatNumber(kernel.max) + " in 1.x): read as sigma [" + formatNumber(derived.min) +
                                 ", " + formatNumber(derived.max) +
-                                "] with AugLab's kernel size int(sigma*3.5)*2+1.");
+                                "] with AugLab's kernel size int(sigma*3.5)*2+1" +
+                                (a.version().before2()
+                                     ? std::string(".")
+                                     : std::string("; Albumentations 2.0 divides by this sigma itself (a NaN "
+                                                   "kernel: a black image).")));
         op.set("sigma_px", derived);
         return;
     }
     op.set("sigma_px", a.clamp(sigmaReader, sigma, 0, 50));
-    if (kernel != Range{0, 0})
-        a.warn(
-            blur,
-            "kernel sizes from blur_limit cannot be expressed: AugLab's kernel size is int(sigma*3.5)*2+1.");
+    if (kernel != Range{0, 0})  // randint over the range, as 2.0.8 draws it
+        op.set("kernel_size", a.clamp(blur, Range{std::trunc(kernel.min), std::trunc(kernel.max)}, 0, 255));
     else if (a.version().before2())
         a.warn(
             blur,
@@ -67,6 +69,11 @@ public:
                           {
                               floatRange("sigma_px", "Sigma", "px", 0, 50, {0.5, 3.0},
                                          "Standard deviation of the Gaussian in pixels."),
+                              optionalParam(intRange(
+                                  "kernel_size", "Kernel size", "px", 0, 255, {3, 7},
+                                  "Kernel size, uniform over the range's integers (Albumentations' "
+                                  "blur_limit), an even one made odd by adding 1; 0, or not given: "
+                                  "int(sigma*3.5)*2+1.")),
                           });
         // The sliders' span for tuning (the bounds above are for validation).
         params::typical(d, "sigma_px", 0, 5);
@@ -74,30 +81,45 @@ public:
     }
 
     OpParams sample(const OpConfig& op, const OpDraws& d, int, int) const override {
-        return BlurParams{d.uniform(1, op.range("sigma_px"))};
+        BlurParams b{d.uniform(1, op.range("sigma_px")), 0};
+        if (op.has("kernel_size")) {
+            const Range k = op.range("kernel_size");
+            const auto drawn = static_cast<int>(d.randint(2, std::int64_t(k.min), std::int64_t(k.max)));
+            b.ksize = drawn > 0 && drawn % 2 == 0 ? drawn + 1 : drawn;
+        }
+        return b;
     }
 
     void writeReplay(const OpParams& params, Json& j) const override {
         const auto& b = std::get<BlurParams>(params);
         j["sigma_px"] = b.sigma_px;
+        if (b.ksize > 0) j["kernel_size"] = b.ksize;
     }
 
     OpParams readReplay(const JsonReader& r) const override {
-        r.requireObject({"op", "applied", "sigma_px"});
-        return BlurParams{num(r, "sigma_px", 0, 50)};
+        r.requireObject({"op", "applied", "sigma_px", "kernel_size"});
+        BlurParams b{num(r, "sigma_px", 0, 50), 0};
+        if (r.has("kernel_size")) b.ksize = static_cast<int>(r.member("kernel_size").integer(0, 257));
+        return b;
     }
 
     std::vector<double> drawnValues(const OpParams& params, std::string_view key, int, int) const override {
         const auto& b = std::get<BlurParams>(params);
         if (key == "sigma_px") return {b.sigma_px};
+        if (key == "kernel_size") return {double(b.ksize)};
         return {};
     }
 
     void lower(const OpParams& params, PlanBuilder& b) const override {
         // At tile scale the blur shrinks with the image, so the tile looks like the
         // full-resolution output scaled down.
-        const double sigma = std::get<BlurParams>(params).sigma_px * 0.5 * (b.sx() + b.sy());
-        const std::vector<double> k = gaussianKernel(sigma);
+        const double scale = 0.5 * (b.sx() + b.sy());
+        const BlurParams& p = std::get<BlurParams>(params);
+        const double sigma = p.sigma_px * scale;
+        // A drawn kernel size shrinks with the tile too (odd, at least 1); at full size it is itself.
+        int ksize = p.ksize;
+        if (ksize > 0 && std::abs(scale - 1.0) > 1e-12) ksize = 2 * static_cast<int>(std::lround(ksize * scale / 2)) + 1;
+        const std::vector<double> k = gaussianKernel(sigma, ksize);
         if (k.size() > 1) b.pixel(BlurStep{std::vector<float>(k.begin(), k.end())});
     }
 
@@ -113,7 +135,8 @@ public:
                                ": sigma_px starts at 0; Albumentations divides by sigma, so a draw of "
                                "exactly 0 gives an invalid kernel (AugLab leaves the image as it is).");
         Json j = start("GaussianBlur", op.p);
-        j["blur_limit"] = Json::array({0, 0});  // kernel size from sigma: int(sigma * 3.5) * 2 + 1
+        // Kernel sizes drawn from the range, or from sigma: int(sigma * 3.5) * 2 + 1 ([0, 0]).
+        j["blur_limit"] = op.has("kernel_size") ? intPair(op.range("kernel_size")) : Json::array({0, 0});
         j["sigma_limit"] = pair(sigma);
         return j;
     }
@@ -134,6 +157,12 @@ public:
         const OpConfig& op = *e.op;
         const std::string L = e.label();
         auto& w = x.warnings;
+        if (op.has("kernel_size")) {
+            notExported(e, x,
+                        L + ": kernel sizes drawn from a range (kernel_size, Albumentations' blur_limit) are "
+                            "written to the Albumentations exports only: left out.");
+            return;
+        }
         switch (x.target) {
             case PythonTarget::Torchvision: {
                 std::string& lines = x.lines;

@@ -1,5 +1,5 @@
 #pragma once
-// gaussian_blur: the drawn sigma (module: gaussian_blur.cpp).
+// gaussian_blur: the drawn sigma and kernel size (module: gaussian_blur.cpp).
 
 #include "op_types.h"
 
@@ -9,6 +9,8 @@ class OpModule;
 
 struct BlurParams {
     double sigma_px = 0;
+    int ksize = 0;  ///< the kernel's size drawn from `kernel_size` (odd), 0: from sigma
+
     bool operator==(const BlurParams&) const = default;
 };
 

@@ -174,7 +174,7 @@ Json albumentationsPerspective(const exporting::ExportedOp& e) {
     const OpConfig& op = *e.op;
     Json j = start("Perspective", op.p);
     j["border_mode"] = cvBorder(op.choice("border"));
-    j["fill"] = fillValue(op.fill("fill"));
+    j["fill"] = remapFillValue(op.fill("fill"));  // one number would paint (v, 0, 0)
     j["fill_mask"] = 0.0;
     j["fit_output"] = op.flag("fit_output");
     j["interpolation"] = cvInterpolation(op.choice("interpolation"));
@@ -192,7 +192,7 @@ void readPerspective(exporting::TransformArgs& a, OpConfig& op) {
     op.set("fit_output", a.get("fit_output").boolean());
     op.set("interpolation", std::string(interpolationName(a.get("interpolation"), a)));
     op.set("border", std::string(borderName(a.get("border_mode", {"pad_mode"}), a)));
-    op.set("fill", readFill(a.get("fill", {"pad_val"}), a, false));
+    op.set("fill", readRemapFill(a.get("fill", {"pad_val"}), a));
     a.maskOnly("fill_mask", {"mask_pad_val"});
     a.maskOnly("mask_interpolation");
 }

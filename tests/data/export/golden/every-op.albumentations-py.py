@@ -12,9 +12,6 @@
 #     raise ValueError, as AugLab refuses it.
 #   - pipeline[11] coarse_dropout: hole_height_frac ends at 1.0, which Albumentations would read as
 #     1 pixel; written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).
-#   - pipeline[25] gauss_noise: Albumentations 2.0 adds the noise as a float and truncates the sum,
-#     AugLab truncates the noise first; negative noise comes out one level darker there (about 0.25
-#     levels on average).
 #   - pipeline[36] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
 #   - pipeline[38] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch

@@ -291,6 +291,13 @@ class SomeOf(keras.layers.Layer):
 
 # Batches of RGB images, channels last, values 0-255.
 augment = keras.Sequential([
+    # pipeline[0] one_of
+    OneOf([
+        # pipeline[0].children[0] random_resized_crop: not exported (see the warnings above)
+        layers.Identity(),  # stands in for pipeline[0].children[0] random_resized_crop (its weight in the one_of)
+        # pipeline[0].children[1] random_resized_crop: not exported (see the warnings above)
+        layers.Identity(),  # stands in for pipeline[0].children[1] random_resized_crop (its weight in the one_of)
+    ], weights=[0.75, 0.25], p=0.8),
     # pipeline[1] one_of
     OneOf([
         GaussianBlur(sigma=(0.5, 3.0)),

@@ -148,49 +148,74 @@ def augment(image):
     """One RGB(A) image, H x W x C, values 0-255 (use in tf.data: ds.map(augment))."""
     image = tf.cast(image, tf.float32)
     # pipeline[0].children[0] random_resized_crop: not exported (see the header)
-    # pipeline[0].children[1] random_resized_crop: not exported (see the header)
-    # pipeline[1].children[0] gaussian_blur: not exported (see the header)
     def _step0(image):
+        # stands in for pipeline[0].children[0] random_resized_crop (its weight in the one_of)
+        return image
+
+    # pipeline[0].children[1] random_resized_crop: not exported (see the header)
+    def _step1(image):
+        # stands in for pipeline[0].children[1] random_resized_crop (its weight in the one_of)
+        return image
+
+    # pipeline[0] one_of
+    def _group2(image):
+        choice = tf.random.categorical(tf.math.log([[0.75, 0.25]]), 1, dtype=tf.int32)[0, 0]
+        image = tf.switch_case(choice, [lambda: _step0(image), lambda: _step1(image)])
+        return image
+
+    image = tf.cond(tf.random.uniform([]) < 0.8, lambda: _group2(image), lambda: image)
+    # pipeline[1].children[0] gaussian_blur: not exported (see the header)
+    def _step3(image):
+        # stands in for pipeline[1].children[0] gaussian_blur (its weight in the one_of)
+        return image
+
+    def _step4(image):
         image = to_gray(image)
         return image
 
     # pipeline[1].children[2].children[0] random_gamma: not exported (see the header)
     # pipeline[1].children[2].children[1] invert_img: not exported (see the header)
-    # pipeline[1] one_of
-    def _group1(image):
-        choice = tf.random.categorical(tf.math.log([[0.25]]), 1, dtype=tf.int32)[0, 0]
-        image = tf.switch_case(choice, [lambda: _step0(image)])
+    # pipeline[1].children[2] sequential: nothing in it can be written to the tf-deotte output: left out
+    def _step5(image):
+        # stands in for pipeline[1].children[2] (its weight in the one_of)
         return image
 
-    image = tf.cond(tf.random.uniform([]) < 0.5, lambda: _group1(image), lambda: image)
+    # pipeline[1] one_of
+    def _group6(image):
+        choice = tf.random.categorical(tf.math.log([[0.5, 0.25, 0.25]]), 1, dtype=tf.int32)[0, 0]
+        image = tf.switch_case(choice, [lambda: _step3(image), lambda: _step4(image), lambda: _step5(image)])
+        return image
+
+    image = tf.cond(tf.random.uniform([]) < 0.5, lambda: _group6(image), lambda: image)
     image = tf.cond(tf.random.uniform([]) < 0.5, lambda: tf.image.flip_left_right(image), lambda: image)
-    def _step2(image):
+    def _step7(image):
         image = brightness_contrast(image, OP7)
         return image
 
     # pipeline[3].children[1] hue_saturation_value: not exported (see the header)
     # pipeline[3] some_of
-    def _group3(image):
+    def _group8(image):
         picks = tf.random.shuffle(tf.range(1))[:1]
         picks = tf.sort(picks)
         for j in range(1):
-            image = tf.switch_case(picks[j], [lambda: _step2(image)])
+            image = tf.switch_case(picks[j], [lambda: _step7(image)])
         return image
 
-    image = _group3(image)
-    def _step4(image):
+    image = _group8(image)
+    def _step9(image):
         image = warp(image, affine_matrix(tf.shape(image)[0], tf.shape(image)[1], OP9), OP9)
         return image
 
     # pipeline[4].children[1].children[0] posterize: not exported (see the header)
     # pipeline[4].children[1].children[1] coarse_dropout: not exported (see the header)
+    # pipeline[4].children[1] sequential: nothing in it can be written to the tf-deotte output: left out
     # pipeline[4] random_order
-    def _group5(image):
+    def _group10(image):
         picks = tf.random.uniform([3], 0, 1, dtype=tf.int32)
         for j in range(3):
-            image = tf.switch_case(picks[j], [lambda: _step4(image)])
+            image = tf.switch_case(picks[j], [lambda: _step9(image)])
         return image
 
-    image = tf.cond(tf.random.uniform([]) < 0.9, lambda: _group5(image), lambda: image)
+    image = tf.cond(tf.random.uniform([]) < 0.9, lambda: _group10(image), lambda: image)
     # pipeline[5] normalize: not exported (see the header)
     return tf.cast(tf.clip_by_value(image, 0.0, 255.0), tf.uint8)
