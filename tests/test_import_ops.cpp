@@ -420,6 +420,26 @@ private slots:
             QVERIFY2(transforms[i]["fill"] == nlohmann::json::array({200.0, 200.0, 200.0}),
                      qPrintable(QString::fromStdString(transforms[i].dump())));
         QCOMPARE(transforms[4]["fill"], nlohmann::json(200.0));  // Affine paints one number grey
+
+        // A fill of floats (the ImageNet mean in 0-255, as real pipelines write it): the dropouts
+        // assign it with numpy, which truncates; the warps and pads hand it to OpenCV, which rounds
+        // (tests/python/test_library_arithmetic.py measures both in the library).
+        const ImportResult f = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "CoarseDropout", "p": 1, "fill": [103.53, 116.28, 123.675]},
+              {"__class_fullname__": "GridDropout", "p": 1, "fill": [103.53, 116.28, 123.675]},
+              {"__class_fullname__": "ShiftScaleRotate", "p": 1, "border_mode": 0, "fill": [103.53, 116.28, 123.675]},
+              {"__class_fullname__": "PadIfNeeded", "p": 1, "border_mode": 0, "fill": [103.53, 116.28, 123.675],
+               "min_height": 64, "min_width": 64}]}})",
+                                                    "float-fills.json");
+        QCOMPARE(f.preset.pipeline.size(), std::size_t(4));
+        QCOMPARE(f.preset.pipeline[0].fill("fill").rgb, (std::array<int, 3>{103, 116, 123}));
+        QCOMPARE(f.preset.pipeline[1].fill("fill").rgb, (std::array<int, 3>{103, 116, 123}));
+        QCOMPARE(f.preset.pipeline[2].fill("fill").rgb, (std::array<int, 3>{104, 116, 124}));
+        QCOMPARE(f.preset.pipeline[3].fill("fill").rgb, (std::array<int, 3>{104, 116, 124}));
+        QVERIFY2(warningsOf(f).contains("read as 103 (the library assigns it to the 8-bit image with numpy") &&
+                     warningsOf(f).contains("read as 124 (OpenCV rounds it"),
+                 qPrintable(warningsOf(f)));
     }
 
     void colourAndWeather() {

@@ -136,7 +136,7 @@ std::pair<Range, Range> xyRanges(const JsonReader& r, double def) {
     return {x, y};
 }
 
-Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom) {
+Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom, FillCast cast) {
     Fill f;
     if (r.json().is_string()) {
         const std::string s = r.string();
@@ -159,9 +159,13 @@ Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom) {
             a.warn(r, "the fourth (alpha) fill value is ignored: AugLab keeps alpha at 0 outside the image.");
     }
     for (std::size_t i = 0; i < 3; ++i) {
-        f.rgb[i] = static_cast<int>(std::clamp(std::lround(values[i]), 0L, 255L));
+        const double whole = cast == FillCast::Truncated ? std::trunc(values[i]) : std::nearbyint(values[i]);
+        f.rgb[i] = static_cast<int>(std::clamp(whole, 0.0, 255.0));
         if (f.rgb[i] != values[i])
-            a.warn(r, "fill value " + formatNumber(values[i]) + " read as " + std::to_string(f.rgb[i]) + ".");
+            a.warn(r, "fill value " + formatNumber(values[i]) + " read as " + std::to_string(f.rgb[i]) +
+                          (cast == FillCast::Truncated
+                               ? " (the library assigns it to the 8-bit image with numpy, which truncates it)."
+                               : " (OpenCV rounds it as it fills the 8-bit image)."));
     }
     return f;
 }

@@ -69,8 +69,11 @@ Range lowZeroRange(const JsonReader& r);
 /// Per-axis ranges (scale, shear, translate): a number, a pair, or {"x": ..., "y": ...} (a missing
 /// axis is [def, def]).
 std::pair<Range, Range> xyRanges(const JsonReader& r, double def);
+/// How the library puts a fill of floats into an 8-bit image: OpenCV's warps and pads round it
+/// (saturate_cast), the dropouts assign it with numpy, which truncates toward zero.
+enum class FillCast { Rounded, Truncated };
 /// A number, [v], [r, g, b] (or "random"/"random_uniform" where allowed) as an AugLab fill.
-Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom);
+Fill readFill(const JsonReader& r, TransformArgs& a, bool allowRandom, FillCast cast = FillCast::Rounded);
 /// The fill of a transform that hands it to cv2.remap or cv2.warpPerspective as it is
 /// (GridDistortion, OpticalDistortion, ElasticTransform, Perspective): OpenCV reads one number v (or
 /// [v]) as the colour (v, 0, 0), and that is what the library paints, so it is read as [v, 0, 0].

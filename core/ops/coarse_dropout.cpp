@@ -177,7 +177,7 @@ void readCoarseDropout(exporting::TransformArgs& a, OpConfig& op) {
         op.set("hole_height_frac", a.clamp(*where, frac(hr), 0, 1));
         op.set("hole_width_frac", a.clamp(*where, frac(wr), 0, 1));
     }
-    op.set("fill", readFill(a.get("fill", {"fill_value"}), a, true));
+    op.set("fill", readFill(a.get("fill", {"fill_value"}), a, true, FillCast::Truncated));
     a.maskOnly("fill_mask", {"mask_fill_value"});
 }
 
@@ -273,7 +273,7 @@ private:
         const auto w = static_cast<double>(a.get("max_w_size").integer(1, 100000));
         op.set("hole_height_px", Range{h, h});
         op.set("hole_width_px", Range{w, w});
-        op.set("fill", readFill(a.get("fill_value", {"fill"}), a, true));
+        op.set("fill", readFill(a.get("fill_value", {"fill"}), a, true, FillCast::Truncated));
         a.warn(n,
                "Cutout (Albumentations 1.x) centres its holes anywhere and clips them at the image's edges; "
                "read as coarse_dropout, whose holes of the same size lie inside the image.");

@@ -108,7 +108,7 @@ public:
     Json albumentationsTransform(const exporting::ExportedOp& e, exporting::AlbumentationsFlavour,
                                  std::vector<std::string>&) const override {
         // The library (albucore 0.0.24's add of a float noise map to uint8) truncates the noise
-        // toward zero before adding it, as AugLab does (tests/python/test_noise_albumentations.py).
+        // toward zero before adding it, as AugLab does (tests/python/test_library_arithmetic.py).
         using namespace exporting;
         const OpConfig& op = *e.op;
         Json j = start("GaussNoise", op.p);

@@ -160,7 +160,7 @@ void readGridDropout(exporting::TransformArgs& a, OpConfig& op) {
         (shift.element(0).number() != 0 || shift.element(1).number() != 0))
         a.warn(shift,
                "a shift of the holes inside their cells cannot be expressed: holes at the cells' corners.");
-    op.set("fill", readFill(a.get("fill"), a, true));
+    op.set("fill", readFill(a.get("fill"), a, true, FillCast::Truncated));
     a.maskOnly("fill_mask");
 }
 

@@ -159,7 +159,7 @@ public:
                 a.fail(r, "expected a non-negative integer or [min, max] of them");
             op.set(k, a.clamp(r, v, 0, std::string(k).rfind("num", 0) == 0 ? 1000 : 100000));
         }
-        op.set("fill", readFill(a.get("fill", {"fill_value"}), a, true));
+        op.set("fill", readFill(a.get("fill", {"fill_value"}), a, true, FillCast::Truncated));
         a.maskOnly("fill_mask", {"mask_fill_value"});
     }
 
