@@ -335,7 +335,7 @@ private slots:
         QVERIFY(!r.preset.pipeline.at(1).has("translate_x_px"));
         std::set<int> xs;
         for (std::uint64_t i = 0; i < 400; ++i) {
-            const auto& p = std::get<AffineParams>(samplePipeline(r.preset.pipeline, 3, i, 64, 48).ops.at(0).params);
+            const AffineParams p = std::get<AffineParams>(samplePipeline(r.preset.pipeline, 3, i, 64, 48).ops.at(0).params);
             QVERIFY(p.translate_x_px >= -4 && p.translate_x_px <= 2);
             QCOMPARE(p.translate_y_px, 3);
             xs.insert(p.translate_x_px);
@@ -366,7 +366,7 @@ private slots:
         QVERIFY(!r.preset.pipeline.at(1).has("kernel_size"));
         std::map<int, int> sizes;
         for (std::uint64_t i = 0; i < 1000; ++i) {
-            const auto& b = std::get<BlurParams>(samplePipeline(r.preset.pipeline, 5, i, 64, 48).ops.at(0).params);
+            const BlurParams b = std::get<BlurParams>(samplePipeline(r.preset.pipeline, 5, i, 64, 48).ops.at(0).params);
             ++sizes[b.ksize];
             QCOMPARE(int(gaussianKernel(b.sigma_px, b.ksize).size()), b.ksize);
         }
