@@ -75,6 +75,8 @@ std::vector<std::uint8_t> inventedMask(const Plan& plan) {
                 if (x0 <= x1) std::fill(row + x0, row + x1 + 1, std::uint8_t{0});
             }
         } else {
+            // A remap's positions, made (for a map of tiles) once, not looked up per pixel.
+            const int* remapXy = w.remap ? w.remap->positions().data() : nullptr;
             for (int y = 0; y < H; ++y)
                 for (int x = 0; x < W; ++x) {
                     bool invented = false;
@@ -94,8 +96,8 @@ std::vector<std::uint8_t> inventedMask(const Plan& plan) {
                         invented = clamped0 || clamped1 || inputInvented(sx, sy);
                     } else {
                         double sx = x, sy = y;
-                        if (w.remap) {
-                            const int* xy = w.remap->positions().data() + 2 * (std::size_t(y) * W + x);
+                        if (remapXy) {
+                            const int* xy = remapXy + 2 * (std::size_t(y) * W + x);
                             const double unit = w.interpolation == Interpolation::Nearest ? 1.0 : 32.0;
                             sx = xy[0] / unit;
                             sy = xy[1] / unit;
