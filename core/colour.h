@@ -100,6 +100,8 @@ public:
     }
     /// The tables in one block, laid out as shared::lab_layout says (for a device copy).
     std::vector<unsigned char> packed() const;
+    /// The tables, as the shared definitions read them.
+    const shared::LabTables& view() const { return view_; }
 
 private:
     Lab8();

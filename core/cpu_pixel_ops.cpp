@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cpu/colour_rows.h"
+#include "cpu/lab_rows.h"
 #include "cpu/lut.h"
 #include "cpu/noise_rows.h"
 #include "cpu_backend.h"
@@ -113,21 +114,27 @@ std::array<Lut, 3> equalizeTables(const Image& img, const EqualizeStep& s) {
     return {equalizeLut(hist[0], s.pil), equalizeLut(hist[1], s.pil), equalizeLut(hist[2], s.pil)};
 }
 
-ClaheTables claheTables(const Image& img, const ClaheStep& s, const RowLoop& loop) {
-    const Lab8& lab = Lab8::tables();
-    const int w = img.width, h = img.height, cn = img.channels;
-    std::vector<std::uint8_t> light(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
-    loop(h, [&](int y0, int y1) {
+namespace {
+
+// An image's Lab8 planes (L, a, b), each w * h bytes.
+struct LabPlanes {
+    std::vector<std::uint8_t> L, a, b;
+};
+
+LabPlanes labPlanesOf(const Image& img, const RowLoop& loop) {
+    const std::size_t w = std::size_t(img.width), n = w * std::size_t(img.height);
+    LabPlanes lab{std::vector<std::uint8_t>(n), std::vector<std::uint8_t>(n), std::vector<std::uint8_t>(n)};
+    loop(img.height, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* p = img.row(y);
-            std::uint8_t* l = light.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w);
-            for (int x = 0; x < w; ++x, p += cn) {
-                int L, a, b;
-                lab.fromRgb(p[0], p[1], p[2], L, a, b);
-                l[x] = static_cast<std::uint8_t>(L);
-            }
+            const std::size_t at = std::size_t(y) * w;
+            cpu::labPlanes(img.row(y), w, img.channels, lab.L.data() + at, lab.a.data() + at, lab.b.data() + at);
         }
     });
+    return lab;
+}
+
+// The tables of a CLAHE of the lightness plane `light` (w x h).
+ClaheTables claheTablesOf(const std::uint8_t* light, int w, int h, const ClaheStep& s, const RowLoop& loop) {
     const int tx = s.tilesX, ty = s.tilesY;
     ClaheTables t;
     shared::claheTileSize(w, h, tx, ty, t.tileWidth, t.tileHeight);
@@ -142,16 +149,34 @@ ClaheTables claheTables(const Image& img, const ClaheStep& s, const RowLoop& loo
     loop(tx * ty, [&](int k0, int k1) {
         for (int k = k0; k < k1; ++k) {
             const int x0 = (k % tx) * tileW, y0 = (k / tx) * tileH;
-            int hist[256] = {};
+            // Four histograms summed at the end: consecutive equal values then do not wait on
+            // each other's increments.
+            int hist[4][256] = {};
+            const int inside = std::max(0, std::min(tileW, w - x0));  // columns not padded
             for (int y = y0; y < y0 + tileH; ++y) {
-                const std::uint8_t* l =
-                    light.data() + static_cast<std::size_t>(row[std::size_t(y)]) * std::size_t(w);
-                for (int x = x0; x < x0 + tileW; ++x) ++hist[l[col[std::size_t(x)]]];
+                const std::uint8_t* l = light + static_cast<std::size_t>(row[std::size_t(y)]) * std::size_t(w);
+                const std::uint8_t* in = l + x0;
+                int x = 0;
+                for (; x + 4 <= inside; x += 4) {
+                    ++hist[0][in[x]];
+                    ++hist[1][in[x + 1]];
+                    ++hist[2][in[x + 2]];
+                    ++hist[3][in[x + 3]];
+                }
+                for (; x < inside; ++x) ++hist[0][in[x]];
+                for (x = x0 + inside; x < x0 + tileW; ++x) ++hist[0][l[col[std::size_t(x)]]];
             }
-            shared::claheTable(hist, clip, lutScale, t.luts.data() + static_cast<std::size_t>(k) * 256);
+            for (int v = 0; v < 256; ++v) hist[0][v] += hist[1][v] + hist[2][v] + hist[3][v];
+            shared::claheTable(hist[0], clip, lutScale, t.luts.data() + static_cast<std::size_t>(k) * 256);
         }
     });
     return t;
+}
+
+}  // namespace
+
+ClaheTables claheTables(const Image& img, const ClaheStep& s, const RowLoop& loop) {
+    return claheTablesOf(labPlanesOf(img, loop).L.data(), img.width, img.height, s, loop);
 }
 
 FancyPcaStats fancyPcaStats(const Image& img, const FancyPcaStep& s, const RowLoop& loop) {
@@ -243,46 +268,47 @@ void channelMatrixRows(Image& img, const ChannelMatrixStep& s, int y0, int y1) {
         cpu::channelMatrixPixels(img.row(y), img.row(y), static_cast<std::size_t>(img.width), img.channels, s.m);
 }
 
-// CLAHE of the lightness (ClaheStep), as cv::CLAHE::apply on the L of OpenCV's 8-bit Lab.
+// CLAHE of the lightness (ClaheStep), as cv::CLAHE::apply on the L of OpenCV's 8-bit Lab: the Lab
+// planes once, the tiles' tables from L, then each row's new L and its RGB (cpu::claheRow).
 void applyClahe(Image& img, const ClaheStep& s, const RowLoop& loop) {
-    const ClaheTables t = claheTables(img, s, loop);
-    const Lab8& lab = Lab8::tables();
-    const int w = img.width, h = img.height, cn = img.channels;
+    const LabPlanes lab = labPlanesOf(img, loop);
+    const int w = img.width, h = img.height;
+    const ClaheTables t = claheTablesOf(lab.L.data(), w, h, s, loop);
+    const std::vector<std::int32_t> luts(t.luts.begin(), t.luts.end());  // widened for gathers
     // Each pixel's new L: the four nearest tiles' tables blended bilinearly in float32 (OpenCV's
     // weights: position / tile size - 0.5, floored; edges clamp to the outer tiles).
     struct Axis {
-        std::vector<int> t1, t2;
+        std::vector<std::int32_t> t1, t2;
         std::vector<float> a, a1;
     };
     const auto axis = [](int n, int tile, int tiles) {
-        Axis ax{std::vector<int>(std::size_t(n)), std::vector<int>(std::size_t(n)),
+        Axis ax{std::vector<std::int32_t>(std::size_t(n)), std::vector<std::int32_t>(std::size_t(n)),
                 std::vector<float>(std::size_t(n)), std::vector<float>(std::size_t(n))};
         const float inv = 1.0f / static_cast<float>(tile);
-        for (std::size_t i = 0; i < std::size_t(n); ++i)
-            shared::claheAxis(int(i), inv, tiles, ax.t1[i], ax.t2[i], ax.a[i], ax.a1[i]);
+        for (std::size_t i = 0; i < std::size_t(n); ++i) {
+            int t1, t2;
+            shared::claheAxis(int(i), inv, tiles, t1, t2, ax.a[i], ax.a1[i]);
+            ax.t1[i] = t1 * 256;
+            ax.t2[i] = t2 * 256;
+        }
         return ax;
     };
     const int tx = s.tilesX;
     const Axis ax = axis(w, t.tileWidth, tx), ay = axis(h, t.tileHeight, s.tilesY);
     loop(h, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
-            const std::size_t yi = std::size_t(y);
-            const std::uint8_t* top = t.luts.data() + static_cast<std::size_t>(ay.t1[yi] * tx) * 256;
-            const std::uint8_t* bottom = t.luts.data() + static_cast<std::size_t>(ay.t2[yi] * tx) * 256;
-            std::uint8_t* p = img.row(y);
-            for (std::size_t x = 0; x < std::size_t(w); ++x, p += cn) {
-                int L, a, b;
-                lab.fromRgb(p[0], p[1], p[2], L, a, b);
-                const std::size_t i1 = std::size_t(ax.t1[x]) * 256 + std::size_t(L);
-                const std::size_t i2 = std::size_t(ax.t2[x]) * 256 + std::size_t(L);
-                const int newL = shared::claheBlend(top[i1], top[i2], bottom[i1], bottom[i2], ax.a[x],
-                                                    ax.a1[x], ay.a[yi], ay.a1[yi]);
-                int r, g, bb;
-                lab.toRgb(newL, a, b, r, g, bb);
-                p[0] = static_cast<std::uint8_t>(r);
-                p[1] = static_cast<std::uint8_t>(g);
-                p[2] = static_cast<std::uint8_t>(bb);
-            }
+            const std::size_t yi = std::size_t(y), at = yi * std::size_t(w);
+            cpu::ClaheRow row;
+            row.top = luts.data() + static_cast<std::size_t>(ay.t1[yi] * tx);
+            row.bottom = luts.data() + static_cast<std::size_t>(ay.t2[yi] * tx);
+            row.t1 = ax.t1.data();
+            row.t2 = ax.t2.data();
+            row.xa = ax.a.data();
+            row.xa1 = ax.a1.data();
+            row.ya = ay.a[yi];
+            row.ya1 = ay.a1[yi];
+            cpu::claheRow(lab.L.data() + at, lab.a.data() + at, lab.b.data() + at, img.row(y), std::size_t(w),
+                          img.channels, row);
         }
     });
 }

@@ -17,6 +17,7 @@
 #include "cpu/box_rows.h"
 #include "cpu/colour_rows.h"
 #include "cpu/flare_rows.h"
+#include "cpu/lab_rows.h"
 #include "cpu/lut.h"
 #include "cpu/noise_rows.h"
 #include "cpu/pixel_rows.h"
@@ -29,6 +30,7 @@
 #include "ops/hue_saturation_value.h"
 #include "philox.h"
 #include "plan.h"
+#include "shared_maths.h"
 #include "thread_pool.h"
 
 using namespace auglab;
@@ -495,6 +497,119 @@ private slots:
                 cpu::gaussNoisePixelsScalar(want.data(), x0, y, n, cn, seed, mean, spread, perChannel);
                 cpu::gaussNoisePixels(got.data(), x0, y, n, cn, seed, mean, spread, perChannel);
                 QVERIFY2(got == want, qPrintable(QString("%1: trial %2 (%3 px at %4, %5)").arg(target).arg(trial).arg(n).arg(x0).arg(y)));
+            }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
+    /// labPlanes (CLAHE's Lab) against Lab8::fromRgb on every colour, 3 and 4 channels, on every
+    /// SIMD target.
+    void labPlanesAreLab8() {
+        const Lab8& lab = Lab8::tables();
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            for (const int cn : {3, 4}) {
+                constexpr std::size_t n = 1 << 16;  // one red value's G x B square a row
+                std::vector<std::uint8_t> px(n * std::size_t(cn)), L(n), a(n), b(n);
+                for (int r = 0; r < 256; r += cn == 3 ? 1 : 5) {
+                    for (std::size_t i = 0; i < n; ++i) {
+                        px[i * std::size_t(cn)] = std::uint8_t(r);
+                        px[i * std::size_t(cn) + 1] = std::uint8_t(i >> 8);
+                        px[i * std::size_t(cn) + 2] = std::uint8_t(i);
+                        if (cn == 4) px[i * 4 + 3] = std::uint8_t(i * 7);
+                    }
+                    // An odd count leaves a tail for the scalar path.
+                    cpu::labPlanes(px.data(), n - 3, cn, L.data(), a.data(), b.data());
+                    for (std::size_t i = 0; i < n - 3; ++i) {
+                        int wl, wa, wb;
+                        lab.fromRgb(r, int(i >> 8), int(i & 255), wl, wa, wb);
+                        if (L[i] != wl || a[i] != wa || b[i] != wb)
+                            QFAIL(qPrintable(QString("%1, %2 channels: RGB (%3, %4, %5) gave Lab (%6, %7, %8), not (%9, %10, %11)")
+                                                 .arg(target).arg(cn).arg(r).arg(i >> 8).arg(i & 255).arg(L[i]).arg(a[i])
+                                                 .arg(b[i]).arg(wl).arg(wa).arg(wb)));
+                    }
+                }
+            }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
+    /// claheRow against its definition (claheBlend of the four tables' entries, then labToRgb):
+    /// every Lab triple through tables that keep L (the conversion alone), then random tables,
+    /// offsets and weights as claheAxis makes them, rows of every length around the vector width,
+    /// 3 and 4 channels (alpha kept), on every SIMD target.
+    void claheRowIsItsDefinition() {
+        const Lab8& lab = Lab8::tables();
+        std::mt19937 rng(41);
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            // Every (L, a, b): one L a row, tables of the identity, all weight on the top left.
+            {
+                constexpr std::size_t n = 1 << 16;
+                std::vector<std::int32_t> identity(256), zeros(n, 0);
+                for (int v = 0; v < 256; ++v) identity[std::size_t(v)] = v;
+                std::vector<float> one(n, 1.0f), none(n, 0.0f);
+                std::vector<std::uint8_t> L(n), a(n), b(n), out(n * 3);
+                for (std::size_t i = 0; i < n; ++i) {
+                    a[i] = std::uint8_t(i >> 8);
+                    b[i] = std::uint8_t(i);
+                }
+                cpu::ClaheRow row{identity.data(), identity.data(), zeros.data(), zeros.data(), none.data(), one.data(), 0.0f, 1.0f};
+                for (int l = 0; l < 256; ++l) {
+                    std::fill(L.begin(), L.end(), std::uint8_t(l));
+                    cpu::claheRow(L.data(), a.data(), b.data(), out.data(), n, 3, row);
+                    for (std::size_t i = 0; i < n; ++i) {
+                        int r, g, bb;
+                        lab.toRgb(l, a[i], b[i], r, g, bb);
+                        if (out[3 * i] != r || out[3 * i + 1] != g || out[3 * i + 2] != bb)
+                            QFAIL(qPrintable(QString("%1: Lab (%2, %3, %4) gave RGB (%5, %6, %7), not (%8, %9, %10)")
+                                                 .arg(target).arg(l).arg(a[i]).arg(b[i]).arg(out[3 * i])
+                                                 .arg(out[3 * i + 1]).arg(out[3 * i + 2]).arg(r).arg(g).arg(bb)));
+                    }
+                }
+            }
+            // Random tables and weights.
+            constexpr int tiles = 8;
+            std::vector<std::int32_t> top(tiles * 256), bottom(tiles * 256);
+            for (int trial = 0; trial < 400; ++trial) {
+                const int cn = trial % 2 ? 4 : 3;
+                const std::size_t n = std::size_t(trial % 100);
+                for (auto& v : top) v = std::int32_t(rng() % 256);
+                for (auto& v : bottom) v = std::int32_t(rng() % 256);
+                std::vector<std::int32_t> t1(n), t2(n);
+                std::vector<float> xa(n), xa1(n);
+                std::vector<std::uint8_t> L(n), a(n), b(n), want(n * std::size_t(cn));
+                const int tile = 1 + int(rng() % 80);
+                const float inv = 1.0f / float(tile);
+                for (std::size_t i = 0; i < n; ++i) {
+                    int k1, k2;
+                    shared::claheAxis(int(rng() % std::uint32_t(tile * tiles)), inv, tiles, k1, k2, xa[i], xa1[i]);
+                    t1[i] = k1 * 256;
+                    t2[i] = k2 * 256;
+                    L[i] = std::uint8_t(rng());
+                    a[i] = std::uint8_t(rng());
+                    b[i] = std::uint8_t(rng());
+                }
+                for (auto& v : want) v = std::uint8_t(rng());
+                std::vector<std::uint8_t> got = want;
+                float ya, ya1;
+                int k1, k2;
+                shared::claheAxis(int(rng() % std::uint32_t(tile * tiles)), inv, tiles, k1, k2, ya, ya1);
+                cpu::ClaheRow row{top.data(), bottom.data(), t1.data(), t2.data(), xa.data(), xa1.data(), ya, ya1};
+                cpu::claheRow(L.data(), a.data(), b.data(), got.data(), n, cn, row);
+                for (std::size_t i = 0; i < n; ++i) {
+                    const std::size_t i1 = std::size_t(t1[i]) + L[i], i2 = std::size_t(t2[i]) + L[i];
+                    const int newL = shared::claheBlend(top[i1], top[i2], bottom[i1], bottom[i2], xa[i], xa1[i], ya, ya1);
+                    int r, g, bb;
+                    lab.toRgb(newL, a[i], b[i], r, g, bb);
+                    std::uint8_t* p = want.data() + i * std::size_t(cn);
+                    p[0] = std::uint8_t(r);
+                    p[1] = std::uint8_t(g);
+                    p[2] = std::uint8_t(bb);
+                }
+                QVERIFY2(got == want, qPrintable(QString("%1: trial %2 (%3 px, %4 channels)").arg(target).arg(trial).arg(n).arg(cn)));
             }
         });
         QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
