@@ -235,16 +235,14 @@ namespace {
 using cpu_drawn::reflect101;
 
 void isoNoiseRows(Image& img, const IsoNoiseStep& s, const IsoNoise& noise, int y0, int y1) {
-    const int cn = img.channels;
-    for (int y = y0; y < y1; ++y) {
-        std::uint8_t* p = img.row(y);
-        for (int x = 0; x < img.width; ++x, p += cn) {
-            const IsoNoiseSample n = noise.at(x, y);
-            int px[3] = {p[0], p[1], p[2]};
-            shared::isoNoisePixel(px, n.count, n.normal, s.colorSigma, s.intensity);
-            for (int c = 0; c < 3; ++c) p[c] = static_cast<std::uint8_t>(px[c]);
-        }
-    }
+    const std::vector<std::uint32_t> thresholds = cpu::isoNoiseThresholds(noise.lambda(), noise.p0());
+    cpu::IsoNoiseRows rows;
+    rows.seed = s.seed;
+    rows.thresholds = thresholds.data();
+    rows.thresholdCount = thresholds.size();
+    rows.colorSigma = static_cast<float>(s.colorSigma);
+    rows.intensity = static_cast<float>(s.intensity);
+    for (int y = y0; y < y1; ++y) cpu::isoNoisePixels(img.row(y), 0, y, std::size_t(img.width), img.channels, rows);
 }
 
 // The luma through `lut`, Cr and Cb kept.

@@ -419,6 +419,14 @@ Plan buildFullPlan(const Replay& replay, int srcWidth, int srcHeight) {
     return buildPlan(replay, srcWidth, srcHeight, w, h, SourceSampling::Source);
 }
 
+bool planIsCopy(const Plan& plan, int srcWidth, int srcHeight) {
+    if (plan.stages.size() != 1) return false;
+    const PlanStage& s = plan.stages.front();
+    const WarpStep& w = s.warp;
+    return s.ops.empty() && w.copy && !w.projective && !w.gather && !w.remap && w.sourceLevel == 0 &&
+           s.width == srcWidth && s.height == srcHeight && w.inputWidth == srcWidth && w.inputHeight == srcHeight;
+}
+
 std::array<std::uint32_t, 4> pixelNoiseWords(std::uint64_t seed, int x, int y) {
     return philox4x32({static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), 0x6e6f6973u, 0},
                       philoxKey(seed));
@@ -428,9 +436,8 @@ IsoNoise::IsoNoise(std::uint64_t seed, double lambda)
     : seed_(seed), lambda_(lambda), p0_(std::exp(-lambda)) {}
 
 IsoNoiseSample IsoNoise::at(int x, int y) const {
-    IsoNoiseSample n;
-    shared::isoNoiseDraws(pixelNoiseWords(seed_, x, y).data(), lambda_, p0_, n.count, n.normal);
-    return n;
+    const auto w = pixelNoiseWords(seed_, x, y);
+    return {shared::isoNoiseCount(w[0], lambda_, p0_), boxMullerFirst(w[2], w[3])};
 }
 
 double isoNoiseLambda(const Image& img, double intensity) {

@@ -175,25 +175,28 @@ inline int grayBlendOf(const GrayBlendStep& s, int c, int g) {
 /// Albumentations 2.0.8 ISONoise on 8-bit images: the pixels as float32 v / 255 in OpenCV's float HLS
 /// (rgbToHlsF); lambda = intensity x the standard deviation of L over the image; per pixel a
 /// Poisson(lambda) count k and a normal hue offset of std colorSigma (degrees, as the library adds
-/// it) from AugLab's noise (IsoNoise); H += offset, L += float32(k x intensity x (1 - L)); back to
-/// RGB (hlsToRgbF), clipped to [0, 1], rint(x * 255). Alpha kept.
+/// it) from AugLab's noise (IsoNoise); in float32, H += offset, L += k x intensity x (1 - L)
+/// (shared::isoNoisePixel); back to RGB (hlsToRgbF), clipped to [0, 1], rint(x * 255). Alpha kept.
 struct IsoNoiseStep {
     double colorSigma = 0;  ///< color_shift x intensity
     double intensity = 0;
     std::uint64_t seed = 0;
     bool operator==(const IsoNoiseStep&) const = default;
 };
-/// The noise of an IsoNoiseStep's pixels for one rate: pixel (x, y)'s Poisson count (inversion of a
-/// 53-bit uniform from its first two noise words) and the standard normal of its hue (Box-Muller in
-/// double from the other two).
+/// The noise of an IsoNoiseStep's pixels for one rate: pixel (x, y)'s Poisson count (inversion of
+/// the 32-bit uniform of its first noise word, shared::isoNoiseCount) and the standard normal of its
+/// hue (philox.h's boxMullerFirst of its third and fourth words: float32 polynomials, the same on
+/// every backend).
 struct IsoNoiseSample {
     int count = 0;
-    double normal = 0;
+    float normal = 0;
 };
 class IsoNoise {
 public:
     IsoNoise(std::uint64_t seed, double lambda);
     IsoNoiseSample at(int x, int y) const;
+    double lambda() const { return lambda_; }
+    double p0() const { return p0_; }
 
 private:
     std::uint64_t seed_;
@@ -381,6 +384,10 @@ Plan buildPlan(const Replay& replay, int srcWidth, int srcHeight, int outWidth, 
 /// The plan of `replay` at full resolution (SourceSampling::Source): the output has the size of the
 /// replay's last frame (the image's size, or the size an op that sets the frame gave it).
 Plan buildFullPlan(const Replay& replay, int srcWidth, int srcHeight);
+
+/// Whether `plan` leaves a srcWidth x srcHeight source as it is: one stage that copies the full-size
+/// source (no gather, remap or projective map) and runs no pixel step.
+bool planIsCopy(const Plan& plan, int srcWidth, int srcHeight);
 
 /// Noise of pixel (x, y) of a random fill or of noise: Philox4x32 keyed by `seed`.
 std::array<std::uint32_t, 4> pixelNoiseWords(std::uint64_t seed, int x, int y);

@@ -8,8 +8,8 @@
 // Every float operation is written as the CPU rounds it: the host build has -ffp-contract=off and
 // the device build --fmad=false, so a * b + c is two roundings on both, and the fused ones are
 // spelled fmaf. Division and square root are correctly rounded on both (nvcc's defaults). The
-// exceptions are the double log and cos of the ISONoise normal, which come from glibc on the host
-// and from libdevice on the device (both within an ulp or two, rarely apart).
+// exception is ISONoise's exp(-lambda), from glibc on the host and libdevice on the device (an ulp
+// apart at most, which moves a count only for a word at a threshold's very edge).
 
 #include <float.h>
 #include <math.h>
@@ -93,33 +93,36 @@ AUGLAB_SHARED double isoNoiseLambda(const Count* pairs, double pixels, double in
     return sqrt(variance > 0.0 ? variance : 0.0) * intensity;
 }
 
-/// A pixel's ISONoise draws from its four noise words (core/plan.h IsoNoise): a Poisson(lambda)
-/// count by inversion of the 53-bit uniform of words 0 and 1 (p0 = exp(-lambda)), and a standard
-/// normal by Box-Muller in double from words 2 and 3.
-AUGLAB_SHARED void isoNoiseDraws(const std::uint32_t w[4], double lambda, double p0, int& count,
-                                 double& normal) {
-    const std::uint64_t bits = (static_cast<std::uint64_t>(w[0]) << 21) ^ (w[1] >> 11);  // philox.h
-    const double u = static_cast<double>(bits & ((1ull << 53) - 1)) * (1.0 / 9007199254740992.0);
+/// The most a pixel's ISONoise count can be (the inversion stops there).
+constexpr int kIsoMaxCount = 100000;
+
+/// A pixel's ISONoise count from its noise word w0 (core/plan.h IsoNoise): a Poisson(lambda) draw by
+/// inversion of the uniform w0 / 2^32, the probabilities and their running sum in float64 from
+/// p0 = exp(-lambda): the first k with w0 < (sum of the first k + 1 probabilities) x 2^32 (or a
+/// probability underflowed to 0, or kIsoMaxCount). The CPU kernel compares w0 with these thresholds,
+/// tabled once per image (isoNoiseThresholds), the CUDA kernel sums them per pixel: the same counts.
+AUGLAB_SHARED int isoNoiseCount(std::uint32_t w0, double lambda, double p0) {
+    const double u = static_cast<double>(w0);
     double p = p0, cumulative = p;
-    count = 0;
-    while (u >= cumulative && count < 100000 && p > 0) {
+    int count = 0;
+    while (u >= cumulative * 4294967296.0 && count < kIsoMaxCount && p > 0) {
         ++count;
         p *= lambda / count;
         cumulative += p;
     }
-    constexpr double kTwoTo32 = 4294967296.0;
-    const double u1 = (w[2] + 1.0) / kTwoTo32, u2 = w[3] / kTwoTo32;  // u1 in (0, 1]
-    normal = sqrt(-2.0 * log(u1)) * cos(2.0 * 3.141592653589793 * u2);
+    return count;
 }
 
-/// ISONoise on one pixel's R, G, B (core/plan.h IsoNoiseStep), given its draws.
-AUGLAB_SHARED void isoNoisePixel(int px[3], int count, double normal, double colorSigma, double intensity) {
+/// ISONoise on one pixel's R, G, B (core/plan.h IsoNoiseStep), given its count and its hue's
+/// standard normal, in float32: H += normal x colorSigma, L += count x intensity x (1 - L), each
+/// product rounded before its sum.
+AUGLAB_SHARED void isoNoisePixel(int px[3], int count, float normal, float colorSigma, float intensity) {
     float h, l, sat;
     rgbToHlsF(static_cast<float>(px[0]) / 255.0f, static_cast<float>(px[1]) / 255.0f,
               static_cast<float>(px[2]) / 255.0f, h, l, sat);
-    h = static_cast<float>(static_cast<double>(h) + normal * colorSigma);  // float32 += float64
+    h = h + normal * colorSigma;
     const float oneMinusL = 1.0f - l;
-    l = l + static_cast<float>(static_cast<double>(count) * intensity * static_cast<double>(oneMinusL));
+    l = l + static_cast<float>(count) * intensity * oneMinusL;
     float rgb[3];
     hlsToRgbF(h, l, sat, rgb[0], rgb[1], rgb[2]);
     for (int c = 0; c < 3; ++c) {

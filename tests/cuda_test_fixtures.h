@@ -78,7 +78,7 @@ inline WarpStep warpStep(const Matrix3& forward, int inW, int inH, int outW, int
 }
 
 /// Equal to the CPU: bit for bit, or (noise on the device) within one level on a few pixels. A noise
-/// value one level apart is rare (ISONoise's float64 log and cos in libdevice), but a blur after the noise
+/// value one level apart is rare (ISONoise's exp(-lambda) in libdevice), but a blur after the noise
 /// spreads it over the kernel's footprint (up to 21 x 21 pixels in these tests, sigma 3): at most
 /// 0.5% of the pixels, and never fewer than one footprint, may differ, by one level.
 inline bool matchesCpu(const Diff& d, bool allowNoiseRounding) {
@@ -226,8 +226,8 @@ inline Plan pixelPlan(const QByteArray& op, int w, int h) {
     return plan;
 }
 
-/// Whether a plan draws normals per pixel (Gaussian noise, ISONoise's hue), whose log and cos on the
-/// device are libdevice's, not glibc's (see matchesCpu).
+/// Whether a plan draws noise per pixel (Gaussian noise, ISONoise), whose ISONoise rate's exp on the
+/// device is libdevice's, not glibc's (see matchesCpu).
 inline bool hasNoise(const Plan& plan) {
     for (const PlanStage& s : plan.stages)
         for (const PixelStep& step : s.ops)

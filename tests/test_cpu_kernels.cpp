@@ -615,6 +615,71 @@ private slots:
         QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
     }
 
+    /// ISONoise's tabled thresholds give shared::isoNoiseCount's counts (the inversion summed per
+    /// pixel), for rates from none to far above the op's range, at every threshold, a word either
+    /// side of it, and random words.
+    void isoNoiseThresholdsAreTheCount() {
+        std::mt19937 rng(43);
+        for (const double lambda : {0.0, 1e-9, 1e-4, 0.02, 0.3, 1.0, 2.5, 5.0, 40.0}) {
+            const double p0 = std::exp(-lambda);
+            const std::vector<std::uint32_t> t = cpu::isoNoiseThresholds(lambda, p0);
+            std::vector<std::uint32_t> words = {0u, 1u, 0xFFFFFFFFu, 0xFFFFFFFEu};
+            for (const std::uint32_t v : t)
+                for (const std::uint32_t w : {v - 1, v, v + 1}) words.push_back(w);
+            for (int i = 0; i < 20000; ++i) words.push_back(rng());
+            for (const std::uint32_t w : words) {
+                int count = 0;
+                while (std::size_t(count) < t.size() && w >= t[std::size_t(count)]) ++count;
+                QVERIFY2(count == shared::isoNoiseCount(w, lambda, p0),
+                         qPrintable(QString("lambda %1, word %2: %3 by the table, %4 summed")
+                                        .arg(lambda).arg(w).arg(count).arg(shared::isoNoiseCount(w, lambda, p0))));
+            }
+            if (lambda == 0) QVERIFY(t.empty());
+        }
+    }
+
+    /// isoNoisePixels against its scalar definition on every SIMD target that runs it vectorised:
+    /// every colour (each red step a row), then rows of random pixels at random places, rates, hue
+    /// spreads and intensities, 3 and 4 channels (alpha kept).
+    void isoNoiseIsItsDefinition() {
+        std::mt19937 rng(47);
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            const std::vector<std::uint32_t> some = cpu::isoNoiseThresholds(0.3, std::exp(-0.3));
+            cpu::IsoNoiseRows rows{12345, some.data(), some.size(), 0.7f, 0.8f};
+            constexpr std::size_t n = 1 << 16;
+            std::vector<std::uint8_t> want(n * 3);
+            for (int r = 0; r < 256; r += 3) {
+                for (std::size_t i = 0; i < n; ++i) {
+                    want[3 * i] = std::uint8_t(r);
+                    want[3 * i + 1] = std::uint8_t(i >> 8);
+                    want[3 * i + 2] = std::uint8_t(i);
+                }
+                std::vector<std::uint8_t> got = want;
+                cpu::isoNoisePixelsScalar(want.data(), 0, r, n, 3, rows);
+                cpu::isoNoisePixels(got.data(), 0, r, n, 3, rows);
+                QVERIFY2(got == want, qPrintable(QString("%1: the colours of red %2").arg(target).arg(r)));
+            }
+            for (int trial = 0; trial < 300; ++trial) {
+                const int cn = trial % 2 ? 4 : 3, x0 = int(rng() % 5000), y = int(rng() % 5000);
+                const std::size_t count = rng() % 70;
+                const double lambda = std::uniform_real_distribution<double>(0, 3)(rng);
+                const std::vector<std::uint32_t> t = cpu::isoNoiseThresholds(lambda, std::exp(-lambda));
+                const cpu::IsoNoiseRows trialRows{(std::uint64_t(rng()) << 32) | rng(), t.data(), t.size(),
+                                                  std::uniform_real_distribution<float>(0, 30)(rng),
+                                                  std::uniform_real_distribution<float>(0, 5)(rng)};
+                std::vector<std::uint8_t> expect(count * std::size_t(cn));
+                for (auto& v : expect) v = std::uint8_t(rng());
+                std::vector<std::uint8_t> got = expect;
+                cpu::isoNoisePixelsScalar(expect.data(), x0, y, count, cn, trialRows);
+                cpu::isoNoisePixels(got.data(), x0, y, count, cn, trialRows);
+                QVERIFY2(got == expect, qPrintable(QString("%1: trial %2 (%3 px at %4, %5)").arg(target).arg(trial).arg(count).arg(x0).arg(y)));
+            }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
     /// The noise's normals (philox.h boxMuller: polynomial log, sin and cos in float32) against
     /// Box-Muller in float64 with the C library's log, cos and sin, over every exponent of u1 and
     /// angles all round the turn: within a few float32 ulps of the radius.

@@ -7,8 +7,8 @@
 //  - on a GPU ("device" rows): the same comparisons through the real backend. Without a device those
 //    rows skip, saying why.
 // The warp and the pointwise ops are exact by construction (the same fixed-point and float32
-// steps, Gaussian noise's log, sin and cos included: polynomials, philox.h); ISONoise on the device
-// may differ by one level where its float64 log/cos (CUDA's libdevice, not glibc) round differently,
+// steps, the noises' log, sin and cos included: polynomials, philox.h); ISONoise on the device
+// may differ by one level where its exp(-lambda) (CUDA's libdevice, not glibc) rounds differently,
 // so rows with noise allow that on the device only.
 // The steps that gather statistics first (mean, histograms, CLAHE's tiles, ISONoise's lambda,
 // FancyPCA's mean and covariance) sum in the CPU's orders, so they are exact too.

@@ -75,24 +75,51 @@ HWY_INLINE std::int32_t pairOf(std::int32_t low, std::int32_t high) {
 }
 
 #if HWY_ARCH_X86
+// packssdw / packuswb of a and b: per 128-bit block, a's four (eight) values then b's, saturated.
+template <class D16, class V32>
+HWY_INLINE hn::Vec<D16> packBlocks(D16, V32 a, V32 b) {
+#if HWY_TARGET <= HWY_AVX3
+    return hn::Vec<D16>{_mm512_packs_epi32(a.raw, b.raw)};
+#elif HWY_TARGET == HWY_AVX2
+    return hn::Vec<D16>{_mm256_packs_epi32(a.raw, b.raw)};
+#else
+    return hn::Vec<D16>{_mm_packs_epi32(a.raw, b.raw)};
+#endif
+}
+template <class D8, class V16>
+HWY_INLINE hn::Vec<D8> packBytesBlocks(D8, V16 a, V16 b) {
+#if HWY_TARGET <= HWY_AVX3
+    return hn::Vec<D8>{_mm512_packus_epi16(a.raw, b.raw)};
+#elif HWY_TARGET == HWY_AVX2
+    return hn::Vec<D8>{_mm256_packus_epi16(a.raw, b.raw)};
+#else
+    return hn::Vec<D8>{_mm_packus_epi16(a.raw, b.raw)};
+#endif
+}
+
 // Whole vectors of pixels (64 on AVX-512) through `outputs` rows of a 3 x 3 fixed-point matrix:
 // output c = ((rg[c] . (R, G)) + (b1[c] . (B, 1))) >> shift, saturated to 0..255, each dot one
-// pmaddwd of 16-bit pairs (the coefficients and the rounding term in pairOf form). The pairs are
-// made by InterleaveLower/Upper and the sums narrowed by packssdw, both per 128-bit block on x86,
-// so the pixels come out in their order. Returns the pixels done (a multiple of the vector).
+// pmaddwd of 16-bit pairs (the coefficients and the rounding term in pairOf form). Every step works
+// within 128-bit blocks (bytes widened by unpacking with zero, pairs made by unpacking, sums
+// narrowed by packssdw and packuswb), whose orders undo each other: the pixels come out in their
+// order with no lane crossing. Returns the pixels done (a multiple of the vector).
 template <int CN, int kShift, std::size_t kOutputs>
 std::size_t matrixRowsWide(const std::uint8_t* src, std::uint8_t* dst, std::size_t n,
                            const std::array<std::int32_t, kOutputs>& rg, const std::array<std::int32_t, kOutputs>& b1) {
     const hn::ScalableTag<std::uint8_t> d8;
-    const hn::Half<decltype(d8)> d8h;
     const hn::Repartition<std::int16_t, decltype(d8)> d16;
     const hn::Repartition<std::int32_t, decltype(d8)> d32;
     const std::size_t N = hn::Lanes(d8);
     const auto one = hn::Set(d16, 1);
-    const auto dot = [&](hn::Vec<decltype(d16)> pairs, std::int32_t coefficients) {
+    const auto zero = hn::Zero(d8);
+    std::array<hn::Vec<decltype(d16)>, kOutputs> rgK, b1K;
+    for (std::size_t c = 0; c < kOutputs; ++c) {
+        rgK[c] = hn::BitCast(d16, hn::Set(d32, rg[c]));
+        b1K[c] = hn::BitCast(d16, hn::Set(d32, b1[c]));
+    }
+    const auto dot = [&](hn::Vec<decltype(d16)> pairs, hn::Vec<decltype(d16)> coefficients) {
         auto odd = hn::Zero(d32);
-        const auto even = hn::ReorderWidenMulAccumulate(d32, pairs, hn::BitCast(d16, hn::Set(d32, coefficients)),
-                                                       hn::Zero(d32), odd);
+        const auto even = hn::ReorderWidenMulAccumulate(d32, pairs, coefficients, hn::Zero(d32), odd);
         return hn::RearrangeToOddPlusEven(even, odd);
     };
     std::size_t i = 0;
@@ -102,21 +129,22 @@ std::size_t matrixRowsWide(const std::uint8_t* src, std::uint8_t* dst, std::size
             hn::LoadInterleaved3(d8, src + CN * i, r, g, b);
         else
             hn::LoadInterleaved4(d8, src + CN * i, r, g, b, a);
-        std::array<hn::Vec<decltype(d8h)>, 2 * kOutputs> halves;
+        std::array<hn::Vec<decltype(d16)>, 2 * kOutputs> words;  // per output: bytes 0-7, 8-15 of each block
         for (int h = 0; h < 2; ++h) {
-            const auto r16 = hn::PromoteTo(d16, h ? hn::UpperHalf(d8h, r) : hn::LowerHalf(d8h, r));
-            const auto g16 = hn::PromoteTo(d16, h ? hn::UpperHalf(d8h, g) : hn::LowerHalf(d8h, g));
-            const auto b16 = hn::PromoteTo(d16, h ? hn::UpperHalf(d8h, b) : hn::LowerHalf(d8h, b));
+            const auto widen = [&](hn::Vec<decltype(d8)> v) {
+                return hn::BitCast(d16, h ? hn::InterleaveUpper(d8, v, zero) : hn::InterleaveLower(d8, v, zero));
+            };
+            const auto r16 = widen(r), g16 = widen(g), b16 = widen(b);
             const auto rgLo = hn::InterleaveLower(d16, r16, g16), rgHi = hn::InterleaveUpper(d16, r16, g16);
             const auto bLo = hn::InterleaveLower(d16, b16, one), bHi = hn::InterleaveUpper(d16, b16, one);
             for (std::size_t c = 0; c < kOutputs; ++c) {
-                const auto lo = hn::ShiftRight<kShift>(hn::Add(dot(rgLo, rg[c]), dot(bLo, b1[c])));
-                const auto hi = hn::ShiftRight<kShift>(hn::Add(dot(rgHi, rg[c]), dot(bHi, b1[c])));
-                halves[2 * c + std::size_t(h)] = hn::DemoteTo(d8h, hn::ReorderDemote2To(d16, lo, hi));
+                const auto lo = hn::ShiftRight<kShift>(hn::Add(dot(rgLo, rgK[c]), dot(bLo, b1K[c])));
+                const auto hi = hn::ShiftRight<kShift>(hn::Add(dot(rgHi, rgK[c]), dot(bHi, b1K[c])));
+                words[2 * c + std::size_t(h)] = packBlocks(d16, lo, hi);
             }
         }
         std::array<hn::Vec<decltype(d8)>, kOutputs> out;
-        for (std::size_t c = 0; c < kOutputs; ++c) out[c] = hn::Combine(d8, halves[2 * c + 1], halves[2 * c]);
+        for (std::size_t c = 0; c < kOutputs; ++c) out[c] = packBytesBlocks(d8, words[2 * c], words[2 * c + 1]);
         const auto& o1 = out[kOutputs > 1 ? 1 : 0];
         const auto& o2 = out[kOutputs > 2 ? 2 : 0];
         if constexpr (CN == 3)

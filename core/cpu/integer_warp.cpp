@@ -62,20 +62,23 @@ std::optional<IntegerWarp> integerWarp(const WarpStep& w, int inWidth, int inHei
     const int c = static_cast<int>(m[2]), f = static_cast<int>(m[5]);
     out.rows.resize(static_cast<std::size_t>(outHeight));
     out.cols.resize(static_cast<std::size_t>(outWidth));
+    // Index i of an axis: unit * i + offset, through the border only where it falls outside.
+    const auto indices = [&](std::vector<int>& to, int unit, int offset, int size) {
+        for (std::size_t i = 0; i < to.size(); ++i) {
+            const int v = unit * static_cast<int>(i) + offset;
+            to[i] = v >= 0 && v < size ? v : borderIndex(v, size, w.border);
+        }
+    };
     if (b == 0 && d == 0 && a != 0 && e != 0) {
-        for (int y = 0; y < outHeight; ++y)
-            out.rows[static_cast<std::size_t>(y)] = borderIndex(e * y + f, inHeight, w.border);
-        for (int x = 0; x < outWidth; ++x)
-            out.cols[static_cast<std::size_t>(x)] = borderIndex(a * x + c, inWidth, w.border);
+        indices(out.rows, e, f, inHeight);
+        indices(out.cols, a, c, inWidth);
         out.runs = runsOf(out.cols);
         return out;
     }
     if (a == 0 && e == 0 && b != 0 && d != 0) {
         out.transposed = true;
-        for (int y = 0; y < outHeight; ++y)
-            out.rows[static_cast<std::size_t>(y)] = borderIndex(b * y + c, inWidth, w.border);
-        for (int x = 0; x < outWidth; ++x)
-            out.cols[static_cast<std::size_t>(x)] = borderIndex(d * x + f, inHeight, w.border);
+        indices(out.rows, b, c, inWidth);
+        indices(out.cols, d, f, inHeight);
         return out;
     }
     return std::nullopt;

@@ -9,10 +9,13 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 
 #include "cpu/noise_rows.h"
 #include "philox.h"
 #include "plan.h"
+#include "shared_maths.h"
 
 #if HWY_ONCE
 namespace auglab::cpu {
@@ -34,6 +37,31 @@ void gaussNoisePixelsScalar(std::uint8_t* p, int x0, int y, std::size_t n, int c
             const int delta = static_cast<int>(mean255 + std255 * z);  // truncated toward zero
             p[c] = static_cast<std::uint8_t>(std::clamp(p[c] + delta, 0, 255));
         }
+    }
+}
+
+std::vector<std::uint32_t> isoNoiseThresholds(double lambda, double p0) {
+    std::vector<std::uint32_t> t;
+    double p = p0, cumulative = p;
+    for (int k = 0; k < shared::kIsoMaxCount && p > 0;) {
+        const double bound = std::ceil(cumulative * 4294967296.0);
+        if (bound > 4294967295.0) break;  // no word reaches it, nor the ones after
+        t.push_back(static_cast<std::uint32_t>(bound));
+        ++k;
+        p *= lambda / k;
+        cumulative += p;
+    }
+    return t;
+}
+
+void isoNoisePixelsScalar(std::uint8_t* p, int x0, int y, std::size_t n, int channels, const IsoNoiseRows& rows) {
+    for (std::size_t i = 0; i < n; ++i, p += channels) {
+        const auto words = pixelNoiseWords(rows.seed, x0 + static_cast<int>(i), y);
+        int count = 0;
+        while (static_cast<std::size_t>(count) < rows.thresholdCount && words[0] >= rows.thresholds[count]) ++count;
+        int px[3] = {p[0], p[1], p[2]};
+        shared::isoNoisePixel(px, count, boxMullerFirst(words[2], words[3]), rows.colorSigma, rows.intensity);
+        for (int c = 0; c < 3; ++c) p[c] = static_cast<std::uint8_t>(px[c]);
     }
 }
 
@@ -116,6 +144,39 @@ HWY_INLINE void cosSinOfSteps(VU j, VF& c, VF& s) {
     s = hn::IfThenElse(sinNegative, hn::Neg(sinBase), sinBase);
 }
 
+// The four Philox4x32-10 words of pixels x .. x + lanes - 1 of row y: counters (x, y, "nois", 0), as
+// pixelNoiseWords (philox.h's philox4x32).
+HWY_INLINE void philoxWords(const PhiloxKey& key, int x, int y, VU& c0, VU& c1, VU& c2, VU& c3) {
+    const DU du;
+    c0 = hn::Add(hn::Set(du, static_cast<std::uint32_t>(x)), hn::Iota(du, 0));
+    c1 = hn::Set(du, static_cast<std::uint32_t>(y));
+    c2 = hn::Set(du, 0x6e6f6973u);
+    c3 = hn::Zero(du);
+    std::uint32_t k0 = key[0], k1 = key[1];
+    for (int round = 0; round < 10; ++round) {
+        VU hi0, lo0, hi1, lo1;
+        mulHiLo(c0, 0xD2511F53u, hi0, lo0);
+        mulHiLo(c2, 0xCD9E8D57u, hi1, lo1);
+        c0 = hn::Xor(hn::Xor(hi1, c1), hn::Set(du, k0));
+        c1 = lo1;
+        c2 = hn::Xor(hn::Xor(hi0, c3), hn::Set(du, k1));
+        c3 = lo0;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+}
+
+// philox.h's boxMuller of words w0 and w1, lane by lane.
+HWY_INLINE void normals(VU w0, VU w1, VF& n0, VF& n1) {
+    const DU du;
+    const DF df;
+    const VF r = hn::Sqrt(hn::Mul(hn::Set(df, -2.0f), logOfSteps(hn::Add(hn::ShiftRight<8>(w0), hn::Set(du, 1u)))));
+    VF c, s;
+    cosSinOfSteps(hn::ShiftRight<8>(w1), c, s);
+    n0 = hn::Mul(r, c);
+    n1 = hn::Mul(r, s);
+}
+
 template <int CN>
 void NoiseImpl(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, std::uint64_t seed, float mean255,
                float std255, bool perChannel, std::size_t& done) {
@@ -125,32 +186,12 @@ void NoiseImpl(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, std::
     const D8 d8;
     const std::size_t N = hn::Lanes(du);
     const PhiloxKey key = philoxKey(seed);
-    const VF mean = hn::Set(df, mean255), spread = hn::Set(df, std255), minus2 = hn::Set(df, -2.0f);
+    const VF mean = hn::Set(df, mean255), spread = hn::Set(df, std255);
     const auto delta = [&](VF z) { return hn::ConvertTo(di, hn::Add(mean, hn::Mul(spread, z))); };  // truncated
     std::size_t i = 0;
     for (; i + N <= n; i += N) {
-        // Philox4x32-10 of counters (x, y, "nois", 0), as pixelNoiseWords (philox.h's philox4x32).
-        VU c0 = hn::Add(hn::Set(du, static_cast<std::uint32_t>(x0 + static_cast<int>(i))), hn::Iota(du, 0));
-        VU c1 = hn::Set(du, static_cast<std::uint32_t>(y)), c2 = hn::Set(du, 0x6e6f6973u), c3 = hn::Zero(du);
-        std::uint32_t k0 = key[0], k1 = key[1];
-        for (int round = 0; round < 10; ++round) {
-            VU hi0, lo0, hi1, lo1;
-            mulHiLo(c0, 0xD2511F53u, hi0, lo0);
-            mulHiLo(c2, 0xCD9E8D57u, hi1, lo1);
-            c0 = hn::Xor(hn::Xor(hi1, c1), hn::Set(du, k0));
-            c1 = lo1;
-            c2 = hn::Xor(hn::Xor(hi0, c3), hn::Set(du, k1));
-            c3 = lo0;
-            k0 += 0x9E3779B9u;
-            k1 += 0xBB67AE85u;
-        }
-        const auto normals = [&](VU w0, VU w1, VF& n0, VF& n1) {
-            const VF r = hn::Sqrt(hn::Mul(minus2, logOfSteps(hn::Add(hn::ShiftRight<8>(w0), hn::Set(du, 1u)))));
-            VF c, s;
-            cosSinOfSteps(hn::ShiftRight<8>(w1), c, s);
-            n0 = hn::Mul(r, c);
-            n1 = hn::Mul(r, s);
-        };
+        VU c0, c1, c2, c3;
+        philoxWords(key, x0 + static_cast<int>(i), y, c0, c1, c2, c3);
         VF g0, g1, g2, unused;
         normals(c0, c1, g0, g1);
         VI dr = delta(g0), dg = dr, db = dr;
@@ -178,7 +219,110 @@ void NoiseImpl(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, std::
     }
     done = i;
 }
+
+#if HWY_NATIVE_FMA
+// shared::isoNoisePixel lane by lane: rgbToHlsF (its fmaf as MulAdd), the hue and lightness moves,
+// hlsToRgbF, clipped and rounded; the count as the thresholds the word reaches.
+template <int CN>
+void IsoNoiseImpl(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, const IsoNoiseRows& rows,
+                  std::size_t& done) {
+    const DU du;
+    const DI di;
+    const DF df;
+    const D8 d8;
+    const std::size_t N = hn::Lanes(du);
+    const PhiloxKey key = philoxKey(rows.seed);
+    // Unsigned comparisons as signed ones with the top bit flipped on both sides.
+    std::vector<std::int32_t> biased(rows.thresholdCount);
+    for (std::size_t k = 0; k < biased.size(); ++k)
+        biased[k] = static_cast<std::int32_t>(rows.thresholds[k] ^ 0x80000000u);
+    const VF by255 = hn::Set(df, 255.0f), zero = hn::Zero(df), one = hn::Set(df, 1.0f), half = hn::Set(df, 0.5f);
+    const VF two = hn::Set(df, 2.0f), epsilon = hn::Set(df, FLT_EPSILON), sixty = hn::Set(df, 60.0f);
+    const VF sigma = hn::Set(df, rows.colorSigma), intensity = hn::Set(df, rows.intensity);
+    const VF sixths = hn::Set(df, 6.0f / 360.0f), six = hn::Set(df, 6.0f);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) {
+        VU w0, w1, w2, w3;
+        philoxWords(key, x0 + static_cast<int>(i), y, w0, w1, w2, w3);
+        const VI u = hn::BitCast(di, hn::Xor(w0, hn::Set(du, 0x80000000u)));
+        VI count = hn::Zero(di);
+        const VI oneCount = hn::Set(di, 1);
+        for (const std::int32_t t : biased) count = hn::Add(count, hn::IfThenZeroElse(hn::Lt(u, hn::Set(di, t)), oneCount));
+        VF normal, unused;
+        normals(w2, w3, normal, unused);
+
+        hn::Vec<D8> r8, g8, b8, a8;
+        std::uint8_t* q = p + CN * i;
+        if constexpr (CN == 3)
+            hn::LoadInterleaved3(d8, q, r8, g8, b8);
+        else
+            hn::LoadInterleaved4(d8, q, r8, g8, b8, a8);
+        const VF r = hn::Div(hn::ConvertTo(df, hn::PromoteTo(di, r8)), by255);
+        const VF g = hn::Div(hn::ConvertTo(df, hn::PromoteTo(di, g8)), by255);
+        const VF b = hn::Div(hn::ConvertTo(df, hn::PromoteTo(di, b8)), by255);
+        // rgbToHlsF
+        const VF vmax = hn::Max(hn::Max(r, g), b), vmin = hn::Min(hn::Min(r, g), b);
+        const VF diff = hn::Sub(vmax, vmin), sum = hn::Add(vmax, vmin);
+        VF l = hn::Mul(sum, half);
+        const auto coloured = hn::Gt(diff, epsilon);
+        const VF sat = hn::IfThenElseZero(
+            coloured, hn::IfThenElse(hn::Lt(l, half), hn::Div(diff, sum), hn::Div(diff, hn::Sub(two, sum))));
+        const VF d60 = hn::Div(sixty, hn::IfThenElse(coloured, diff, one));
+        const VF gb = hn::Sub(g, b);
+        const VF hr = hn::IfThenElse(hn::Lt(g, b), hn::MulAdd(gb, d60, hn::Set(df, 360.0f)), hn::Mul(gb, d60));
+        const VF hg = hn::MulAdd(hn::Sub(b, r), d60, hn::Set(df, 120.0f));
+        const VF hb = hn::MulAdd(hn::Sub(r, g), d60, hn::Set(df, 240.0f));
+        VF h = hn::IfThenElseZero(coloured, hn::IfThenElse(hn::Eq(vmax, r), hr, hn::IfThenElse(hn::Eq(vmax, g), hg, hb)));
+        // The noise.
+        h = hn::Add(h, hn::Mul(normal, sigma));
+        const VF oneMinusL = hn::Sub(one, l);
+        l = hn::Add(l, hn::Mul(hn::Mul(hn::ConvertTo(df, count), intensity), oneMinusL));
+        // hlsToRgbF
+        const VF p2 = hn::IfThenElse(hn::Le(l, half), hn::Mul(l, hn::Add(one, sat)), hn::Sub(hn::Add(l, sat), hn::Mul(l, sat)));
+        const VF p1 = hn::Sub(hn::Mul(two, l), p2);
+        VF hh = hn::Mul(h, sixths);
+        hh = hn::IfThenElse(hn::Ge(hh, six), hn::Sub(hh, six), hh);
+        const VF whole = hn::Trunc(hh);
+        const VF f = hn::Sub(hh, whole);
+        const VI sector = hn::Min(hn::Max(hn::ConvertTo(di, whole), hn::Zero(di)), hn::Set(di, 5));
+        const VF spread = hn::Sub(p2, p1);
+        const VF t2 = hn::MulAdd(spread, hn::Sub(one, f), p1), t3 = hn::MulAdd(spread, f, p1);
+        const auto is = [&](int k) { return hn::RebindMask(df, hn::Eq(sector, hn::Set(di, k))); };
+        const auto m0 = is(0), m1 = is(1), m2 = is(2), m3 = is(3), m4 = is(4);
+        const auto grey = hn::Eq(sat, zero);
+        // hlsToRgbF's sectors: {b, g, r} take tab {1,3,0} {1,0,2} {3,0,1} {0,2,1} {0,1,3} {2,1,0},
+        // tab = {p2, p1, t2, t3}.
+        const auto pick = [&](VF s0, VF s1, VF s2, VF s3, VF s4, VF s5) {
+            VF x = hn::IfThenElse(
+                m0, s0, hn::IfThenElse(m1, s1, hn::IfThenElse(m2, s2, hn::IfThenElse(m3, s3, hn::IfThenElse(m4, s4, s5)))));
+            x = hn::IfThenElse(grey, l, x);
+            x = hn::Min(hn::Max(x, zero), one);
+            return hn::DemoteTo(d8, hn::ConvertTo(di, hn::Round(hn::Mul(x, by255))));
+        };
+        b8 = pick(p1, p1, t3, p2, p2, t2);
+        g8 = pick(t3, p2, p2, t2, p1, p1);
+        r8 = pick(p2, t2, p1, p1, t3, p2);
+        if constexpr (CN == 3)
+            hn::StoreInterleaved3(r8, g8, b8, d8, q);
+        else
+            hn::StoreInterleaved4(r8, g8, b8, a8, d8, q);
+    }
+    done = i;
+}
 #endif
+#endif
+
+void IsoNoiseKernel(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, int channels, const IsoNoiseRows& rows) {
+    std::size_t done = 0;
+#if HWY_TARGET != HWY_SCALAR && HWY_NATIVE_FMA
+    if (channels == 4)
+        IsoNoiseImpl<4>(p, x0, y, n, rows, done);
+    else
+        IsoNoiseImpl<3>(p, x0, y, n, rows, done);
+#endif
+    isoNoisePixelsScalar(p + static_cast<std::size_t>(channels) * done, x0 + static_cast<int>(done), y, n - done,
+                         channels, rows);
+}
 
 void GaussNoise(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, int channels, std::uint64_t seed,
                 float mean255, float std255, bool perChannel) {
@@ -205,11 +349,16 @@ HWY_AFTER_NAMESPACE();
 namespace auglab::cpu {
 
 HWY_EXPORT(GaussNoise);
+HWY_EXPORT(IsoNoiseKernel);
 HWY_EXPORT(NoiseTarget);
 
 void gaussNoisePixels(std::uint8_t* p, int x0, int y, std::size_t n, int channels, std::uint64_t seed,
                       float mean255, float std255, bool perChannel) {
     HWY_DYNAMIC_DISPATCH(GaussNoise)(p, x0, y, n, channels, seed, mean255, std255, perChannel);
+}
+
+void isoNoisePixels(std::uint8_t* p, int x0, int y, std::size_t n, int channels, const IsoNoiseRows& rows) {
+    HWY_DYNAMIC_DISPATCH(IsoNoiseKernel)(p, x0, y, n, channels, rows);
 }
 
 const char* noiseTarget() {

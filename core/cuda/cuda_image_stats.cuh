@@ -5,7 +5,7 @@
 // gather the statistics, then the pointwise op that uses them. The maths is core/shared_maths.h's,
 // the CPU's own; the sums run in the CPU's orders (integer counts, whose order does not matter, or
 // float sums one thread at a time in the CPU's order), so the results are the CPU's bit for bit,
-// except ISONoise's normal (libdevice's log and cos; see shared_maths.h).
+// except where libdevice's exp(-lambda) for ISONoise is an ulp from glibc's (see shared_maths.h).
 
 #include "../shared_maths.h"
 
@@ -79,10 +79,10 @@ AUGLAB_HD void isoLambda(unsigned char* arena, const DevicePass& p) {
 AUGLAB_HD void isoNoiseOp(unsigned char* arena, const DeviceOp& op, int x, int y, int px[4]) {
     const double* stats = at<double>(arena, op.luts);
     const Words4 words = pixelNoiseWords(op.seedLo, op.seedHi, x, y);
-    int count = 0;
-    double normal = 0;
-    shared::isoNoiseDraws(words.w, stats[0], stats[1], count, normal);
-    shared::isoNoisePixel(px, count, normal, op.colorSigma, op.intensity);
+    const int count = shared::isoNoiseCount(words.w[0], stats[0], stats[1]);
+    float normal, unused;
+    boxMuller(words.w[2], words.w[3], normal, unused);
+    shared::isoNoisePixel(px, count, normal, static_cast<float>(op.colorSigma), static_cast<float>(op.intensity));
 }
 
 // ---- FancyPCA -----------------------------------------------------------------------------------

@@ -168,7 +168,9 @@ bool DropoutModule::moveTargets(const OpParams& params, TargetFrame& f) const {
 }
 
 void DropoutModule::lower(const OpParams& params, PlanBuilder& b) const {
-    b.pixel(step(std::get<DropoutParams>(params), b.sx(), b.sy()));
+    const auto& p = std::get<DropoutParams>(params);
+    if (p.holes.empty()) return;  // nothing to paint (xy_masking's default counts are 0): no pass
+    b.pixel(step(p, b.sx(), b.sy()));
 }
 
 }  // namespace auglab::dropout

@@ -6,8 +6,10 @@
 // The noise is AugLab's own per-pixel stream (IsoNoise, keyed by the replay's noise_seed): a sample
 // is reproducible from (seed, index), not the library's numbers, so the parity test feeds the library
 // that noise. An IsoNoiseStep: on the CUDA device (lambda from the (max, min) counts, the draws from
-// the same per-pixel words; libdevice's log and cos may put a rare value a level apart), on the host
-// for the GL backend (float64 per pixel: OpDesc::runsOnHostGl).
+// the same per-pixel words and float32 maths; libdevice's exp(-lambda) may move a count at a
+// threshold's edge), on the host for the GL backend (OpDesc::runsOnHostGl). On the CPU the count is
+// a comparison with thresholds tabled once per image and the normal the float32 Box-Muller of the
+// Gaussian noise (philox.h), in vector lanes (core/cpu/noise_rows.cpp).
 // Everything AugLab knows about the op is here (core/ops/op_module.h, docs/adding-an-op.md).
 
 #include "ops/iso_noise.h"

@@ -148,7 +148,9 @@ class Pipeline:
         ``index``: the sample index (an int >= 0); ``seed``: default the preset's seed.
 
         Without targets, returns the augmented image: a new ``uint8`` array, H' x W' x C (the
-        size changes when the pipeline crops or resizes).
+        size changes when the pipeline crops or resizes). When the sample changes no pixel (every
+        op skipped by its ``p``, or only ``no_op``) and no training tail runs, the call returns
+        ``image`` itself, not a copy, as Albumentations does: copy it before writing into it.
 
         The training tail: when the preset ends with ``normalize``, ``to_float``, ``from_float``
         or ``to_tensor`` (:attr:`training_tail`; the GUI previews the image before them), the call

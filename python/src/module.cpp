@@ -79,13 +79,20 @@ py::array sample(const PresetHandle& p, const py::handle& image, const py::handl
         bound = poolOf(*pool, position, "position");
     }
     TailedSample out;
+    bool unchanged = false;
     {
         py::gil_scoped_release release;
         Replay replay;
-        Image image = renderView(p.preset.pipeline, s, i, view, &replay, bound);
-        out = withTail(std::move(image),
-                       training ? appliedTail(p.preset.pipeline, replay) : std::vector<TailOp>{});
+        Image image = renderView(p.preset.pipeline, s, i, view, &replay, bound, &unchanged);
+        std::vector<TailOp> tail = training ? appliedTail(p.preset.pipeline, replay) : std::vector<TailOp>{};
+        if (unchanged && !tail.empty()) {
+            image = imageFromView(view);  // what the render of a plan without stages gives
+            unchanged = false;
+        }
+        if (!unchanged) out = withTail(std::move(image), std::move(tail));
     }
+    // Nothing drawn changes a pixel: the input itself, as Albumentations returns it.
+    if (unchanged) return py::reinterpret_borrow<py::array>(image);
     return arrayOf(std::move(out));
 }
 

@@ -121,13 +121,28 @@ Partners withSelf(const Partners& partners, SourceLevels& source) {
 }
 
 /// `replay` rendered on a single-threaded CPU backend from the image `view` shows, with
-/// `partners` (whose image `pool.self` is the view itself).
-Image renderDrawn(const Replay& replay, const PixelView& view, const Partners& partners) {
+/// `partners` (whose image `pool.self` is the view itself). With `unchanged` given, a plan that
+/// only copies the source (planIsCopy) sets it and renders nothing.
+Image renderDrawn(const Replay& replay, const PixelView& view, const Partners& partners, bool* unchanged = nullptr) {
+    RenderJob job{nullptr, buildFullPlan(replay, view.width, view.height), nullptr};
+    if (unchanged && planIsCopy(job.plan, view.width, view.height)) {
+        *unchanged = true;
+        return {};
+    }
     // Read in place: the array outlives the call, which only reads it.
     const std::unique_ptr<SourceLevels> source = sourceFromView(view);
+    Image out;
+    job.source = source.get();
+    job.output = &out;
+    if (needsPartners(job.plan)) {
+        const Partners bound = withSelf(partners, *source);
+        bindPartners(job.plan, source->channels(), bound.load ? bound.load : selfPartner(*source),
+                     SourceSampling::Source);
+    }
     // One thread: the caller's. A data loader runs one call per worker; a batch one per task.
     CpuBackend cpu(1);
-    return renderReplay(replay, *source, cpu, withSelf(partners, *source).load);
+    cpu.render(std::span<RenderJob>(&job, 1));
+    return out;
 }
 
 }  // namespace
@@ -147,12 +162,12 @@ void checkFrames(const Replay& replay, const std::string& prefix) {
 }
 
 Image renderView(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const PixelView& view,
-                 Replay* replayOut, const Partners& partners) {
+                 Replay* replayOut, const Partners& partners, bool* unchanged) {
     // Drawn for the view's size and checked before the source is copied.
     Replay replay = drawSample("image: ", pipeline, seed, index, view.width, view.height,
                                partners.load ? partners.pool : PartnerPool{});
     checkFrames(replay, "image: ");
-    Image out = renderDrawn(replay, view, partners);
+    Image out = renderDrawn(replay, view, partners, unchanged);
     if (replayOut) *replayOut = std::move(replay);
     return out;
 }

@@ -29,9 +29,11 @@ void checkFrames(const Replay& replay, const std::string& prefix);
 /// `partners.pool`, whose image number `pool.self` is `view` itself (never asked of
 /// `partners.load`); the default is a pool of the image alone. InputError when the pipeline cannot
 /// run on it, makes an image over the pixel limit ("image: resize makes ...": checkFrames, before
-/// the source is copied) or a partner cannot be read.
+/// the source is copied) or a partner cannot be read. With `unchanged` given, a sample whose plan is
+/// a copy (planIsCopy: every op skipped by its p, or ops that change nothing: no_op) is not rendered:
+/// *unchanged is set and the image returned empty (the output would be a copy of the view).
 Image renderView(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const PixelView& view,
-                 Replay* replay = nullptr, const Partners& partners = {});
+                 Replay* replay = nullptr, const Partners& partners = {}, bool* unchanged = nullptr);
 
 /// Images for a batch: image i is views[i], rendered as sample indices[i], its partners those
 /// partnersOf(i) gives (empty: each image its own partner).

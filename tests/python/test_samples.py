@@ -123,7 +123,8 @@ def test_any_strides_give_the_pixels_they_show(photos, tmp_path, cli):
 def test_inputs_are_read_in_place_never_written(photos, op_names):
     """The engine reads an array whose rows hold packed pixels where it is (no copy): every op, RGB
     and RGBA, a whole array and a crop of one, leaves the input's bytes as they were and returns
-    pixels of its own, even when it changes nothing (no_op, a flip drawn with p = 0)."""
+    pixels of its own; a sample that changes nothing (no_op, an op drawn with p = 0) returns the
+    input itself, as Albumentations does."""
     photo = photos["chelsea.png"]
     inputs = {"rgb": np.ascontiguousarray(photo), "rgba": rgba_of(photo),
               "rgb crop": photo[20:240, 10:300]}  # rows 1353 bytes apart, 870 of them pixels
@@ -137,7 +138,10 @@ def test_inputs_are_read_in_place_never_written(photos, op_names):
                 except ValueError:
                     continue  # an op that does not fit this image: the same refusal as apply's
                 assert np.array_equal(image, before), f"{name} (p {p}, {what}) wrote to its input"
-                assert not np.shares_memory(out, image), f"{name} (p {p}, {what}) returned its input"
+                if p == 0 or name in ("no_op", "xy_masking"):  # xy_masking's default counts are 0
+                    assert out is image, f"{name} (p {p}, {what}) changes nothing but returned a copy"
+                else:
+                    assert not np.shares_memory(out, image), f"{name} (p {p}, {what}) returned its input"
 
 
 def test_outputs_own_their_pixels(photos):
@@ -146,6 +150,24 @@ def test_outputs_own_their_pixels(photos):
     assert out.flags.writeable and out.flags.c_contiguous and out.base is not None
     out[:] = 0  # the engine's image, now NumPy's to change
     assert pipe(photos["chelsea.png"], 1).any()
+
+
+def test_unchanged_samples_return_their_input(photos):
+    """A sample whose ops all change nothing returns the input array itself (no copy, as
+    Albumentations returns it); with a training tail, or any op that runs, a new array. A dropout
+    that draws no hole (xy_masking's default counts are 0) changes nothing either."""
+    image = np.ascontiguousarray(photos["chelsea.png"])
+    for pipeline in ([], [{"op": "no_op", "p": 1}], [{"op": "horizontal_flip", "p": 0}, {"op": "no_op", "p": 1}],
+                     [{"op": "xy_masking", "p": 1}]):
+        pipe = auglab.Pipeline.from_json(preset_text(pipeline))
+        assert pipe(image, 3) is image, pipeline
+        assert pipe(image, 3, training=False) is image, pipeline
+    flip = auglab.Pipeline.from_json(preset_text([{"op": "horizontal_flip", "p": 1}]))
+    assert np.array_equal(flip(image, 0), image[:, ::-1])
+    tail = auglab.Pipeline.from_json(preset_text([{"op": "no_op", "p": 1}, {"op": "to_float", "p": 1}]))
+    out = tail(image, 0)
+    assert out.dtype == np.float32 and np.array_equal(out, image.astype(np.float32) / 255)
+    assert tail(image, 0, training=False) is image
 
 
 def test_imread_is_the_cli_decoder(photos, cli, tmp_path):
