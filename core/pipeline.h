@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,16 @@
 #include "targets.h"
 
 namespace auglab {
+
+/// The Albumentations transform an op was imported from, as the file wrote it: the library version
+/// of the file (2.x) and the transform's dict (class name and arguments, the user's spellings).
+/// The exporter writes it back as it was while the op still means what it meant (the dict read again
+/// gives the op's parameters: only p may have changed), so a file imported and exported unedited
+/// comes back with the user's own classes (ShiftScaleRotate stays ShiftScaleRotate).
+struct AlbumentationsOrigin {
+    std::string version;
+    nlohmann::json transform;
+};
 
 /// One op of a pipeline with its parameter values, stored in the order of its OpDesc::params.
 /// Absent optional parameters are std::nullopt; every other parameter always has a value.
@@ -27,6 +38,9 @@ public:
 
     bool enabled = true;
     double p = 1.0;  ///< probability the op applies, in [0, 1]
+    /// Where an imported op came from (saved with it as "albumentations"); not part of ==, which
+    /// compares what the op does.
+    std::shared_ptr<const AlbumentationsOrigin> origin;
 
     bool has(std::string_view key) const;
     const ParamValue& value(std::string_view key) const;  ///< throws std::out_of_range if absent
@@ -82,10 +96,17 @@ struct OpGroup {
     double p = 0.5;        ///< the chance the group runs (inside a one_of: its weight)
     int n = 1;             ///< some_of, random_order: how many children are drawn
     bool replace = false;  ///< some_of, random_order: drawn with replacement
+    /// A sequential imported from a nested Compose or ReplayCompose: that dict without its
+    /// transforms (class, save_key, label settings...), written back while the group is still a
+    /// sequential. Not part of ==.
+    std::shared_ptr<const AlbumentationsOrigin> origin;
 
     std::size_t end() const { return first + count; }
     bool holds(std::size_t op) const { return op >= first && op < end(); }
-    bool operator==(const OpGroup&) const = default;
+    bool operator==(const OpGroup& o) const {
+        return kind == o.kind && first == o.first && count == o.count && enabled == o.enabled && p == o.p &&
+               n == o.n && replace == o.replace;
+    }
 };
 
 /// One node of the pipeline's tree: an op (op >= 0) or a group (group >= 0, with its children).
@@ -231,8 +252,15 @@ struct Preset {
     /// How boxes, keypoints and masks follow the pixels (the `targets` section); absent in a preset
     /// made for images alone (annotated data then uses the defaults, Albumentations' own).
     std::optional<TargetSettings> targets;
+    /// An imported pipeline's Compose (or ReplayCompose) without its transforms: label settings as
+    /// the file gave them, additional_targets, save_key...; the Albumentations export writes it back
+    /// while `targets` is still what it reads to. Not part of ==.
+    std::shared_ptr<const AlbumentationsOrigin> albumentations;
 
-    bool operator==(const Preset&) const = default;
+    bool operator==(const Preset& o) const {
+        return name == o.name && description == o.description && seed == o.seed && pipeline == o.pipeline &&
+               targets == o.targets;
+    }
 };
 
 /// The preset a new user sees: mild geometry, flips, cutout and colour.

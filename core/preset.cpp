@@ -1,11 +1,14 @@
 #include "preset.h"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 #include "atomic_file.h"
 #include "error.h"
 #include "json_reader.h"
+#include "ops/op_module.h"
 
 namespace auglab {
 
@@ -70,6 +73,33 @@ ParamValue readParam(const JsonReader& r, const ParamDesc& pd) {
     r.fail("internal: unknown parameter kind");
 }
 
+/// An "albumentations" origin (AlbumentationsOrigin): {"version": "2.x.y", "transform": {...}}, the
+/// transform's class one of `classes` (`what` names their owner in the error); a group's or the
+/// pipeline's without "transforms".
+std::shared_ptr<const AlbumentationsOrigin> readOrigin(const JsonReader& r, const std::vector<std::string>& classes,
+                                                       const std::string& what, bool withoutTransforms) {
+    r.requireObject({"version", "transform"});
+    auto origin = std::make_shared<AlbumentationsOrigin>();
+    origin->version = r.member("version").string();
+    if (origin->version.rfind("2.", 0) != 0)
+        r.member("version").fail("expected an Albumentations 2.x version, got \"" + origin->version + "\"");
+    const JsonReader t = r.member("transform");
+    t.requireObject();
+    std::string cls = t.member("__class_fullname__").string();
+    if (const std::size_t dot = cls.rfind('.'); dot != std::string::npos) cls = cls.substr(dot + 1);
+    if (std::find(classes.begin(), classes.end(), cls) == classes.end()) {
+        std::string list;
+        for (const std::string& c : classes) list += (list.empty() ? "" : ", ") + c;
+        t.member("__class_fullname__")
+            .fail("\"" + cls + "\" is not a transform of " + what + " (expected " +
+                  (list.empty() ? std::string("none: it has no Albumentations transform") : list) + ")");
+    }
+    if (withoutTransforms && t.has("transforms"))
+        t.member("transforms").fail("the children are the preset's own: not kept here");
+    origin->transform = t.json();
+    return origin;
+}
+
 OpConfig readOp(const JsonReader& r) {
     r.requireObject();
     const std::string name = r.member("op").string();
@@ -90,8 +120,10 @@ OpConfig readOp(const JsonReader& r) {
             op.p = v.numberIn(0.0, 1.0);
         } else if (const ParamDesc* pd = desc->param(key)) {
             op.set(key, readParam(v, *pd));
+        } else if (key == "albumentations") {
+            op.origin = readOrigin(v, opModule(desc->id).albumentationsClasses(), name, false);
         } else {
-            std::string list = "op, enabled, p";
+            std::string list = "op, enabled, p, albumentations";
             for (const ParamDesc& pd2 : desc->params) list += ", " + pd2.key;
             v.fail("unknown key for " + name + " (expected one of: " + list + ")");
         }
@@ -131,8 +163,12 @@ std::vector<double> readNodes(const JsonReader& list, Pipeline& pipeline, std::v
                                       "\"random_order\")");
         if (groupHasCount(g.kind))
             item.requireObject({"group", "enabled", "p", "n", "replace", "children"});
+        else if (g.kind == GroupKind::Sequential)
+            item.requireObject({"group", "enabled", "p", "children", "albumentations"});
         else
             item.requireObject({"group", "enabled", "p", "children"});
+        if (item.has("albumentations"))
+            g.origin = readOrigin(item.member("albumentations"), {"Compose", "ReplayCompose"}, "a sequential", true);
         g.p = defaultGroupP(g.kind);
         if (item.has("enabled")) g.enabled = item.member("enabled").boolean();
         if (item.has("p")) g.p = item.member("p").numberIn(0.0, 1.0);
@@ -194,6 +230,13 @@ nlohmann::ordered_json paramToJson(const ParamDesc& pd, const ParamValue& v) {
 
 }  // namespace
 
+nlohmann::ordered_json originToJson(const AlbumentationsOrigin& origin) {
+    nlohmann::ordered_json j;
+    j["version"] = origin.version;
+    j["transform"] = origin.transform;
+    return j;
+}
+
 nlohmann::ordered_json opConfigToJson(const OpConfig& op) {
     nlohmann::ordered_json j;
     j["op"] = op.name();
@@ -207,6 +250,7 @@ nlohmann::ordered_json opConfigToJson(const OpConfig& op) {
         if (op.isReplaced(params[i].key)) continue;
         j[params[i].key] = paramToJson(params[i], *value);
     }
+    if (op.origin) j["albumentations"] = originToJson(*op.origin);
     return j;
 }
 
@@ -219,6 +263,7 @@ nlohmann::ordered_json groupToJson(const OpGroup& g) {
         j["n"] = g.n;
         j["replace"] = g.replace;
     }
+    if (g.origin) j["albumentations"] = originToJson(*g.origin);
     return j;
 }
 
@@ -247,7 +292,7 @@ nlohmann::ordered_json pipelineToJson(const Pipeline& pipeline) {
 Preset parsePreset(std::string_view text, const std::string& what) {
     const nlohmann::json doc = parseJsonStrict(text, what);
     const JsonReader root(doc, "");
-    root.requireObject({"format", "version", "name", "description", "seed", "pipeline", "targets"});
+    root.requireObject({"format", "version", "name", "description", "seed", "pipeline", "targets", "albumentations"});
     const std::string format = root.member("format").string();
     if (format != "auglab-preset")
         root.member("format").fail("expected \"auglab-preset\", got \"" + format + "\"");
@@ -266,6 +311,9 @@ Preset parsePreset(std::string_view text, const std::string& what) {
     preset.pipeline.setGroups(std::move(groups));
     if (std::string why = opCountError(preset.pipeline); !why.empty()) throw InputError(why);
     if (root.has("targets")) preset.targets = readTargetSettings(root.member("targets"));
+    if (root.has("albumentations"))
+        preset.albumentations = readOrigin(root.member("albumentations"), {"Compose", "ReplayCompose", "Sequential"},
+                                           "the pipeline", true);
     std::string why;
     if (const int bad = pipelineOrderError(preset.pipeline, why); bad >= 0)
         readers[static_cast<std::size_t>(bad)].member("op").fail(why);
@@ -292,6 +340,7 @@ nlohmann::ordered_json presetToJson(const Preset& preset) {
     j["seed"] = preset.seed;
     j["pipeline"] = pipelineToJson(preset.pipeline);
     if (preset.targets) j["targets"] = targetSettingsToJson(*preset.targets);
+    if (preset.albumentations) j["albumentations"] = originToJson(*preset.albumentations);
     return j;
 }
 

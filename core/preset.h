@@ -23,6 +23,10 @@ std::string serializePreset(const Preset& preset);
 /// Atomic: a failed save leaves the previous file intact.
 void savePreset(const std::filesystem::path& path, const Preset& preset);
 
+/// An imported op's, group's or pipeline's Albumentations origin as the preset writes it
+/// ("albumentations": {"version", "transform"}).
+nlohmann::ordered_json originToJson(const AlbumentationsOrigin& origin);
+
 /// One op as JSON (the pipeline entry) and back; shared with the replay format.
 nlohmann::ordered_json opConfigToJson(const OpConfig& op);
 

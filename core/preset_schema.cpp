@@ -2,6 +2,11 @@
 
 #include "preset.h"
 
+#include <string>
+#include <vector>
+
+#include "ops/op_module.h"
+
 namespace auglab {
 
 namespace {
@@ -91,6 +96,27 @@ Json paramSchema(const ParamDesc& pd) {
     return Json::object();
 }
 
+/// An imported "albumentations" origin: {"version": "2.x", "transform": {"__class_fullname__": one of
+/// `classes`, ...}} (a group's or the pipeline's without "transforms").
+Json originSchema(const std::vector<std::string>& classes, bool withoutTransforms, const char* description) {
+    std::string pattern;
+    for (const std::string& c : classes) pattern += (pattern.empty() ? "" : "|") + c;
+    Json transform{{"type", "object"},
+                   {"required", Json::array({"__class_fullname__"})},
+                   {"properties",
+                    Json{{"__class_fullname__", Json{{"type", "string"}, {"pattern", "(^|\\.)(" + pattern + ")$"}}}}},
+                   {"description", "The dict as the file wrote it (A.to_dict's), class and arguments."}};
+    if (withoutTransforms) transform["not"] = Json{{"required", Json::array({"transforms"})}};
+    return Json{{"type", "object"},
+                {"description", description},
+                {"properties",
+                 Json{{"version", Json{{"type", "string"}, {"pattern", "^2\\."},
+                                       {"description", "The file's __version__ (2.x)."}}},
+                      {"transform", transform}}},
+                {"required", Json::array({"version", "transform"})},
+                {"additionalProperties", false}};
+}
+
 Json opSchema(const OpDesc& op) {
     Json props;
     Json opConst;
@@ -102,6 +128,13 @@ Json opSchema(const OpDesc& op) {
                       {"maximum", 1},
                       {"description", "Probability that the op applies (default 1)."}};
     for (const ParamDesc& pd : op.params) props[pd.key] = paramSchema(pd);
+    std::vector<std::string> classes = opModule(op.id).albumentationsClasses();
+    if (!classes.empty())
+        props["albumentations"] =
+            originSchema(classes, false,
+                         "The Albumentations transform the op was imported from, as the file wrote it "
+                         "(auglab-cli import adds it): exported as it was while the op's parameters are "
+                         "still what it reads to.");
     Json s;
     s["title"] = op.label;
     s["description"] = op.help;
@@ -156,6 +189,10 @@ Json groupSchema() {
     props["replace"] = Json{{"type", "boolean"},
                             {"description", "some_of, random_order: draw with replacement (default false)."}};
     props["children"] = Json{{"type", "array"}, {"minItems", 1}, {"items", Json{{"$ref", "#/$defs/entry"}}}};
+    props["albumentations"] = originSchema(
+        {"Compose", "ReplayCompose"}, true,
+        "sequential: the nested Compose or ReplayCompose it was imported from, without its transforms "
+        "(auglab-cli import adds it): exported as it was while the group is a sequential.");
     Json s;
     s["title"] = "Group";
     s["description"] = "Ops (and groups) run together as Albumentations' composition classes run them.";
@@ -163,10 +200,15 @@ Json groupSchema() {
     s["properties"] = props;
     s["required"] = Json::array({"group", "children"});
     s["additionalProperties"] = false;
-    // n and replace belong to the groups that draw n children.
-    s["if"] = Json{{"properties", Json{{"group", Json{{"enum", Json::array({"one_of", "sequential"})}}}}}};
-    s["then"] = Json{
+    // n and replace belong to the groups that draw n children; an imported Compose is a sequential.
+    Json countOnly;
+    countOnly["if"] = Json{{"properties", Json{{"group", Json{{"enum", Json::array({"one_of", "sequential"})}}}}}};
+    countOnly["then"] = Json{
         {"not", Json{{"anyOf", Json::array({Json{{"required", {"n"}}}, Json{{"required", {"replace"}}}})}}}};
+    Json originOnly;
+    originOnly["if"] = Json{{"required", Json::array({"albumentations"})}};
+    originOnly["then"] = Json{{"properties", Json{{"group", Json{{"const", "sequential"}}}}}};
+    s["allOf"] = Json::array({countOnly, originOnly});
     return s;
 }
 
@@ -189,6 +231,11 @@ nlohmann::ordered_json presetSchema() {
     props["seed"] = Json{{"type", "integer"}, {"minimum", 0}, {"maximum", 18446744073709551615ull}};
     props["pipeline"] = Json{{"type", "array"}, {"items", Json{{"$ref", "#/$defs/entry"}}}};
     props["targets"] = targetSettingsSchema();
+    props["albumentations"] = originSchema(
+        {"Compose", "ReplayCompose", "Sequential"}, true,
+        "The Compose an imported pipeline came from, without its transforms (label settings as the file "
+        "gave them, additional_targets, save_key...; auglab-cli import adds it): exported as it was while "
+        "the targets section is still what it reads to.");
     s["properties"] = props;
     s["required"] = Json::array({"format", "version", "pipeline"});
     s["additionalProperties"] = false;

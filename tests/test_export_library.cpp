@@ -6,6 +6,7 @@
 // install the library (no network, no python3 -m venv).
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -23,6 +24,7 @@
 #include "export_test_support.h"
 #include "exporter.h"
 #include "image_io.h"
+#include "import_test_support.h"
 #include "ops/distortion.h"
 #include "ops/iso_noise.h"
 #include "plan.h"
@@ -176,6 +178,48 @@ private slots:
         QVERIFY2(run.code == 0, qPrintable(run.out + run.err.right(2000)));
         QVERIFY2(run.out.contains("same: uint8 (300, 451, 3) for 8 seeds"), qPrintable(run.out));
         qInfo("%s", qPrintable(run.out.trimmed()));
+    }
+
+    void realPipelinesComeBackAsTheLibraryReadsThem() {
+        // The library's own reading (A.to_dict(A.load(...))) of each real pipeline and of the export
+        // of its import: every transform AugLab imported to an op comes back as the library reads
+        // the original (the op keeps the file's transform, a nested Compose and the top one theirs),
+        // and the count of whole files the library reads the same is printed (those with a
+        // transform AugLab does not have differ by it).
+        const std::vector<std::filesystem::path> files = realPipelineFiles();
+        QVERIFY(files.size() >= 20);
+        QStringList args{kChecker, "same-dict"};
+        std::vector<std::set<std::string>> imported;  // per file: the classes the import made ops of
+        for (const auto& f : files) {
+            const ImportResult r = importAlbumentations(readFileText(f), f.filename().string());
+            imported.emplace_back();
+            for (const OpConfig& op : r.preset.pipeline)
+                if (op.origin) imported.back().insert(op.origin->transform.value("__class_fullname__", std::string()));
+            const QString exported = dir_.filePath(QString::fromStdString(f.stem().string()) + "-back.json");
+            writeFileAtomically(exported.toStdString(), exportAlbumentations(r.preset).text);
+            args << QString::fromStdString(f.string()) << exported;
+        }
+        const PythonRun run = runProcess(pyenvPython(), args);
+        QVERIFY2(run.code == 0, qPrintable(run.out + run.err.right(2000)));
+        const QStringList lines = run.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), qsizetype(files.size()));
+        int same = 0, leaves = 0, missing = 0;
+        QStringList lost;
+        for (std::size_t k = 0; k < files.size(); ++k) {
+            const std::filesystem::path& f = files[k];
+            const nlohmann::json verdict = nlohmann::json::parse(lines[qsizetype(k)].toStdString());
+            same += verdict["same"].get<bool>();
+            leaves += verdict["leaves"].get<int>();
+            for (const auto& cls : verdict["missing"]) {
+                ++missing;
+                if (imported[k].count(cls.get<std::string>()))
+                    lost << QString::fromStdString(f.filename().string() + ": " + cls.get<std::string>());
+            }
+        }
+        qInfo("the library reads %d of %zu files the same after import and export; %d of their %d transforms "
+              "come back as it reads the original (the other %d were left out: no AugLab op, or an order rule)",
+              same, files.size(), leaves - missing, leaves, missing);
+        QVERIFY2(lost.isEmpty(), qPrintable("imported but not back as written:\n" + lost.join('\n')));
     }
 
     void sameOutputAsAuglab() {

@@ -587,7 +587,11 @@ private slots:
         QCOMPARE(QString::fromStdString(
                      nlohmann::json::parse(sunOut.text)["transform"]["transforms"][3]["flare_roi"].dump()),
                  QString("[0.999999,0.25,1.0,0.250001]"));
-        QCOMPARE(sunOut.warnings.size(), std::size_t(2));
+        // Edited since its import: written in AugLab's form, saying so.
+        QCOMPARE(sunOut.warnings.size(), std::size_t(3));
+        QString sunWarnings;
+        for (const std::string& w : sunOut.warnings) sunWarnings += QString::fromStdString(w) + "\n";
+        QVERIFY2(sunWarnings.contains("edited since it was imported from RandomSunFlare"), qPrintable(sunWarnings));
         // The library's own validation: a flare region without width, drops of an unknown kind.
         const std::string flareErr = importError(R"({"__version__": "2.0.8", "transform": {
             "__class_fullname__": "Compose", "p": 1.0, "transforms": [{"__class_fullname__": "RandomSunFlare", "flare_roi": [0.5, 0, 0.5, 1]}]}})");

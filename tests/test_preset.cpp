@@ -419,11 +419,15 @@ void TestPreset::roundTrip() {
     const Preset back = parsePreset(text);
     QVERIFY(back == p);
     QCOMPARE(qs(serializePreset(back)), qs(text));
+    // What an import keeps (the origins, not part of ==) survives the file too.
+    QCOMPARE(bool(back.albumentations), bool(p.albumentations));
+    if (p.albumentations) QCOMPARE(back.albumentations->transform, p.albumentations->transform);
     // Every key explicit: each op lists op, enabled, p and all its parameters that have a value,
     // except that pixel hole sizes replace the fractional ones.
     const nlohmann::json doc = nlohmann::json::parse(text);
-    // format, version, name, description, seed, pipeline, and targets when the preset has labels.
-    QCOMPARE(static_cast<int>(doc.size()), p.targets ? 7 : 6);
+    // format, version, name, description, seed, pipeline, targets when the preset has labels, and
+    // albumentations when it was imported.
+    QCOMPARE(static_cast<int>(doc.size()), 6 + (p.targets ? 1 : 0) + (p.albumentations ? 1 : 0));
     QCOMPARE(doc["seed"].get<std::uint64_t>(), p.seed);
     if (p.targets) {
         // Every targets setting explicit too.
@@ -435,6 +439,10 @@ void TestPreset::roundTrip() {
         const OpConfig& op = p.pipeline[i];
         const bool pxHoles = op.has("hole_height_px");
         std::set<std::string> expected{"op", "enabled", "p"}, keys;
+        if (op.origin) {
+            expected.insert("albumentations");
+            QCOMPARE(back.pipeline[i].origin->transform, op.origin->transform);
+        }
         for (const ParamDesc& pd : op.desc().params)
             if (op.has(pd.key) && !(pxHoles && (pd.key == "hole_height_frac" || pd.key == "hole_width_frac")))
                 expected.insert(pd.key);
@@ -446,6 +454,7 @@ void TestPreset::roundTrip() {
         const nlohmann::json& entry = entryAt(doc, p.pipeline.groupPath(g));
         std::set<std::string> keys, expected{"group", "enabled", "p", "children"};
         if (groupHasCount(p.pipeline.groups()[g].kind)) expected.insert({"n", "replace"});
+        if (p.pipeline.groups()[g].origin) expected.insert("albumentations");
         for (const auto& item : entry.items()) keys.insert(item.key());
         QVERIFY(keys == expected);
         QCOMPARE(entry["group"].get<std::string>(), std::string(groupKindName(p.pipeline.groups()[g].kind)));

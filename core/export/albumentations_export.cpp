@@ -8,7 +8,9 @@
 #include <functional>
 
 #include "albumentations_common.h"
+#include "albumentations_transform_reader.h"
 #include "export_common.h"
+#include "exporter.h"
 #include "json_reader.h"
 #include "ops/op_module.h"
 #include "preset.h"
@@ -71,6 +73,61 @@ json fractionPair(const ExportedOp& e, const char* key, Range r, std::vector<std
 
 namespace {
 
+/// Whether an origin's file was written by the library `flavour` targets (Albumentations 2.0.x up
+/// to 2.0.8, or AlumentationsX after it): only then are its spellings the target's.
+bool sameFamily(const AlbumentationsOrigin& o, AlbumentationsFlavour flavour) {
+    return libraryVersion(o.version).albumentationsX() == (flavour == AlbumentationsFlavour::AlbumentationsX);
+}
+
+/// `own` (an imported group's or Compose's dict without its children: AlbumentationsOrigin) with
+/// `p` and `transforms`, in A.save's order: the class, p, the transforms, then the rest.
+json withChildren(const nlohmann::json& own, double p, json transforms) {
+    json t = start("", p);
+    t["__class_fullname__"] = own.at("__class_fullname__");
+    t["transforms"] = std::move(transforms);
+    for (const auto& item : own.items())
+        if (item.key() != "__class_fullname__" && item.key() != "p") t[item.key()] = json::parse(item.value().dump());
+    return t;
+}
+
+/// The transform `e`'s op was imported from (OpConfig::origin), as the file wrote it with the op's p,
+/// while the op is what that transform reads to (only p or enabled changed since); null otherwise,
+/// for an op edited since (said in `warnings`: AugLab's form of it is written) or without an origin.
+json originalTransform(const ExportedOp& e, AlbumentationsFlavour flavour, std::vector<std::string>& warnings) {
+    const OpConfig& op = *e.op;
+    if (!op.origin || !sameFamily(*op.origin, flavour)) return nullptr;
+    const AlbumentationsOrigin& o = *op.origin;
+    std::string cls = o.transform.value("__class_fullname__", std::string());
+    if (const std::size_t dot = cls.rfind('.'); dot != std::string::npos) cls = cls.substr(dot + 1);
+    std::vector<std::string> readWarnings;
+    std::optional<OpConfig> again;
+    try {
+        again = readTransform(JsonReader(o.transform, e.label() + ".albumentations.transform"), cls,
+                              libraryVersion(o.version), readWarnings);
+    } catch (const std::exception&) {
+        again.reset();
+    }
+    if (again) {
+        again->p = op.p;
+        again->enabled = op.enabled;
+    }
+    if (!again || !(*again == op)) {
+        warnings.push_back(e.label() + ": edited since it was imported from " + cls +
+                           ": written in AugLab's form (same meaning as the preview), not as the file had it.");
+        return nullptr;
+    }
+    // A.save's member order starts with the class and p; the rest as the file had them (sorted).
+    json t = start("", op.p);
+    t["__class_fullname__"] = o.transform.at("__class_fullname__");
+    for (const auto& item : o.transform.items())
+        if (item.key() != "__class_fullname__" && item.key() != "p") t[item.key()] = json::parse(item.value().dump());
+    if (!readWarnings.empty())
+        warnings.push_back(e.label() + ": written as the imported file had it (" + cls +
+                           "); AugLab previews what its import read: " + readWarnings.front() +
+                           (readWarnings.size() > 1 ? " (and " + std::to_string(readWarnings.size() - 1) + " more)" : ""));
+    return t;
+}
+
 /// Writes the children of `node` into `list`: each enabled op's transform, each enabled group as its
 /// composition class; what is left out (disabled, or with no transform) goes to `kept` with its place
 /// (position, and the group it sits in) so that the importer restores it.
@@ -85,7 +142,8 @@ void writeNodes(const Preset& preset, const PipelineNode& node, AlbumentationsFl
             if (pipeline.groupOf(i) >= 0) place["parent"] = pipeline.groupOf(i);
             place["op"] = opConfigToJson(*e.op);
             if (e.op->enabled) {
-                json t = opModule(e.op->id()).albumentationsTransform(e, flavour, warnings);
+                json t = originalTransform(e, flavour, warnings);
+                if (t.is_null()) t = opModule(e.op->id()).albumentationsTransform(e, flavour, warnings);
                 // An op without a transform (the module said why) is kept for the importer.
                 if (t.is_null())
                     kept.push_back(std::move(place));
@@ -125,6 +183,17 @@ void writeNodes(const Preset& preset, const PipelineNode& node, AlbumentationsFl
             kept.push_back(std::move(place));
             continue;
         }
+        if (group.origin && sameFamily(*group.origin, flavour) && group.kind == GroupKind::Sequential) {
+            // A nested Compose (or ReplayCompose) it was imported from, written back as it was.
+            json children = json::array();
+            writeNodes(preset, child, flavour, children, kept, warnings);
+            list.push_back(withChildren(group.origin->transform, group.p, std::move(children)));
+            continue;
+        }
+        if (group.origin)
+            warnings.push_back(pipeline.groupPath(g) + ": no longer the sequential it was imported as (" +
+                               group.origin->transform.value("__class_fullname__", std::string()) +
+                               "): written as " + albumentationsGroupClass(group.kind) + ".");
         // A.save's member order: __class_fullname__, p, transforms, then SomeOf's n and replace.
         json t = start(albumentationsGroupClass(group.kind), group.p);
         t["transforms"] = json::array();
@@ -194,6 +263,27 @@ nlohmann::ordered_json albumentationsDocument(const Preset& preset, Albumentatio
     compose["additional_targets"] = json::object();
     compose["is_check_shapes"] = true;
     if (ax) compose["seed"] = nullptr;
+    if (const auto& o = preset.albumentations; o && sameFamily(*o, flavour)) {
+        // The Compose the pipeline was imported from, as the file wrote it, while its label settings
+        // are still the preset's (additional_targets, save_key, a keypoint_params of None kept).
+        std::optional<TargetSettings> read;
+        try {
+            read = albumentationsComposeTargets(o->transform);
+        } catch (const std::exception&) {
+            read.reset();
+        }
+        if (read == preset.targets) {
+            const double p = o->transform.value("p", 1.0);
+            if (p != 1.0)
+                warnings.push_back("transform.p: the file's " + formatNumber(p) +
+                                   " is written back; AugLab's preview runs the whole pipeline always.");
+            compose = withChildren(o->transform, p, std::move(compose["transforms"]));
+        } else {
+            warnings.push_back("the label settings changed since the pipeline was imported: its " +
+                               o->transform.value("__class_fullname__", std::string("Compose")) +
+                               " is written as AugLab's Compose with them.");
+        }
+    }
 
     json doc;
     doc["__version__"] = ax ? "2.0.16" : "2.0.8";

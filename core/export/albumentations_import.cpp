@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 
 #include "albumentations_args.h"
 #include "albumentations_common.h"
@@ -20,23 +21,6 @@ namespace auglab {
 namespace {
 
 using json = nlohmann::json;
-
-/// "1.4.24" -> {1, 4, 24}; anything unreadable gives {0, 0, 0}.
-std::array<int, 3> parseVersion(const std::string& s) {
-    std::array<int, 3> v{0, 0, 0};
-    std::size_t pos = 0;
-    for (int& part : v) {
-        std::size_t used = 0;
-        try {
-            part = std::stoi(s.substr(pos), &used);
-        } catch (const std::exception&) {
-            return v;
-        }
-        pos += used + 1;
-        if (pos > s.size()) break;
-    }
-    return v;
-}
 
 std::string shortClassName(const std::string& full) {
     const std::size_t dot = full.rfind('.');
@@ -204,6 +188,12 @@ void readGroup(const JsonReader& t, GroupKind kind, const exporting::LibraryVers
             ": read with Albumentations 2.0's SomeOf (children drawn uniformly, each then applied "
             "with its own p); releases before 2.0 drew them with their p as weights and applied them "
             "for sure.");
+    if (nestedCompose && !version.before2()) {
+        // Kept to be written back as it was (AlbumentationsOrigin): the dict without its children.
+        json own = t.json();
+        own.erase("transforms");
+        g.origin = std::make_shared<const AlbumentationsOrigin>(AlbumentationsOrigin{version.text, std::move(own)});
+    }
     Pipeline& pipeline = result.preset.pipeline;
     g.first = pipeline.size();
     const std::size_t at = groups.size();
@@ -349,6 +339,12 @@ void readCompose(const JsonReader& t, const exporting::LibraryVersion& version, 
             result.warnings.push_back(v.path() + ": unknown Compose argument: ignored.");
         }
     }
+    if (!version.before2()) {
+        json own = t.json();
+        own.erase("transforms");
+        result.preset.albumentations =
+            std::make_shared<const AlbumentationsOrigin>(AlbumentationsOrigin{version.text, std::move(own)});
+    }
     std::vector<OpGroup> groups;
     std::vector<std::string> paths;
     readTransforms(t.member("transforms"), version, result, groups, paths);
@@ -374,6 +370,14 @@ void fixOrder(ImportResult& result) {
 
 }  // namespace
 
+std::optional<TargetSettings> albumentationsComposeTargets(const nlohmann::json& compose) {
+    ImportResult scratch;
+    const JsonReader t(compose, "transform");
+    for (const char* key : {"bbox_params", "keypoint_params"})
+        if (t.has(key) && !t.member(key).json().is_null()) readTargetParams(t.member(key), key == std::string("bbox_params"), scratch);
+    return scratch.preset.targets;
+}
+
 ImportResult importAlbumentations(std::string_view text, const std::string& what) {
     const json doc = parseJsonStrict(text, what);
     const JsonReader root(doc, "");
@@ -383,7 +387,7 @@ ImportResult importAlbumentations(std::string_view text, const std::string& what
     exporting::LibraryVersion version;
     if (root.has("__version__")) {
         version.text = root.member("__version__").string();
-        version.number = parseVersion(version.text);
+        version.number = exporting::libraryVersion(version.text).number;
         if (version.number[0] < 1 || version.number[0] > 2)
             result.warnings.push_back("__version__: " + version.text +
                                       " is neither 1.x nor 2.x; read as 2.0.8.");
@@ -400,7 +404,7 @@ ImportResult importAlbumentations(std::string_view text, const std::string& what
         if (cls == "ReplayCompose")
             result.warnings.push_back(
                 "transform: ReplayCompose read as a Compose (it also records each call's draws, which "
-                "AugLab's replays do); exported as a Compose.");
+                "AugLab's replays do); exported as the ReplayCompose it is while the label settings are unedited.");
         readCompose(transform, version, result);
     } else if (std::optional<OpConfig> op =
                    exporting::readTransform(transform, cls, version, result.warnings)) {

@@ -1,9 +1,29 @@
 #include "albumentations_transform_reader.h"
 
 #include "albumentations_args.h"
+
+#include <memory>
 #include "ops/op_module.h"
 
 namespace auglab::exporting {
+
+LibraryVersion libraryVersion(const std::string& text) {
+    LibraryVersion v;
+    v.text = text;
+    v.number = {0, 0, 0};
+    std::size_t pos = 0;
+    for (int& part : v.number) {
+        std::size_t used = 0;
+        try {
+            part = std::stoi(text.substr(pos), &used);
+        } catch (const std::exception&) {
+            return v;
+        }
+        pos += used + 1;
+        if (pos > text.size()) break;
+    }
+    return v;
+}
 
 std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cls,
                                       const LibraryVersion& version, std::vector<std::string>& warnings) {
@@ -26,6 +46,8 @@ std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cl
         return std::nullopt;
     }
     a.finish();
+    if (!version.before2())
+        op.origin = std::make_shared<const AlbumentationsOrigin>(AlbumentationsOrigin{version.text, t.json()});
     return op;
 }
 

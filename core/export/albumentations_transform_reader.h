@@ -21,9 +21,13 @@ struct LibraryVersion {
     bool albumentationsX() const { return number[0] == 2 && number[1] == 0 && number[2] > 8; }
 };
 
+/// The version a file's "__version__" names ("1.4.24"); a text that is not one gives {0, 0, 0}.
+LibraryVersion libraryVersion(const std::string& text);
+
 /// The op for transform `t` of class `cls` (short name), or nullopt for a transform AugLab has no
 /// op for (reported in `warnings`). Keys that cannot be mapped are reported with their JSON path;
-/// values of the wrong type throw InputError.
+/// values of the wrong type throw InputError. The op keeps `t` as its origin (OpConfig::origin) when
+/// the file is of Albumentations 2 (1.x spellings are not 2.x's: those export in 2.x's form).
 std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cls, const LibraryVersion& version,
                                       std::vector<std::string>& warnings);
 

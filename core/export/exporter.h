@@ -37,6 +37,9 @@ struct ImportResult {
 /// Reads Albumentations 1.4.x / 2.0.x `A.save` JSON (and AlbumentationsX) into a preset. Throws
 /// InputError (with the JSON path) for a document that is not such a file.
 ImportResult importAlbumentations(std::string_view json, const std::string& what = "albumentations file");
+/// The label settings a Compose's bbox_params and keypoint_params give (as the importer reads them;
+/// nullopt without either): the exporter writes an imported Compose back while they are the preset's.
+std::optional<TargetSettings> albumentationsComposeTargets(const nlohmann::json& compose);
 
 // The writers, one per target (each in its own file).
 ExportResult exportAlbumentations(const Preset& preset);

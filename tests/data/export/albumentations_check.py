@@ -309,6 +309,26 @@ def main(argv):
 
         print(f"albumentations {albumentations.__version__}, opencv {cv2.__version__}")
         return 0
+    if len(argv) >= 3 and len(argv) % 2 == 1 and argv[0] == "same-dict":
+        # The library's own reading of pairs of files (an original, its round trip):
+        # A.to_dict(A.load(...)) of both; per pair a line: whether they are the same, and the leaves
+        # (transforms) of the original the round trip lacks.
+        import albumentations as A
+
+        def leaves(t):
+            if "transforms" in t:
+                return [x for c in t["transforms"] for x in leaves(c)]
+            return [t]
+
+        for original, back in zip(argv[1::2], argv[2::2]):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                a, b = (A.to_dict(A.load(path))["transform"] for path in (original, back))
+            theirs = [json.dumps(t, sort_keys=True) for t in leaves(b)]
+            missing = [t for t in leaves(a) if json.dumps(t, sort_keys=True) not in theirs]
+            print(json.dumps({"same": a == b, "leaves": len(leaves(a)),
+                              "missing": [t["__class_fullname__"] for t in missing]}))
+        return 0
     if len(argv) == 4 and argv[0] == "same":
         import albumentations as A
         import cv2
