@@ -14,6 +14,7 @@
 
 #include "colour.h"
 #include "cpu/colour_rows.h"
+#include "cpu/pixel_lanes-inl.h"
 #include "plan.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -28,32 +29,10 @@ using D8 = hn::Rebind<std::uint8_t, D32>;
 using V8 = hn::Vec<D8>;
 using V32 = hn::Vec<D32>;
 
-template <int CN>
-HWY_INLINE void loadPixels(const std::uint8_t* p, V8& r, V8& g, V8& b, V8& a) {
-    const D8 d8;
-    if constexpr (CN == 3) {
-        hn::LoadInterleaved3(d8, p, r, g, b);
-        a = r;
-    } else {
-        hn::LoadInterleaved4(d8, p, r, g, b, a);
-    }
-}
-
-template <int CN>
-HWY_INLINE void storePixels(std::uint8_t* p, V8 r, V8 g, V8 b, V8 a) {
-    const D8 d8;
-    if constexpr (CN == 3)
-        hn::StoreInterleaved3(r, g, b, d8, p);
-    else
-        hn::StoreInterleaved4(r, g, b, a, d8, p);
-}
-
-HWY_INLINE V32 wide(V8 v) {
-    return hn::PromoteTo(D32(), v);
-}
-HWY_INLINE V8 narrow(V32 v) {  // saturated to 0..255
-    return hn::DemoteTo(D8(), v);
-}
+using lanes::loadPixels;
+using lanes::narrow;
+using lanes::storePixels;
+using lanes::wide;
 
 // Each 32-bit lane of `pair` holds two 16-bit values (low, high), as does each of `coefficients`:
 // low * low + high * high in 32 bits (one pmaddwd), exactly.

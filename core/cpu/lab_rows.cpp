@@ -12,6 +12,7 @@
 
 #include "colour.h"
 #include "cpu/lab_rows.h"
+#include "cpu/pixel_lanes-inl.h"
 #include "shared_maths.h"
 
 #ifndef AUGLAB_CPU_LAB_ROWS_TABLES
@@ -66,20 +67,8 @@ using V32 = hn::Vec<D32>;
 using VF = hn::Vec<DF>;
 using V8 = hn::Vec<D8>;
 
-template <int CN>
-HWY_INLINE void loadPixels(const std::uint8_t* p, V8& r, V8& g, V8& b, V8& a) {
-    const D8 d8;
-    if constexpr (CN == 3) {
-        hn::LoadInterleaved3(d8, p, r, g, b);
-        a = r;
-    } else {
-        hn::LoadInterleaved4(d8, p, r, g, b, a);
-    }
-}
-
-HWY_INLINE V32 wide(V8 v) {
-    return hn::PromoteTo(D32(), v);
-}
+using lanes::loadPixels;
+using lanes::wide;
 
 // c[0] * x + c[1] * y + c[2] * z + round >> shift: a row of a fixed-point 3 x 3 matrix.
 template <int kShift>
