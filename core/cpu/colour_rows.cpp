@@ -17,6 +17,10 @@
 #include "cpu/pixel_lanes-inl.h"
 #include "plan.h"
 
+// The x86 SIMD targets (SSSE3 up), whose vectors are the intrinsics' types: the wide matrix path
+// uses packssdw/packuswb directly. Not Highway's emulated 128-bit target, which clang builds too.
+#define AUGLAB_X86_SIMD (HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3)
+
 HWY_BEFORE_NAMESPACE();
 namespace auglab::cpu {
 namespace HWY_NAMESPACE {
@@ -53,7 +57,7 @@ HWY_INLINE std::int32_t pairOf(std::int32_t low, std::int32_t high) {
     return static_cast<std::int32_t>((static_cast<std::uint32_t>(low) & 0xFFFFu) | (static_cast<std::uint32_t>(high) << 16));
 }
 
-#if HWY_ARCH_X86
+#if AUGLAB_X86_SIMD
 // packssdw / packuswb of a and b: per 128-bit block, a's four (eight) values then b's, saturated.
 template <class D16, class V32>
 HWY_INLINE hn::Vec<D16> packBlocks(D16, V32 a, V32 b) {
@@ -148,7 +152,7 @@ template <int CN>
 void GrayImpl(const std::uint8_t* src, std::uint8_t* dst, std::size_t n) {
     std::size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
-#if HWY_ARCH_X86
+#if AUGLAB_X86_SIMD
     i = matrixRowsWide<CN, 15, 1>(src, dst, n, {pairOf(9798, 19235)}, {pairOf(3735, 1 << 14)});
 #endif
     const std::size_t N = hn::Lanes(D32());
@@ -263,7 +267,7 @@ void ChannelMatrixImpl(const std::uint8_t* src, std::uint8_t* dst, std::size_t n
         pairsRg[c] = hn::Set(d, pairOf(m[3 * c], m[3 * c + 1]));
         pairsB[c] = hn::Set(d, pairOf(m[3 * c + 2], 1 << (ChannelMatrixStep::kShift - 1)));
     }
-#if HWY_ARCH_X86
+#if AUGLAB_X86_SIMD
     if (shorts && i == 0) {  // (a permutation has moved its pixels above)
         std::array<std::int32_t, 3> rgPairs{}, bPairs{};
         for (std::size_t c = 0; c < 3; ++c) {
