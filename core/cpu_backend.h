@@ -71,13 +71,6 @@ bool rowLocal(const PixelStep& step);
 double stepMean(const Image& img, const MeanBrightnessStep& s);
 /// An EqualizeStep's tables for `img`: one per colour channel, or the luma's first (byChannels false).
 std::array<Lut, 3> equalizeTables(const Image& img, const EqualizeStep& s);
-/// A ClaheStep's tables for `img`: the grid's tile size and one 256-entry table per tile, row by row
-/// (what every backend blends between).
-struct ClaheTables {
-    int tileWidth = 0, tileHeight = 0;
-    std::vector<std::uint8_t> luts;  ///< tilesX * tilesY tables of 256 entries
-};
-ClaheTables claheTables(const Image& img, const ClaheStep& s, const RowLoop& loop);
 /// A FancyPcaStep's statistics for `img`: the float32 mean of the values / 255 and the matrix
 /// V diag(alpha * lambda) each pixel's centred colour is multiplied by.
 struct FancyPcaStats {

@@ -133,6 +133,12 @@ LabPlanes labPlanesOf(const Image& img, const RowLoop& loop) {
     return lab;
 }
 
+// A ClaheStep's tables: the grid's tile size and one 256-entry table per tile, row by row.
+struct ClaheTables {
+    int tileWidth = 0, tileHeight = 0;
+    std::vector<std::uint8_t> luts;  ///< tilesX * tilesY tables of 256 entries
+};
+
 // The tables of a CLAHE of the lightness plane `light` (w x h).
 ClaheTables claheTablesOf(const std::uint8_t* light, int w, int h, const ClaheStep& s, const RowLoop& loop) {
     const int tx = s.tilesX, ty = s.tilesY;
@@ -174,10 +180,6 @@ ClaheTables claheTablesOf(const std::uint8_t* light, int w, int h, const ClaheSt
 }
 
 }  // namespace
-
-ClaheTables claheTables(const Image& img, const ClaheStep& s, const RowLoop& loop) {
-    return claheTablesOf(labPlanesOf(img, loop).L.data(), img.width, img.height, s, loop);
-}
 
 FancyPcaStats fancyPcaStats(const Image& img, const FancyPcaStep& s, const RowLoop& loop) {
     const int w = img.width, h = img.height, cn = img.channels;
@@ -234,15 +236,16 @@ namespace {
 
 using cpu_drawn::reflect101;
 
-void isoNoiseRows(Image& img, const IsoNoiseStep& s, const IsoNoise& noise, int y0, int y1) {
+// ISONoise (IsoNoiseStep) over the image: the count thresholds of the image's rate tabled once.
+void applyIsoNoise(Image& img, const IsoNoiseStep& s, const RowLoop& loop) {
+    const IsoNoise noise(s.seed, isoNoiseLambda(img, s.intensity));
     const std::vector<std::uint32_t> thresholds = cpu::isoNoiseThresholds(noise.lambda(), noise.p0());
-    cpu::IsoNoiseRows rows;
-    rows.seed = s.seed;
-    rows.thresholds = thresholds.data();
-    rows.thresholdCount = thresholds.size();
-    rows.colorSigma = static_cast<float>(s.colorSigma);
-    rows.intensity = static_cast<float>(s.intensity);
-    for (int y = y0; y < y1; ++y) cpu::isoNoisePixels(img.row(y), 0, y, std::size_t(img.width), img.channels, rows);
+    const cpu::IsoNoiseRows rows{s.seed, thresholds.data(), thresholds.size(), static_cast<float>(s.colorSigma),
+                                 static_cast<float>(s.intensity)};
+    loop(img.height, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y)
+            cpu::isoNoisePixels(img.row(y), 0, y, std::size_t(img.width), img.channels, rows);
+    });
 }
 
 // The luma through `lut`, Cr and Cb kept.
@@ -674,8 +677,7 @@ void applyPixelStep(Image& img, const PixelStep& step, const RowLoop& loop) {
         const Lut lut = brightnessContrastLut(s->alpha, brightnessBeta(p, stepMean(img, *s)));
         loop(img.height, [&](int y0, int y1) { lutRows(img, lut, y0, y1); });
     } else if (const auto* s = std::get_if<IsoNoiseStep>(&step)) {
-        const IsoNoise noise(s->seed, isoNoiseLambda(img, s->intensity));
-        loop(img.height, [&](int y0, int y1) { isoNoiseRows(img, *s, noise, y0, y1); });
+        applyIsoNoise(img, *s, loop);
     } else if (const auto* s = std::get_if<EqualizeStep>(&step)) {
         const std::array<Lut, 3> luts = equalizeTables(img, *s);
         if (s->byChannels)

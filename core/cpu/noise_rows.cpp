@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "cpu/noise_rows.h"
+#include "cpu/pixel_lanes-inl.h"
 #include "philox.h"
 #include "plan.h"
 #include "shared_maths.h"
@@ -202,20 +203,14 @@ void NoiseImpl(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, std::
         }
         hn::Vec<D8> r, g, b, a;
         std::uint8_t* q = p + CN * i;
-        if constexpr (CN == 3)
-            hn::LoadInterleaved3(d8, q, r, g, b);
-        else
-            hn::LoadInterleaved4(d8, q, r, g, b, a);
+        lanes::loadPixels<CN>(q, r, g, b, a);
         const auto moved = [&](hn::Vec<D8> v, VI by) {  // saturated to 0..255
             return hn::DemoteTo(d8, hn::Add(hn::PromoteTo(di, v), by));
         };
         r = moved(r, dr);
         g = moved(g, dg);
         b = moved(b, db);
-        if constexpr (CN == 3)
-            hn::StoreInterleaved3(r, g, b, d8, q);
-        else
-            hn::StoreInterleaved4(r, g, b, a, d8, q);
+        lanes::storePixels<CN>(q, r, g, b, a);
     }
     done = i;
 }
@@ -232,10 +227,6 @@ void IsoNoiseImpl(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, co
     const D8 d8;
     const std::size_t N = hn::Lanes(du);
     const PhiloxKey key = philoxKey(rows.seed);
-    // Unsigned comparisons as signed ones with the top bit flipped on both sides.
-    std::vector<std::int32_t> biased(rows.thresholdCount);
-    for (std::size_t k = 0; k < biased.size(); ++k)
-        biased[k] = static_cast<std::int32_t>(rows.thresholds[k] ^ 0x80000000u);
     const VF by255 = hn::Set(df, 255.0f), zero = hn::Zero(df), one = hn::Set(df, 1.0f), half = hn::Set(df, 0.5f);
     const VF two = hn::Set(df, 2.0f), epsilon = hn::Set(df, FLT_EPSILON), sixty = hn::Set(df, 60.0f);
     const VF sigma = hn::Set(df, rows.colorSigma), intensity = hn::Set(df, rows.intensity);
@@ -244,19 +235,20 @@ void IsoNoiseImpl(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, co
     for (; i + N <= n; i += N) {
         VU w0, w1, w2, w3;
         philoxWords(key, x0 + static_cast<int>(i), y, w0, w1, w2, w3);
+        // Unsigned comparisons as signed ones with the top bit flipped on both sides.
         const VI u = hn::BitCast(di, hn::Xor(w0, hn::Set(du, 0x80000000u)));
         VI count = hn::Zero(di);
         const VI oneCount = hn::Set(di, 1);
-        for (const std::int32_t t : biased) count = hn::Add(count, hn::IfThenZeroElse(hn::Lt(u, hn::Set(di, t)), oneCount));
+        for (std::size_t k = 0; k < rows.thresholdCount; ++k) {
+            const VI t = hn::Set(di, static_cast<std::int32_t>(rows.thresholds[k] ^ 0x80000000u));
+            count = hn::Add(count, hn::IfThenZeroElse(hn::Lt(u, t), oneCount));
+        }
         VF normal, unused;
         normals(w2, w3, normal, unused);
 
         hn::Vec<D8> r8, g8, b8, a8;
         std::uint8_t* q = p + CN * i;
-        if constexpr (CN == 3)
-            hn::LoadInterleaved3(d8, q, r8, g8, b8);
-        else
-            hn::LoadInterleaved4(d8, q, r8, g8, b8, a8);
+        lanes::loadPixels<CN>(q, r8, g8, b8, a8);
         const VF r = hn::Div(hn::ConvertTo(df, hn::PromoteTo(di, r8)), by255);
         const VF g = hn::Div(hn::ConvertTo(df, hn::PromoteTo(di, g8)), by255);
         const VF b = hn::Div(hn::ConvertTo(df, hn::PromoteTo(di, b8)), by255);
@@ -302,10 +294,7 @@ void IsoNoiseImpl(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, co
         b8 = pick(p1, p1, t3, p2, p2, t2);
         g8 = pick(t3, p2, p2, t2, p1, p1);
         r8 = pick(p2, t2, p1, p1, t3, p2);
-        if constexpr (CN == 3)
-            hn::StoreInterleaved3(r8, g8, b8, d8, q);
-        else
-            hn::StoreInterleaved4(r8, g8, b8, a8, d8, q);
+        lanes::storePixels<CN>(q, r8, g8, b8, a8);
     }
     done = i;
 }

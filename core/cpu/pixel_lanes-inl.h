@@ -1,6 +1,7 @@
-// Pixels in 32-bit lanes, for the colour kernels of core/cpu (colour_rows.cpp, lab_rows.cpp): the
-// bytes of N pixels (N the 32-bit lanes of a vector) loaded de-interleaved into quarter-width
-// vectors, widened to 32 bits, narrowed back with saturation, stored interleaved (alpha kept).
+// Pixels in 32-bit lanes, for the kernels of core/cpu (colour_rows.cpp, lab_rows.cpp,
+// noise_rows.cpp): the bytes of N pixels (N the 32-bit lanes of a vector) loaded de-interleaved
+// into quarter-width vectors, widened to 32 bits, narrowed back with saturation, stored interleaved
+// (alpha kept).
 // Highway's per-target header: included once per SIMD target by a file that foreach_target.h
 // compiles for each (hence the toggled guard, as Highway's own -inl.h headers have).
 
