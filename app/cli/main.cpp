@@ -15,6 +15,11 @@
 
 #if defined(AUGLAB_HAVE_GL)
 #include <QGuiApplication>
+
+#include <optional>
+#include <thread>
+
+#include "gl_context.h"
 #endif
 
 int main(int argc, char** argv) {
@@ -39,8 +44,14 @@ int main(int argc, char** argv) {
     qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& msg) {
         if (type == QtCriticalMsg || type == QtFatalMsg) std::fprintf(stderr, "%s\n", qPrintable(msg));
     });
+    // Started when a command first makes an OpenGL context (the GL backend, `info`, `auto`), on
+    // this thread, which Qt requires: the CPU backend's commands never pay for Qt's platform.
     int qtArgc = 1;
-    QGuiApplication qtApp(qtArgc, argv);
+    std::optional<QGuiApplication> qtApp;
+    const std::thread::id mainThread = std::this_thread::get_id();
+    auglab::setGuiApplicationStarter([&] {
+        if (!qtApp && std::this_thread::get_id() == mainThread) qtApp.emplace(qtArgc, argv);
+    });
 #endif
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {

@@ -10,7 +10,19 @@
 
 namespace auglab {
 
+namespace {
+std::function<void()>& guiStarter() {
+    static std::function<void()> start;
+    return start;
+}
+}  // namespace
+
+void setGuiApplicationStarter(std::function<void()> start) {
+    guiStarter() = std::move(start);
+}
+
 GlContext::GlContext() {
+    if (!QGuiApplication::instance() && guiStarter()) guiStarter()();
     if (!QGuiApplication::instance())
         throw RuntimeError("OpenGL needs a QGuiApplication in this process");
     QSurfaceFormat format;

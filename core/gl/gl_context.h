@@ -1,6 +1,7 @@
 #pragma once
 // An offscreen OpenGL 3.3 core context with its surface, owned together.
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -8,6 +9,13 @@ class QOpenGLContext;
 class QOffscreenSurface;
 
 namespace auglab {
+
+/// How a process that does not always need Qt's GUI starts it on first use: `start` is called when
+/// a context is made and no QGuiApplication exists yet. The CLI registers one so that a command on
+/// the CPU backend never pays Qt's platform start-up (fonts, the platform plugin: milliseconds a
+/// process). `start` may leave none (another thread than the one that can own it): OpenGL is then
+/// unavailable with that reason.
+void setGuiApplicationStarter(std::function<void()> start);
 
 class GlContext {
 public:
