@@ -35,6 +35,8 @@ using V32 = hn::Vec<D32>;
 
 using lanes::loadPixels;
 using lanes::narrow;
+using lanes::roundInRange;
+using lanes::truncInRange;
 using lanes::storePixels;
 using lanes::wide;
 
@@ -189,10 +191,11 @@ void GrayBlendImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, float alpha, flo
     const DF df;
     const std::size_t N = hn::Lanes(d);
     const auto va = hn::Set(df, alpha), vb = hn::Set(df, beta);
-    const auto lo = hn::Zero(df), hi = hn::Set(df, 255.0f);
+    const auto hi = hn::Set(df, 255.0f);
+    // Clamping to 255 before the rounding is clamping after it (255 is whole); below 0 the narrowing
+    // saturates.
     const auto blend = [&](V32 c, hn::Vec<DF> gb) {
-        const auto v = hn::Round(hn::MulAdd(hn::ConvertTo(df, c), va, gb));
-        return narrow(hn::ConvertTo(d, hn::Min(hn::Max(v, lo), hi)));
+        return narrow(roundInRange(hn::Min(hn::MulAdd(hn::ConvertTo(df, c), va, gb), hi)));
     };
     for (; i + N <= n; i += N) {
         V8 r, g, b, a;
@@ -311,7 +314,12 @@ void ChannelMatrix(const std::uint8_t* src, std::uint8_t* dst, std::size_t n, in
         ChannelMatrixImpl<3>(src, dst, n, m);
 }
 
-template <int CN>
+// The forms of an HSV step's tables the kernel is compiled for: any (gathered where analyseHsvTables
+// found no form), a hue rotation with the saturation and value left as they are (ColorJitter's hue),
+// and a hue rotation with clamped saturation and value shifts (HueSaturationValue).
+enum HsvForm { kHsvAny, kHsvRotation, kHsvShifts };
+
+template <int CN, int kForm>
 void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) {
     std::size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR && HWY_NATIVE_FMA
@@ -326,7 +334,7 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
     // v and diff in 1..255 (the exhaustive test of this kernel checks it; a zero max or spread
     // multiplies a zero, as the tables' 0 entries do).
     const auto divisor = [&](hn::Vec<DF> numerator, V32 by) {
-        return hn::ConvertTo(d, hn::Round(hn::Div(numerator, hn::ConvertTo(df, hn::Max(by, hn::Set(d, 1))))));
+        return roundInRange(hn::Div(numerator, hn::ConvertTo(df, hn::Max(by, hn::Set(d, 1)))));
     };
     const auto sNumerator = hn::Set(df, 1044480.0f), hNumerator = hn::Set(df, 122880.0f);
     const V32 round12 = hn::Set(d, 1 << 11), zero = hn::Zero(d);
@@ -338,6 +346,9 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
     const V32 rotation = hn::Set(d, rotate ? t.hueRotation : 0), v180 = hn::Set(d, 180),
               v255 = hn::Set(d, 255);
     const V32 satBy = hn::Set(d, satAdd ? t.satAdd : 0), valBy = hn::Set(d, valAdd ? t.valAdd : 0);
+    // Lanes where a shift leaves 0 at 0 (the table keeps gray gray): all, or none.
+    const auto keeps = [&](bool keepsZero) { return hn::Eq(hn::Set(d, keepsZero ? 0 : 1), zero); };
+    const auto satKeeps = keeps(t.satKeepsZero), valKeeps = keeps(t.valKeepsZero);
     for (; i + N <= n; i += N) {
         V8 r8, g8, b8, a;
         loadPixels<CN>(p + CN * i, r8, g8, b8, a);
@@ -351,21 +362,29 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
                                           hn::Add(hn::Sub(r, g), hn::ShiftLeft<2>(diff))));
         V32 h = hn::ShiftRight<12>(hn::Add(hn::Mul(hueNum, divisor(hNumerator, diff)), round12));
         h = hn::Add(h, hn::IfThenElseZero(hn::Lt(h, zero), hn::Set(d, 180)));
-        const V32 H = rotate ? hn::IfThenElse(hn::Lt(hn::Add(h, rotation), v180), hn::Add(h, rotation),
-                                              hn::Sub(hn::Add(h, rotation), v180))
-                             : hn::GatherIndex(d, t.hue.data(), h);
-        const auto shifted = [&](V32 x, V32 by, bool keepsZero) {
-            const V32 y = hn::Min(hn::Max(hn::Add(x, by), zero), v255);
-            return keepsZero ? hn::IfThenElseZero(hn::Ne(x, zero), y) : y;
+        const auto rotated = [&] {
+            const V32 hr = hn::Add(h, rotation);
+            return hn::IfThenElse(hn::Lt(hr, v180), hr, hn::Sub(hr, v180));
         };
-        const V32 S = satAdd ? shifted(s, satBy, t.satKeepsZero) : hn::GatherIndex(d, t.sat.data(), s);
-        const V32 V = valAdd ? shifted(v, valBy, t.valKeepsZero) : hn::GatherIndex(d, t.val.data(), v);
+        const auto shifted = [&](V32 x, V32 by, hn::Mask<D32> keepsZero) {
+            const V32 y = hn::Min(hn::Max(hn::Add(x, by), zero), v255);
+            return hn::IfThenElse(hn::And(keepsZero, hn::Eq(x, zero)), zero, y);
+        };
+        V32 H, S, V;
+        if constexpr (kForm == kHsvRotation) {
+            H = rotated(), S = s, V = v;
+        } else if constexpr (kForm == kHsvShifts) {
+            H = rotated(), S = shifted(s, satBy, satKeeps), V = shifted(v, valBy, valKeeps);
+        } else {
+            H = rotate ? rotated() : hn::GatherIndex(d, t.hue.data(), h);
+            S = satAdd ? shifted(s, satBy, satKeeps) : hn::GatherIndex(d, t.sat.data(), s);
+            V = valAdd ? shifted(v, valBy, valKeeps) : hn::GatherIndex(d, t.val.data(), v);
+        }
         const auto fs = hn::Mul(hn::ConvertTo(df, S), by255);
         const auto fv = hn::Mul(hn::ConvertTo(df, V), by255);
         auto fh = hn::Mul(hn::ConvertTo(df, H), sector6);
-        const auto pre = hn::Trunc(fh);
-        fh = hn::Sub(fh, pre);
-        V32 sector = hn::ConvertTo(d, pre);  // 0..8 for H <= 255
+        V32 sector = truncInRange(fh);  // 0..8 for H <= 255
+        fh = hn::Sub(fh, hn::ConvertTo(df, sector));
         sector = hn::IfThenElse(hn::Lt(sector, hn::Set(d, 6)), sector, hn::Sub(sector, hn::Set(d, 6)));
         const auto t0 = fv;
         const auto t1 = hn::Mul(fv, hn::Sub(one, fs));
@@ -380,7 +399,7 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
                 m0, s0,
                 hn::IfThenElse(m1, s1,
                                hn::IfThenElse(m2, s2, hn::IfThenElse(m3, s3, hn::IfThenElse(m4, s4, s5)))));
-            return narrow(hn::ConvertTo(d, hn::Mul(x, times255)));  // truncated, then 0..255
+            return narrow(truncInRange(hn::Mul(x, times255)));  // truncated, then 0..255
         };
         const V8 ob = pick(t1, t1, t3, t0, t0, t2);
         const V8 og = pick(t3, t0, t0, t2, t1, t1);
@@ -399,11 +418,23 @@ void HsvImpl(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) 
     }
 }
 
+template <int CN>
+void HsvOf(std::uint8_t* HWY_RESTRICT p, std::size_t n, const HsvTables32& t) {
+    const bool rotate = t.hueRotation >= 0, satAdd = t.satAdd != HsvTables32::kNoAdd,
+               valAdd = t.valAdd != HsvTables32::kNoAdd;
+    if (rotate && t.satAdd == 0 && t.valAdd == 0)  // shifts by 0: the tables are the identity
+        HsvImpl<CN, kHsvRotation>(p, n, t);
+    else if (rotate && satAdd && valAdd)
+        HsvImpl<CN, kHsvShifts>(p, n, t);
+    else
+        HsvImpl<CN, kHsvAny>(p, n, t);
+}
+
 void Hsv(std::uint8_t* HWY_RESTRICT p, std::size_t n, int channels, const HsvTables32& t) {
     if (channels == 4)
-        HsvImpl<4>(p, n, t);
+        HsvOf<4>(p, n, t);
     else
-        HsvImpl<3>(p, n, t);
+        HsvOf<3>(p, n, t);
 }
 
 std::uint64_t SumBytes(const std::uint8_t* HWY_RESTRICT p, std::size_t n) {
@@ -457,8 +488,7 @@ void FloatsToBytes(const float* HWY_RESTRICT src, std::uint8_t* HWY_RESTRICT dst
     const std::size_t N = hn::Lanes(df);
     const auto lo = hn::Set(df, -1.0f), hi = hn::Set(df, 256.0f);
     for (; i + N <= n; i += N)
-        hn::StoreU(narrow(hn::ConvertTo(D32(), hn::Round(hn::Min(hn::Max(hn::LoadU(df, src + i), lo), hi)))),
-                   D8(), dst + i);
+        hn::StoreU(narrow(roundInRange(hn::Min(hn::Max(hn::LoadU(df, src + i), lo), hi))), D8(), dst + i);
 #endif
     for (; i < n; ++i) {
         const float r = std::nearbyint(std::clamp(src[i], -1.0f, 256.0f));
@@ -519,7 +549,7 @@ bool FusedConvolveBytes(const std::uint8_t* const* HWY_RESTRICT rows, const floa
         auto acc = hn::Zero(df);
         for (int t = 0; t < taps; ++t)
             acc = hn::MulAdd(hn::Set(df, k[t]), hn::ConvertTo(df, wide(hn::LoadU(D8(), rows[t] + i))), acc);
-        hn::StoreU(narrow(hn::ConvertTo(D32(), hn::Round(hn::Min(hn::Max(acc, lo), hi)))), D8(), out + i);
+        hn::StoreU(narrow(roundInRange(hn::Min(hn::Max(acc, lo), hi))), D8(), out + i);
     }
     for (; i < n; ++i) {
         float acc = 0.0f;
