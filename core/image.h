@@ -66,6 +66,16 @@ struct Image {
     bool hasAlpha() const { return channels == 4; }
 };
 
+/// A rectangle of an image's pixels: columns [x, x + width), rows [y, y + height).
+struct PixelRect {
+    int x = 0, y = 0, width = 0, height = 0;
+    bool empty() const { return width <= 0 || height <= 0; }
+    bool contains(const PixelRect& o) const {
+        return o.x >= x && o.y >= y && o.x + o.width <= x + width && o.y + o.height <= y + height;
+    }
+    bool operator==(const PixelRect&) const = default;
+};
+
 /// Read-only pixels of an Image or of memory AugLab does not own (a NumPy array the Python module
 /// renders from without copying it: SourceLevels' borrowed source). Pixels are interleaved and
 /// rows `stride` bytes apart; `size` is the bytes that may be read from `data` on.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,20 @@ JpegHeader readJpegHeader(const std::vector<std::uint8_t>& bytes, const std::str
 /// `header` is readJpegHeader's for these bytes (read once by the caller, which checks it first).
 Image decodeJpeg(const std::vector<std::uint8_t>& bytes, const std::string& name, const JpegHeader& header,
                  int scaleLevel);
+
+/// Decodes the part of a baseline JPEG that covers `region` (in pixels of the full image) into
+/// `image`, an RGB image of the file's full size that the caller allocated: the scanlines above the
+/// region are only entropy-decoded (jpeg_skip_scanlines), those below not at all, and the iMCU
+/// columns beside it are not transformed (jpeg_crop_scanline). It writes a margin of one iMCU around
+/// `region` (clipped to the image; columns widened to iMCU boundaries) and returns that rectangle;
+/// the region's pixels are the whole file's decode (decodeJpeg), the margin's outermost ones may not
+/// be (the smooth chroma upsampling takes the edge of what it decodes for the image's), and the rest
+/// of `image` is left as it was. Returns nullopt, writing nothing, for a progressive file (its
+/// coefficients are all buffered before the first row) or another colour space than YCbCr, RGB or
+/// gray: the caller then decodes in full. Corrupt data throws InputError naming the file; warnings
+/// are accepted as decodeJpeg accepts them, and a corrupt scan below the region goes unseen.
+std::optional<PixelRect> decodeJpegRegion(const std::vector<std::uint8_t>& bytes, const std::string& name,
+                                          const PixelRect& region, Image& image);
 
 /// Encodes RGB(A) pixels (alpha ignored) as a baseline JPEG with 4:2:0 chroma subsampling, the
 /// default of cv2.imwrite and Pillow. quality 1..100.

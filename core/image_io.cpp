@@ -428,6 +428,14 @@ ImageInfo probeImage(const fs::path& path) {
     fail(name, "not a readable JPEG (no frame header)");
 }
 
+ImageFile readImageFile(const fs::path& path) {
+    ImageFile file;
+    file.name = shown(path);
+    file.bytes = readFileBytes(path);
+    file.info = inspect(file.bytes, file.name, false).info;
+    return file;
+}
+
 LoadedImage decodeImage(const std::vector<std::uint8_t>& bytes, const std::string& name, int maxLevel) {
     const Inspected inspected = inspect(bytes, name, true);
     LoadedImage loaded;
@@ -453,11 +461,32 @@ LoadedImage decodeImage(const std::vector<std::uint8_t>& bytes, const std::strin
     }
     loaded.fileWidth = inspected.info.width;
     loaded.fileHeight = inspected.info.height;
+    loaded.decoded = {0, 0, loaded.image.width, loaded.image.height};
     if (loaded.level == 0 && (loaded.image.width != loaded.fileWidth || loaded.image.height != loaded.fileHeight)) {
         fail(name, "the header says " + std::to_string(loaded.fileWidth) + "x" + std::to_string(loaded.fileHeight) +
                        " but the image decodes as " + std::to_string(loaded.image.width) + "x" +
                        std::to_string(loaded.image.height));
     }
+    return loaded;
+}
+
+LoadedImage decodeImageRegion(const std::vector<std::uint8_t>& bytes, const std::string& name,
+                              const PixelRect& region) {
+    const Inspected inspected = inspect(bytes, name, true);
+    const PixelRect whole{0, 0, inspected.info.width, inspected.info.height};
+    if (inspected.codec != Codec::Jpeg || region.empty() || !whole.contains(region) || region == whole)
+        return decodeImage(bytes, name);
+    const codecs::JpegHeader header = codecs::readJpegHeader(bytes, name);
+    if (header.cmyk || header.width != whole.width || header.height != whole.height)
+        return decodeImage(bytes, name);  // refused there, or (a header that disagrees) checked there
+    LoadedImage loaded;
+    loaded.image = Image(whole.width, whole.height, 3, Image::Uninitialised{});
+    const std::optional<PixelRect> written = codecs::decodeJpegRegion(bytes, name, region, loaded.image);
+    if (!written) return decodeImage(bytes, name);  // progressive: decoded whole
+    loaded.fileChannels = header.gray ? 1 : 3;
+    loaded.fileWidth = whole.width;
+    loaded.fileHeight = whole.height;
+    loaded.decoded = *written;
     return loaded;
 }
 

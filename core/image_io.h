@@ -29,6 +29,8 @@ struct LoadedImage {
     /// sizes): 0 unless a reduced decode was asked for and the format allows it.
     int level = 0;
     int fileWidth = 0, fileHeight = 0;  ///< the file's full size
+    /// The part of `image` that holds the file's pixels: all of it, except after decodeImageRegion.
+    PixelRect decoded;
 };
 
 /// The file name extensions AugLab reads as images (lower case, with the dot), and whether a path
@@ -50,9 +52,27 @@ LoadedImage loadImage(const std::filesystem::path& path, int maxLevel = 0);
 /// Same as loadImage for bytes already in memory; `name` is used in error messages.
 LoadedImage decodeImage(const std::vector<std::uint8_t>& bytes, const std::string& name, int maxLevel = 0);
 
+/// decodeImage at full size for a caller that reads only `region` of the image (the source pixels a
+/// sample's first warp reads: planSourceRegion): a baseline JPEG decodes only the rows and columns
+/// that cover it (codecs::decodeJpegRegion), and the rest of the image is left unset;
+/// LoadedImage::decoded says which part holds the file's pixels (at least `region`, which equals the
+/// whole decode's pixels there). Other files decode whole. The same checks and errors as decodeImage.
+LoadedImage decodeImageRegion(const std::vector<std::uint8_t>& bytes, const std::string& name,
+                              const PixelRect& region);
+
 /// The header of `bytes` (the whole file, or its beginning: then truncation is not checked),
 /// with the same checks as decoding that need no pixels (format, size limit, CMYK). Throws InputError.
 ImageInfo readImageInfo(const std::vector<std::uint8_t>& bytes, const std::string& name);
+
+/// A whole file read once, with what its header says (readImageInfo): what a caller that must know
+/// the size before it decodes (decodeImageRegion) holds. `name` is the path as errors show it.
+struct ImageFile {
+    std::vector<std::uint8_t> bytes;
+    std::string name;
+    ImageInfo info;
+};
+/// Throws InputError naming the file, as probeImage.
+ImageFile readImageFile(const std::filesystem::path& path);
 
 /// The header of a file, reading only its beginning (the whole file only when a JPEG's frame
 /// header sits unusually far in, behind large metadata). Throws InputError naming the file.

@@ -427,6 +427,53 @@ bool planIsCopy(const Plan& plan, int srcWidth, int srcHeight) {
            s.width == srcWidth && s.height == srcHeight && w.inputWidth == srcWidth && w.inputHeight == srcHeight;
 }
 
+std::optional<PixelRect> planSourceRegion(const Plan& plan, int srcWidth, int srcHeight) {
+    if (plan.stages.empty() || srcWidth <= 0 || srcHeight <= 0) return std::nullopt;
+    for (const PlanStage& stage : plan.stages)
+        for (const PixelStep& step : stage.ops)
+            if (std::holds_alternative<MixStep>(step)) return std::nullopt;
+    const PlanStage& first = plan.stages.front();
+    const WarpStep& w = first.warp;
+    if (w.copy || w.gather || w.remap || w.sourceLevel != 0 || w.inputWidth != srcWidth ||
+        w.inputHeight != srcHeight || first.width <= 0 || first.height <= 0)
+        return std::nullopt;
+    // An affine map takes the output rectangle to a parallelogram, a projective one whose
+    // denominator keeps its sign over it to a convex quadrilateral: the corners bound every
+    // position. Corners one pixel outside the output cover the half-pixel conventions.
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (const double cy : {-1.0, static_cast<double>(first.height)})
+        for (const double cx : {-1.0, static_cast<double>(first.width)}) {
+            double sx = 0, sy = 0;
+            if (w.projective) {
+                const auto& h = w.homography;
+                const double d = h[6] * cx + h[7] * cy + h[8];
+                if (!(d > 0)) return std::nullopt;
+                sx = (h[0] * cx + h[1] * cy + h[2]) / d;
+                sy = (h[3] * cx + h[4] * cy + h[5]) / d;
+            } else {
+                const auto& m = w.inverse;
+                sx = m[0] * cx + m[1] * cy + m[2];
+                sy = m[3] * cx + m[4] * cy + m[5];
+            }
+            x0 = std::min(x0, sx), x1 = std::max(x1, sx), y0 = std::min(y0, sy), y1 = std::max(y1, sy);
+        }
+    // The taps of a linear sample are floor(p) and floor(p) + 1, a nearest one's round(p); positions
+    // are fixed point (1/32, 1/1024 pixel) or double: 4 pixels cover both with room.
+    constexpr double margin = 4;
+    const double limit = 4.0 * std::max(srcWidth, srcHeight);
+    if (!(x0 > -limit && y0 > -limit && x1 < limit && y1 < limit)) return std::nullopt;  // NaN too
+    const int left = static_cast<int>(std::floor(x0 - margin)), top = static_cast<int>(std::floor(y0 - margin));
+    const int right = static_cast<int>(std::ceil(x1 + margin)) + 1, bottom = static_cast<int>(std::ceil(y1 + margin)) + 1;
+    const bool outside = left < 0 || top < 0 || right > srcWidth || bottom > srcHeight;
+    if (outside && w.border != BorderMode::Constant && w.border != BorderMode::Replicate) return std::nullopt;
+    PixelRect r;
+    r.x = std::clamp(left, 0, srcWidth - 1);
+    r.y = std::clamp(top, 0, srcHeight - 1);
+    r.width = std::clamp(right, r.x + 1, srcWidth) - r.x;
+    r.height = std::clamp(bottom, r.y + 1, srcHeight) - r.y;
+    return r;
+}
+
 std::array<std::uint32_t, 4> pixelNoiseWords(std::uint64_t seed, int x, int y) {
     return philox4x32({static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), 0x6e6f6973u, 0},
                       philoxKey(seed));

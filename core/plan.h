@@ -389,6 +389,15 @@ Plan buildFullPlan(const Replay& replay, int srcWidth, int srcHeight);
 /// source (no gather, remap or projective map) and runs no pixel step.
 bool planIsCopy(const Plan& plan, int srcWidth, int srcHeight);
 
+/// The part of a srcWidth x srcHeight source that `plan` reads: every tap of its first warp, with a
+/// margin of a few pixels, clipped to the source. A decoder may leave the rest unset
+/// (decodeImageRegion) and the plan renders the same bytes. nullopt where the plan may read any of
+/// the source: a copy, a gather or remap, a mixing step (which may take the source for a partner), a
+/// stage reading a reduced level, or a border that reflects or wraps taps that fall outside the
+/// source back in (constant and replicate borders are clipped: the taps they replace, or the edge
+/// pixels they repeat, lie inside the clipped rectangle).
+std::optional<PixelRect> planSourceRegion(const Plan& plan, int srcWidth, int srcHeight);
+
 /// Noise of pixel (x, y) of a random fill or of noise: Philox4x32 keyed by `seed`.
 std::array<std::uint32_t, 4> pixelNoiseWords(std::uint64_t seed, int x, int y);
 

@@ -2,7 +2,7 @@
 # Installs the Debian packages AugLab needs, if any are missing. Uses sudo when not root.
 set -euo pipefail
 packages=(cmake g++ make pkg-config ccache qt6-base-dev libqt6opengl6-dev libgl-dev libstb-dev
-          libturbojpeg0-dev libspng-dev libhwy-dev libwebp-dev libpugixml-dev libyaml-cpp-dev nlohmann-json3-dev libopencv-dev
+          libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev libhwy-dev libwebp-dev libpugixml-dev libyaml-cpp-dev nlohmann-json3-dev libopencv-dev
           xvfb xauth python3 python3-jsonschema python3-venv clang libclang-rt-dev
           python3-dev pybind11-dev libdlpack-dev python3-numpy python3-pytest)
 missing=()

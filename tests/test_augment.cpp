@@ -18,6 +18,8 @@
 
 #include <filesystem>
 #include <map>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "augment_test_support.h"
 #include "cli_test_support.h"
@@ -62,6 +64,7 @@ private slots:
     void memoryBoundKeepsOutputs();
     void interruptedRunLeavesWholeFilesAndResumes();
     void jpegDropsAlphaWithNote();
+    void jpegsDecodeOnlyWhatTheSamplesRead();
     void yoloLabelsFollowEveryOutput();
     void cocoLabelsInOneFile();
     void maskFolderIsLabelsNotInputs();
@@ -481,6 +484,38 @@ void TestAugment::jpegDropsAlphaWithNote() {
     QCOMPARE(png.code, 0);
     QVERIFY(!png.err.contains("alpha"));
     QCOMPARE(loadImage(native(d.filePath("png/a_aug0.png"))).image.channels, 4);  // PNG keeps it
+}
+
+void TestAugment::jpegsDecodeOnlyWhatTheSamplesRead() {
+    // A baseline JPEG is decoded only where the copies' first warps read it (crops, zooms): the
+    // outputs are still `apply`'s, which decodes the whole file. Progressive and gray files too.
+    QTemporaryDir d;
+    const QString in = d.filePath("in"), preset = d.filePath("crop.auglab.json");
+    QVERIFY(writeBytes(preset, R"({"format": "auglab-preset", "version": 1, "seed": 9, "pipeline": [
+        {"op": "random_resized_crop", "size": [64, 64], "p": 1}, {"op": "horizontal_flip", "p": 0.5},
+        {"op": "color_jitter", "p": 0.8}, {"op": "coarse_dropout", "p": 0.5},
+        {"op": "affine", "scale_x": [1, 1.5], "scale_y": [1, 1.5], "rotate_deg": [-20, 20], "border": "constant"}]})"));
+    writePhoto(in + "/coffee.jpg", "coffee.png", 333, 250);
+    writePhoto(in + "/astronaut.jpg", "astronaut.png", 300, 300);
+    const cv::Mat photo = toMat(photoCrop("rocket.jpg", 256, 200, 3));
+    cv::Mat gray;
+    cv::cvtColor(photo, gray, cv::COLOR_RGB2GRAY);
+    QVERIFY(cv::imwrite(native(in + "/progressive.jpg"), photo, {cv::IMWRITE_JPEG_PROGRESSIVE, 1}));
+    QVERIFY(cv::imwrite(native(in + "/gray.jpg"), gray));
+    const QString out = d.filePath("out");
+    const Run r = cli({"augment", "--preset", preset, "--input", in, "--output", out, "--backend", "cpu", "--copies",
+                       "3", "--format", "png"});
+    QCOMPARE(r.code, 0);
+    const Manifest m = readManifest(out);
+    QCOMPARE(m.ok.size(), 12);
+    for (const QJsonObject& line : m.ok) {
+        const QString applied = d.filePath("apply.png");
+        const Run a = cli({"apply", "--preset", preset, "--image", in + "/" + line["input"].toString(), "--index",
+                           QString::number(line["index"].toInteger()), "--backend", "cpu", "--out", applied});
+        QCOMPARE(a.code, 0);
+        QVERIFY2(readAll(applied) == readAll(out + "/" + line["output"].toString()),
+                 qPrintable(line["output"].toString()));
+    }
 }
 
 // A labelled dataset of two photos: YOLO (images/ and labels/, data.yaml), a preset that moves boxes.

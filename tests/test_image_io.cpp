@@ -2,9 +2,12 @@
 // files, a corpus of broken files (each a clear InputError naming the file), and Unicode paths.
 
 #include <stb_image.h>
+#include <turbojpeg.h>
 #include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <random>
 
 #include "atomic_file.h"
 #include "image_io.h"
@@ -23,6 +26,8 @@ private slots:
     void grayJpeg();
     void scaledJpegDecode_data();
     void scaledJpegDecode();
+    void regionDecodeIsTheWholeDecode_data();
+    void regionDecodeIsTheWholeDecode();
     void palettePng_data();
     void palettePng();
     void probeReadsHeadersOnly();
@@ -132,6 +137,85 @@ void TestImageIo::scaledJpegDecode() {
     const LoadedImage png = loadImage(sample("chelsea.png"), 3);
     QCOMPARE(png.level, 0);
     QCOMPARE(png.image.width, 451);
+}
+
+namespace {
+
+// A JPEG with the chroma subsampling asked for, written by TurboJPEG (OpenCV 4.6 writes 4:2:0 only).
+Bytes tjJpeg(const Image& rgb, int subsampling, int quality) {
+    tjhandle h = tjInitCompress();
+    unsigned char* out = nullptr;
+    unsigned long size = 0;
+    const int status = tjCompress2(h, rgb.pixels.data(), rgb.width, static_cast<int>(rgb.stride), rgb.height, TJPF_RGB,
+                                   &out, &size, subsampling, quality, TJFLAG_ACCURATEDCT);
+    Bytes b = status == 0 ? Bytes(out, out + size) : Bytes();
+    tjFree(out);
+    tjDestroy(h);
+    return b;
+}
+
+}  // namespace
+
+void TestImageIo::regionDecodeIsTheWholeDecode_data() {
+    QTest::addColumn<QByteArray>("jpeg");
+    QTest::addColumn<bool>("progressive");
+    // Odd sizes, so that the last iMCU row and column are partial.
+    const Image photo = loadImage(sample("coffee.png")).image;
+    Image odd(451, 299, 3, Image::Uninitialised{});
+    for (int y = 0; y < odd.height; ++y) std::copy(photo.at(37, y + 41), photo.at(37 + odd.width, y + 41), odd.row(y));
+    for (const auto& [name, sampling] : std::vector<std::pair<const char*, int>>{
+             {"4:2:0", TJSAMP_420}, {"4:4:4", TJSAMP_444}, {"4:2:2", TJSAMP_422}, {"4:4:0", TJSAMP_440},
+             {"4:1:1", TJSAMP_411}, {"gray", TJSAMP_GRAY}})
+        QTest::newRow(name) << qbytes(tjJpeg(odd, sampling, 93)) << false;
+    const cv::Mat bgr = cv::imread(sample("rocket.jpg").string());
+    QTest::newRow("restart markers") << qbytes(encodeCv(bgr, ".jpg", {cv::IMWRITE_JPEG_QUALITY, 95,
+                                                                      cv::IMWRITE_JPEG_RST_INTERVAL, 3}))
+                                     << false;
+    QTest::newRow("progressive (decoded whole)")
+        << qbytes(encodeCv(bgr, ".jpg", {cv::IMWRITE_JPEG_QUALITY, 90, cv::IMWRITE_JPEG_PROGRESSIVE, 1})) << true;
+}
+
+void TestImageIo::regionDecodeIsTheWholeDecode() {
+    // Any rectangle decoded alone holds the whole decode's pixels, whatever its position against the
+    // iMCU grid (the chroma upsampling reads neighbours across it); a small one decodes less.
+    QFETCH(QByteArray, jpeg);
+    QFETCH(bool, progressive);
+    const Bytes jpg = bytes(jpeg);
+    QVERIFY(!jpg.empty());
+    const LoadedImage whole = decodeImage(jpg, "whole.jpg");
+    const int W = whole.image.width, H = whole.image.height;
+    const PixelRect all{0, 0, W, H};
+    QCOMPARE(whole.decoded, all);
+    std::mt19937 rng(11);
+    std::vector<PixelRect> regions{{0, 0, 1, 1}, {W - 1, H - 1, 1, 1}, {0, H / 2, W, 1}, {W / 2, 0, 1, H},
+                                   {17, 33, 16, 16}, {8, 8, W - 16, H - 16}, all};
+    for (int i = 0; i < 200; ++i) {
+        const int w = std::uniform_int_distribution<int>(1, W)(rng), h = std::uniform_int_distribution<int>(1, H)(rng);
+        regions.push_back({std::uniform_int_distribution<int>(0, W - w)(rng),
+                           std::uniform_int_distribution<int>(0, H - h)(rng), w, h});
+    }
+    int smaller = 0;
+    for (const PixelRect& r : regions) {
+        const LoadedImage part = decodeImageRegion(jpg, "part.jpg", r);
+        QCOMPARE(part.image.width, W);
+        QCOMPARE(part.image.height, H);
+        QCOMPARE(part.fileChannels, whole.fileChannels);
+        QVERIFY(part.decoded.contains(r));
+        QVERIFY(all.contains(part.decoded));
+        if (progressive) {
+            QCOMPARE(part.decoded, all);
+        } else {
+            // At most one iMCU beyond the region (16 rows; 32 columns in 4:1:1), columns then
+            // aligned to iMCUs.
+            QVERIFY(part.decoded.y >= r.y - 16 && part.decoded.y + part.decoded.height <= r.y + r.height + 16);
+            QVERIFY(part.decoded.x >= r.x - 64 && part.decoded.x + part.decoded.width <= r.x + r.width + 64);
+        }
+        if (part.decoded.width * part.decoded.height < W * H) ++smaller;
+        for (int y = r.y; y < r.y + r.height; ++y)
+            if (!std::equal(part.image.at(r.x, y), part.image.at(r.x + r.width, y), whole.image.at(r.x, y)))
+                QFAIL(qPrintable(QString("row %1 of region %2,%3 %4x%5 differs").arg(y).arg(r.x).arg(r.y).arg(r.width).arg(r.height)));
+    }
+    if (!progressive) QVERIFY2(smaller > 150, qPrintable(QString::number(smaller)));
 }
 
 void TestImageIo::palettePng_data() {

@@ -14,6 +14,7 @@
 #include "geometry.h"
 #include "host_steps.h"
 #include "plan_builder.h"
+#include "preset.h"
 #include "realism.h"
 #include "sampler.h"
 #include "test_support.h"
@@ -78,6 +79,8 @@ private slots:
     void wholePixelRemapsAreCopies();
     void wholeNumberMapsAsIntegers();
     void hostStepsSplitTheirPlans();
+    void sourceRegionHoldsEveryTap_data();
+    void sourceRegionHoldsEveryTap();
 };
 
 void TestRender::geometricOpsFuseIntoOneWarp() {
@@ -945,6 +948,72 @@ void TestRender::wholeNumberMapsAsIntegers() {
                 QCOMPARE(wa.sourceLevel, wb.sourceLevel);
                 QVERIFY(wa.fill == wb.fill && wa.border == wb.border && wa.projective && wb.projective);
             }
+}
+
+void TestRender::sourceRegionHoldsEveryTap_data() {
+    QTest::addColumn<QString>("ops");
+    QTest::addColumn<bool>("partial");  // some samples read only part of the source
+    const auto row = [](const char* name, const char* ops, bool partial) {
+        QTest::newRow(name) << QString(ops) << partial;
+    };
+    row("random_resized_crop", R"({"op": "random_resized_crop", "size": [96, 96]})", true);
+    row("random_resized_crop nearest", R"({"op": "random_resized_crop", "size": [200, 150], "interpolation": "nearest"})", true);
+    row("classification", R"({"op": "random_resized_crop", "size": [64, 64]}, {"op": "horizontal_flip", "p": 0.5},
+        {"op": "color_jitter", "p": 0.8}, {"op": "coarse_dropout", "p": 0.5})", true);
+    row("random_sized_crop", R"({"op": "random_sized_crop"})", true);
+    row("random_crop, flip", R"({"op": "random_crop"}, {"op": "vertical_flip"})", true);
+    row("center_crop, transpose", R"({"op": "center_crop"}, {"op": "transpose"})", true);
+    row("affine constant", R"({"op": "affine", "scale_x": [1.2, 2.5], "scale_y": [1.2, 2.5], "rotate_deg": [-40, 40], "border": "constant"})", true);
+    row("affine replicate", R"({"op": "affine", "scale_x": [1.2, 2.5], "scale_y": [1.2, 2.5], "rotate_deg": [-40, 40], "border": "replicate"})", true);
+    row("affine reflect", R"({"op": "affine", "scale_x": [1.5, 3], "scale_y": [1.5, 3], "translate_x_frac": [-0.2, 0.2], "border": "reflect_101"})", true);
+    row("affine wrap, shrinking", R"({"op": "affine", "scale_x": [0.5, 0.9], "scale_y": [0.5, 0.9], "border": "wrap"})", false);
+    row("perspective", R"({"op": "perspective"}, {"op": "random_crop"})", true);
+    // A pad is a stage of its own (the crop reads the padded frame): the whole source is read.
+    row("pad (reflected) then crop", R"({"op": "pad_if_needed", "min_size": [700, 700]}, {"op": "random_crop", "size": [150, 200]})", false);
+    row("pad (constant) then crop", R"({"op": "pad_if_needed", "min_size": [700, 700], "border": "constant"},
+        {"op": "random_crop", "size": [150, 200]})", false);
+    row("resize", R"({"op": "resize"}, {"op": "brightness_contrast"})", false);
+    row("grid_distortion (a remap)", R"({"op": "grid_distortion"})", false);
+    row("mixup (a partner)", R"({"op": "random_resized_crop", "size": [96, 96]}, {"op": "mixup"})", false);
+}
+
+void TestRender::sourceRegionHoldsEveryTap() {
+    // planSourceRegion: a source whose pixels outside the region are noise renders the same bytes
+    // as the whole source, for every kind of first warp and border.
+    QFETCH(QString, ops);
+    QFETCH(bool, partial);
+    const Pipeline pipeline = parsePreset(R"({"format": "auglab-preset", "version": 1, "seed": 3, "pipeline": [)" +
+                                          ops.toStdString() + "]}")
+                                  .pipeline;
+    const Image src = loadImage(samplePath("coffee.png")).image;  // 600 x 400
+    const PixelRect all{0, 0, src.width, src.height};
+    SourceLevels whole(src);
+    CpuBackend cpu(1);
+    std::mt19937 noise(5);
+    int regions = 0, smaller = 0;
+    for (std::uint64_t i = 0; i < 40; ++i) {
+        const Replay replay = samplePipeline(pipeline, 3, i, src.width, src.height);
+        const std::optional<PixelRect> r = planSourceRegion(buildFullPlan(replay, src.width, src.height),
+                                                             src.width, src.height);
+        if (!r) continue;
+        ++regions;
+        QVERIFY(!r->empty() && all.contains(*r));
+        if (r->width * r->height < src.width * src.height) ++smaller;
+        Image poisoned = src;
+        for (int y = 0; y < src.height; ++y)
+            for (int x = 0; x < src.width; ++x)
+                if (x < r->x || y < r->y || x >= r->x + r->width || y >= r->y + r->height)
+                    for (int c = 0; c < 3; ++c) poisoned.at(x, y)[c] = static_cast<std::uint8_t>(noise());
+        SourceLevels part(std::move(poisoned));
+        QVERIFY2(samePixels(renderReplay(replay, part, cpu), renderReplay(replay, whole, cpu)),
+                 qPrintable(QString("sample %1, region %2,%3 %4x%5").arg(i).arg(r->x).arg(r->y).arg(r->width).arg(r->height)));
+    }
+    if (partial) {
+        QVERIFY2(smaller >= 10, qPrintable(QString("%1 of 40 samples read part of the source").arg(smaller)));
+    } else {
+        QCOMPARE(smaller, 0);
+    }
+    qInfo("%d of 40 samples with a region, %d of them smaller than the source", regions, smaller);
 }
 
 QTEST_APPLESS_MAIN(TestRender)

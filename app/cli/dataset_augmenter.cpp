@@ -19,6 +19,7 @@
 #include "byte_budget.h"
 #include "error.h"
 #include "label_files.h"
+#include "plan.h"
 #include "preset.h"
 #include "realism.h"
 #include "sampler.h"
@@ -230,6 +231,36 @@ private:
         return labels;
     }
 
+    /// The source pixels that input `in`'s copies read (planSourceRegion), from their samples drawn
+    /// as the loop below draws them; nullopt when one may read any of it, or when a draw fails (the
+    /// loop then fails the input with that draw's error, after a whole decode).
+    std::optional<PixelRect> regionRead(const PlannedInput& in, const std::vector<int>& copies,
+                                        const ImageInfo& info) const {
+        if (info.width <= 0 || info.height <= 0 || copies.empty()) return std::nullopt;
+        std::optional<PixelRect> all;
+        for (const int k : copies) {
+            std::optional<PixelRect> r;
+            try {
+                const PartnerPool pool{planned_.size(), static_cast<std::uint64_t>(&in - planned_.data())};
+                const Replay replay = samplePipeline(o_.preset.pipeline, o_.seed, augmentSampleIndex(in.relative, k),
+                                                     info.width, info.height, pool);
+                r = planSourceRegion(buildFullPlan(replay, info.width, info.height), info.width, info.height);
+            } catch (const InputError&) {
+                return std::nullopt;
+            }
+            if (!r) return std::nullopt;
+            if (!all) {
+                all = r;
+            } else {
+                const int x0 = std::min(all->x, r->x), y0 = std::min(all->y, r->y);
+                const int x1 = std::max(all->x + all->width, r->x + r->width),
+                          y1 = std::max(all->y + all->height, r->y + r->height);
+                all = PixelRect{x0, y0, x1 - x0, y1 - y0};
+            }
+        }
+        return all;
+    }
+
     /// The path of output file `relative`, checked again just before it is written (a link made in
     /// the output folder since the run started is caught): InputError, which fails this input.
     fs::path checkedOutput(const std::string& relative) const {
@@ -247,12 +278,16 @@ private:
                 try {
                     // What this file will occupy (its decode and one output, RGBA at most), held
                     // until its outputs are written: the header says, before any pixel is decoded.
-                    const ImageInfo info = probeImage(in.source);
-                    held.emplace(budget_.reserve(std::size_t{8} * static_cast<std::size_t>(info.width) *
-                                                     static_cast<std::size_t>(info.height),
+                    const ImageFile file = readImageFile(in.source);
+                    held.emplace(budget_.reserve(std::size_t{8} * static_cast<std::size_t>(file.info.width) *
+                                                     static_cast<std::size_t>(file.info.height),
                                                  stop_));
                     if (stop_) break;
-                    loaded = loadImage(in.source);
+                    // Only the part of the source that the copies read is decoded (where the file
+                    // allows it): the outputs are the same bytes.
+                    const std::optional<PixelRect> region = regionRead(in, work_[i].copies, file.info);
+                    loaded = region ? decodeImageRegion(file.bytes, file.name, *region)
+                                    : decodeImage(file.bytes, file.name);
                 } catch (const std::exception& e) {  // InputError, or no memory for a huge image
                     Event failure;
                     failure.failure = dynamic_cast<const InputError*>(&e)

@@ -137,7 +137,7 @@ class Pipeline:
 
     # --- samples ----------------------------------------------------------------------------------
 
-    def __call__(self, image: np.ndarray, index: int, seed: Optional[int] = None, *,
+    def __call__(self, image: "np.ndarray | str | os.PathLike", index: int, seed: Optional[int] = None, *,
                  partners: "Optional[Sequence[Any]]" = None, position: Optional[int] = None,
                  training: bool = True, **targets: Any):
         """Sample ``index`` of ``image``: what ``auglab-cli apply --index`` writes, bit for bit.
@@ -145,6 +145,12 @@ class Pipeline:
         ``image``: a NumPy ``uint8`` array, H x W x 3 (RGB) or H x W x 4 (RGBA; alpha moves with
         the geometry and is otherwise untouched), of any strides (slices, ``[::-1]`` views,
         Fortran order): it is read where it lies, into the engine's one copy of the source.
+        ``image`` may also be the path of an image file (``str`` or ``os.PathLike``): the output is
+        then that of ``self(imread(path), index)``, bit for bit, but only the part of the file the
+        sample reads is decoded (a baseline JPEG whose first warp reads a crop of it: the rows
+        below the crop are never decoded, those above only entropy-decoded, the columns beside it
+        not transformed), which is most of a crop pipeline's time in a data loader. A sample that
+        changes nothing returns the decoded image.
         ``index``: the sample index (an int >= 0); ``seed``: default the preset's seed.
 
         Without targets, returns the augmented image: a new ``uint8`` array, H' x W' x C (the
@@ -207,6 +213,8 @@ class Pipeline:
         """
         if not targets:
             return self._core.sample(image, index, seed, partners, position, training)
+        if isinstance(image, (str, bytes, os.PathLike)):
+            image = imread(image)
         return self._rules_().apply(self._core, image, index, seed, targets, partners, position, training)
 
     def batch(self, images: "Sequence[np.ndarray] | np.ndarray", indices: Iterable[int],

@@ -37,11 +37,11 @@ class Pipeline:
     def __len__(self) -> int: ...
     def to_json(self) -> str: ...
     @overload
-    def __call__(self, image: _Image, index: SupportsIndex, seed: Optional[SupportsIndex] = None, *,
+    def __call__(self, image: Union[_Image, _PathLike], index: SupportsIndex, seed: Optional[SupportsIndex] = None, *,
                  partners: Optional[_Pool] = None, position: Optional[SupportsIndex] = None,
                  training: bool = True) -> npt.NDArray[Any]: ...
     @overload
-    def __call__(self, image: _Image, index: SupportsIndex, seed: Optional[SupportsIndex] = None, *,
+    def __call__(self, image: Union[_Image, _PathLike], index: SupportsIndex, seed: Optional[SupportsIndex] = None, *,
                  bboxes: Optional[npt.ArrayLike] = None, keypoints: Optional[npt.ArrayLike] = None,
                  mask: Optional[_Image] = None,
                  masks: Union[None, Sequence[_Image], _Image] = None,  # a list of H x W, or one N x H x W

@@ -28,6 +28,12 @@ Two ways to tell the workers the epoch, either enough:
 Images become ``uint8`` C x H x W tensors (the layout of Albumentations' ToTensorV2, not scaled);
 normalisation stays with the training code.
 
+A dataset whose items are image file paths (or ``(path, label)`` pairs) lets the pipeline read the
+files itself: only the part of a JPEG that the sample's crop reads is decoded (see
+:meth:`auglab.Pipeline.__call__`), bit for bit what decoding the whole file would give:
+
+    data = auglab.torch.AugmentedDataset(list_of_paths_and_labels, pipe)
+
 On the GPU: the workers only read and decode (``AugmentedDataset(..., defer=True)`` gives each
 image untouched with its sample index, :func:`collate` keeps the images a list), and
 :class:`BatchTransform` renders each batch in the training process with the CUDA backend; the
@@ -52,13 +58,14 @@ items at random would not). ``partners=None`` takes the partner from the image i
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterable, Iterator, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import torch
 from torch.utils.data import Dataset, Sampler, default_collate
 
-from . import Pipeline
+from . import Pipeline, imread
 
 __all__ = ["Transform", "BatchTransform", "AugmentedDataset", "DatasetImages", "EpochSampler", "collate",
            "sample_index"]
@@ -75,9 +82,12 @@ def sample_index(epoch: int, item: int, length: int) -> int:
 
 def as_image(image: Any) -> np.ndarray:
     """A dataset's image as the H x W x 3 or 4 uint8 array AugLab takes: NumPy arrays as they are,
-    PIL images converted to RGB (RGBA when they have alpha), uint8 tensors H x W x C or C x H x W."""
+    PIL images converted to RGB (RGBA when they have alpha), uint8 tensors H x W x C or C x H x W,
+    image file paths (``str``, ``os.PathLike``) read with :func:`auglab.imread`."""
     if isinstance(image, np.ndarray):
         return image
+    if isinstance(image, (str, os.PathLike)):
+        return imread(image)
     if isinstance(image, torch.Tensor):
         if image.dtype != torch.uint8 or image.ndim != 3:
             raise ValueError(f"image: expected a uint8 tensor of 3 dimensions, got {image.dtype} {tuple(image.shape)}")
@@ -126,7 +136,9 @@ class Transform:
 
     def __call__(self, image: Any, index: int, *, partners: Optional[Sequence[Any]] = None,
                  position: Optional[int] = None) -> Union[torch.Tensor, np.ndarray]:
-        out = self.pipeline(as_image(image), index, self.seed, partners=partners, position=position)
+        # A file path goes to the pipeline as it is: only the part of the file the sample reads is decoded.
+        source = image if isinstance(image, (str, os.PathLike)) else as_image(image)
+        out = self.pipeline(source, index, self.seed, partners=partners, position=position)
         if not self.to_tensor:
             return out
         x = torch.from_numpy(out)

@@ -68,7 +68,10 @@ py::array sample(const PresetHandle& p, const py::handle& image, const py::handl
                  const py::handle& seed, const py::handle& partners, const py::handle& position,
                  const py::handle& trainingArg) {
     const bool training = flagArg(trainingArg, "training");
-    const PixelView view = imageView(image, "image");
+    const bool isFile = py::isinstance<py::str>(image) || py::isinstance<py::bytes>(image) ||
+                        py::hasattr(image, "__fspath__");
+    const std::filesystem::path path = isFile ? pathArg(image, "image") : std::filesystem::path();
+    const PixelView view = isFile ? PixelView{} : imageView(image, "image");
     const std::uint64_t i = unsigned64(index, "index"), s = p.seedOf(seed);
     if (partners.is_none() && !position.is_none())
         throw py::value_error("position: needs partners (the pool the image is an item of)");
@@ -83,7 +86,9 @@ py::array sample(const PresetHandle& p, const py::handle& image, const py::handl
     {
         py::gil_scoped_release release;
         Replay replay;
-        Image image = renderView(p.preset.pipeline, s, i, view, &replay, bound, &unchanged);
+        // A file: only the part of it the sample reads is decoded.
+        Image image = isFile ? renderFile(p.preset.pipeline, s, i, path, &replay, bound)
+                             : renderView(p.preset.pipeline, s, i, view, &replay, bound, &unchanged);
         std::vector<TailOp> tail = training ? appliedTail(p.preset.pipeline, replay) : std::vector<TailOp>{};
         if (unchanged && !tail.empty()) {
             image = imageFromView(view);  // what the render of a plan without stages gives

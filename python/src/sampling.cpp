@@ -11,6 +11,7 @@
 #include "contact_sheet.h"
 #include "cpu_backend.h"
 #include "error.h"
+#include "image_io.h"
 #include "ops/op_module.h"
 #include "realism.h"
 #include "sampler.h"
@@ -168,6 +169,35 @@ Image renderView(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t ind
                                partners.load ? partners.pool : PartnerPool{});
     checkFrames(replay, "image: ");
     Image out = renderDrawn(replay, view, partners, unchanged);
+    if (replayOut) *replayOut = std::move(replay);
+    return out;
+}
+
+Image renderFile(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const std::filesystem::path& path,
+                 Replay* replayOut, const Partners& partners) {
+    const ImageFile file = readImageFile(path);
+    const int width = file.info.width, height = file.info.height;
+    Replay replay = drawSample("image: ", pipeline, seed, index, width, height,
+                               partners.load ? partners.pool : PartnerPool{});
+    checkFrames(replay, "image: ");
+    RenderJob job{nullptr, buildFullPlan(replay, width, height), nullptr};
+    const std::optional<PixelRect> region = planSourceRegion(job.plan, width, height);
+    LoadedImage loaded = region ? decodeImageRegion(file.bytes, file.name, *region) : decodeImage(file.bytes, file.name);
+    Image out;
+    if (planIsCopy(job.plan, width, height)) {
+        out = std::move(loaded.image);
+    } else {
+        SourceLevels source(std::move(loaded.image));
+        job.source = &source;
+        job.output = &out;
+        if (needsPartners(job.plan)) {
+            const Partners bound = withSelf(partners, source);
+            bindPartners(job.plan, source.channels(), bound.load ? bound.load : selfPartner(source),
+                         SourceSampling::Source);
+        }
+        CpuBackend cpu(1);
+        cpu.render(std::span<RenderJob>(&job, 1));
+    }
     if (replayOut) *replayOut = std::move(replay);
     return out;
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -34,6 +35,12 @@ void checkFrames(const Replay& replay, const std::string& prefix);
 /// *unchanged is set and the image returned empty (the output would be a copy of the view).
 Image renderView(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index, const PixelView& view,
                  Replay* replay = nullptr, const Partners& partners = {}, bool* unchanged = nullptr);
+
+/// renderView for the image file at `path`, decoding only the part of it the sample reads (a baseline
+/// JPEG: planSourceRegion, decodeImageRegion): the bytes renderView gives for imread(path). A sample
+/// whose plan is a copy returns the whole decode (there is no caller's array to hand back).
+Image renderFile(const Pipeline& pipeline, std::uint64_t seed, std::uint64_t index,
+                 const std::filesystem::path& path, Replay* replay = nullptr, const Partners& partners = {});
 
 /// Images for a batch: image i is views[i], rendered as sample indices[i], its partners those
 /// partnersOf(i) gives (empty: each image its own partner).

@@ -177,3 +177,38 @@ def test_imread_is_the_cli_decoder(photos, cli, tmp_path):
         out = tmp_path / f"{photo.stem}.png"
         cli.apply(preset, photo, 0, out)
         assert_same(photos[photo.name], auglab.imread(out), photo.name)
+
+
+@pytest.mark.parametrize("pipeline", [
+    [{"op": "random_resized_crop", "size": [96, 96], "p": 1}, {"op": "horizontal_flip", "p": 0.5},
+     {"op": "color_jitter", "p": 0.8}, {"op": "coarse_dropout", "p": 0.5}, {"op": "normalize", "p": 1}],
+    [{"op": "affine", "rotate_deg": [-30, 30], "scale_x": [1.2, 2], "scale_y": [1.2, 2], "border": "constant"}],
+    [{"op": "random_crop", "size": [64, 80]}, {"op": "vertical_flip", "p": 1}],
+    [{"op": "grid_distortion"}],
+    [{"op": "no_op"}],
+], ids=["classification", "zoom", "crop", "remap", "nothing"])
+def test_a_file_path_is_its_decode(tmp_path, pipeline):
+    """pipe(path, i) is pipe(imread(path), i) bit for bit, though a crop decodes only part of a
+    baseline JPEG: in 4:2:0 and PNG files (and progressive and gray JPEGs where OpenCV is installed
+    to write them), over many samples."""
+    photo = auglab.imread(PHOTOS[1])
+    files = [tmp_path / "baseline.jpg", tmp_path / "lossless.png"]
+    auglab.imwrite(files[0], photo, quality=93)
+    auglab.imwrite(files[1], photo)
+    try:
+        import cv2
+    except ImportError:
+        cv2 = None
+    if cv2 is not None:
+        bgr = np.ascontiguousarray(photo[:, :, ::-1])
+        files += [tmp_path / "progressive.jpg", tmp_path / "gray.jpg"]
+        assert cv2.imwrite(str(files[2]), bgr, [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+        assert cv2.imwrite(str(files[3]), cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY))
+    pipe = auglab.Pipeline.from_json(preset_text(pipeline))
+    for path in files:
+        decoded = auglab.imread(path)
+        for i in range(12):
+            expected = pipe(decoded, i)
+            for given in (path, str(path)):
+                out = pipe(given, i)
+                assert out.dtype == expected.dtype and np.array_equal(out, expected), (path.name, i)

@@ -97,6 +97,27 @@ def test_items_and_transform(pipe, items, photos):
         data[(0, 3)]
 
 
+def test_file_paths_are_read_by_the_pipeline(items, tmp_path):
+    """Items that are image file paths: the pipeline decodes only what each sample reads, and the
+    batches are those of the decoded images; a partner given as a path is read whole."""
+    crop = auglab.Pipeline.from_json(json.dumps({"format": "auglab-preset", "version": 1, "seed": 4, "pipeline": [
+        {"op": "random_resized_crop", "size": [32, 32], "p": 1}, {"op": "color_jitter", "p": 0.8}]}))
+    paths = []
+    for k, (image, label) in enumerate(items[:6]):
+        paths.append(tmp_path / f"{k}.jpg")
+        auglab.imwrite(paths[-1], image)
+    decoded = [(auglab.imread(p), k) for k, p in enumerate(paths)]
+    by_path = at.AugmentedDataset([(p, k) for k, p in enumerate(paths)], crop, epoch=1)
+    by_array = at.AugmentedDataset(decoded, crop, epoch=1)
+    for i in range(len(paths)):
+        assert torch.equal(by_path[i][0], by_array[i][0]) and by_path[i][1] == i
+    assert torch.equal(at.Transform(crop)(str(paths[2]), 7), at.Transform(crop)(decoded[2][0], 7))
+    assert np.array_equal(at.as_image(paths[3]), decoded[3][0])
+    mix = auglab.Pipeline.from_json(json.dumps({"format": "auglab-preset", "version": 1, "seed": 4, "pipeline": [
+        {"op": "mixup", "p": 1}]}))
+    assert torch.equal(at.AugmentedDataset(paths, mix)[1], at.AugmentedDataset([d for d, _ in decoded], mix)[1])
+
+
 class CountingItems:
     """A dataset of (image, label) items that counts the items read (per process)."""
 
