@@ -21,19 +21,21 @@ Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop
     Image current;
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {
         const PlanStage& stage = plan.stages[s];
-        const ImageView input = s == 0 ? source.view(stage.warp.sourceLevel) : ImageView(current);
-        if (input.width != stage.warp.inputWidth || input.height != stage.warp.inputHeight)
+        const ImageView whole = s == 0 ? source.view(stage.warp.sourceLevel) : ImageView(current);
+        if (whole.width != stage.warp.inputWidth || whole.height != stage.warp.inputHeight)
             throw RuntimeError("plan does not match its input image size");
+        // A warp that reads a window of its input reads it as a whole image (WarpStep::window).
+        const ImageView input = windowOf(whole, stage.warp.window);
         if (stage.width <= 0 || stage.height <= 0)
             throw RuntimeError("plan stage " + std::to_string(s) + " has no size");
         // The warp writes every pixel.
         Image out(stage.width, stage.height, input.channels, Image::Uninitialised{});
         // A stage that moves whole pixels (a flip, a crop, a pad, a quarter turn) is row copies;
         // any other samples the source through the warp's tables.
-        const std::optional<cpu::IntegerWarp> whole =
+        const std::optional<cpu::IntegerWarp> moves =
             stage.warp.copy ? std::nullopt
                             : cpu::integerWarp(stage.warp, input.width, input.height, stage.width, stage.height);
-        const WarpTables tables = whole || stage.warp.gather || stage.warp.copy || stage.warp.projective
+        const WarpTables tables = moves || stage.warp.gather || stage.warp.copy || stage.warp.projective
                                       ? WarpTables{}
                                       : warpTables(stage.warp, stage.width, stage.height);
         // The row-local ops that follow the warp run on strips of rows as they come out of it,
@@ -51,8 +53,8 @@ Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop
                 const int s1 = std::min(y1, s0 + kStripRows);
                 if (firstFrom)
                     pixelRowsFrom(input, out, stage.ops[0], s0, s1);
-                else if (whole)
-                    cpu::integerWarpRows(input, out, *whole, s0, s1);
+                else if (moves)
+                    cpu::integerWarpRows(input, out, *moves, s0, s1);
                 else
                     warpRows(input, out, stage.warp, tables, s0, s1);
                 for (std::size_t i = firstFrom ? 1 : 0; i < fused; ++i) applyPixelRows(out, stage.ops[i], s0, s1);

@@ -97,6 +97,14 @@ struct ImageView {
     const std::uint8_t* at(int x, int y) const { return row(y) + static_cast<std::size_t>(x) * channels; }
 };
 
+/// The pixels of `rect` of `view` as a view of their own (the view itself when `rect` is empty).
+inline ImageView windowOf(const ImageView& view, const PixelRect& rect) {
+    if (rect.empty()) return view;
+    const std::size_t offset = static_cast<std::size_t>(rect.y) * view.stride +
+                               static_cast<std::size_t>(rect.x) * static_cast<std::size_t>(view.channels);
+    return ImageView(view.data + offset, view.size - offset, rect.width, rect.height, view.channels, view.stride);
+}
+
 /// True when both images have the same size, channel count and pixel values (stride ignored).
 bool samePixels(const Image& a, const Image& b);
 

@@ -104,9 +104,12 @@ void PlanBuilder::newFrame(const Matrix3& forward, int newW, int newH, int regio
     const bool nearest = masks_ || interpolation == Interpolation::Nearest;
     const bool alone = !hasPending_;
     geometric(nearest && resize ? Matrix3::translation(0.5, 0.5) * forward : forward);
-    // Alone in its warp, a nearest resize picks exactly the pixels OpenCV's resizeNN picks.
+    // Alone in its warp, a nearest resize picks exactly the pixels OpenCV's resizeNN picks; a
+    // linear one of a part of the frame reads that part only, repeating its edge (WarpStep::window).
     if (alone && nearest && resize)
         pendingResize_ = WarpStep::NearestRegion{regionX, regionY, regionW, regionH};
+    if (alone && !nearest && resize && (regionX != 0 || regionY != 0 || regionW != frameW_ || regionH != frameH_))
+        pendingWindow_ = PixelRect{regionX, regionY, regionW, regionH};
     frameW_ = newW;
     frameH_ = newH;
     interpolation_ = masks_ ? Interpolation::Nearest : interpolation;
@@ -387,6 +390,19 @@ void PlanBuilder::flushWarp() {
         stage.height == frameH_ && w.inputWidth == fromW && w.inputHeight == fromH)
         w.nearestResize = pendingResize_;
     pendingResize_.reset();
+    // The crop window, in the input's pixels where the input is at its frame's scale (full
+    // resolution; a tile's pre-filtered level is not): positions become relative to it.
+    if (pendingWindow_ && w.interpolation == Interpolation::Linear && w.inputWidth == fromW &&
+        w.inputHeight == fromH && PixelRect{0, 0, fromW, fromH}.contains(*pendingWindow_)) {
+        w.window = *pendingWindow_;
+        const Matrix3 relative = Matrix3::translation(-w.window.x, -w.window.y) * inverse;
+        if (w.projective)
+            w.homography = relative.m;
+        else
+            w.inverse = affinePart(relative);
+        w.copy = false;
+    }
+    pendingWindow_.reset();
     lastFrameW_ = frameW_;
     lastFrameH_ = frameH_;
     plan_.stages.push_back(std::move(stage));
@@ -462,15 +478,19 @@ std::optional<PixelRect> planSourceRegion(const Plan& plan, int srcWidth, int sr
     constexpr double margin = 4;
     const double limit = 4.0 * std::max(srcWidth, srcHeight);
     if (!(x0 > -limit && y0 > -limit && x1 < limit && y1 < limit)) return std::nullopt;  // NaN too
+    // Positions are relative to the window the warp reads, where it has one: its edges are the
+    // image's for the border rule.
+    const PixelRect within = w.window.empty() ? PixelRect{0, 0, srcWidth, srcHeight} : w.window;
     const int left = static_cast<int>(std::floor(x0 - margin)), top = static_cast<int>(std::floor(y0 - margin));
     const int right = static_cast<int>(std::ceil(x1 + margin)) + 1, bottom = static_cast<int>(std::ceil(y1 + margin)) + 1;
-    const bool outside = left < 0 || top < 0 || right > srcWidth || bottom > srcHeight;
-    if (outside && w.border != BorderMode::Constant && w.border != BorderMode::Replicate) return std::nullopt;
+    const bool outside = left < 0 || top < 0 || right > within.width || bottom > within.height;
+    if (outside && w.border != BorderMode::Constant && w.border != BorderMode::Replicate)
+        return w.window.empty() ? std::nullopt : std::optional<PixelRect>(w.window);  // reflected within it
     PixelRect r;
-    r.x = std::clamp(left, 0, srcWidth - 1);
-    r.y = std::clamp(top, 0, srcHeight - 1);
-    r.width = std::clamp(right, r.x + 1, srcWidth) - r.x;
-    r.height = std::clamp(bottom, r.y + 1, srcHeight) - r.y;
+    r.x = within.x + std::clamp(left, 0, within.width - 1);
+    r.y = within.y + std::clamp(top, 0, within.height - 1);
+    r.width = within.x + std::clamp(right, r.x - within.x + 1, within.width) - r.x;
+    r.height = within.y + std::clamp(bottom, r.y - within.y + 1, within.height) - r.y;
     return r;
 }
 

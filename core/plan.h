@@ -104,6 +104,13 @@ struct WarpStep {
         bool operator==(const NearestRegion&) const = default;
     };
     std::optional<NearestRegion> nearestResize;
+    /// The stage reads only this rectangle of its input, as if it were the whole input: the map
+    /// (inverse, homography, and so the warp tables) gives positions relative to its top-left pixel,
+    /// and the border rule applies at its edges. Set where a linear resize of a crop starts the
+    /// warp (random_resized_crop, random_sized_crop): Albumentations resizes the array it cropped,
+    /// so cv2.resize repeats the crop's edge where it samples past it, and no pixel beyond the crop
+    /// is ever read. Empty: the whole input.
+    PixelRect window;
 };
 
 /// The truncation the gather applies to s0 and s1 (GatherStep).
@@ -390,7 +397,8 @@ Plan buildFullPlan(const Replay& replay, int srcWidth, int srcHeight);
 bool planIsCopy(const Plan& plan, int srcWidth, int srcHeight);
 
 /// The part of a srcWidth x srcHeight source that `plan` reads: every tap of its first warp, with a
-/// margin of a few pixels, clipped to the source. A decoder may leave the rest unset
+/// margin of a few pixels, clipped to the source (to the warp's window where it has one: all of
+/// that window where its border reflects or wraps taps back into it). A decoder may leave the rest unset
 /// (decodeImageRegion) and the plan renders the same bytes. nullopt where the plan may read any of
 /// the source: a copy, a gather or remap, a mixing step (which may take the source for a partner), a
 /// stage reading a reduced level, or a border that reflects or wraps taps that fall outside the

@@ -102,6 +102,9 @@ private:
     Matrix3 pending_;
     // The pending warp is one nearest resize of this region of the last stage's frame (or the source).
     std::optional<WarpStep::NearestRegion> pendingResize_;
+    /// The crop a linear resize that started the pending warp reads (WarpStep::window): later ops
+    /// in the warp compose on its output side and keep it.
+    std::optional<PixelRect> pendingWindow_;
     bool hasPending_ = false;
     Interpolation interpolation_ = Interpolation::Linear;
     BorderMode border_ = BorderMode::Constant;

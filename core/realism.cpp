@@ -31,13 +31,16 @@ std::vector<std::uint8_t> inventedMask(const Plan& plan) {
         const PlanStage& stage = plan.stages[s];
         const int W = stage.width, H = stage.height;  // each stage has its own size
         const WarpStep& w = stage.warp;
-        const int inW = w.inputWidth, inH = w.inputHeight;
+        // The part of the input it reads (WarpStep::window: positions relative to it), as an image.
+        const PixelRect win = w.window.empty() ? PixelRect{0, 0, w.inputWidth, w.inputHeight} : w.window;
+        const int inW = win.width, inH = win.height;
         // What this stage reads: the source (all real) or the previous stage (its mask).
         previous.swap(mask);
         mask.assign(static_cast<std::size_t>(W) * H, 0);
         const bool fromSource = s == 0;
         const auto inputInvented = [&](int x, int y) {
-            return !fromSource && previous[static_cast<std::size_t>(y) * inW + x] != 0;
+            return !fromSource &&
+                   previous[static_cast<std::size_t>(y + win.y) * w.inputWidth + static_cast<std::size_t>(x + win.x)] != 0;
         };
         if (fromSource && !w.gather && !w.projective) {
             // The common case, fast: along a row an affine map moves in a straight line, so the

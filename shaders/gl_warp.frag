@@ -7,7 +7,8 @@
 uniform usampler2D source;
 uniform isampler2D tables;
 uniform int projective;
-uniform ivec2 sourceSize;
+uniform ivec2 sourceSize;    // the part of the texture the warp reads (WarpStep::window), or all of it
+uniform ivec2 windowOrigin;  // where that part starts in the texture
 uniform int border;   // 0 constant, 1 replicate, 2 reflect, 3 reflect_101, 4 wrap
 uniform int nearest;  // 1: nearest neighbour, 0: bilinear
 uniform uvec4 fill;
@@ -32,7 +33,7 @@ int borderIndex(int p, int len) {
 uvec4 tap(int x, int y) {
     int bx = borderIndex(x, sourceSize.x), by = borderIndex(y, sourceSize.y);
     if (bx < 0 || by < 0) return fill;
-    return texelFetch(source, ivec2(bx, by), 0);
+    return texelFetch(source, ivec2(bx, by) + windowOrigin, 0);
 }
 
 void main() {

@@ -533,6 +533,22 @@ private slots:
             << "optical_distortion"
             << R"({"op": "optical_distortion", "p": 1, "distort_limit": [-1.5, 1.5], "border": "replicate"})"
             << 12;
+        // A crop resized: the library resizes the array it cropped (cv2.resize, 11-bit weights), so
+        // where an enlarging resize samples past the crop it repeats the crop's edge, as AugLab's
+        // warp now does at its window's edge (WarpStep::window; it read the pixels beyond before:
+        // up to 21 and 36 levels apart on the first and last rows and columns). Inside, the two
+        // resamplings' weights differ: SPEC §2's linear bounds.
+        QTest::newRow("random_resized_crop")
+            << "random_resized_crop"
+            << R"({"op": "random_resized_crop", "p": 1, "size": [300, 260], "scale": [0.02, 0.6]})" << 12;
+        QTest::newRow("random_sized_crop, enlarged")
+            << "random_sized_crop"
+            << R"({"op": "random_sized_crop", "p": 1, "min_max_height": [20, 120], "w2h_ratio": 1.4, "size": [250, 330]})"
+            << 12;
+        QTest::newRow("random_resized_crop, nearest")
+            << "random_resized_crop"
+            << R"({"op": "random_resized_crop", "p": 1, "size": [200, 200], "scale": [0.05, 0.5], "interpolation": "nearest"})"
+            << 12;
         QTest::newRow("downscale") << "downscale"
                                    << R"({"op": "downscale", "p": 1, "scale_range": [0.05, 0.95]})" << 12;
         QTest::newRow("random_grid_shuffle")
@@ -647,6 +663,13 @@ private slots:
                 if (d.pixelFractionDiffering() >= boundedWorst.pixelFractionDiffering()) boundedWorst = d;
                 continue;
             }
+            if (op.startsWith("random_") && op.endsWith("_crop") && !entry.contains("nearest")) {
+                // Linear: the crop's edge repeated, the weights within SPEC §2's linear bounds.
+                const Diff d = compare(ours, theirs);
+                QVERIFY2(d.withinLinearBounds(), qPrintable(fedLine + QString::fromUtf8(d.describe())));
+                if (d.meanAbs >= boundedWorst.meanAbs) boundedWorst = d;
+                continue;
+            }
             if (op == "random_fog") {  // the blur: OpenCV's fixed point against float taps
                 const Diff d = compare(ours, theirs);
                 QVERIFY2(d.maxAbs <= 1 && d.pixelFractionDiffering() < 0.001,
@@ -664,7 +687,7 @@ private slots:
               !library_.exactWarp && op.contains("distortion") && !entry.contains("nearest")
                   ? "within SPEC §2's linear bounds of the library's (OpenCV 5's remap rounds otherwise)"
               : op == "random_fog" ? "within a level of the library's (exact halves of its blur round up)"
-              : boundedWorst.pixels > 0 ? "within the bounds stated (float blurs; OpenCV 5.0's thick lines)"
+              : boundedWorst.pixels > 0 ? "within the bounds stated (float blurs; OpenCV 5.0's thick lines; a crop's linear resize)"
                                         : "equal to the library's");
         QVERIFY(int(seen.size()) >= variants);
     }

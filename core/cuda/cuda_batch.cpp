@@ -163,8 +163,13 @@ DeviceWarp deviceWarp(const WarpStep& w, Offset input, int inW, int inH, int out
                       BlobWriter& blob) {
     DeviceWarp d{};
     d.input = input;
-    d.inputWidth = inW;
-    d.inputHeight = inH;
+    // A warp that reads a window of its input reads it as a whole image (WarpStep::window).
+    const PixelRect window = w.window.empty() ? PixelRect{0, 0, inW, inH} : w.window;
+    d.inputWidth = window.width;
+    d.inputHeight = window.height;
+    d.windowX = window.x;
+    d.windowY = window.y;
+    d.rowPixels = inW;
     d.linear = w.interpolation == Interpolation::Linear ? 1 : 0;
     d.border = static_cast<int>(w.border);
     if (w.gather) {

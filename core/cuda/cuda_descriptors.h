@@ -109,9 +109,13 @@ struct DeviceOp {
 /// likewise y with y0 and bdelta. The tables are warpTables() of warp_fixed_point.h, computed once
 /// on the host for every backend, so the device does no floating point for coordinates.
 struct DeviceWarp {
-    Offset input;   ///< tightly packed rows of inputWidth * channels bytes
+    Offset input;   ///< tightly packed rows of rowPixels * channels bytes
     Offset tables;  ///< int adelta[width], bdelta[width], x0[height], y0[height] (the output's size)
+    /// The image the warp reads: inputWidth x inputHeight pixels from (windowX, windowY) of the input
+    /// (WarpStep::window; the whole input, windowX = windowY = 0, without one), whose rows hold
+    /// rowPixels pixels.
     int inputWidth, inputHeight;
+    int windowX, windowY, rowPixels;
     int linear;  ///< 0: nearest
     int border;  ///< BorderMode as an int
     int copy;    ///< identity of equal sizes: the output is the input, byte for byte

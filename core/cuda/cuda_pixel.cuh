@@ -257,9 +257,10 @@ AUGLAB_HD void gatherPixel(const unsigned char* src, const float* tables, const 
 /// (alpha included).
 AUGLAB_HD void warpPixel(unsigned char* arena, const DeviceWarp& w, int width, int height, int channels,
                          int x, int y, int px[4]) {
-    const unsigned char* src = at<unsigned char>(arena, w.input);
+    const std::size_t stride = static_cast<std::size_t>(w.rowPixels) * static_cast<std::size_t>(channels);
+    const unsigned char* src = at<unsigned char>(arena, w.input) + static_cast<std::size_t>(w.windowY) * stride +
+                               static_cast<std::size_t>(w.windowX) * static_cast<std::size_t>(channels);
     const int sw = w.inputWidth, sh = w.inputHeight;
-    const std::size_t stride = static_cast<std::size_t>(sw) * static_cast<std::size_t>(channels);
     if (w.copy) {
         const unsigned char* s =
             src + static_cast<std::size_t>(y) * stride + static_cast<std::size_t>(x) * channels;

@@ -246,7 +246,10 @@ GLuint GlBackend::runWarp(GLuint input, int inW, int inH, const WarpStep& w, int
     QOpenGLShaderProgram& prog = use(p);
     bindTexture(0, input, p, "source");
     bindTexture(1, tables, p, "tables");
-    gl_->glUniform2i(prog.uniformLocation("sourceSize"), inW, inH);
+    // A warp that reads a window of its input reads it as a whole image (WarpStep::window).
+    const PixelRect window = w.window.empty() ? PixelRect{0, 0, inW, inH} : w.window;
+    gl_->glUniform2i(prog.uniformLocation("sourceSize"), window.width, window.height);
+    gl_->glUniform2i(prog.uniformLocation("windowOrigin"), window.x, window.y);
     static constexpr int kBorder[] = {0, 1, 2, 3, 4};  // Constant, Replicate, Reflect, Reflect101, Wrap
     gl_->glUniform1i(prog.uniformLocation("border"), kBorder[int(w.border)]);
     gl_->glUniform1i(prog.uniformLocation("nearest"), w.interpolation == Interpolation::Nearest ? 1 : 0);

@@ -517,6 +517,15 @@ def main(argv):
 
                 out = fpixel.channel_shuffle(image, op["channels"])
                 print(f"channels {op['channels']}")
+            elif argv[1] in ("random_resized_crop", "random_sized_crop"):  # _BaseRandomSizedCrop.apply
+                from albumentations.augmentations.crops import functional as fcrops
+                from albumentations.augmentations.geometric import functional as fgeometric
+
+                x, y, w, h = op["crop"]
+                inter = {"nearest": cv2.INTER_NEAREST, "linear": cv2.INTER_LINEAR}
+                out = fgeometric.resize(fcrops.crop(image, x, y, x + w, y + h), tuple(op["size"]),
+                                        inter[op["interpolation"]])
+                print(f"crop {op['crop']} to {op['size']}")
             elif argv[1] == "downscale":
                 from albumentations.augmentations.pixel import functional as fpixel
 

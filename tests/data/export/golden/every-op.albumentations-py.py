@@ -4,11 +4,9 @@
 #   - pipeline[9] random_resized_crop: p = 0.9: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
 #   - pipeline[9] random_resized_crop: Albumentations crops, then resizes the crop with cv2.resize
-#     (11-bit weights), which repeats the crop's edge where an enlarging resize samples past it;
-#     AugLab resamples the crop once from the whole image with the warp's 1/32-pixel weights: a
-#     level or two apart inside, but where the crop is enlarged its first and last output rows and
-#     columns blend in the pixels just outside the crop (up to 21 levels measured for
-#     random_resized_crop, 36 for random_sized_crop).
+#     (11-bit weights); AugLab resamples the crop with its warp's 1/32-pixel weights, repeating the
+#     crop's edge as cv2.resize does: within SPEC §2's linear bounds of the library (a level or two
+#     apart on some pixels), the same crop windows.
 #   - pipeline[10] coarse_dropout: holes start at 0 and Albumentations draws at least 1: written as
 #     holes [1, 4] with p = 0.4 (the same distribution; importing gives these values).
 #   - pipeline[10] coarse_dropout: holes in pixels: on an image smaller than the maximum (9x8) sizes
@@ -25,11 +23,9 @@
 #   - pipeline[46] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
 #   - pipeline[46] random_sized_crop: Albumentations crops, then resizes the crop with cv2.resize
-#     (11-bit weights), which repeats the crop's edge where an enlarging resize samples past it;
-#     AugLab resamples the crop once from the whole image with the warp's 1/32-pixel weights: a
-#     level or two apart inside, but where the crop is enlarged its first and last output rows and
-#     columns blend in the pixels just outside the crop (up to 21 levels measured for
-#     random_resized_crop, 36 for random_sized_crop).
+#     (11-bit weights); AugLab resamples the crop with its warp's 1/32-pixel weights, repeating the
+#     crop's edge as cv2.resize does: within SPEC §2's linear bounds of the library (a level or two
+#     apart on some pixels), the same crop windows.
 #   - pipeline[47] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
 #   - pipeline[50] horizontal_flip is disabled (never runs): left out of the Compose.

@@ -4,19 +4,15 @@
 #   - pipeline[0].children[0] random_resized_crop: p = 0.75: the images it skips keep their own
 #     size, so a batch mixes sizes (as in AugLab's preview); training code usually wants p = 1.
 #   - pipeline[0].children[0] random_resized_crop: Albumentations crops, then resizes the crop with
-#     cv2.resize (11-bit weights), which repeats the crop's edge where an enlarging resize samples
-#     past it; AugLab resamples the crop once from the whole image with the warp's 1/32-pixel
-#     weights: a level or two apart inside, but where the crop is enlarged its first and last output
-#     rows and columns blend in the pixels just outside the crop (up to 21 levels measured for
-#     random_resized_crop, 36 for random_sized_crop).
+#     cv2.resize (11-bit weights); AugLab resamples the crop with its warp's 1/32-pixel weights,
+#     repeating the crop's edge as cv2.resize does: within SPEC §2's linear bounds of the library
+#     (a level or two apart on some pixels), the same crop windows.
 #   - pipeline[0].children[1] random_resized_crop: p = 0.25: the images it skips keep their own
 #     size, so a batch mixes sizes (as in AugLab's preview); training code usually wants p = 1.
 #   - pipeline[0].children[1] random_resized_crop: Albumentations crops, then resizes the crop with
-#     cv2.resize (11-bit weights), which repeats the crop's edge where an enlarging resize samples
-#     past it; AugLab resamples the crop once from the whole image with the warp's 1/32-pixel
-#     weights: a level or two apart inside, but where the crop is enlarged its first and last output
-#     rows and columns blend in the pixels just outside the crop (up to 21 levels measured for
-#     random_resized_crop, 36 for random_sized_crop).
+#     cv2.resize (11-bit weights); AugLab resamples the crop with its warp's 1/32-pixel weights,
+#     repeating the crop's edge as cv2.resize does: within SPEC §2's linear bounds of the library
+#     (a level or two apart on some pixels), the same crop windows.
 #   - pipeline[3].children[2] solarize is disabled (never runs): left out of the Compose.
 
 import albumentations as A
