@@ -36,7 +36,7 @@ if [ "${AUGLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   # The engine's own suites: images, warp, colour ops, sampler, presets and replays, rendering.
   # The label readers and the targets' own suite too (not the one that runs the Python library).
   suites=(test_image_io test_image_save test_image_resize test_warp test_colour_ops test_cpu_kernels test_sampler test_preset
-          test_render test_sheet_sources test_import test_import_ops test_annotations test_coco_masks test_raster
+          test_render test_render_geometry test_sheet_sources test_import test_import_ops test_annotations test_coco_masks test_raster
           test_weather test_hostile_inputs)
   # The Python module's suite too (python_module.sanitized: the module and the CLI it is compared
   # with built here, ASan's runtime preloaded into Python; tests/CMakeLists.txt). Without the module
