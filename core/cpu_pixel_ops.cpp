@@ -29,6 +29,11 @@ void channelLutRows(Image& img, const std::array<Lut, 3>& luts, int y0, int y1) 
 }
 
 void lutRows(Image& img, const Lut& lut, int y0, int y1) {
+    const std::size_t rowBytes = static_cast<std::size_t>(img.width) * 3;
+    if (img.channels == 3 && img.stride == rowBytes && y1 > y0) {  // the rows as one run
+        cpu::lookup(img.row(y0), img.row(y0), rowBytes * static_cast<std::size_t>(y1 - y0), lut);
+        return;
+    }
     for (int y = y0; y < y1; ++y) {
         std::uint8_t* p = img.row(y);
         if (img.channels == 3)  // every byte of an RGB row is a colour value
@@ -629,6 +634,11 @@ void pixelRowsFrom(const ImageView& src, Image& dst, const PixelStep& step, int 
 
 void lutRowsFrom(const ImageView& src, Image& dst, const LutStep& step, int y0, int y1) {
     const bool uniform = step.uniform() && dst.channels == 3;  // compares the tables: once, not per row
+    const std::size_t rowBytes = static_cast<std::size_t>(dst.width) * 3;
+    if (uniform && src.stride == rowBytes && dst.stride == rowBytes && y1 > y0) {  // the rows as one run
+        cpu::lookup(src.row(y0), dst.row(y0), rowBytes * static_cast<std::size_t>(y1 - y0), step.luts[0]);
+        return;
+    }
     for (int y = y0; y < y1; ++y) {
         if (uniform)
             cpu::lookup(src.row(y), dst.row(y), static_cast<std::size_t>(dst.width) * 3, step.luts[0]);

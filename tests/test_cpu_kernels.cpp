@@ -7,6 +7,8 @@
 
 #include <QtTest>
 #include <algorithm>
+#include <dlfcn.h>
+#include <hwy/targets.h>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -47,6 +49,62 @@ class TestCpuKernels : public QObject {
     Q_OBJECT
 
 private slots:
+    void targetChoiceIsHighways() {
+        // core/cpu/simd_runtime.cpp answers Highway's "which targets does this CPU run" instead of
+        // libhwy.so (whose load costs 4.4 ms): the engine must not load the library, and its
+        // answer must be the library's own on this machine for every target the kernels are
+        // compiled for, never claiming one the library does not (AVX3_DL, not compiled, may be
+        // claimed less often: it also asks for AVX-VNNI).
+        QVERIFY2(dlopen("libhwy.so.1", RTLD_NOW | RTLD_NOLOAD) == nullptr,
+                 "libhwy.so.1 is loaded: something links it again");
+        void* library = dlopen("libhwy.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!library) QSKIP(qPrintable(QStringLiteral("no libhwy.so.1 to compare with: %1").arg(dlerror())));
+        using Supported = std::int64_t (*)();
+        const auto theirs = reinterpret_cast<Supported>(dlsym(library, "_ZN3hwy16SupportedTargetsEv"));
+        QVERIFY2(theirs, "libhwy.so.1 has no hwy::SupportedTargets()");
+        const std::int64_t library_answer = theirs(), ours = hwy::SupportedTargets();
+        const std::int64_t compiled = HWY_TARGETS | HWY_EMU128 | HWY_SCALAR;
+        qInfo("targets: ours %llx, libhwy %llx, compiled %llx", static_cast<unsigned long long>(ours),
+              static_cast<unsigned long long>(library_answer), static_cast<unsigned long long>(compiled));
+        QCOMPARE(ours & compiled, library_answer & compiled);
+        QCOMPARE(ours & ~library_answer, std::int64_t{0});
+        // A test's narrowing holds, and is undone.
+        hwy::SetSupportedTargetsForTest(HWY_EMU128);
+        QCOMPARE(hwy::SupportedTargets(), std::int64_t{HWY_EMU128});
+        hwy::SetSupportedTargetsForTest(0);
+        QCOMPARE(hwy::SupportedTargets(), ours);
+        dlclose(library);
+    }
+
+    void inversionTablesAreTheTables() {
+        // A table mapping v to 255 - v runs as an exclusive or (lut.cpp): the same bytes as the
+        // table read one byte at a time, alpha kept, in place and not, nothing past the end
+        // written; a table that differs from it in one entry still goes through the lookup.
+        cpu::Table inversion;
+        for (int v = 0; v < 256; ++v) inversion[std::size_t(v)] = std::uint8_t(255 - v);
+        cpu::Table almost = inversion;
+        almost[77] = 3;
+        std::mt19937 rng(11);
+        for (const cpu::Table* table : {&inversion, &almost})
+            for (std::size_t n = 0; n < 200; n += 7) {
+                std::vector<std::uint8_t> in(4 * n + 8), out(4 * n + 8, 0xAB);
+                for (auto& v : in) v = static_cast<std::uint8_t>(rng());
+                cpu::lookup(in.data(), out.data(), n, *table);
+                for (std::size_t i = 0; i < n; ++i) QCOMPARE(out[i], (*table)[in[i]]);
+                QCOMPARE(out[n], std::uint8_t(0xAB));
+                for (int channels : {3, 4}) {
+                    std::vector<std::uint8_t> same = in;
+                    cpu::lookupChannels(same.data(), same.data(), n, channels, {*table, *table, *table});
+                    for (std::size_t p = 0; p < n; ++p)
+                        for (int c = 0; c < channels; ++c) {
+                            const std::size_t i = p * std::size_t(channels) + std::size_t(c);
+                            QCOMPARE(same[i], c == 3 ? in[i] : (*table)[in[i]]);
+                        }
+                    QCOMPARE(same[n * std::size_t(channels)], in[n * std::size_t(channels)]);
+                }
+            }
+    }
+
     void tableLookupsAreTheTables() {
         // The lookup kernels (64 bytes a step where the CPU has AVX-512 VBMI) against the tables
         // read one byte at a time: random tables and bytes, every length around the vector's 64
