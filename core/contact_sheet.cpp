@@ -70,8 +70,12 @@ Image renderSample(const Pipeline& pipeline, SourceLevels& source, std::uint64_t
 }
 
 Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend, const PartnerLoader& load) {
+    return renderPlan(buildFullPlan(replay, source.width(), source.height()), source, backend, load);
+}
+
+Image renderPlan(Plan plan, SourceLevels& source, Backend& backend, const PartnerLoader& load) {
     Image out;
-    RenderJob job{&source, buildFullPlan(replay, source.width(), source.height()), &out};
+    RenderJob job{&source, std::move(plan), &out};
     if (needsPartners(job.plan))
         bindPartners(job.plan, source.channels(), load ? load : selfPartner(source), SourceSampling::Source);
     backend.render(std::span<RenderJob>(&job, 1));

@@ -120,6 +120,9 @@ Image renderSample(const Pipeline& pipeline, SourceLevels& source, std::uint64_t
 /// `load` reads (empty: the source itself).
 Image renderReplay(const Replay& replay, SourceLevels& source, Backend& backend,
                    const PartnerLoader& load = {});
+/// renderReplay() of a replay whose plan (buildFullPlan at the source's size) the caller has
+/// already built, for a caller that also reads the plan (augment's invented share).
+Image renderPlan(Plan plan, SourceLevels& source, Backend& backend, const PartnerLoader& load = {});
 
 /// A laid-out grid rendered as one batch and composed in memory.
 Sheet renderLayout(SheetLayout layout, Backend& backend);

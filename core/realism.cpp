@@ -4,6 +4,8 @@
 #include <climits>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <variant>
 
 #include "contact_sheet.h"
 #include "error.h"
@@ -21,6 +23,37 @@ bool onImage(double x, double y, int w, int h) {
 // The nearest pixel of an on-image position.
 int nearest(double v, int n) {
     return std::clamp(static_cast<int>(std::floor(v + 0.5)), 0, n - 1);
+}
+
+// The output pixels [x0, x1] of row y (of W) that an affine warp read from the source (w.gather
+// and w.projective unset) takes from the image, an inW x inH one (empty: x0 > x1). Along a row an
+// affine map moves in a straight line, so they form one interval: its ends are found from the
+// division, then settled by the test the per-pixel path makes.
+std::pair<int, int> realSpan(const WarpStep& w, int y, int W, int inW, int inH) {
+    if (w.copy) return {0, W - 1};
+    const auto& a = w.inverse;
+    const auto inside = [&](int x) {
+        return onImage(a[0] * x + a[1] * y + a[2], a[3] * x + a[4] * y + a[5], inW, inH);
+    };
+    double lo = 0, hi = W - 1;
+    const auto clip = [&](double slope, double offset, int n) {
+        // -0.5 <= slope * x + offset < n - 0.5
+        if (std::abs(slope) < 1e-300) {
+            if (!(offset >= -0.5 && offset < n - 0.5)) hi = -1;
+            return;
+        }
+        double e1 = (-0.5 - offset) / slope, e2 = (n - 0.5 - offset) / slope;
+        if (e1 > e2) std::swap(e1, e2);
+        lo = std::max(lo, std::floor(e1) - 1);
+        hi = std::min(hi, std::ceil(e2) + 1);
+    };
+    clip(a[0], a[1] * y + a[2], inW);
+    clip(a[3], a[4] * y + a[5], inH);
+    if (hi < lo) return {0, -1};
+    int x0 = static_cast<int>(std::max(0.0, lo)), x1 = static_cast<int>(std::min<double>(W - 1, hi));
+    while (x0 <= x1 && !inside(x0)) ++x0;
+    while (x1 >= x0 && !inside(x1)) --x1;
+    return {x0, x1};
 }
 
 }  // namespace
@@ -43,38 +76,10 @@ std::vector<std::uint8_t> inventedMask(const Plan& plan) {
                    previous[static_cast<std::size_t>(y + win.y) * w.inputWidth + static_cast<std::size_t>(x + win.x)] != 0;
         };
         if (fromSource && !w.gather && !w.projective) {
-            // The common case, fast: along a row an affine map moves in a straight line, so the
-            // pixels that land on the image form one interval. Its ends are found from the
-            // division, then settled by the same test the per-pixel path makes.
-            const auto& a = w.inverse;
             for (int y = 0; y < H; ++y) {
-                const auto inside = [&](int x) {
-                    return w.copy ? true
-                                  : onImage(a[0] * x + a[1] * y + a[2], a[3] * x + a[4] * y + a[5], inW, inH);
-                };
-                double lo = 0, hi = W - 1;
-                const auto clip = [&](double slope, double offset, int n) {
-                    // -0.5 <= slope * x + offset < n - 0.5
-                    if (std::abs(slope) < 1e-300) {
-                        if (!(offset >= -0.5 && offset < n - 0.5)) hi = -1;
-                        return;
-                    }
-                    double e1 = (-0.5 - offset) / slope, e2 = (n - 0.5 - offset) / slope;
-                    if (e1 > e2) std::swap(e1, e2);
-                    lo = std::max(lo, std::floor(e1) - 1);
-                    hi = std::min(hi, std::ceil(e2) + 1);
-                };
-                if (!w.copy) {
-                    clip(a[0], a[1] * y + a[2], inW);
-                    clip(a[3], a[4] * y + a[5], inH);
-                }
                 std::uint8_t* row = mask.data() + static_cast<std::size_t>(y) * W;
                 std::fill(row, row + W, std::uint8_t{1});
-                if (hi < lo) continue;
-                int x0 = static_cast<int>(std::max(0.0, lo)),
-                    x1 = static_cast<int>(std::min<double>(W - 1, hi));
-                while (x0 <= x1 && !inside(x0)) ++x0;
-                while (x1 >= x0 && !inside(x1)) --x1;
+                const auto [x0, x1] = realSpan(w, y, W, inW, inH);
                 if (x0 <= x1) std::fill(row + x0, row + x1 + 1, std::uint8_t{0});
             }
         } else {
@@ -138,6 +143,43 @@ std::vector<std::uint8_t> inventedMask(const Plan& plan) {
 
 double inventedShare(const Plan& plan) {
     if (plan.width <= 0 || plan.height <= 0) return 0.0;
+    // The common case (one stage, an affine map from the source: crops, flips, rotations, scales,
+    // then pixel ops, holes and pastes) counted row by row without the whole mask: inventedMask's
+    // count. A row that a hole or paste crosses is painted in one row's buffer, in their order.
+    if (plan.stages.size() == 1 && !plan.stages[0].warp.gather && !plan.stages[0].warp.projective) {
+        const PlanStage& stage = plan.stages[0];
+        const WarpStep& w = stage.warp;
+        const int W = stage.width, H = stage.height;
+        const PixelRect win = w.window.empty() ? PixelRect{0, 0, w.inputWidth, w.inputHeight} : w.window;
+        std::vector<std::pair<const Hole*, std::uint8_t>> painted;  // (rectangle, invented or not)
+        for (const PixelStep& step : stage.ops) {
+            if (const auto* d = std::get_if<DropoutStep>(&step)) {
+                for (const Hole& h : d->holes) painted.emplace_back(&h, 1);
+            } else if (const auto* m = std::get_if<MixStep>(&step); m && m->paste) {
+                painted.emplace_back(&m->box, 0);
+            }
+        }
+        std::vector<std::uint8_t> row;
+        std::size_t invented = 0;
+        for (int y = 0; y < H; ++y) {
+            const auto [x0, x1] = realSpan(w, y, W, win.width, win.height);
+            const bool crossed = std::any_of(painted.begin(), painted.end(), [&](const auto& p) {
+                return y >= p.first->y && y < p.first->y + p.first->h;
+            });
+            if (!crossed) {
+                invented += static_cast<std::size_t>(W - (x0 <= x1 ? x1 - x0 + 1 : 0));
+                continue;
+            }
+            row.assign(static_cast<std::size_t>(W), 1);
+            if (x0 <= x1) std::fill(row.begin() + x0, row.begin() + x1 + 1, std::uint8_t{0});
+            for (const auto& [h, v] : painted) {
+                const int a = std::clamp(h->x, 0, W), b = std::clamp(h->x + h->w, 0, W);
+                if (y >= h->y && y < h->y + h->h && a < b) std::fill(row.begin() + a, row.begin() + b, v);
+            }
+            invented += static_cast<std::size_t>(std::count(row.begin(), row.end(), std::uint8_t{1}));
+        }
+        return static_cast<double>(invented) / (static_cast<double>(W) * static_cast<double>(H));
+    }
     const std::vector<std::uint8_t> mask = inventedMask(plan);
     const auto n = std::count(mask.begin(), mask.end(), std::uint8_t{1});
     return static_cast<double>(n) / static_cast<double>(mask.size());

@@ -49,8 +49,48 @@ private slots:
     void maskMatchesFilledPixels_data();
     void maskMatchesFilledPixels();
     void reflectionCountsAsInvented();
+    void shareIsTheMasksCount();
     void findTheEdgeMatchesABruteForceScan();
 };
+
+void TestRealism::shareIsTheMasksCount() {
+    // inventedShare counts a one-stage affine plan row by row (augment computes it for every
+    // output); it must be the mask's count exactly, holes and pastes painted in their order, for
+    // every kind of plan the mask covers.
+    const int W = 181, H = 133;
+    OpConfig affine = withFill("affine");
+    affine.set("rotate_deg", Range{-40, 40});
+    affine.set("scale_x", Range{0.6, 1.2});
+    affine.set("translate_x_frac", Range{-0.3, 0.3});
+    OpConfig crop = OpConfig::withDefaults("random_resized_crop");
+    crop.set("size", Size2{90, 120});
+    OpConfig drop = OpConfig::withDefaults("coarse_dropout");
+    drop.set("holes", Range{2, 6});
+    OpConfig cutmix = OpConfig::withDefaults("cutmix");
+    const OpConfig flip = OpConfig::withDefaults("horizontal_flip");
+    const OpConfig grid = OpConfig::withDefaults("grid_dropout");
+    const OpConfig perspective = withFill("perspective");
+    const std::vector<std::vector<OpConfig>> pipelines = {
+        {affine}, {crop, flip}, {drop}, {affine, drop}, {crop, drop}, {affine, cutmix, drop}, {drop, cutmix},
+        {grid, affine}, {affine, grid}, {perspective, drop}, {crop, affine}, {flip}};
+    int rowsCounted = 0;
+    for (std::size_t k = 0; k < pipelines.size(); ++k)
+        for (std::uint64_t i = 0; i < 40; ++i) {
+            const Replay r = samplePipeline(pipelines[k], 5, i, W, H);
+            const Plan plan = buildFullPlan(r, W, H);
+            const std::vector<std::uint8_t> mask = inventedMask(plan);
+            const double expected = static_cast<double>(std::count(mask.begin(), mask.end(), std::uint8_t{1})) /
+                                    static_cast<double>(mask.size());
+            QVERIFY2(inventedShare(plan) == expected,
+                     qPrintable(QString("pipeline %1 sample %2: %3, the mask counts %4")
+                                    .arg(k)
+                                    .arg(i)
+                                    .arg(inventedShare(plan))
+                                    .arg(expected)));
+            rowsCounted += plan.stages.size() == 1 && !plan.stages[0].warp.projective && expected > 0;
+        }
+    QVERIFY(rowsCounted > 100);  // the row-by-row count was exercised where pixels are invented
+}
 
 void TestRealism::maskMatchesFilledPixels_data() {
     QTest::addColumn<QString>("name");

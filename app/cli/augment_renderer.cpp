@@ -26,14 +26,14 @@ std::string SampleRenderer::name() const {
 
 // What renderSample() does for `apply` once the caller has drawn the replay with samplePipeline(),
 // so the outputs are the same bit for bit.
-SampleRenderer::Result SampleRenderer::render(int worker, const Replay& replay, SourceLevels& source,
+SampleRenderer::Result SampleRenderer::render(int worker, Plan plan, SourceLevels& source,
                                               const PartnerLoader& partners) {
     if (!shared_) {
         Backend& backend = *perWorker_[static_cast<std::size_t>(worker)];
-        Image image = renderReplay(replay, source, backend, partners);
+        Image image = renderPlan(std::move(plan), source, backend, partners);
         return {std::move(image), backend.name()};
     }
-    Request request{&replay, &source, &partners, {}};
+    Request request{&plan, &source, &partners, {}};
     std::future<Result> done = request.result.get_future();
     {
         const std::lock_guard lock(mutex_);
@@ -49,11 +49,11 @@ void SampleRenderer::renderQueued() {
         const std::lock_guard lock(mutex_);
         queued.swap(queue_);
     }
-    // One renderReplay() per sample, like apply: the plan is built in one place (core), and a
-    // backend that fails falls through to the next inside the chain.
+    // One renderPlan() per sample, like apply's renderReplay: a backend that fails falls through
+    // to the next inside the chain.
     for (Request* r : queued) {
         try {
-            Image image = renderReplay(*r->replay, *r->source, *shared_, *r->partners);
+            Image image = renderPlan(std::move(*r->plan), *r->source, *shared_, *r->partners);
             r->result.set_value({std::move(image), shared_->name()});
         } catch (...) {
             r->result.set_exception(std::current_exception());

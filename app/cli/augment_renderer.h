@@ -15,6 +15,7 @@
 
 #include "backend.h"
 #include "partners.h"
+#include "plan.h"
 #include "replay.h"
 #include "source_levels.h"
 
@@ -36,10 +37,10 @@ public:
     bool onMainThread() const { return shared_ != nullptr; }
     std::string name() const;
 
-    /// Called by worker `worker` (0 <= worker < workers): the output of `replay` applied to `source`,
-    /// its partners (mixing ops) read by `partners`. Blocks until it is rendered. Throws
-    /// RuntimeError when every backend failed.
-    Result render(int worker, const Replay& replay, SourceLevels& source, const PartnerLoader& partners);
+    /// Called by worker `worker` (0 <= worker < workers): the output of `plan` (a replay's
+    /// buildFullPlan at the source's size) applied to `source`, its partners (mixing ops) read by
+    /// `partners`. Blocks until it is rendered. Throws RuntimeError when every backend failed.
+    Result render(int worker, Plan plan, SourceLevels& source, const PartnerLoader& partners);
 
     /// Main thread, with `mutex` held: whether samples are waiting.
     bool hasQueued() const { return !queue_.empty(); }
@@ -51,7 +52,7 @@ public:
 
 private:
     struct Request {
-        const Replay* replay;
+        Plan* plan;
         SourceLevels* source;
         const PartnerLoader* partners;
         std::promise<Result> result;

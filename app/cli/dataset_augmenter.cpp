@@ -231,24 +231,48 @@ private:
         return labels;
     }
 
+    /// One copy's sample, drawn as `apply` draws it at the given source size, and its plan (empty
+    /// when not kept: see regionRead).
+    struct DrawnCopy {
+        int width = 0, height = 0;  ///< the source size it was drawn at
+        Replay replay;
+        std::optional<Plan> plan;
+    };
+
+    DrawnCopy draw(const PlannedInput& in, int k, int width, int height) const {
+        const PartnerPool pool{planned_.size(), static_cast<std::uint64_t>(&in - planned_.data())};
+        DrawnCopy d{width, height, {}, {}};
+        d.replay = samplePipeline(o_.preset.pipeline, o_.seed, augmentSampleIndex(in.relative, k), width, height,
+                                  pool);
+        d.plan = buildFullPlan(d.replay, width, height);
+        return d;
+    }
+
     /// The source pixels that input `in`'s copies read (planSourceRegion), from their samples drawn
-    /// as the loop below draws them; nullopt when one may read any of it, or when a draw fails (the
-    /// loop then fails the input with that draw's error, after a whole decode).
+    /// at the header's size, which `drawn` keeps for the loop below (one per copy; empty from the
+    /// first whose draw failed: the loop fails the input with that draw's error). nullopt when one
+    /// may read any of the image, or when a draw failed (decoded whole). A plan is kept only for a
+    /// single copy: the plans of many (a remap holds 8 bytes a pixel) would outgrow the memory
+    /// budget, which counts the decode and one output.
     std::optional<PixelRect> regionRead(const PlannedInput& in, const std::vector<int>& copies,
-                                        const ImageInfo& info) const {
+                                        const ImageInfo& info, std::vector<std::optional<DrawnCopy>>& drawn) const {
+        drawn.assign(copies.size(), std::nullopt);
         if (info.width <= 0 || info.height <= 0 || copies.empty()) return std::nullopt;
         std::optional<PixelRect> all;
-        for (const int k : copies) {
-            std::optional<PixelRect> r;
+        bool whole = false;
+        for (std::size_t j = 0; j < copies.size(); ++j) {
             try {
-                const PartnerPool pool{planned_.size(), static_cast<std::uint64_t>(&in - planned_.data())};
-                const Replay replay = samplePipeline(o_.preset.pipeline, o_.seed, augmentSampleIndex(in.relative, k),
-                                                     info.width, info.height, pool);
-                r = planSourceRegion(buildFullPlan(replay, info.width, info.height), info.width, info.height);
+                drawn[j] = draw(in, copies[j], info.width, info.height);
             } catch (const InputError&) {
                 return std::nullopt;
             }
-            if (!r) return std::nullopt;
+            const std::optional<PixelRect> r = whole ? std::nullopt
+                                                     : planSourceRegion(*drawn[j]->plan, info.width, info.height);
+            if (copies.size() > 1) drawn[j]->plan.reset();
+            if (!r) {
+                whole = true;  // the other copies are still drawn, once, for the loop
+                continue;
+            }
             if (!all) {
                 all = r;
             } else {
@@ -258,6 +282,7 @@ private:
                 all = PixelRect{x0, y0, x1 - x0, y1 - y0};
             }
         }
+        if (whole) return std::nullopt;
         return all;
     }
 
@@ -274,6 +299,7 @@ private:
             for (std::size_t i = 0; !stop_ && (i = next_++) < work_.size();) {
                 const PlannedInput& in = *work_[i].input;
                 LoadedImage loaded;
+                std::vector<std::optional<DrawnCopy>> drawn;
                 std::optional<ByteBudget::Reservation> held;
                 try {
                     // What this file will occupy (its decode and one output, RGBA at most), held
@@ -285,7 +311,7 @@ private:
                     if (stop_) break;
                     // Only the part of the source that the copies read is decoded (where the file
                     // allows it): the outputs are the same bytes.
-                    const std::optional<PixelRect> region = regionRead(in, work_[i].copies, file.info);
+                    const std::optional<PixelRect> region = regionRead(in, work_[i].copies, file.info, drawn);
                     loaded = region ? decodeImageRegion(file.bytes, file.name, *region)
                                     : decodeImage(file.bytes, file.name);
                 } catch (const std::exception& e) {  // InputError, or no memory for a huge image
@@ -318,21 +344,28 @@ private:
                         post(std::move(note));
                     }
                 }
-                for (const int k : work_[i].copies) {
+                for (std::size_t j = 0; j < work_[i].copies.size(); ++j) {
                     if (stop_) break;  // interrupted: the copies left stay to do
+                    const int k = work_[i].copies[j];
                     const std::uint64_t index = augmentSampleIndex(in.relative, k);
                     Replay replay;
+                    double invented = 0;
                     SampleRenderer::Result r;
                     Event e;
                     Json labels;
                     std::vector<std::uint8_t> bytes;
                     try {
-                        const PartnerPool pool{planned_.size(),
-                                               static_cast<std::uint64_t>(&in - planned_.data())};
-                        replay = samplePipeline(o_.preset.pipeline, o_.seed, index, source.width(),
-                                                source.height(), pool);
+                        // Drawn before the decode (regionRead) unless the image's size is not the
+                        // header's, or that draw failed: then here, where a failure fails the input.
+                        std::optional<DrawnCopy>& d = drawn[j];
+                        if (!d || d->width != source.width() || d->height != source.height())
+                            d = draw(in, k, source.width(), source.height());
+                        if (!d->plan) d->plan = buildFullPlan(d->replay, source.width(), source.height());
+                        replay = std::move(d->replay);
                         namePartners(replay, [this](std::uint64_t p) { return utf8(planned_[p].source); });
-                        r = renderer_.render(worker, replay, source, partners_);
+                        invented = inventedShare(*d->plan);
+                        r = renderer_.render(worker, std::move(*d->plan), source, partners_);
+                        d.reset();
                         // The image and its labels appear together or not at all (a resumed run
                         // takes an image without its label file as not done).
                         AtomicFileSet files;
@@ -354,9 +387,7 @@ private:
                     }
                     e.entry = outputEntry(in.relative, in.outputs[static_cast<std::size_t>(k)], k, o_.seed,
                                           index, bytes.size(), r.backend,
-                                          replayToJson(replay, inventedShare(buildFullPlan(
-                                                                   replay, source.width(), source.height()))),
-                                          labels);
+                                          replayToJson(replay, invented), labels);
                     e.alphaDropped = o_.format == ImageFormat::Jpeg && r.image.hasAlpha();
                     e.reducedFrom16Bit = reduced;
                     post(std::move(e));
