@@ -49,7 +49,11 @@ Image executePlanCpu(SourceLevels& source, const Plan& plan, const RowLoop& loop
                                input.height == out.height && input.channels == out.channels &&
                                hasRowsFrom(stage.ops[0]);
         loop(stage.height, [&](int y0, int y1) {
-            for (int s0 = y0; s0 < y1; s0 += kStripRows) {
+            // Strips from the last where the moves read the source from the bottom up (readsUpward).
+            const bool upward = moves && cpu::readsUpward(*moves, y0, y1);
+            const int strips = (y1 - y0 + kStripRows - 1) / kStripRows;
+            for (int k = 0; k < strips; ++k) {
+                const int s0 = y0 + (upward ? strips - 1 - k : k) * kStripRows;
                 const int s1 = std::min(y1, s0 + kStripRows);
                 if (firstFrom)
                     pixelRowsFrom(input, out, stage.ops[0], s0, s1);

@@ -12,12 +12,14 @@
 #include "cpu_backend.h"
 #include "error.h"
 #include "geometry.h"
+#include "ops/rotate90.h"
 #include "plan_builder.h"
 #include "preset.h"
 #include "realism.h"
 #include "render_test_support.h"
 #include "sampler.h"
 #include "test_support.h"
+#include "thread_pool.h"
 
 using namespace auglab;
 using namespace auglab::testing;
@@ -32,6 +34,7 @@ private slots:
     void resizesAsOpenCvResizes();
     void paddingAndCropsAsOpenCv();
     void wholePixelRemapsAreCopies();
+    void flipsReadUpwardStripByStrip();
     void wholeNumberMapsAsIntegers();
     void sourceRegionHoldsEveryTap_data();
     void sourceRegionHoldsEveryTap();
@@ -291,6 +294,37 @@ void TestRenderGeometry::paddingAndCropsAsOpenCv() {
     }
 }
 
+
+void TestRenderGeometry::flipsReadUpwardStripByStrip() {
+    // A map that reads the source from the bottom up (a vertical flip, a half turn) is written
+    // strip by strip from the last strip (cpu::readsUpward): every output row is still the source
+    // row the flip names, on one thread and on four, for heights of many strips and a partial one.
+    ThreadPool pool(4);
+    for (const int h : {1, 37, 300})
+        for (const char* name : {"vertical_flip", "rotate_180"}) {
+            const Image src = photoCrop("coffee.png", 97, h, 3);
+            SourceLevels levels(src);
+            OpConfig flip = op(std::string(name) == "rotate_180" ? "random_rotate90" : name);
+            flip.p = 1;
+            Replay r = samplePipeline(std::vector<OpConfig>{flip}, 5, 0, 97, h);
+            if (std::string(name) == "rotate_180") {  // the draw that turns twice
+                for (std::uint64_t i = 1; std::get<Rot90Params>(r.ops[0].params).factor != 2; ++i)
+                    r = samplePipeline(std::vector<OpConfig>{flip}, 5, i, 97, h);
+            }
+            const Plan plan = buildFullPlan(r, 97, h);
+            for (const RowLoop& loop : {RowLoop{nullptr}, RowLoop{&pool}}) {
+                const Image out = executePlanCpu(levels, plan, loop);
+                QCOMPARE(out.height, h);
+                for (int y = 0; y < h; ++y)
+                    for (int x = 0; x < 97; ++x) {
+                        const int sx = std::string(name) == "rotate_180" ? 96 - x : x;
+                        if (std::memcmp(out.at(x, y), src.at(sx, h - 1 - y), 3) != 0)
+                            QFAIL(qPrintable(QString("%1, height %2: pixel (%3, %4) is not the source's (%5, %6)")
+                                                 .arg(name).arg(h).arg(x).arg(y).arg(sx).arg(h - 1 - y)));
+                    }
+            }
+        }
+}
 
 void TestRenderGeometry::wholePixelRemapsAreCopies() {
     // RandomGridShuffle's remap moves whole pixels: its map says so, and the copies it then runs

@@ -94,6 +94,14 @@ void fillPixels(std::uint8_t* out, int n, int channels, const std::uint8_t* fill
     for (int i = 0; i < n; ++i, out += channels) std::memcpy(out, fill, static_cast<std::size_t>(channels));
 }
 
+// Whether the source indices v[a..b) (fills, -1, left out) run downwards.
+bool runsDown(const std::vector<int>& v, int a, int b) {
+    int first = -1, last = -1;
+    for (int i = a; i < b && first < 0; ++i) first = v[static_cast<std::size_t>(i)];
+    for (int i = b - 1; i >= a && last < 0; --i) last = v[static_cast<std::size_t>(i)];
+    return first >= 0 && last >= 0 && first > last;
+}
+
 // Output rows y0..y1 of a transposed map: row y is source column rows[y]; walked column by column
 // so that each source row is read along its length (the strip's pixels are next to each other in
 // it), with each output row's start and its source offset worked out once for the strip.
@@ -109,7 +117,11 @@ void transposedRows(const ImageView& src, Image& dst, const IntegerWarp& m, int 
             const int sx = m.rows[static_cast<std::size_t>(s0 + i)];
             from[i] = sx < 0 ? -1 : static_cast<std::ptrdiff_t>(sx) * CN;
         }
-        for (int x = 0; x < dst.width; ++x) {
+        // Source rows in ascending order (see integerWarpRows): a quarter turn one way reads them
+        // from the bottom up when walked left to right.
+        const bool descending = runsDown(m.cols, 0, dst.width);
+        for (int i = 0; i < dst.width; ++i) {
+            const int x = descending ? dst.width - 1 - i : i;
             const int sy = m.cols[static_cast<std::size_t>(x)];
             const std::uint8_t* srcRow = sy >= 0 ? src.row(sy) : nullptr;
             const std::size_t at = static_cast<std::size_t>(x) * CN;
@@ -121,6 +133,10 @@ void transposedRows(const ImageView& src, Image& dst, const IntegerWarp& m, int 
 
 }  // namespace
 
+bool readsUpward(const IntegerWarp& m, int y0, int y1) {
+    return !m.transposed && runsDown(m.rows, y0, y1);
+}
+
 void integerWarpRows(const ImageView& src, Image& dst, const IntegerWarp& m, int y0, int y1) {
     const int cn = dst.channels;
     if (m.transposed) {
@@ -131,7 +147,13 @@ void integerWarpRows(const ImageView& src, Image& dst, const IntegerWarp& m, int
             default: return transposedRows<4>(src, dst, m, y0, y1);
         }
     }
-    for (int y = y0; y < y1; ++y) {
+    // Source rows read in ascending order: where the map runs them backwards (a vertical flip, a
+    // half turn) the output rows are written from the bottom up instead. Reading memory backwards
+    // defeats the prefetcher: a vertical flip of 512x512 RGB over 16 photos took 36-120 us a call
+    // read bottom-up and 24-26 us written bottom-up (a memcpy per row, this VM). Same bytes.
+    const bool descending = readsUpward(m, y0, y1);
+    for (int i = y0; i < y1; ++i) {
+        const int y = descending ? y0 + y1 - 1 - i : i;
         std::uint8_t* out = dst.row(y);
         const int sy = m.rows[static_cast<std::size_t>(y)];
         if (sy < 0) {
