@@ -9,10 +9,7 @@
 #include <utility>
 #include <vector>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
+#include "cpu/remap_rows.h"
 #include "error.h"
 #include "ops/op_module.h"
 #include "philox.h"
@@ -173,20 +170,6 @@ void PlanBuilder::gatherStage(std::shared_ptr<const GatherStep> gather) {
     plan_.stages.push_back(std::move(stage));
 }
 
-namespace {
-
-// lrint of a float within int range, in the default rounding mode (half to even), without lrint's
-// library call where the CPU converts in one instruction (2 x 262,144 calls a 512 x 512 remap).
-inline long roundToInt(float v) {
-#if defined(__SSE2__)
-    return _mm_cvtss_si32(_mm_set_ss(v));
-#else
-    return std::lrint(v);
-#endif
-}
-
-}  // namespace
-
 WarpStep& PlanBuilder::beginRemap(PlanStage& stage, Interpolation interpolation, BorderMode border,
                                    const Rgb& fill) {
     WarpStep& w = stage.warp;
@@ -290,24 +273,13 @@ void PlanBuilder::remapStage(const std::vector<float>& mapX, const std::vector<f
                            std::to_string(stage.width) + "x" + std::to_string(stage.height) + " stage");
     const WarpStep& w = beginRemap(stage, interpolation, border, fill);
     // cv2.remap (RemapInvoker): cvRound of the map (times INTER_TAB_SIZE for linear), the integer
-    // part saturated to a short.
-    const bool nearest = w.interpolation == Interpolation::Nearest;
-    const float unit = nearest ? 1.0f : float(1 << kWarpInterBits);
-    const auto position = [&](float v) {
-        const float s = v * unit;  // exact: a power of two
-        const long r = std::isnan(s) ? INT_MIN : roundToInt(std::clamp(s, -2147483648.0f, 2147483520.0f));
-        if (nearest) return static_cast<int>(std::clamp<long>(r, -32768, 32767));
-        const long whole = std::clamp<long>(r >> kWarpInterBits, -32768, 32767);
-        return static_cast<int>(whole * (1 << kWarpInterBits) + (r & ((1 << kWarpInterBits) - 1)));
-    };
+    // part saturated to a short (cpu::remapPosition; vectorised).
     auto map = std::make_shared<RemapMap>();
     map->width = stage.width;
     map->height = stage.height;
     map->xy.resize(2 * n);
-    for (std::size_t i = 0; i < n; ++i) {
-        map->xy[2 * i] = position(mapX[i]);
-        map->xy[2 * i + 1] = position(mapY[i]);
-    }
+    cpu::remapPositions(mapX.data(), mapY.data(), n,
+                        w.interpolation == Interpolation::Nearest ? 0 : kWarpInterBits, map->xy.data());
     endRemap(stage, std::move(map));
 }
 

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <opencv2/imgproc.hpp>
 #include <random>
 
@@ -23,6 +24,7 @@
 #include "cpu/lut.h"
 #include "cpu/noise_rows.h"
 #include "cpu/pixel_rows.h"
+#include "cpu/remap_rows.h"
 #include "cpu/simd_targets.h"
 #include "cpu/tail_rows.h"
 #include "cpu_backend.h"
@@ -103,6 +105,52 @@ private slots:
                     QCOMPARE(same[n * std::size_t(channels)], in[n * std::size_t(channels)]);
                 }
             }
+    }
+
+    void remapPositionsAreCvRound() {
+        // cv2.remap's fixed-point positions of float maps (remap_rows.cpp), on every SIMD target,
+        // against the scalar definition value by value, and that definition against OpenCV's own
+        // cvRound where the value is inside a short's range: random values, ties at every
+        // fraction, NaN, the infinities, values past int's and short's ranges, and lengths around
+        // every vector's.
+        const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+        std::vector<float> special = {0.0f, -0.0f, nan, -nan, inf, -inf, 3e9f, -3e9f, 2147483520.0f, 2147483648.0f,
+                                      -2147483648.0f, -2147483904.0f, 32767.0f, 32767.99f, 32768.0f, -32768.0f,
+                                      -32768.5f, -32769.0f, 1e-30f, -1e-30f, 67108864.0f, -67108864.0f};
+        for (int k = -70; k <= 70; ++k) special.push_back(static_cast<float>(k) / 64.0f);  // ties at 32 and 1
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> wide(-70000.0f, 70000.0f), narrow(-3.0f, 600.0f);
+        std::vector<float> mx(1200), my(1200);
+        for (std::size_t i = 0; i < mx.size(); ++i) {
+            mx[i] = i < special.size() ? special[i] : (i % 2 ? wide(rng) : narrow(rng));
+            my[i] = i < special.size() ? special[special.size() - 1 - i] : narrow(rng);
+        }
+        for (const float v : special)
+            if (std::isfinite(v) && std::abs(v) < 1000) {
+                QCOMPARE(cpu::remapPosition(v, 0), cvRound(v));
+                const int r = cvRound(v * 32.0f);
+                QCOMPARE(cpu::remapPosition(v, 5), ((r >> 5) << 5) + (r & 31));
+            }
+        int targets = 0;
+        cpu::forEachSimdTarget([&](const char* target) {
+            ++targets;
+            for (const int bits : {0, 5})
+                for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(15),
+                                      std::size_t(16), std::size_t(17), std::size_t(33), mx.size()}) {
+                    std::vector<int> xy(2 * n + 2, 12345);
+                    cpu::remapPositions(mx.data(), my.data(), n, bits, xy.data());
+                    for (std::size_t i = 0; i < n; ++i)
+                        if (xy[2 * i] != cpu::remapPosition(mx[i], bits) ||
+                            xy[2 * i + 1] != cpu::remapPosition(my[i], bits))
+                            QFAIL(qPrintable(QString("%1, bits %2, n %3: value %4 (%5, %6) gave (%7, %8), not (%9, %10)")
+                                                 .arg(target).arg(bits).arg(n).arg(i).arg(mx[i]).arg(my[i])
+                                                 .arg(xy[2 * i]).arg(xy[2 * i + 1])
+                                                 .arg(cpu::remapPosition(mx[i], bits))
+                                                 .arg(cpu::remapPosition(my[i], bits))));
+                    QCOMPARE(xy[2 * n], 12345);  // nothing past the end
+                }
+        });
+        QVERIFY(targets >= 1);
     }
 
     void tableLookupsAreTheTables() {

@@ -138,15 +138,20 @@ DistortionMaps opticalDistortionMaps(const OpticalDistortionParams& p, int width
         const double k = static_cast<float>(p.k);
         const double fx = width, fy = height, u0 = width / 2.0, v0 = height / 2.0;
         const double cu = (width - 1) * 0.5, cv = (height - 1) * 0.5;
+        // Each column's x once (the same division OpenCV makes per pixel, so the same double): the
+        // loop below then has no division and vectorises.
+        std::vector<double> xs(static_cast<std::size_t>(width));
+        for (int j = 0; j < width; ++j) xs[std::size_t(j)] = (j - cu) / fx;
         for (int i = 0; i < height; ++i) {
             const double y = (i - cv) / fy;
+            float* outX = m.x.data() + std::size_t(i) * width;
+            float* outY = m.y.data() + std::size_t(i) * width;
             for (int j = 0; j < width; ++j) {
-                const double x = (j - cu) / fx;
+                const double x = xs[std::size_t(j)];
                 const double r2 = x * x + y * y;
                 const double kr = 1 + ((0 * r2 + k) * r2 + k) * r2;
-                const std::size_t o = std::size_t(i) * width + j;
-                m.x[o] = static_cast<float>(fx * (x * kr) + u0);
-                m.y[o] = static_cast<float>(fy * (y * kr) + v0);
+                outX[j] = static_cast<float>(fx * (x * kr) + u0);
+                outY[j] = static_cast<float>(fy * (y * kr) + v0);
             }
         }
         return m;
