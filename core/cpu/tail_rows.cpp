@@ -139,7 +139,6 @@ void RunFloatProgram(const std::uint8_t* HWY_RESTRICT src, std::size_t pixels, i
     const std::size_t n = pixels * cn;
     std::size_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
-    const D32 d32;
     const DF df;
     // constants[r][s]: step s's constants lane by lane when a vector starts at channel r.
     hn::Vec<DF> constants[4][FloatProgram::kMaxSteps];
