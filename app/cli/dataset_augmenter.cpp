@@ -249,30 +249,26 @@ private:
     }
 
     /// The source pixels that input `in`'s copies read (planSourceRegion), from their samples drawn
-    /// at the header's size, which `drawn` keeps for the loop below (one per copy; empty from the
-    /// first whose draw failed: the loop fails the input with that draw's error). nullopt when one
-    /// may read any of the image, or when a draw failed (decoded whole). A plan is kept only for a
-    /// single copy: the plans of many (a remap holds 8 bytes a pixel) would outgrow the memory
-    /// budget, which counts the decode and one output.
+    /// at the header's size; nullopt when one may read any of the image, or when a draw failed (the
+    /// loop then fails the input with that draw's error, after a whole decode). A single copy's
+    /// draw and plan are kept in `kept` for the loop; those of many are not (a replay is ~1 KB, a
+    /// remap's plan 8 bytes a pixel, and an input may have 20,000 copies, where the memory budget
+    /// counts the decode and one output): the loop draws each of them again, one at a time.
     std::optional<PixelRect> regionRead(const PlannedInput& in, const std::vector<int>& copies,
-                                        const ImageInfo& info, std::vector<std::optional<DrawnCopy>>& drawn) const {
-        drawn.assign(copies.size(), std::nullopt);
+                                        const ImageInfo& info, std::optional<DrawnCopy>& kept) const {
+        kept.reset();
         if (info.width <= 0 || info.height <= 0 || copies.empty()) return std::nullopt;
         std::optional<PixelRect> all;
-        bool whole = false;
-        for (std::size_t j = 0; j < copies.size(); ++j) {
+        for (const int k : copies) {
+            DrawnCopy d;
             try {
-                drawn[j] = draw(in, copies[j], info.width, info.height);
+                d = draw(in, k, info.width, info.height);
             } catch (const InputError&) {
                 return std::nullopt;
             }
-            const std::optional<PixelRect> r = whole ? std::nullopt
-                                                     : planSourceRegion(*drawn[j]->plan, info.width, info.height);
-            if (copies.size() > 1) drawn[j]->plan.reset();
-            if (!r) {
-                whole = true;  // the other copies are still drawn, once, for the loop
-                continue;
-            }
+            const std::optional<PixelRect> r = planSourceRegion(*d.plan, info.width, info.height);
+            if (copies.size() == 1) kept = std::move(d);
+            if (!r) return std::nullopt;
             if (!all) {
                 all = r;
             } else {
@@ -282,7 +278,6 @@ private:
                 all = PixelRect{x0, y0, x1 - x0, y1 - y0};
             }
         }
-        if (whole) return std::nullopt;
         return all;
     }
 
@@ -299,7 +294,7 @@ private:
             for (std::size_t i = 0; !stop_ && (i = next_++) < work_.size();) {
                 const PlannedInput& in = *work_[i].input;
                 LoadedImage loaded;
-                std::vector<std::optional<DrawnCopy>> drawn;
+                std::optional<DrawnCopy> kept;  // a single copy's draw (regionRead)
                 std::optional<ByteBudget::Reservation> held;
                 try {
                     // What this file will occupy (its decode and one output, RGBA at most), held
@@ -311,7 +306,7 @@ private:
                     if (stop_) break;
                     // Only the part of the source that the copies read is decoded (where the file
                     // allows it): the outputs are the same bytes.
-                    const std::optional<PixelRect> region = regionRead(in, work_[i].copies, file.info, drawn);
+                    const std::optional<PixelRect> region = regionRead(in, work_[i].copies, file.info, kept);
                     loaded = region ? decodeImageRegion(file.bytes, file.name, *region)
                                     : decodeImage(file.bytes, file.name);
                 } catch (const std::exception& e) {  // InputError, or no memory for a huge image
@@ -344,9 +339,8 @@ private:
                         post(std::move(note));
                     }
                 }
-                for (std::size_t j = 0; j < work_[i].copies.size(); ++j) {
+                for (const int k : work_[i].copies) {
                     if (stop_) break;  // interrupted: the copies left stay to do
-                    const int k = work_[i].copies[j];
                     const std::uint64_t index = augmentSampleIndex(in.relative, k);
                     Replay replay;
                     double invented = 0;
@@ -355,9 +349,10 @@ private:
                     Json labels;
                     std::vector<std::uint8_t> bytes;
                     try {
-                        // Drawn before the decode (regionRead) unless the image's size is not the
-                        // header's, or that draw failed: then here, where a failure fails the input.
-                        std::optional<DrawnCopy>& d = drawn[j];
+                        // A single copy was drawn before the decode (regionRead), unless that draw
+                        // failed; the image's size may also not be the header's. Else drawn here,
+                        // where a failure fails the input.
+                        std::optional<DrawnCopy>& d = kept;
                         if (!d || d->width != source.width() || d->height != source.height())
                             d = draw(in, k, source.width(), source.height());
                         if (!d->plan) d->plan = buildFullPlan(d->replay, source.width(), source.height());
