@@ -860,6 +860,18 @@ void TestGui::groupsAreBlocksThatNestAndTune() {
     QVERIFY(blurs && blur);
     QVERIFY(blur->mapTo(w->editor(), QPoint(0, 0)).x() > blurs->mapTo(w->editor(), QPoint(0, 0)).x());
     QCOMPARE(blurs->findChild<QComboBox*>("kind")->currentText(), QString("one_of"));
+    // The buttons that put an op or a group in a new group show an icon they paint: their glyph
+    // (⧉) is in no common font and showed as an empty box.
+    for (QToolButton* b :
+         {w->editor()->panel(6)->findChild<QToolButton*>("group"), blurs->findChild<QToolButton*>("wrap")}) {
+        QVERIFY(b);
+        QVERIFY(b->text().isEmpty());
+        const QImage icon = b->icon().pixmap(16, 16).toImage();
+        int inked = 0;
+        for (int y = 0; y < icon.height(); ++y)
+            for (int x = 0; x < icon.width(); ++x) inked += qAlpha(icon.pixel(x, y)) > 128;
+        QVERIFY2(inked >= 30, qPrintable(QString("%1: %2 pixels drawn").arg(b->objectName()).arg(inked)));
+    }
     QCOMPARE(blur->findChild<QLabel*>("probabilityLabel")->text(), QString("Weight (p)"));
     // Inside a one_of, a group's p is a weight; n and replacement only where the kind draws n.
     GroupPanel* nested = w->editor()->groupPanel(2);

@@ -11,6 +11,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "icons.h"
 #include "pipeline_document.h"
 
 namespace auglab {
@@ -92,7 +93,8 @@ GroupPanel::GroupPanel(PipelineDocument* doc, int group, QWidget* parent)
     connect(kind_, &QComboBox::activated, this,
             [this](int i) { doc_->setGroupKind(group_, kKinds[std::size_t(i)]); });
     header->addWidget(kind_, 1);
-    auto* wrap = toolButton(QStringLiteral("⧉"), tr("Put this group in a new group"), this);
+    auto* wrap = toolButton(QString(), tr("Put this group in a new group"), this);
+    wrap->setIcon(groupIcon(this));  // painted: no common font is sure to have ⧉
     wrap->setObjectName("wrap");
     wrap->setPopupMode(QToolButton::InstantPopup);
     auto* menu = new QMenu(wrap);

@@ -19,6 +19,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "icons.h"
 #include "pipeline_document.h"
 #include "range_slider.h"
 
@@ -133,8 +134,8 @@ OpPanel::OpPanel(PipelineDocument* doc, int opIndex, QWidget* parent)
     connect(reset, &QToolButton::clicked, this, [this] { doc_->resetOp(op_); });
     connect(remove, &QToolButton::clicked, this, [this] { doc_->removeOp(op_); });
     // Groups: put the op alone in a new group (the arrows then move its neighbours in).
-    auto* group =
-        smallButton(QStringLiteral("⧉"), tr("Put this op in a new group (one_of, some_of, ...)"), this);
+    auto* group = smallButton(QString(), tr("Put this op in a new group (one_of, some_of, ...)"), this);
+    group->setIcon(groupIcon(this));  // painted: no common font is sure to have ⧉
     group->setObjectName("group");
     group->setPopupMode(QToolButton::InstantPopup);
     auto* groupMenu = new QMenu(group);
