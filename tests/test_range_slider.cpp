@@ -37,6 +37,7 @@ private slots:
     void shiftDragIsTenTimesFiner();
     void wheelStepsWhenFocused();
     void doubleClickTypesAValue();
+    void clicksWithoutMovingChangeNothing();
     void handlesOnOneValueShowBothHalves();
 };
 
@@ -500,6 +501,34 @@ void TestRangeSlider::doubleClickTypesAValue() {
     QTest::keyClick(field, Qt::Key_Escape);
     QTRY_VERIFY(w.findChild<QLineEdit*>("handleField") == nullptr);
     QCOMPARE(w.minimum(), -15.0);
+}
+
+void TestRangeSlider::clicksWithoutMovingChangeNothing() {
+    // A press and release on a handle without moving, and the double-click that opens its field,
+    // leave the values as they were: values between two pixels' values were nudged to a pixel's
+    // (and each nudge was an undo step in the editor).
+    RangeSlider w;
+    setUp(w, 0, 50, 13.37, 31.13, false);
+    w.setDecimals(2);
+    QSignalSpy edited(&w, &RangeSlider::rangeEdited);
+    for (const double v : {13.37, 31.13})
+        for (const int offset : {-2, 0, 1, 3}) {
+            const QPoint p = at(w, v) + QPoint(offset, 0);
+            QTest::mouseClick(&w, Qt::LeftButton, Qt::NoModifier, p);
+            QCOMPARE(w.minimum(), 13.37);
+            QCOMPARE(w.maximum(), 31.13);
+        }
+    QTest::mouseDClick(&w, Qt::LeftButton, Qt::NoModifier, at(w, 31.13) + QPoint(1, 0));
+    QCOMPARE(w.maximum(), 31.13);
+    QCOMPARE(edited.count(), 0);
+    auto* field = w.findChild<QLineEdit*>("handleField");
+    QVERIFY(field && field->isVisible());
+    QCOMPARE(field->text(), QString("31.13"));
+    QTest::keyClick(field, Qt::Key_Escape);
+    // A press away from the handles still jumps the nearer one there, and a drag still moves it.
+    QTest::mouseClick(&w, Qt::LeftButton, Qt::NoModifier, at(w, 45));
+    QVERIFY(w.maximum() > 40);
+    QCOMPARE(edited.count(), 1);
 }
 
 void TestRangeSlider::handlesOnOneValueShowBothHalves() {

@@ -220,6 +220,7 @@ void RangeSlider::mousePressEvent(QMouseEvent* event) {
     const int dMin = std::abs(x - pMin), dMax = std::abs(x - pMax);
     const int reach = kRadius + kGrabSlack;
     pressX_ = x;
+    moved_ = false;
     startMin_ = min_;
     startMax_ = max_;
     grabOffset_ = 0;
@@ -258,7 +259,10 @@ void RangeSlider::mousePressEvent(QMouseEvent* event) {
     update();
     // Started before the first edit, so a listener can open one undo step for the whole drag.
     emit dragStarted();
-    if (jump) mouseMoveEvent(event);
+    if (jump) {
+        moved_ = true;  // a press beside the handles moves the nearer one there
+        mouseMoveEvent(event);
+    }
 }
 
 void RangeSlider::mouseMoveEvent(QMouseEvent* event) {
@@ -273,6 +277,12 @@ void RangeSlider::mouseMoveEvent(QMouseEvent* event) {
         active_ = grab_ == Grab::Min ? 0 : 1;
         grabOffset_ = pressX_ - positionForValue(active_ == 0 ? min_ : max_);
         update();
+    }
+    // A press and release in place (a click, the first half of a double-click) leave the values
+    // alone: a value between two pixels' values would otherwise be moved to the pixel's.
+    if (!moved_) {
+        if (x == pressX_) return;
+        moved_ = true;
     }
     // Shift pressed or released: movement counts from here on, 10x finer while it is held.
     const bool fine = (event->modifiers() & Qt::ShiftModifier) != 0;

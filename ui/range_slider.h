@@ -140,6 +140,7 @@ private:
 
     Grab grab_ = Grab::None;
     int pressX_ = 0;      // where the drag began
+    bool moved_ = false;  // the pointer left the press's x: until then a press or release changes nothing
     int grabOffset_ = 0;  // press x minus the grabbed handle's centre, so it does not jump
     double startMin_ = 0.0, startMax_ = 0.0;  // the range when the drag began
     // Once Shift is pressed or released during a drag, movement counts from an anchor: where the
