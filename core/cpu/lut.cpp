@@ -27,16 +27,16 @@ void lookupScalar(const std::uint8_t* src, std::uint8_t* dst, std::size_t n, con
     for (; i < n; ++i) dst[i] = t[src[i]];
 }
 
-// Whether t maps every v to 255 - v (invert_img, solarize at threshold 0, a contrast of -1): then
-// the lookup is an exclusive or, one instruction per vector instead of four, and the pass runs at
-// the speed of memory.
-// Asked once a row: most tables fail at their first entry, an inversion costs a 256-byte memcmp.
 constexpr Table kInversion = [] {
     Table t{};
     for (std::size_t v = 0; v < 256; ++v) t[v] = static_cast<std::uint8_t>(255 - v);
     return t;
 }();
 
+// Whether t maps every v to 255 - v (invert_img, solarize at threshold 0, a contrast of -1): then
+// the lookup is an exclusive or, one instruction per vector instead of four, and the pass runs at
+// the speed of memory. Asked once a call (a row, or a band of packed rows): most tables fail at
+// their first entry, an inversion costs a 256-byte memcmp.
 bool isInversion(const Table& t) {
     return t[0] == 255 && t[255] == 0 && std::memcmp(t.data(), kInversion.data(), 256) == 0;
 }

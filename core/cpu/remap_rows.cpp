@@ -47,10 +47,6 @@ void RemapPositions(const float* HWY_RESTRICT mx, const float* HWY_RESTRICT my, 
     }
 }
 
-const char* RemapTarget() {
-    return hwy::TargetName(HWY_TARGET);
-}
-
 }  // namespace HWY_NAMESPACE
 }  // namespace auglab::cpu
 HWY_AFTER_NAMESPACE();
@@ -59,14 +55,9 @@ HWY_AFTER_NAMESPACE();
 namespace auglab::cpu {
 
 HWY_EXPORT(RemapPositions);
-HWY_EXPORT(RemapTarget);
 
 void remapPositions(const float* mx, const float* my, std::size_t n, int bits, int* xy) {
     HWY_DYNAMIC_DISPATCH(RemapPositions)(mx, my, n, bits, xy);
-}
-
-const char* remapPositionsTarget() {
-    return HWY_DYNAMIC_DISPATCH(RemapTarget)();
 }
 
 }  // namespace auglab::cpu

@@ -38,7 +38,4 @@ inline int remapPosition(float v, int bits) {
 /// xy[2i] = remapPosition(mx[i], bits), xy[2i + 1] = remapPosition(my[i], bits) for i < n.
 void remapPositions(const float* mx, const float* my, std::size_t n, int bits, int* xy);
 
-/// The SIMD target remapPositions runs on here ("AVX3", "AVX2", "SSSE3", "EMU128", ...).
-const char* remapPositionsTarget();
-
 }  // namespace auglab::cpu
