@@ -10,6 +10,7 @@
 #include "cpu/colour_rows.h"
 #include "cpu/lab_rows.h"
 #include "cpu/lut.h"
+#include "cpu/median_rows.h"
 #include "cpu/noise_rows.h"
 #include "cpu_backend.h"
 #include "cpu_convolve_fma.h"
@@ -398,62 +399,54 @@ void applyBlur(Image& img, const std::vector<float>& k, const RowLoop& loop) {
     });
 }
 
-// cv2.medianBlur on 8-bit data (border replicate), a sliding histogram per channel (Huang): each
-// step along a row removes the window's left column and adds its new right column; the median is
-// the smallest value v with more than k*k/2 values <= v, tracked with the count of values below it.
-// One exchange of a sorting network over two rows of bytes: lo gets the smaller, hi the larger of
-// each pair. Its own function, with the length by value: a byte store may alias anything, so a
-// length read through a reference would be loaded again on every iteration and the loop would
-// not vectorise.
-void exchangeRows(std::uint8_t* __restrict lo, std::uint8_t* __restrict hi, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::uint8_t a = lo[i], b = hi[i];
-        lo[i] = a < b ? a : b;  // not std::min: its reference result keeps GCC from vectorising
-        hi[i] = a < b ? b : a;
-    }
-}
-
-// The 3 x 3 median by a sorting network of 19 exchanges (Paeth; Devillard's opt_med9), each
-// exchange a pass of min/max over a whole row of bytes (vector instructions); border replicate.
-void median3(Image& img, const Image& src, const RowLoop& loop) {
-    const int w = img.width, h = img.height, cn = img.channels;
-    const std::size_t n = static_cast<std::size_t>(w) * cn, c = static_cast<std::size_t>(cn);
-    static constexpr int kNetwork[19][2] = {{1, 2}, {4, 5}, {7, 8}, {0, 1}, {3, 4}, {6, 7}, {1, 2},
-                                            {4, 5}, {7, 8}, {0, 3}, {5, 8}, {4, 7}, {3, 6}, {1, 4},
-                                            {2, 5}, {4, 7}, {4, 2}, {6, 4}, {4, 2}};
+// The 3 x 3 to 9 x 9 medians by sorting networks on vectors of bytes (cpu/median_rows.h), border
+// replicate; alpha is not a colour and stays.
+void medianNetworkRows(Image& img, const Image& src, int ksize, const RowLoop& loop) {
+    const int w = img.width, h = img.height, r = ksize / 2;
+    const std::size_t c = static_cast<std::size_t>(img.channels), n = static_cast<std::size_t>(w) * c;
+    const std::size_t border = static_cast<std::size_t>(r) * c;
     loop(h, [&](int y0, int y1) {
-        std::vector<std::uint8_t> padded(n + 2 * c), values(9 * n);
+        // Each source row once with its replicated border, as many as the window needs.
+        std::vector<std::uint8_t> padded((n + 2 * border) * static_cast<std::size_t>(ksize));
+        std::vector<std::uint8_t> scratch(cpu::medianScratchBytes(n, ksize, c)), row(n);
+        std::vector<const std::uint8_t*> window(static_cast<std::size_t>(ksize));
+        const auto fill = [&](int sy, std::uint8_t* dst) {
+            const std::uint8_t* s = src.row(std::clamp(sy, 0, h - 1));
+            for (int t = 0; t < r; ++t) std::memcpy(dst + static_cast<std::size_t>(t) * c, s, c);
+            std::memcpy(dst + border, s, n);
+            for (int t = 0; t < r; ++t) std::memcpy(dst + border + n + static_cast<std::size_t>(t) * c, s + n - c, c);
+        };
+        // A ring of ksize padded rows: row y + t - r lives in slot (y + t) mod ksize.
+        const std::size_t span = n + 2 * border;
+        const auto slot = [&](int y) {
+            return padded.data() + static_cast<std::size_t>(((y % ksize) + ksize) % ksize) * span;
+        };
+        for (int t = 0; t < ksize - 1; ++t) fill(y0 + t - r, slot(y0 + t));
         for (int y = y0; y < y1; ++y) {
-            // The nine neighbours of every byte, as nine rows.
-            for (int t = 0; t < 3; ++t) {
-                const std::uint8_t* s = src.row(std::clamp(y + t - 1, 0, h - 1));
-                std::copy_n(s, c, padded.data());
-                std::copy_n(s, n, padded.data() + c);
-                std::copy_n(s + n - c, c, padded.data() + c + n);
-                for (std::size_t dx = 0; dx < 3; ++dx)
-                    std::copy_n(padded.data() + dx * c, n, values.data() + (3 * t + dx) * n);
-            }
-            for (const auto& [x, z] : kNetwork)
-                exchangeRows(values.data() + static_cast<std::size_t>(x) * n,
-                             values.data() + static_cast<std::size_t>(z) * n, n);
-            const std::uint8_t* median = values.data() + 4 * n;
+            fill(y + r, slot(y + ksize - 1));
+            for (int t = 0; t < ksize; ++t) window[static_cast<std::size_t>(t)] = slot(y + t);
             std::uint8_t* out = img.row(y);
-            if (cn == 3) {
-                std::copy_n(median, n, out);
-            } else {
+            if (c == 4) {
+                cpu::medianRow(window.data(), ksize, n, c, scratch.data(), row.data());
                 for (std::size_t i = 0; i < n; ++i)
-                    if (i % c < 3) out[i] = median[i];  // alpha is not a colour
+                    if (i % c < 3) out[i] = row[i];
+            } else {
+                cpu::medianRow(window.data(), ksize, n, c, scratch.data(), out);
             }
         }
     });
 }
 
+// cv2.medianBlur on 8-bit data (border replicate): windows up to 9 x 9 by the networks, larger ones
+// by a sliding histogram per channel (Huang): each step along a row removes the window's left column
+// and adds its new right column; the median is the smallest value v with more than k*k/2 values <= v,
+// tracked with the count of values below it.
 void applyMedian(Image& img, int ksize, const RowLoop& loop) {
     const int w = img.width, h = img.height, r = ksize / 2, cn = img.channels, half = ksize * ksize / 2;
     if (ksize <= 1 || w == 0 || h == 0) return;
     const Image src = img;
-    if (ksize == 3) {
-        median3(img, src, loop);
+    if (cpu::medianRowSize(ksize)) {
+        medianNetworkRows(img, src, ksize, loop);
         return;
     }
     // The sizes by value: the histogram's int stores could otherwise alias captured ints, which the

@@ -2,6 +2,7 @@
 // FMA convolution rows) against their scalar definitions, on every SIMD target this CPU runs
 // (cpu::forEachSimdTarget holds Highway's dispatch to each in turn): table lookups, the colour
 // kernels over every colour, the training tail's lookups and float programs, the sun flare's blends,
+// the median networks (by the 0-1 principle) and rows (against std::nth_element and cv::medianBlur),
 // and the convolution rows against cv::filter2D. The ops these kernels serve are checked against
 // OpenCV and their formulas in test_colour_ops.
 
@@ -22,6 +23,8 @@
 #include "cpu/flare_rows.h"
 #include "cpu/lab_rows.h"
 #include "cpu/lut.h"
+#include "cpu/median_network.h"
+#include "cpu/median_rows.h"
 #include "cpu/noise_rows.h"
 #include "cpu/pixel_rows.h"
 #include "cpu/remap_rows.h"
@@ -577,6 +580,119 @@ private slots:
                 std::vector<std::uint8_t> sum = in;
                 cpu::addSaturated(sum.data(), out.data(), n);
                 for (std::size_t i = 0; i < n; ++i) QCOMPARE(int(sum[i]), std::min(255, in[i] + out[i]));
+            }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
+    /// The median networks (core/cpu/median_network.h) by the 0-1 principle: a comparator network
+    /// selects rank m of all inputs iff it does for every input of 0s and 1s. Inputs here are windows
+    /// with sorted columns (column j: z_j zeros, then ones), every one of the (k + 1)^k for k = 3, 5,
+    /// 7, 64 windows a word (min is AND, max is OR); the median is 1 iff more than half are 1s. The
+    /// column sorts are checked the same way over all 2^k columns.
+    void medianNetworksSelectTheMedian() {
+        namespace mn = cpu::median_network;
+        const auto run = [](const auto& net, std::vector<std::uint64_t>& v) {
+            for (int t = 0; t < net.count; ++t) {
+                const mn::Op& op = net.ops[std::size_t(t)];
+                const std::uint64_t a = v[std::size_t(op.a)], b = v[std::size_t(op.b)];
+                if (op.kind != mn::Kind::Max) v[std::size_t(op.a)] = a & b;
+                if (op.kind != mn::Kind::Min) v[std::size_t(op.b)] = a | b;
+            }
+        };
+        const auto check = [&](auto kTag) {
+            constexpr int k = decltype(kTag)::value;
+            constexpr auto net = mn::medianNetwork<k>();
+            constexpr auto columns = mn::sortNetwork<k>();
+            // The column sort on every column of k bits.
+            for (std::uint32_t bits = 0; bits < (1u << k); ++bits) {
+                std::vector<std::uint64_t> v(k);
+                for (int i = 0; i < k; ++i) v[std::size_t(i)] = (bits >> i) & 1;
+                run(columns, v);
+                for (int i = 1; i < k; ++i) QVERIFY2(v[std::size_t(i - 1)] <= v[std::size_t(i)], qPrintable(QString("k %1 column %2").arg(k).arg(bits)));
+            }
+            std::size_t total = 1;
+            for (int j = 0; j < k; ++j) total *= k + 1;
+            for (std::size_t first = 0; first < total; first += 64) {
+                std::vector<std::uint64_t> v(std::size_t(k * k), 0);
+                std::uint64_t want = 0;
+                for (std::size_t bit = 0; bit < 64 && first + bit < total; ++bit) {
+                    std::size_t code = first + bit;
+                    int ones = 0;
+                    for (int j = 0; j < k; ++j, code /= std::size_t(k + 1)) {
+                        const int zeros = int(code % std::size_t(k + 1));
+                        for (int i = zeros; i < k; ++i) v[std::size_t(i * k + j)] |= std::uint64_t{1} << bit;
+                        ones += k - zeros;
+                    }
+                    if (ones > k * k / 2) want |= std::uint64_t{1} << bit;
+                }
+                run(net, v);
+                const std::uint64_t valid = total - first >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (total - first)) - 1;
+                QVERIFY2((v[std::size_t(net.out)] & valid) == want, qPrintable(QString("k %1, windows from %2").arg(k).arg(first)));
+            }
+        };
+        check(std::integral_constant<int, 3>{});
+        check(std::integral_constant<int, 5>{});
+        check(std::integral_constant<int, 7>{});
+        qInfo("median networks: %d, %d, %d comparators for 3 x 3, 5 x 5, 7 x 7", mn::medianNetwork<3>().count,
+              mn::medianNetwork<5>().count, mn::medianNetwork<7>().count);
+    }
+
+    /// medianRow (core/cpu/median_rows.h) on every SIMD target against std::nth_element of each
+    /// byte's window: k 3 to 9, 1, 3 and 4 bytes a pixel, widths 1 to 150 (every vector tail), few
+    /// values (ties everywhere) and all of them; then the whole step against cv::medianBlur on a photo
+    /// (alpha kept).
+    void medianRowsAreTheMedian() {
+        std::mt19937 rng(11);
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            QCOMPARE(QString(cpu::medianTarget()), QString(target));
+            for (int trial = 0; trial < 240; ++trial) {
+                const int k = 3 + 2 * (trial % 4), r = k / 2;
+                const std::size_t cn = std::size_t(trial % 3 == 0 ? 1 : trial % 3 == 1 ? 3 : 4);
+                const std::size_t w = 1 + rng() % 150, n = w * cn, padded = n + 2 * std::size_t(r) * cn;
+                const unsigned levels = trial % 2 ? 3 : 256;
+                std::vector<std::vector<std::uint8_t>> rows(static_cast<std::size_t>(k));
+                for (auto& row : rows) {
+                    row.resize(padded);
+                    for (auto& v : row) v = std::uint8_t(rng() % levels);
+                }
+                std::vector<const std::uint8_t*> window;
+                for (const auto& row : rows) window.push_back(row.data());
+                std::vector<std::uint8_t> scratch(cpu::medianScratchBytes(n, k, cn)), got(n + 1, 77), want(n);
+                for (std::size_t x = 0; x < n; ++x) {
+                    std::vector<std::uint8_t> values;
+                    for (const auto& row : rows)
+                        for (int j = 0; j < k; ++j) values.push_back(row[x + std::size_t(j) * cn]);
+                    std::nth_element(values.begin(), values.begin() + k * k / 2, values.end());
+                    want[x] = values[std::size_t(k * k / 2)];
+                }
+                cpu::medianRow(window.data(), k, n, cn, scratch.data(), got.data());
+                QCOMPARE(got[n], std::uint8_t(77));  // nothing written past the row
+                got.pop_back();
+                QVERIFY2(got == want, qPrintable(QString("%1: k %2, %3 x %4 bytes, %5 levels").arg(target).arg(k).arg(w).arg(cn).arg(levels)));
+            }
+            const Image rgb = loadSample("astronaut.png");
+            Image photo(rgb.width, rgb.height, 4);
+            for (int y = 0; y < rgb.height; ++y)
+                for (int x = 0; x < rgb.width; ++x) {
+                    for (int c = 0; c < 3; ++c) photo.row(y)[4 * x + c] = rgb.row(y)[rgb.channels * x + c];
+                    photo.row(y)[4 * x + 3] = std::uint8_t(rng());
+                }
+            for (int k : {3, 5, 7, 9}) {
+                cv::Mat rgba(photo.height, photo.width, CV_8UC4, photo.row(0), photo.stride), want;
+                cv::medianBlur(rgba, want, k);
+                Image got = photo;
+                ThreadPool pool(3);
+                applyPixelStep(got, MedianStep{k}, RowLoop{&pool});
+                for (int y = 0; y < photo.height; ++y)
+                    for (int x = 0; x < photo.width; ++x)
+                        for (int c = 0; c < 4; ++c) {
+                            const std::uint8_t expected = c == 3 ? photo.row(y)[4 * x + 3] : want.ptr<std::uint8_t>(y)[4 * x + c];
+                            if (got.row(y)[4 * x + c] != expected)
+                                QFAIL(qPrintable(QString("%1: k %2 at (%3, %4, %5)").arg(target).arg(k).arg(x).arg(y).arg(c)));
+                        }
             }
         });
         QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
