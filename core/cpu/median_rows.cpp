@@ -64,14 +64,19 @@ HWY_INLINE void Compare(V* v) {
     if constexpr (op.kind != mn::Kind::Min) v[op.b] = hn::Max(a, b);
 }
 
-template <const auto& net, class V, std::size_t... I>
-HWY_INLINE void Run(V* v, std::index_sequence<I...>) {
-    (Compare<net.ops[I]>(v), ...);
+template <const auto& net, std::size_t Begin, class V, std::size_t... I>
+HWY_INLINE void RunFrom(V* v, std::index_sequence<I...>) {
+    (Compare<net.ops[Begin + I]>(v), ...);
 }
 
-template <const auto& net, class V>
+// The comparators from Begin on, 128 per fold expression (clang nests at most 256).
+template <const auto& net, class V, std::size_t Begin = 0>
 HWY_INLINE void RunNetwork(V* v) {
-    Run<net>(v, std::make_index_sequence<static_cast<std::size_t>(net.count)>());
+    constexpr auto count = static_cast<std::size_t>(net.count);
+    if constexpr (Begin < count) {
+        RunFrom<net, Begin>(v, std::make_index_sequence<std::min<std::size_t>(128, count - Begin)>());
+        RunNetwork<net, V, Begin + 128>(v);
+    }
 }
 
 template <int K>
