@@ -128,6 +128,7 @@ inline Preset everyOpPreset() {
         {"op": "median_blur", "p": 0.3, "kernel_size": [5, 7]},
         {"op": "motion_blur", "p": 0.3, "kernel_size": [3, 11], "angle": [20, 160], "direction": [-0.5, 0.5],
          "allow_shifted": false},
+        {"op": "defocus", "p": 0.3, "radius": [2, 6], "alias_blur": [0.1, 0.6]},
         {"op": "sharpen", "p": 0.2, "alpha": [0.1, 0.6], "lightness": [0.3, 1.5]},
         {"op": "emboss", "p": 0.2, "alpha": [0.2, 0.4], "strength": [0.1, 1.0]},
         {"op": "gauss_noise", "p": 0.3, "std_frac": [0.01, 0.05], "mean_frac": [-0.01, 0.02], "per_channel": false},
@@ -644,6 +645,20 @@ inline std::vector<PinnedCase> kernelPinnedCases(bool dali = false) {
              R"({"op": "motion_blur", "kernel_size": [7, 7], "angle": [200, 200], "direction": [-0.6, -0.6], "allow_shifted": false})",
              Bound::Blur},
         });
+    return cases;
+}
+
+/// Defocus with fixed radii and edges: a 3 x 3 softening (radius 3, and 1 with OpenCV's own sigma)
+/// and a 5 x 5 one (radius 10), for the targets that export it (Albumentations, torchvision).
+inline const std::vector<PinnedCase>& defocusPinnedCases() {
+    static const std::vector<PinnedCase> cases{
+        {"defocus radius 3, edge 0.3", R"({"op": "defocus", "radius": [3, 3], "alias_blur": [0.3, 0.3]})",
+         Bound::Blur},
+        {"defocus radius 1, edge 0 (OpenCV's sigma)",
+         R"({"op": "defocus", "radius": [1, 1], "alias_blur": [0, 0]})", Bound::Blur},
+        {"defocus radius 10, edge 0.5", R"({"op": "defocus", "radius": [10, 10], "alias_blur": [0.5, 0.5]})",
+         Bound::Blur},
+    };
     return cases;
 }
 

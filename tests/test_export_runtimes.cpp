@@ -247,9 +247,10 @@ private slots:
 
     void pinnedMatchesApply() {
         const QStringList failures =
-            pinnedCasesOutsideBounds(joined(joined(joined(kTorchvisionCases, kernelPinnedCases()),
-                                                   resizePinnedCases(ResizeTarget::Torchvision)),
-                                            kTorchvisionColorJitter),
+            pinnedCasesOutsideBounds(joined(joined(joined(joined(kTorchvisionCases, kernelPinnedCases()),
+                                                          resizePinnedCases(ResizeTarget::Torchvision)),
+                                                   kTorchvisionColorJitter),
+                                            defocusPinnedCases()),
                                      exportTorchvision, python_, {checker("torchvision_check.py")},
                                      dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));

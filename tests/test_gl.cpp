@@ -105,6 +105,7 @@ void TestGl::opsMatchCpu_data() {
                                                      {"box_blur", Expect::Bounded},
                                                      {"median_blur", Expect::Exact},
                                                      {"motion_blur", Expect::Bounded},
+                                                     {"defocus", Expect::Bounded},
                                                      {"sharpen", Expect::Bounded},
                                                      {"emboss", Expect::Bounded},
                                                      {"gauss_noise", Expect::Bounded},

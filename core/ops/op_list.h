@@ -13,6 +13,7 @@
 #include "ops/clahe.h"
 #include "ops/color_jitter.h"
 #include "ops/crop_pad.h"
+#include "ops/defocus.h"
 #include "ops/deotte_affine.h"
 #include "ops/distortion.h"
 #include "ops/downscale.h"
@@ -97,6 +98,7 @@ enum class OpId {
     BoxBlur,
     MedianBlur,
     MotionBlur,
+    Defocus,
     Sharpen,
     Emboss,
     GaussNoise,
@@ -130,11 +132,11 @@ using OpParams =
                  ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
                  OpticalDistortionParams, ElasticParams, GridShuffleParams, DownscaleParams,
                  ColorJitterParams, EqualizeParams, IsoNoiseParams, ClaheParams, FancyPcaParams, FogParams,
-                 ShadowParams, RainParams, SunFlareParams>;
+                 ShadowParams, RainParams, SunFlareParams, DefocusParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 65>& opModules() {
-    static const std::array<const OpModule*, 65> modules{
+inline const std::array<const OpModule*, 66>& opModules() {
+    static const std::array<const OpModule*, 66> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -180,6 +182,7 @@ inline const std::array<const OpModule*, 65>& opModules() {
         &boxBlurModule(),
         &medianBlurModule(),
         &motionBlurModule(),
+        &defocusModule(),
         &sharpenModule(),
         &embossModule(),
         &gaussNoiseModule(),

@@ -174,6 +174,8 @@ def draw_once(t, shape, image):
             return {"alpha": recorder.values[0], "lightness": recorder.values[1]}
         if name == "Emboss":
             return {"alpha": recorder.values[0], "strength": recorder.values[1]}
+        if name == "Defocus":
+            return {"radius": params["radius"], "alias_blur": params["alias_blur"]}
         if name in ("Blur", "MedianBlur"):
             return {"kernel_size": params["kernel"]}
         if name == "MotionBlur":  # [kernel size index,] angle, direction, shift x, shift y

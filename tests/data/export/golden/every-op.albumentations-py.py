@@ -14,25 +14,25 @@
 #     raise ValueError, as AugLab refuses it.
 #   - pipeline[11] coarse_dropout: hole_height_frac ends at 1.0, which Albumentations would read as
 #     1 pixel; written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).
-#   - pipeline[36] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[37] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[38] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[39] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[44] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[45] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[46] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[47] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[46] random_sized_crop: Albumentations crops, then resizes the crop with cv2.resize
+#   - pipeline[47] random_sized_crop: Albumentations crops, then resizes the crop with cv2.resize
 #     (11-bit weights); AugLab resamples the crop with its warp's 1/32-pixel weights, repeating the
 #     crop's edge as cv2.resize does: within SPEC §2's linear bounds of the library (a level or two
 #     apart on some pixels), the same crop windows.
-#   - pipeline[47] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[48] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[50] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[51] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[51] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[52] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[53] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[54] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -207,6 +207,11 @@ transform = A.Compose(
             angle_range=(20.0, 160.0),
             blur_limit=(3, 11),
             direction_range=(-0.5, 0.5),
+            p=0.3,
+        ),
+        A.Defocus(
+            alias_blur=(0.1, 0.6),
+            radius=(2, 6),
             p=0.3,
         ),
         A.Sharpen(
