@@ -55,6 +55,27 @@ private slots:
         QVERIFY2(!w.contains("transforms[1]"), qPrintable(w));
     }
 
+    void lambdaIsReportedByName() {
+        // A Lambda is Python code the file names but does not hold: skipped, said by its name (and
+        // without one when the file has none); what is around it is read.
+        const ImportResult r = importAlbumentations(R"({"__version__": "2.0.8", "transform": {
+            "__class_fullname__": "Compose", "p": 1.0, "transforms": [
+              {"__class_fullname__": "Lambda", "p": 1.0, "name": "strip_borders"},
+              {"__class_fullname__": "HorizontalFlip", "p": 0.5},
+              {"__class_fullname__": "albumentations.core.transforms_interface.Lambda", "p": 0.2}],
+            "bbox_params": null, "keypoint_params": null, "additional_targets": {}, "is_check_shapes": true}})",
+                                                    "lambda.json");
+        QCOMPARE(r.preset.pipeline.size(), std::size_t(1));
+        QCOMPARE(r.preset.pipeline[0].name(), std::string("horizontal_flip"));
+        const QString w = warningsOf(r);
+        QVERIFY2(w.contains("transform.transforms[0]: Lambda has no AugLab op (it runs Python code, saved only as "
+                            "the name \"strip_borders\", which a preset cannot hold): skipped."),
+                 qPrintable(w));
+        QVERIFY2(w.contains("transform.transforms[2]: Lambda has no AugLab op (it runs Python code, which a preset "
+                            "cannot hold): skipped."),
+                 qPrintable(w));
+    }
+
     void realPipelinesKeepWhatAugLabHas() {
         // 27 pipelines from public training code (tests/data/import/pipelines/SOURCES.md: Kaggle
         // solutions, YOLO and mmdetection configs, segmentation, OCR and keypoint projects), saved by

@@ -32,7 +32,16 @@ std::optional<OpConfig> readTransform(const JsonReader& t, const std::string& cl
         for (const std::string& c : opModule(d.id).albumentationsClasses())
             if (c == cls) desc = &d;
     if (!desc) {
-        warnings.push_back(t.path() + ": " + cls + " has no AugLab op: skipped.");
+        // Lambda saves the name of the Python function it runs, never its code: nothing can run it
+        // here, so it is said by name.
+        std::string what;
+        if (cls == "Lambda") {
+            what = " (it runs Python code";
+            if (t.has("name") && t.member("name").json().is_string())
+                what += ", saved only as the name \"" + t.member("name").json().get<std::string>() + "\"";
+            what += ", which a preset cannot hold)";
+        }
+        warnings.push_back(t.path() + ": " + cls + " has no AugLab op" + what + ": skipped.");
         return std::nullopt;
     }
     TransformArgs a(t, cls, version, warnings);
