@@ -651,6 +651,19 @@ bool rowLocal(const PixelStep& step) {
            !std::holds_alternative<FlareStep>(step);
 }
 
+// PixelDropoutStep on rows [y0, y1): the dropped values take the step's value, alpha kept.
+void pixelDropoutRows(Image& img, const PixelDropoutStep& s, int y0, int y1) {
+    const std::size_t w = static_cast<std::size_t>(img.width), cn = static_cast<std::size_t>(img.channels);
+    std::vector<std::uint8_t> drop(3 * w);
+    for (int y = y0; y < y1; ++y) {
+        cpu::pixelDrops(s.seed, s.threshold, s.perChannel, 0, y, w, drop.data());
+        std::uint8_t* p = img.row(y);
+        for (std::size_t x = 0; x < w; ++x, p += cn)
+            for (std::size_t c = 0; c < 3; ++c)
+                if (drop[3 * x + c]) p[c] = s.value[c];
+    }
+}
+
 void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
     if (const auto* s = std::get_if<LutStep>(&step)) {
         if (s->uniform())
@@ -671,6 +684,8 @@ void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
         dropoutRows(img, *s, y0, y1);
     } else if (const auto* s = std::get_if<MixStep>(&step)) {
         mixRows(img, *s, y0, y1);
+    } else if (const auto* s = std::get_if<PixelDropoutStep>(&step)) {
+        pixelDropoutRows(img, *s, y0, y1);
     }
 }
 

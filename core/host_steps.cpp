@@ -7,7 +7,7 @@
 namespace auglab {
 
 bool isHostStep(const PixelStep& step) {
-    return std::holds_alternative<CompressStep>(step);
+    return std::holds_alternative<CompressStep>(step) || std::holds_alternative<PixelDropoutStep>(step);
 }
 
 bool hasHostStep(const Plan& plan) {

@@ -1,8 +1,8 @@
 #pragma once
 // Plan steps that run on the host on every backend: lossy compression (CompressStep) is a codec
 // call (libjpeg-turbo, libwebp), not a kernel; iso_noise (IsoNoiseStep), CLAHE (ClaheStep),
-// FancyPCA (FancyPcaStep), RandomRain (RainStep) and RandomSunFlare (FlareStep) are CPU kernels the GPU
-// backends do not have yet (shadows and fog are keyed tables there: keyed_tables.h). The CPU backend runs
+// FancyPCA (FancyPcaStep), RandomRain (RainStep), RandomSunFlare (FlareStep) and PixelDropout
+// (PixelDropoutStep) are CPU kernels the GPU backends do not have yet (shadows and fog are keyed tables there: keyed_tables.h). The CPU backend runs
 // them in place; the GL backend reads the image back, runs it and uploads the result; the CUDA backend
 // renders the part of the plan before it on the device, runs it, and renders the rest from the result
 // (resolveHostSteps).

@@ -69,6 +69,9 @@ bool OpConfig::operator==(const OpConfig& o) const {
         // Parameters that alternatives replace in both mean nothing (and are not saved): ignored.
         const std::string& key = desc_->params[i].key;
         if (isReplaced(key) && o.isReplaced(key)) continue;
+        // So do parameters that a flag on in both makes meaningless (unusedWhenFlag).
+        const std::string& flagKey = desc_->params[i].unusedWhenFlag;
+        if (!flagKey.empty() && has(flagKey) && o.has(flagKey) && flag(flagKey) && o.flag(flagKey)) continue;
         if (values_[i] != o.values_[i]) return false;
     }
     return true;

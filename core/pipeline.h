@@ -62,6 +62,8 @@ public:
     /// pixels replace the fractions). Such values are not saved and not compared.
     bool isReplaced(std::string_view key) const;
 
+    /// What the op does: enabled, p and every value that means something (values replaced by
+    /// alternatives, or made meaningless by a flag that is on in both, are not compared).
     bool operator==(const OpConfig& o) const;
 
 private:

@@ -490,4 +490,27 @@ double isoNoiseLambda(const Image& img, double intensity) {
     return shared::isoNoiseLambda(pairs.data(), double(img.width) * img.height, intensity);
 }
 
+void pixelDropRow(const PixelDropoutStep& s, int y, int x0, int n, std::uint8_t* drop) {
+    const PhiloxKey key = philoxKey(s.seed);
+    const auto below = [&](std::uint32_t w) { return static_cast<std::uint8_t>(w < s.threshold ? 1 : 0); };
+    const auto row = static_cast<std::uint32_t>(y);
+    if (s.perChannel) {
+        for (int i = 0; i < n; ++i) {
+            const PhiloxCounter w = philox4x32({static_cast<std::uint32_t>(x0 + i), row, 1, 0}, key);
+            for (int c = 0; c < 3; ++c) drop[3 * i + c] = below(w[static_cast<std::size_t>(c)]);
+        }
+        return;
+    }
+    PhiloxCounter w{};
+    std::uint32_t block = UINT32_MAX;
+    for (int i = 0; i < n; ++i) {
+        const auto x = static_cast<std::uint32_t>(x0 + i);
+        if (x / 4 != block) {
+            block = x / 4;
+            w = philox4x32({block, row, 0, 0}, key);
+        }
+        drop[3 * i] = drop[3 * i + 1] = drop[3 * i + 2] = below(w[x % 4]);
+    }
+}
+
 }  // namespace auglab

@@ -317,6 +317,26 @@ struct NoiseStep {
     bool perChannel;
     std::uint64_t seed;
 };
+/// Albumentations PixelDropout: each pixel (each of its colour values when perChannel) replaced by
+/// `value` with probability prob, alpha kept. The draws are Philox4x32-10 keyed by `seed`: pixel
+/// (x, y)'s word is word x % 4 of the block (x / 4, y, 0, 0) (one block a channel's word each,
+/// (x, y, 1, 0), when perChannel), dropped when below `threshold` = floor(prob * 2^32) (2^32: all).
+/// Stage pixels: a display tile draws its own pixels. It runs on the host on every backend
+/// (host_steps.h).
+struct PixelDropoutStep {
+    std::uint64_t threshold = 0;
+    bool perChannel = false;
+    std::uint64_t seed = 0;
+    std::array<std::uint8_t, 3> value{};
+};
+/// floor(prob * 2^32), prob in [0, 1].
+inline std::uint64_t pixelDropThreshold(double prob) {
+    return static_cast<std::uint64_t>(std::floor(prob * 4294967296.0));
+}
+/// Which values of row y's pixels [x0, x0 + n) PixelDropoutStep drops: drop[3 * i + c] for pixel
+/// x0 + i, channel c (the same for every channel unless perChannel).
+void pixelDropRow(const PixelDropoutStep& s, int y, int x0, int n, std::uint8_t* drop);
+
 struct DropoutStep {
     std::vector<Hole> holes;  ///< in pixels of the stage's image
     Fill::Mode mode = Fill::Mode::Constant;
@@ -355,7 +375,7 @@ struct MixStep {
 using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
                                ConvolveStep, NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep,
                                GrayBlendStep, EqualizeStep, IsoNoiseStep, ClaheStep, FancyPcaStep, FogStep,
-                               ShadowStep, RainStep, FlareStep>;
+                               ShadowStep, RainStep, FlareStep, PixelDropoutStep>;
 
 /// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
 /// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full

@@ -182,6 +182,7 @@ const std::vector<PinnedCase> kCases = [] {
     // Defocus: the library convolves kernels of 17 x 17 and more through OpenCV's DFT, a level apart
     // from the direct sum where it lies on a half.
     cases.insert(cases.end(), defocusPinnedCases().begin(), defocusPinnedCases().end());
+    cases.insert(cases.end(), pixelDropoutPinnedCases().begin(), pixelDropoutPinnedCases().end());
     cases.insert(
         cases.end(),
         {

@@ -115,6 +115,7 @@ inline Preset everyOpPreset() {
          "hole_width_frac": [0.05, 0.2], "fill": [255, 255, 255]},
         {"op": "xy_masking", "p": 0.3, "num_masks_x": [1, 2], "num_masks_y": [0, 1], "mask_x_length": [2, 20],
          "mask_y_length": [3, 12], "fill": "random_uniform"},
+        {"op": "pixel_dropout", "p": 0.3, "dropout_prob": 0.05, "per_channel": true, "drop_value": [255, 255, 255]},
         {"op": "brightness_contrast", "p": 0.6, "brightness": [-0.1, 0.3], "contrast": [-0.5, 0.25],
          "brightness_by_max": false},
         {"op": "hue_saturation_value", "p": 0.5, "hue_shift_deg": [-30, 50], "sat_shift": [-20, 10], "val_shift": [-5, 5]},
@@ -658,6 +659,20 @@ inline const std::vector<PinnedCase>& defocusPinnedCases() {
          R"({"op": "defocus", "radius": [1, 1], "alias_blur": [0, 0]})", Bound::Blur},
         {"defocus radius 10, edge 0.5", R"({"op": "defocus", "radius": [10, 10], "alias_blur": [0.5, 0.5]})",
          Bound::Blur},
+    };
+    return cases;
+}
+
+/// PixelDropout where both draw the same pixels (none, every one): the values and their casts, for
+/// the targets that export it (Albumentations, torchvision).
+inline const std::vector<PinnedCase>& pixelDropoutPinnedCases() {
+    static const std::vector<PinnedCase> cases{
+        {"pixel dropout, every pixel to (10, 200, 30)",
+         R"({"op": "pixel_dropout", "dropout_prob": 1, "drop_value": [10, 200, 30]})", Bound::Exact},
+        {"pixel dropout per channel, every value to grey 128",
+         R"({"op": "pixel_dropout", "dropout_prob": 1, "per_channel": true, "drop_value": [128, 128, 128]})",
+         Bound::Exact},
+        {"pixel dropout, probability 0", R"({"op": "pixel_dropout", "dropout_prob": 0})", Bound::Exact},
     };
     return cases;
 }

@@ -177,6 +177,8 @@ private slots:
     void noiseStatistics();
     void dropout_data();
     void dropout();
+    void pixelDropout_data();
+    void pixelDropout();
     void compression_data();
     void compression();
 };
@@ -818,6 +820,78 @@ void TestColourOps::noiseStatistics() {
     QVERIFY(std::abs(stdv - expStd) <= 0.01 * expStd);                     // >= 7 standard errors
     // Independent channels: the standard error of a correlation is 1/sqrt(n) = 0.002.
     QVERIFY(perChannel ? maxCorr < 0.01 : sharedMismatch == 0);
+}
+
+void TestColourOps::pixelDropout_data() {
+    QTest::addColumn<double>("prob");
+    QTest::addColumn<bool>("perChannel");
+    QTest::newRow("whole pixels, 0.01") << 0.01 << false;
+    QTest::newRow("whole pixels, 0.3") << 0.3 << false;
+    QTest::newRow("per channel, 0.2") << 0.2 << true;
+    QTest::newRow("none") << 0.0 << false;
+    QTest::newRow("every pixel") << 1.0 << true;
+}
+
+// PixelDropoutStep on a photo with alpha: a value either stays or becomes the step's value; the
+// share dropped is the probability (5 standard errors); whole pixels drop together, or each value on
+// its own with independent channels (the share of pixels with exactly one value dropped is
+// 3 p (1 - p)^2); the same pixels on any thread count; alpha kept; another seed, other pixels.
+void TestColourOps::pixelDropout() {
+    QFETCH(double, prob);
+    QFETCH(bool, perChannel);
+    const Image rgb = loadSample("astronaut.png");
+    Image photo(rgb.width, rgb.height, 4);
+    for (int y = 0; y < rgb.height; ++y)
+        for (int x = 0; x < rgb.width; ++x) {
+            for (int c = 0; c < 3; ++c) photo.at(x, y)[c] = rgb.at(x, y)[c];
+            photo.at(x, y)[3] = std::uint8_t(x ^ y);
+        }
+    PixelDropoutStep step;
+    step.threshold = pixelDropThreshold(prob);
+    step.perChannel = perChannel;
+    step.seed = 0x51ed27ull;
+    step.value = {7, 250, 0};
+    Image out = photo, outPool = photo, other = photo;
+    applyPixelStep(out, step, RowLoop{});
+    ThreadPool pool(3);
+    applyPixelStep(outPool, step, RowLoop{&pool});
+    QVERIFY(samePixels(out, outPool));
+    PixelDropoutStep otherSeed = step;
+    otherSeed.seed += 1;
+    applyPixelStep(other, otherSeed, RowLoop{});
+    if (prob > 0 && prob < 1) QVERIFY(!samePixels(out, other));
+    // Which values dropped, from the definition (pixelDropRow), and the output against it.
+    double dropped = 0, oneOfThree = 0;
+    std::vector<std::uint8_t> drop(3 * std::size_t(photo.width));
+    for (int y = 0; y < photo.height; ++y) {
+        pixelDropRow(step, y, 0, photo.width, drop.data());
+        for (int x = 0; x < photo.width; ++x) {
+            int n = 0;
+            for (int c = 0; c < 3; ++c) {
+                const bool d = drop[3 * std::size_t(x) + c] != 0;
+                n += d;
+                const std::uint8_t want = d ? step.value[std::size_t(c)] : photo.at(x, y)[c];
+                if (out.at(x, y)[c] != want) QFAIL(qPrintable(QString("(%1, %2, %3)").arg(x).arg(y).arg(c)));
+            }
+            if (out.at(x, y)[3] != photo.at(x, y)[3]) QFAIL("alpha changed");
+            if (!perChannel) QVERIFY(n == 0 || n == 3);
+            dropped += n;
+            oneOfThree += n == 1;
+        }
+    }
+    // A row's pixels drawn at another offset are the same draws.
+    std::vector<std::uint8_t> part(3 * 37);
+    pixelDropRow(step, 11, 100, 37, part.data());
+    pixelDropRow(step, 11, 0, photo.width, drop.data());
+    QVERIFY(std::equal(part.begin(), part.end(), drop.begin() + 300));
+    const double values = 3.0 * photo.width * photo.height, share = dropped / values;
+    const double se = std::sqrt(prob * (1 - prob) / (perChannel ? values : values / 3));
+    qInfo("%s: %.5f of the values dropped (p %.5f, standard error %.5f)", QTest::currentDataTag(), share, prob, se);
+    QVERIFY(std::abs(share - prob) <= 5 * se + 1e-12);
+    if (perChannel) {
+        const double pixels = double(photo.width) * photo.height, q = 3 * prob * (1 - prob) * (1 - prob);
+        QVERIFY(std::abs(oneOfThree / pixels - q) <= 5 * std::sqrt(q * (1 - q) / pixels) + 1e-12);
+    }
 }
 
 void TestColourOps::dropout_data() {

@@ -698,6 +698,30 @@ private slots:
         QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
     }
 
+    /// PixelDropoutStep's drop flags (core/cpu/noise_rows.h pixelDrops) on every SIMD target against
+    /// pixelDropRow, the definition: rows starting anywhere (inside a block of four or not), every
+    /// length up to 200 (vector tails), probabilities 0, 1 and between, per channel and not.
+    void pixelDropsAreTheirDefinition() {
+        std::mt19937 rng(41);
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            for (int trial = 0; trial < 400; ++trial) {
+                PixelDropoutStep s;
+                s.seed = (std::uint64_t(rng()) << 32) | rng();
+                s.perChannel = trial % 2 == 1;
+                s.threshold = trial % 7 == 0 ? 0 : trial % 7 == 1 ? (std::uint64_t{1} << 32) : rng();
+                const int x0 = int(rng() % 3000), y = int(rng() % 3000);
+                const std::size_t n = rng() % 201;
+                std::vector<std::uint8_t> want(3 * n + 1, 9), got(3 * n + 1, 9);
+                pixelDropRow(s, y, x0, int(n), want.data());
+                cpu::pixelDrops(s.seed, s.threshold, s.perChannel, x0, y, n, got.data());
+                QVERIFY2(got == want, qPrintable(QString("%1: trial %2 (%3 px at %4, %5)").arg(target).arg(trial).arg(n).arg(x0).arg(y)));
+            }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
     /// Gaussian noise (core/cpu/noise_rows.h) on every SIMD target: the scalar definition's bytes
     /// for rows of random pixels at random places, seeds, means and spreads (clipping both ways),
     /// per channel and shared, 3 and 4 channels (alpha kept).

@@ -331,7 +331,8 @@ private slots:
                {"op": "motion_blur", "kernel_size": [3, 9], "angle": [10, 300], "direction": [-0.5, 1]},
                {"op": "sharpen", "alpha": [0.1, 0.9], "lightness": [0.2, 3]},
                {"op": "emboss", "alpha": [0, 0.7], "strength": [0.5, 2]},
-               {"op": "defocus", "radius": [2, 12], "alias_blur": [0.05, 0.9]})",
+               {"op": "defocus", "radius": [2, 12], "alias_blur": [0.05, 0.9]},
+               {"op": "pixel_dropout", "random_value": true})",
             R"({"op": "random_resized_crop", "size": [128, 128], "scale": [0.2, 0.9], "ratio": [0.5, 2]})",
             // Each draws for the image it is given here: the library's draws are all made for 451 x 300.
             R"({"op": "random_rotate90"})",

@@ -115,6 +115,7 @@ void TestGl::opsMatchCpu_data() {
                                                      {"channel_shuffle", Expect::Exact},
                                                      {"multiplicative_noise", Expect::Exact},
                                                      {"xy_masking", Expect::Exact},
+                                                     {"pixel_dropout", Expect::Exact},
                                                      {"safe_rotate", Expect::Exact},
                                                      {"grid_distortion", Expect::Exact},
                                                      {"optical_distortion", Expect::Exact},

@@ -353,6 +353,7 @@ private slots:
     void fuzzPreset_data();
     void fuzzPreset();
     void replaySeedsSurviveOtherJsonReaders();
+    void unusedValuesAreNotCompared();
     void deepNesting_data();
     void deepNesting();
 };
@@ -825,6 +826,30 @@ void TestPreset::replaySeedsSurviveOtherJsonReaders() {
     }
     QVERIFY(refused);
 }
+
+// A value that a flag on in both makes meaningless (ParamDesc::unusedWhenFlag) is not compared: it
+// cannot survive an export that writes what it means (pixel_dropout's drop value when the value is
+// drawn per image), and it changes nothing; with the flag off, or on in only one, it counts.
+void TestPreset::unusedValuesAreNotCompared() {
+    OpConfig a = OpConfig::withDefaults("pixel_dropout"), b = a;
+    a.set("drop_value", Fill{Fill::Mode::Constant, {1, 2, 3}});
+    QVERIFY(!(a == b));
+    a.set("random_value", true);
+    QVERIFY(!(a == b));
+    b.set("random_value", true);
+    QVERIFY(a == b);
+    a.set("dropout_prob", 0.5);
+    QVERIFY(!(a == b));
+    OpConfig affine = OpConfig::withDefaults("affine"), other = affine;
+    other.set("scale_y", Range{0.5, 0.6});
+    affine.set("keep_ratio", false);
+    other.set("keep_ratio", false);
+    QVERIFY(!(affine == other));
+    affine.set("keep_ratio", true);
+    other.set("keep_ratio", true);
+    QVERIFY(affine == other);
+}
+
 
 int main(int argc, char** argv) {
     return auglab::testing::runSuites<TestPreset, TestReplayFuzz, TestReplayFuzzMosaic>(argc, argv);

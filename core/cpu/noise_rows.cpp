@@ -145,13 +145,14 @@ HWY_INLINE void cosSinOfSteps(VU j, VF& c, VF& s) {
     s = hn::IfThenElse(sinNegative, hn::Neg(sinBase), sinBase);
 }
 
-// The four Philox4x32-10 words of pixels x .. x + lanes - 1 of row y: counters (x, y, "nois", 0), as
-// pixelNoiseWords (philox.h's philox4x32).
-HWY_INLINE void philoxWords(const PhiloxKey& key, int x, int y, VU& c0, VU& c1, VU& c2, VU& c3) {
+// The four Philox4x32-10 words of the counters (first + lane, second, third, 0), lane by lane
+// (philox.h's philox4x32).
+HWY_INLINE void philoxWordsOf(const PhiloxKey& key, std::uint32_t first, std::uint32_t second, std::uint32_t third,
+                              VU& c0, VU& c1, VU& c2, VU& c3) {
     const DU du;
-    c0 = hn::Add(hn::Set(du, static_cast<std::uint32_t>(x)), hn::Iota(du, 0));
-    c1 = hn::Set(du, static_cast<std::uint32_t>(y));
-    c2 = hn::Set(du, 0x6e6f6973u);
+    c0 = hn::Add(hn::Set(du, first), hn::Iota(du, 0));
+    c1 = hn::Set(du, second);
+    c2 = hn::Set(du, third);
     c3 = hn::Zero(du);
     std::uint32_t k0 = key[0], k1 = key[1];
     for (int round = 0; round < 10; ++round) {
@@ -165,6 +166,12 @@ HWY_INLINE void philoxWords(const PhiloxKey& key, int x, int y, VU& c0, VU& c1, 
         k0 += 0x9E3779B9u;
         k1 += 0xBB67AE85u;
     }
+}
+
+// The four Philox4x32-10 words of pixels x .. x + lanes - 1 of row y: counters (x, y, "nois", 0), as
+// pixelNoiseWords (philox.h's philox4x32).
+HWY_INLINE void philoxWords(const PhiloxKey& key, int x, int y, VU& c0, VU& c1, VU& c2, VU& c3) {
+    philoxWordsOf(key, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), 0x6e6f6973u, c0, c1, c2, c3);
 }
 
 // philox.h's boxMuller of words w0 and w1, lane by lane.
@@ -301,6 +308,72 @@ void IsoNoiseImpl(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, co
 #endif
 #endif
 
+#if HWY_TARGET != HWY_SCALAR
+// PixelDrops' whole vectors from pixel x0 (a multiple of 4 unless perChannel): the Philox words of
+// N blocks of four pixels (or of N pixels, per channel) at once, compared with the threshold as
+// signed numbers with the top bit flipped; `done` pixels written.
+void PixelDropsImpl(std::uint64_t seed, std::uint32_t threshold, bool perChannel, int x0, int y, std::size_t n,
+                    std::uint8_t* HWY_RESTRICT drop, std::size_t& done) {
+    const DU du;
+    const DI di;
+    const std::size_t N = hn::Lanes(du);
+    const PhiloxKey key = philoxKey(seed);
+    const VI t = hn::Set(di, static_cast<std::int32_t>(threshold ^ 0x80000000u));
+    HWY_ALIGN std::int32_t f[4][hn::MaxLanes(di)];
+    const auto flags = [&](VU w0, VU w1, VU w2, VU w3) {
+        const VU words[4] = {w0, w1, w2, w3};
+        for (int k = 0; k < 4; ++k) {
+            const VI u = hn::BitCast(di, hn::Xor(words[k], hn::Set(du, 0x80000000u)));
+            hn::Store(hn::VecFromMask(di, hn::Lt(u, t)), di, f[k]);
+        }
+    };
+    const std::size_t step = perChannel ? N : 4 * N;
+    std::size_t i = 0;
+    for (; i + step <= n; i += step) {
+        VU w0, w1, w2, w3;
+        const auto x = static_cast<std::uint32_t>(x0) + static_cast<std::uint32_t>(i);
+        if (perChannel) {
+            philoxWordsOf(key, x, static_cast<std::uint32_t>(y), 1, w0, w1, w2, w3);
+            flags(w0, w1, w2, w3);
+            for (std::size_t j = 0; j < N; ++j)
+                for (int c = 0; c < 3; ++c) drop[3 * (i + j) + c] = static_cast<std::uint8_t>(f[c][j] & 1);
+        } else {
+            philoxWordsOf(key, x / 4, static_cast<std::uint32_t>(y), 0, w0, w1, w2, w3);
+            flags(w0, w1, w2, w3);
+            for (std::size_t j = 0; j < N; ++j)
+                for (int k = 0; k < 4; ++k) {
+                    std::uint8_t* q = drop + 3 * (i + 4 * j + static_cast<std::size_t>(k));
+                    q[0] = q[1] = q[2] = static_cast<std::uint8_t>(f[k][j] & 1);
+                }
+        }
+    }
+    done = i;
+}
+#endif
+
+void PixelDrops(std::uint64_t seed, std::uint64_t threshold, bool perChannel, int x0, int y, std::size_t n,
+                std::uint8_t* HWY_RESTRICT drop) {
+    PixelDropoutStep s;
+    s.threshold = threshold;
+    s.perChannel = perChannel;
+    s.seed = seed;
+    if (threshold == 0 || threshold >= (std::uint64_t{1} << 32)) {
+        std::fill(drop, drop + 3 * n, static_cast<std::uint8_t>(threshold == 0 ? 0 : 1));
+        return;
+    }
+    // Up to the first block of four (whole pixels), by the definition.
+    std::size_t head = perChannel ? 0 : static_cast<std::size_t>((4 - x0 % 4) % 4);
+    head = std::min(head, n);
+    if (head > 0) pixelDropRow(s, y, x0, static_cast<int>(head), drop);
+    std::size_t done = 0;
+#if HWY_TARGET != HWY_SCALAR
+    PixelDropsImpl(seed, static_cast<std::uint32_t>(threshold), perChannel, x0 + static_cast<int>(head), y, n - head,
+                   drop + 3 * head, done);
+#endif
+    const std::size_t from = head + done;
+    if (from < n) pixelDropRow(s, y, x0 + static_cast<int>(from), static_cast<int>(n - from), drop + 3 * from);
+}
+
 void IsoNoiseKernel(std::uint8_t* HWY_RESTRICT p, int x0, int y, std::size_t n, int channels, const IsoNoiseRows& rows) {
     std::size_t done = 0;
 #if HWY_TARGET != HWY_SCALAR && HWY_NATIVE_FMA
@@ -340,6 +413,12 @@ namespace auglab::cpu {
 HWY_EXPORT(GaussNoise);
 HWY_EXPORT(IsoNoiseKernel);
 HWY_EXPORT(NoiseTarget);
+HWY_EXPORT(PixelDrops);
+
+void pixelDrops(std::uint64_t seed, std::uint64_t threshold, bool perChannel, int x0, int y, std::size_t n,
+                std::uint8_t* drop) {
+    HWY_DYNAMIC_DISPATCH(PixelDrops)(seed, threshold, perChannel, x0, y, n, drop);
+}
 
 void gaussNoisePixels(std::uint8_t* p, int x0, int y, std::size_t n, int channels, std::uint64_t seed,
                       float mean255, float std255, bool perChannel) {

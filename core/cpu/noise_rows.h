@@ -17,6 +17,11 @@ namespace auglab::cpu {
 void gaussNoisePixels(std::uint8_t* p, int x0, int y, std::size_t n, int channels, std::uint64_t seed,
                       float mean255, float std255, bool perChannel);
 
+/// PixelDropoutStep's drop flags of pixels x0 .. x0 + n - 1 of row y (drop[3 i + c]), pixelDropRow's
+/// (core/plan.h) with the Philox words in vector lanes.
+void pixelDrops(std::uint64_t seed, std::uint64_t threshold, bool perChannel, int x0, int y, std::size_t n,
+                std::uint8_t* drop);
+
 /// The scalar definition gaussNoisePixels computes (for the tests).
 void gaussNoisePixelsScalar(std::uint8_t* p, int x0, int y, std::size_t n, int channels, std::uint64_t seed,
                             float mean255, float std255, bool perChannel);

@@ -34,6 +34,7 @@
 #include "ops/multiplicative_noise.h"
 #include "ops/no_op.h"
 #include "ops/perspective.h"
+#include "ops/pixel_dropout.h"
 #include "ops/random_fog.h"
 #include "ops/random_gamma.h"
 #include "ops/random_grid_shuffle.h"
@@ -79,6 +80,7 @@ enum class OpId {
     CoarseDropout,
     GridDropout,
     XyMasking,
+    PixelDropout,
     BrightnessContrast,
     HueSaturationValue,
     ColorJitter,
@@ -132,11 +134,12 @@ using OpParams =
                  ChannelShuffleParams, MultiplyParams, SafeRotateParams, GridDistortionParams,
                  OpticalDistortionParams, ElasticParams, GridShuffleParams, DownscaleParams,
                  ColorJitterParams, EqualizeParams, IsoNoiseParams, ClaheParams, FancyPcaParams, FogParams,
-                 ShadowParams, RainParams, SunFlareParams, DefocusParams>;
+                 ShadowParams, RainParams, SunFlareParams, DefocusParams,
+                 PixelDropoutParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 66>& opModules() {
-    static const std::array<const OpModule*, 66> modules{
+inline const std::array<const OpModule*, 67>& opModules() {
+    static const std::array<const OpModule*, 67> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -163,6 +166,7 @@ inline const std::array<const OpModule*, 66>& opModules() {
         &coarseDropoutModule(),
         &gridDropoutModule(),
         &xyMaskingModule(),
+        &pixelDropoutModule(),
         &brightnessContrastModule(),
         &hueSaturationValueModule(),
         &colorJitterModule(),

@@ -174,6 +174,8 @@ def draw_once(t, shape, image):
             return {"alpha": recorder.values[0], "lightness": recorder.values[1]}
         if name == "Emboss":
             return {"alpha": recorder.values[0], "strength": recorder.values[1]}
+        if name == "PixelDropout":  # one value per channel, drawn per image (drop_value None)
+            return {"drop_value": [int(v) for v in p["drop_values"][0, 0]]}
         if name == "Defocus":
             return {"radius": params["radius"], "alias_blur": params["alias_blur"]}
         if name in ("Blur", "MedianBlur"):

@@ -14,25 +14,25 @@
 #     raise ValueError, as AugLab refuses it.
 #   - pipeline[11] coarse_dropout: hole_height_frac ends at 1.0, which Albumentations would read as
 #     1 pixel; written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).
-#   - pipeline[37] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[38] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[39] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[40] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[45] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[46] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[47] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[48] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[47] random_sized_crop: Albumentations crops, then resizes the crop with cv2.resize
+#   - pipeline[48] random_sized_crop: Albumentations crops, then resizes the crop with cv2.resize
 #     (11-bit weights); AugLab resamples the crop with its warp's 1/32-pixel weights, repeating the
 #     crop's edge as cv2.resize does: within SPEC §2's linear bounds of the library (a level or two
 #     apart on some pixels), the same crop windows.
-#   - pipeline[48] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[49] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[51] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[52] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[52] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[53] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[54] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[55] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -152,6 +152,13 @@ transform = A.Compose(
             mask_y_length=(3, 12),
             fill="random_uniform",
             fill_mask=None,
+            p=0.3,
+        ),
+        A.PixelDropout(
+            drop_value=255.0,
+            dropout_prob=0.05,
+            mask_drop_value=None,
+            per_channel=True,
             p=0.3,
         ),
         A.RandomBrightnessContrast(
