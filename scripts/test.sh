@@ -35,7 +35,7 @@ if [ "${AUGLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   sanitized_build ON
   # The engine's own suites: images, warp, colour ops, sampler, presets and replays, rendering.
   # The label readers and the targets' own suite too (not the one that runs the Python library).
-  suites=(test_image_io test_image_save test_image_resize test_warp test_colour_ops test_cpu_kernels test_sampler test_preset
+  suites=(test_image_io test_image_save test_image_resize test_warp test_colour_ops test_filter_ops test_cpu_kernels test_cpu_window_kernels test_sampler test_preset
           test_render test_render_geometry test_sheet_sources test_import test_import_ops test_annotations test_coco_masks test_raster
           test_weather test_hostile_inputs)
   # The Python module's suite too (python_module.sanitized: the module and the CLI it is compared
