@@ -664,6 +664,22 @@ void pixelDropoutRows(Image& img, const PixelDropoutStep& s, int y0, int y1) {
     }
 }
 
+// SaltPepperStep on rows [y0, y1): white below the salt threshold, black below the pepper one, alpha
+// kept.
+void saltPepperRows(Image& img, const SaltPepperStep& s, int y0, int y1) {
+    const std::size_t w = static_cast<std::size_t>(img.width), cn = static_cast<std::size_t>(img.channels);
+    std::vector<std::uint32_t> keys(w);
+    for (int y = y0; y < y1; ++y) {
+        cpu::pixelKeys(s.seed, 0, y, w, keys.data());
+        std::uint8_t* p = img.row(y);
+        for (std::size_t x = 0; x < w; ++x, p += cn) {
+            if (keys[x] >= s.pepperBelow) continue;
+            const std::uint8_t v = keys[x] < s.saltBelow ? 255 : 0;
+            p[0] = p[1] = p[2] = v;
+        }
+    }
+}
+
 void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
     if (const auto* s = std::get_if<LutStep>(&step)) {
         if (s->uniform())
@@ -686,6 +702,8 @@ void applyPixelRows(Image& img, const PixelStep& step, int y0, int y1) {
         mixRows(img, *s, y0, y1);
     } else if (const auto* s = std::get_if<PixelDropoutStep>(&step)) {
         pixelDropoutRows(img, *s, y0, y1);
+    } else if (const auto* s = std::get_if<SaltPepperStep>(&step)) {
+        saltPepperRows(img, *s, y0, y1);
     }
 }
 

@@ -7,7 +7,8 @@
 namespace auglab {
 
 bool isHostStep(const PixelStep& step) {
-    return std::holds_alternative<CompressStep>(step) || std::holds_alternative<PixelDropoutStep>(step);
+    return std::holds_alternative<CompressStep>(step) || std::holds_alternative<PixelDropoutStep>(step) ||
+           std::holds_alternative<SaltPepperStep>(step);
 }
 
 bool hasHostStep(const Plan& plan) {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpu/noise_rows.h"
 #include "cpu/remap_rows.h"
 #include "error.h"
 #include "ops/op_module.h"
@@ -511,6 +512,65 @@ void pixelDropRow(const PixelDropoutStep& s, int y, int x0, int n, std::uint8_t*
         }
         drop[3 * i] = drop[3 * i + 1] = drop[3 * i + 2] = below(w[x % 4]);
     }
+}
+
+void pixelKeyRow(std::uint64_t seed, int y, int x0, int n, std::uint32_t* keys) {
+    const PhiloxKey key = philoxKey(seed);
+    PhiloxCounter w{};
+    std::uint32_t block = UINT32_MAX;
+    for (int i = 0; i < n; ++i) {
+        const auto x = static_cast<std::uint32_t>(x0 + i);
+        if (x / 4 != block) {
+            block = x / 4;
+            w = philox4x32({block, static_cast<std::uint32_t>(y), 0, 0}, key);
+        }
+        keys[i] = w[x % 4];
+    }
+}
+
+SaltPepperStep saltPepperStep(std::uint64_t seed, int width, int height, std::uint64_t salt, std::uint64_t pepper) {
+    SaltPepperStep s;
+    s.seed = seed;
+    const std::uint64_t area = static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height);
+    const std::uint64_t ranks[2] = {std::min(salt, area), std::min(salt + pepper, area)};
+    constexpr std::uint64_t kAll = std::uint64_t{1} << 32;
+    // The threshold of rank r: the r-th smallest key (0-based), all keys below it being the r smallest.
+    std::uint64_t* thresholds[2] = {&s.saltBelow, &s.pepperBelow};
+    if (ranks[0] == 0 && ranks[1] == 0) return s;
+    std::vector<std::uint32_t> keys(static_cast<std::size_t>(width));
+    std::vector<std::uint64_t> histogram(65536, 0);
+    for (int y = 0; y < height; ++y) {
+        cpu::pixelKeys(seed, 0, y, keys.size(), keys.data());
+        for (std::uint32_t k : keys) ++histogram[k >> 16];
+    }
+    // Each rank's bin and its rank within the bin.
+    std::uint32_t bin[2] = {0, 0};
+    std::uint64_t within[2] = {0, 0};
+    for (int t = 0; t < 2; ++t) {
+        if (ranks[t] == area) {
+            *thresholds[t] = kAll;
+            continue;
+        }
+        std::uint64_t below = 0;
+        std::uint32_t b = 0;
+        while (below + histogram[b] <= ranks[t]) below += histogram[b++];
+        bin[t] = b;
+        within[t] = ranks[t] - below;
+    }
+    std::vector<std::uint32_t> inBin[2];
+    for (int y = 0; y < height; ++y) {
+        cpu::pixelKeys(seed, 0, y, keys.size(), keys.data());
+        for (std::uint32_t k : keys)
+            for (int t = 0; t < 2; ++t)
+                if (ranks[t] < area && (k >> 16) == bin[t]) inBin[t].push_back(k);
+    }
+    for (int t = 0; t < 2; ++t) {
+        if (ranks[t] == area) continue;
+        auto& v = inBin[t];
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(within[t]), v.end());
+        *thresholds[t] = v[static_cast<std::size_t>(within[t])];
+    }
+    return s;
 }
 
 }  // namespace auglab

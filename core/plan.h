@@ -337,6 +337,26 @@ inline std::uint64_t pixelDropThreshold(double prob) {
 /// x0 + i, channel c (the same for every channel unless perChannel).
 void pixelDropRow(const PixelDropoutStep& s, int y, int x0, int n, std::uint8_t* drop);
 
+/// Pixel (x, y)'s key under `seed`: word x % 4 of the Philox4x32-10 block (x / 4, y, 0, 0) (the word
+/// PixelDropoutStep compares when not per channel). Keys of pixels x0 .. x0 + n - 1 of row y.
+void pixelKeyRow(std::uint64_t seed, int y, int x0, int n, std::uint32_t* keys);
+
+/// Albumentations SaltAndPepper: exactly `salt` pixels become white and `pepper` others black (all
+/// colour channels; alpha kept), chosen uniformly without replacement: those whose pixelKeyRow keys
+/// are the `salt` smallest of the image are salt, the next `pepper` pepper. As thresholds: salt where
+/// the key is below saltBelow, pepper where it is below pepperBelow otherwise (saltPepperStep).
+/// Stage pixels: a display tile draws its own. It runs on the host on every backend (host_steps.h).
+struct SaltPepperStep {
+    std::uint64_t seed = 0;
+    std::uint64_t saltBelow = 0, pepperBelow = 0;  ///< 0 .. 2^32
+    bool operator==(const SaltPepperStep&) const = default;
+};
+/// The step that makes `salt` salt and `pepper` pepper pixels of a width x height image: the
+/// thresholds are the keys of rank salt and salt + pepper (2^32 past the last), found by a histogram
+/// of the keys' top 16 bits and a selection within the two bins. Exact counts unless two keys tie at
+/// a threshold (odds about width x height / 2^32).
+SaltPepperStep saltPepperStep(std::uint64_t seed, int width, int height, std::uint64_t salt, std::uint64_t pepper);
+
 struct DropoutStep {
     std::vector<Hole> holes;  ///< in pixels of the stage's image
     Fill::Mode mode = Fill::Mode::Constant;
@@ -375,7 +395,7 @@ struct MixStep {
 using PixelStep = std::variant<LutStep, MeanBrightnessStep, HsvStep, GrayStep, BlurStep, MedianStep,
                                ConvolveStep, NoiseStep, DropoutStep, MixStep, CompressStep, ChannelMatrixStep,
                                GrayBlendStep, EqualizeStep, IsoNoiseStep, ClaheStep, FancyPcaStep, FogStep,
-                               ShadowStep, RainStep, FlareStep, PixelDropoutStep>;
+                               ShadowStep, RainStep, FlareStep, PixelDropoutStep, SaltPepperStep>;
 
 /// One warp into a width x height image, then pixel ops on it. The size is the frame's at that
 /// point of the pipeline (a resize or crop between stages changes it), at the plan's scale: a full

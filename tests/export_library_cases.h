@@ -179,10 +179,11 @@ const std::vector<PinnedCase> kCases = [] {
              Bound::Exact},
             {"gaussian blur 2.7", R"({"op": "gaussian_blur", "sigma_px": [2.7, 2.7]})", Bound::Blur},
         });
-    // Defocus: the library convolves kernels of 17 x 17 and more through OpenCV's DFT, a level apart
-    // from the direct sum where it lies on a half.
-    cases.insert(cases.end(), defocusPinnedCases().begin(), defocusPinnedCases().end());
-    cases.insert(cases.end(), pixelDropoutPinnedCases().begin(), pixelDropoutPinnedCases().end());
+    // Kernels from drawn values: the library convolves kernels of 11 x 11 and more through OpenCV's
+    // DFT, a level apart from the direct sum where it lies on a half.
+    cases.insert(cases.end(), drawnKernelPinnedCases().begin(), drawnKernelPinnedCases().end());
+    cases.insert(cases.end(), pixelReplacingPinnedCases().begin(), pixelReplacingPinnedCases().end());
+    cases.insert(cases.end(), planckianPinnedCases().begin(), planckianPinnedCases().end());
     cases.insert(
         cases.end(),
         {

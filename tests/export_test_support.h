@@ -130,11 +130,14 @@ inline Preset everyOpPreset() {
         {"op": "motion_blur", "p": 0.3, "kernel_size": [3, 11], "angle": [20, 160], "direction": [-0.5, 0.5],
          "allow_shifted": false},
         {"op": "defocus", "p": 0.3, "radius": [2, 6], "alias_blur": [0.1, 0.6]},
+        {"op": "ringing_overshoot", "p": 0.4, "kernel_size": [5, 11], "cutoff": [0.5, 1.8]},
+        {"op": "advanced_blur", "p": 0.35, "kernel_size": [3, 9], "sigma_x": [0.3, 1.5], "sigma_y": [0.2, 0.9], "rotate": [-60, 45], "beta": [0.4, 5], "noise": [0.85, 1.2]},
         {"op": "sharpen", "p": 0.2, "alpha": [0.1, 0.6], "lightness": [0.3, 1.5]},
         {"op": "emboss", "p": 0.2, "alpha": [0.2, 0.4], "strength": [0.1, 1.0]},
         {"op": "gauss_noise", "p": 0.3, "std_frac": [0.01, 0.05], "mean_frac": [-0.01, 0.02], "per_channel": false},
         {"op": "multiplicative_noise", "p": 0.4, "multiplier": [0.7, 1.3], "per_channel": true},
         {"op": "iso_noise", "p": 0.2, "color_shift": [0.02, 0.08], "intensity": [0.2, 0.9]},
+        {"op": "salt_and_pepper", "p": 0.45, "amount": [0.02, 0.08], "salt_vs_pepper": [0.3, 0.7]},
         {"op": "random_fog", "p": 0.2, "fog_coef": [0.3, 0.9], "alpha_coef": 0.1},
         {"op": "random_rain", "p": 0.2, "slant": [-5, 12], "drop_width": 2, "rain_type": "drizzle"},
         {"op": "random_shadow", "p": 0.3, "num_shadows": [1, 3], "shadow_dimension": 4},
@@ -160,6 +163,7 @@ inline Preset everyOpPreset() {
         {"op": "random_scale", "p": 0.6, "scale_limit": [-0.2, 0.15]},
         {"op": "channel_dropout", "p": 0.3, "channel_drop_range": [1, 2], "fill": 77.5},
         {"op": "random_tone_curve", "p": 0.4, "scale": 0.2, "per_channel": true},
+        {"op": "planckian_jitter", "p": 0.55, "mode": "cied", "temperature": [4500, 11000], "sampling": "gaussian"},
         {"op": "horizontal_flip", "enabled": false, "p": 0.9},
         {"op": "grid_dropout", "p": 0.4, "ratio": 0.3, "unit_size_px": [12, 40], "fill": "random_uniform"},
         {"op": "grid_dropout", "p": 1.0, "ratio": 0.6, "random_offset": false, "fill": [0, 128, 255]},
@@ -283,6 +287,11 @@ inline Preset randomPreset(QRandomGenerator& rng, int n) {
         if (op.id() == OpId::RandomRain)
             op.set("rain_type", std::string("default"));  // 1-row frames hold them
         if (op.id() == OpId::GaussianBlur) op.set("sigma_px", range(0.01, 50));
+        if (op.id() == OpId::PlanckianJitter)  // the library needs 6000 K inside (cied: from 4000 K)
+            op.set("temperature", Range{std::floor(uniform(op.choice("mode") == "cied" ? 4000 : 3000, 6000)),
+                                        std::floor(uniform(6000, 15000))});
+        if (op.id() == OpId::AdvancedBlur)  // the library needs 1 strictly inside beta's range
+            op.set("beta", Range{uniform(0, 0.99), uniform(1.01, 20)});
         if (op.id() == OpId::RandomCrop || op.id() == OpId::CenterCrop || op.id() == OpId::PadIfNeeded) {
             // A window larger than the image is an error without padding (as in the library), and
             // torch pads by reflection only by less than the image's side: pad, constant or replicate.
@@ -649,9 +658,12 @@ inline std::vector<PinnedCase> kernelPinnedCases(bool dali = false) {
     return cases;
 }
 
-/// Defocus with fixed radii and edges: a 3 x 3 softening (radius 3, and 1 with OpenCV's own sigma)
-/// and a 5 x 5 one (radius 10), for the targets that export it (Albumentations, torchvision).
-inline const std::vector<PinnedCase>& defocusPinnedCases() {
+/// The ops whose kernel is built from drawn values, for the targets that export them (Albumentations,
+/// torchvision): defocus with fixed radii and edges (a 3 x 3 softening, radius 3, and 1 with OpenCV's
+/// own sigma, and a 5 x 5 one, radius 10); ringing_overshoot at a size OpenCV sums directly (7) and
+/// one it sums through its DFT (15); advanced_blur with fixed sigmas and angles, beta within 1e-6 of
+/// 1 (the library draws it below or above 1 with even odds: no fixed value) and no tap noise.
+inline const std::vector<PinnedCase>& drawnKernelPinnedCases() {
     static const std::vector<PinnedCase> cases{
         {"defocus radius 3, edge 0.3", R"({"op": "defocus", "radius": [3, 3], "alias_blur": [0.3, 0.3]})",
          Bound::Blur},
@@ -659,13 +671,23 @@ inline const std::vector<PinnedCase>& defocusPinnedCases() {
          R"({"op": "defocus", "radius": [1, 1], "alias_blur": [0, 0]})", Bound::Blur},
         {"defocus radius 10, edge 0.5", R"({"op": "defocus", "radius": [10, 10], "alias_blur": [0.5, 0.5]})",
          Bound::Blur},
+        {"ringing overshoot 7, cutoff 1.1",
+         R"({"op": "ringing_overshoot", "kernel_size": [7, 7], "cutoff": [1.1, 1.1]})", Bound::Blur},
+        {"ringing overshoot 15, cutoff 0.6 (OpenCV's DFT)",
+         R"({"op": "ringing_overshoot", "kernel_size": [15, 15], "cutoff": [0.6, 0.6]})", Bound::Blur},
+        {"advanced blur 5, sigmas 1.3 x 0.4 at 30 deg",
+         R"({"op": "advanced_blur", "kernel_size": [5, 5], "sigma_x": [1.3, 1.3], "sigma_y": [0.4, 0.4], "rotate": [30, 30], "beta": [0.999999, 1.000001], "noise": [1, 1]})",
+         Bound::Blur},
+        {"advanced blur 9, sigmas 0.7 x 2.5 at -65 deg",
+         R"({"op": "advanced_blur", "kernel_size": [9, 9], "sigma_x": [0.7, 0.7], "sigma_y": [2.5, 2.5], "rotate": [-65, -65], "beta": [0.999999, 1.000001], "noise": [1, 1]})",
+         Bound::Blur},
     };
     return cases;
 }
 
-/// PixelDropout where both draw the same pixels (none, every one): the values and their casts, for
-/// the targets that export it (Albumentations, torchvision).
-inline const std::vector<PinnedCase>& pixelDropoutPinnedCases() {
+/// PixelDropout and SaltAndPepper where both draw the same pixels (none, every one): the values and
+/// their casts, for the targets that export them (Albumentations, torchvision).
+inline const std::vector<PinnedCase>& pixelReplacingPinnedCases() {
     static const std::vector<PinnedCase> cases{
         {"pixel dropout, every pixel to (10, 200, 30)",
          R"({"op": "pixel_dropout", "dropout_prob": 1, "drop_value": [10, 200, 30]})", Bound::Exact},
@@ -673,6 +695,25 @@ inline const std::vector<PinnedCase>& pixelDropoutPinnedCases() {
          R"({"op": "pixel_dropout", "dropout_prob": 1, "per_channel": true, "drop_value": [128, 128, 128]})",
          Bound::Exact},
         {"pixel dropout, probability 0", R"({"op": "pixel_dropout", "dropout_prob": 0})", Bound::Exact},
+        {"salt and pepper, every pixel salt",
+         R"({"op": "salt_and_pepper", "amount": [1, 1], "salt_vs_pepper": [1, 1]})", Bound::Exact},
+        {"salt and pepper, every pixel pepper",
+         R"({"op": "salt_and_pepper", "amount": [1, 1], "salt_vs_pepper": [0, 0]})", Bound::Exact},
+        {"salt and pepper, amount 0", R"({"op": "salt_and_pepper", "amount": [0, 0]})", Bound::Exact},
+    };
+    return cases;
+}
+
+/// PlanckianJitter at the white point, the only fixed temperature the library takes (its range must
+/// hold 6000 K): gains (1.086, 0.975) for the black body, (1.039, 0.931) for cied; for the targets
+/// that export it (Albumentations, torchvision). Other temperatures: replayFedMatchesLibrary.
+inline const std::vector<PinnedCase>& planckianPinnedCases() {
+    static const std::vector<PinnedCase> cases{
+        {"planckian jitter at 6000 K, black body",
+         R"({"op": "planckian_jitter", "temperature": [6000, 6000]})", Bound::Exact},
+        {"planckian jitter at 6000 K, cied, gaussian",
+         R"({"op": "planckian_jitter", "mode": "cied", "temperature": [6000, 6000], "sampling": "gaussian"})",
+         Bound::Exact},
     };
     return cases;
 }

@@ -541,6 +541,33 @@ private slots:
         QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
     }
 
+    /// The pixel keys (salt_and_pepper's) on every SIMD target: pixelKeyRow's words for rows at random
+    /// places and lengths (heads before a block of four, tails after the last whole vector), nothing
+    /// written past the row; and the word pixel dropout compares (its flag is key < threshold).
+    void pixelKeysAreTheirDefinition() {
+        std::mt19937 rng(43);
+        QStringList targets;
+        cpu::forEachSimdTarget([&](const char* target) {
+            targets << target;
+            for (int trial = 0; trial < 400; ++trial) {
+                const std::uint64_t seed = (std::uint64_t(rng()) << 32) | rng();
+                const int x0 = int(rng() % 3000), y = int(rng() % 3000);
+                const std::size_t n = rng() % 201;
+                std::vector<std::uint32_t> want(n + 1, 7), got(n + 1, 7);
+                pixelKeyRow(seed, y, x0, int(n), want.data());
+                cpu::pixelKeys(seed, x0, y, n, got.data());
+                QVERIFY2(got == want, qPrintable(QString("%1: trial %2 (%3 px at %4, %5)").arg(target).arg(trial).arg(n).arg(x0).arg(y)));
+                PixelDropoutStep s;
+                s.seed = seed;
+                s.threshold = rng();
+                std::vector<std::uint8_t> drop(3 * n + 1);
+                pixelDropRow(s, y, x0, int(n), drop.data());
+                for (std::size_t i = 0; i < n; ++i) QCOMPARE(drop[3 * i], std::uint8_t(want[i] < s.threshold));
+            }
+        });
+        QVERIFY2(!targets.isEmpty(), "no SIMD target ran");
+    }
+
     /// Gaussian noise (core/cpu/noise_rows.h) on every SIMD target: the scalar definition's bytes
     /// for rows of random pixels at random places, seeds, means and spreads (clipping both ways),
     /// per channel and shared, 3 and 4 channels (alpha kept).

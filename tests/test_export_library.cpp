@@ -332,7 +332,12 @@ private slots:
                {"op": "sharpen", "alpha": [0.1, 0.9], "lightness": [0.2, 3]},
                {"op": "emboss", "alpha": [0, 0.7], "strength": [0.5, 2]},
                {"op": "defocus", "radius": [2, 12], "alias_blur": [0.05, 0.9]},
-               {"op": "pixel_dropout", "random_value": true})",
+               {"op": "ringing_overshoot", "kernel_size": [5, 13], "cutoff": [0.3, 2.5]},
+               {"op": "advanced_blur", "kernel_size": [3, 9], "sigma_x": [0.1, 2], "sigma_y": [0.5, 3], "rotate": [-45, 80], "beta": [0.3, 4]},
+               {"op": "pixel_dropout", "random_value": true},
+               {"op": "salt_and_pepper", "amount": [0.02, 0.3], "salt_vs_pepper": [0.1, 0.9]},
+               {"op": "planckian_jitter", "temperature": [3500, 14000]},
+               {"op": "planckian_jitter", "mode": "cied", "temperature": [4200, 9000], "sampling": "gaussian"})",
             R"({"op": "random_resized_crop", "size": [128, 128], "scale": [0.2, 0.9], "ratio": [0.5, 2]})",
             // Each draws for the image it is given here: the library's draws are all made for 451 x 300.
             R"({"op": "random_rotate90"})",
@@ -386,7 +391,7 @@ private slots:
         for (std::size_t i = 0; i < exported.size(); ++i)
             checked += compareDraws(exported[i], nlohmann::json::parse(lines[qsizetype(i)].toStdString()),
                                     width, height, n, failures);
-        QVERIFY(checked >= 66);
+        QVERIFY(checked >= 77);
         QVERIFY2(failures.isEmpty(), qPrintable("other distributions:\n" + failures.join('\n')));
     }
 
@@ -598,6 +603,12 @@ private slots:
         QTest::newRow("random_sun_flare, physics_based")
             << "random_sun_flare"
             << R"({"op": "random_sun_flare", "p": 1, "method": "physics_based", "src_radius": 60, "roi_y": [0, 1]})"
+            << 12;
+        QTest::newRow("planckian_jitter")  // every temperature between the table's steps
+            << "planckian_jitter" << R"({"op": "planckian_jitter", "p": 1, "temperature": [3000, 15000]})" << 12;
+        QTest::newRow("planckian_jitter, cied, gaussian")
+            << "planckian_jitter"
+            << R"({"op": "planckian_jitter", "p": 1, "mode": "cied", "temperature": [4000, 15000], "sampling": "gaussian"})"
             << 12;
         QTest::newRow("random_tone_curve per channel")
             << "random_tone_curve"

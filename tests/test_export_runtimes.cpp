@@ -250,7 +250,7 @@ private slots:
             pinnedCasesOutsideBounds(joined(joined(joined(joined(kTorchvisionCases, kernelPinnedCases()),
                                                           resizePinnedCases(ResizeTarget::Torchvision)),
                                                    kTorchvisionColorJitter),
-                                            joined(defocusPinnedCases(), pixelDropoutPinnedCases())),
+                                            joined(joined(drawnKernelPinnedCases(), pixelReplacingPinnedCases()), planckianPinnedCases())),
                                      exportTorchvision, python_, {checker("torchvision_check.py")},
                                      dir_.path(), samplePath("chelsea.png"));
         QVERIFY2(failures.isEmpty(), qPrintable("outside the bounds:\n" + failures.join('\n')));

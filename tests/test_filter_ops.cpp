@@ -2,7 +2,7 @@
 // written here (a naive double-precision blur, analytic noise moments, the pixel dropout's
 // definition) and against OpenCV: the Gaussian kernel and the separable blur with reflect_101 at
 // sizes that hit every edge, cv2.blur, gauss_noise, pixel_dropout, coarse_dropout fills and the
-// JPEG/WebP round trip. Alpha and row padding come through every op untouched.
+// JPEG/WebP round trip; the kernels advanced_blur and ringing_overshoot build, against their formulas. Alpha and row padding come through every op untouched.
 
 #include <QRect>
 #include <QtTest>
@@ -16,7 +16,9 @@
 
 #include "colour.h"
 #include "cpu_backend.h"
+#include "ops/advanced_blur.h"
 #include "ops/hue_saturation_value.h"
+#include "ops/ringing_overshoot.h"
 #include "image_io.h"
 #include "plan.h"
 #include "thread_pool.h"
@@ -49,6 +51,9 @@ private slots:
     void pixelDropout();
     void compression_data();
     void compression();
+    void drawnKernelsFollowTheirDefinition();
+    void saltAndPepperCounts_data();
+    void saltAndPepperCounts();
 };
 void TestFilterOps::gaussianKernel_data() {
     QTest::addColumn<double>("sigma");
@@ -478,6 +483,133 @@ void TestFilterOps::compression() {
     QVERIFY(sameNonRgbBytes(out, src));  // alpha and row padding kept
     // Not an identity: below quality 100 the codecs change the photo.
     if (quality < 95 && src.width * src.height > 100) QVERIFY(compareRgb(src, ref).differing > 0);
+}
+
+void TestFilterOps::drawnKernelsFollowTheirDefinition() {
+    // advanced_blur, unrotated, beta 1: exp(-x^2 / (2 sx^2) - y^2 / (2 sy^2)) (x along the columns),
+    // each tap times its multiplier from the seed's Philox words, normalised.
+    AdvancedBlurParams p;
+    p.ksize = 7;
+    p.sigma_x = 1.3;
+    p.sigma_y = 0.6;
+    p.noise = {0.5, 1.5};
+    p.noise_seed = 42;
+    const auto gaussian = [](int t, double power) {
+        const double x = t % 7 - 3, y = t / 7 - 3, q = x * x / (1.3 * 1.3) + y * y / (0.6 * 0.6);
+        return std::exp(-0.5 * std::pow(q, power));
+    };
+    std::vector<double> expected(49), multiplier(49);
+    double sum = 0;
+    for (int t = 0; t < 49; ++t) {
+        multiplier[std::size_t(t)] = 0.5 + pixelNoiseWords(42, t % 7, t / 7)[0] / 4294967296.0;
+        sum += expected[std::size_t(t)] = gaussian(t, 1) * multiplier[std::size_t(t)];
+    }
+    const std::vector<float> k = advancedBlurKernel(p);
+    QCOMPARE(k.size(), std::size_t(49));
+    for (std::size_t t = 0; t < k.size(); ++t)
+        QVERIFY2(std::abs(k[t] - expected[t] / sum) <= 1e-6 * (expected[t] / sum) + 1e-9,
+                 qPrintable(QString("tap %1: %2 vs %3").arg(t).arg(k[t]).arg(expected[t] / sum)));
+    // The multipliers differ from tap to tap, inside the range.
+    const auto [lo, hi] = std::minmax_element(multiplier.begin(), multiplier.end());
+    QVERIFY(*lo >= 0.5 && *hi <= 1.5 && *hi - *lo > 0.5);
+    // A quarter turn swaps the axes' sigmas; beta 2 squares the quadratic form.
+    p.noise = {1, 1};
+    AdvancedBlurParams turned = p;
+    turned.rotate = 90;
+    std::swap(turned.sigma_x, turned.sigma_y);
+    const std::vector<float> a = advancedBlurKernel(p), b = advancedBlurKernel(turned);
+    for (std::size_t t = 0; t < a.size(); ++t) QVERIFY(std::abs(a[t] - b[t]) <= 1e-6);
+    p.beta = 2;
+    const std::vector<float> squared = advancedBlurKernel(p);
+    double s2 = 0;
+    for (int t = 0; t < 49; ++t) s2 += gaussian(t, 2);
+    for (std::size_t t = 0; t < squared.size(); ++t) QVERIFY(std::abs(squared[t] - gaussian(int(t), 2) / s2) <= 1e-6);
+
+    // ringing_overshoot: cutoff J1(cutoff r) / (2 pi r), J1 from its power series here, the centre
+    // cutoff^2 / (4 pi) (the limit), normalised.
+    const auto j1 = [](double x) {
+        double term = x / 2, total = 0;
+        for (int m = 0; m < 60; ++m) {
+            total += term;
+            term *= -(x / 2) * (x / 2) / ((m + 1.0) * (m + 2.0));
+        }
+        return total;
+    };
+    for (const auto& [size, cutoff] : {std::pair{7, 1.1}, std::pair{15, 0.6}, std::pair{3, 3.0}}) {
+        const int c = size / 2;
+        std::vector<double> want(std::size_t(size * size));
+        double total = 0;
+        for (int i = 0; i < size; ++i)
+            for (int j = 0; j < size; ++j) {
+                const double r = std::hypot(i - c, j - c);
+                total += want[std::size_t(i * size + j)] =
+                    r == 0 ? cutoff * cutoff / (4 * M_PI) : cutoff * j1(cutoff * r) / (2 * M_PI * r);
+            }
+        const std::vector<float> got = ringingKernel(size, cutoff);
+        double gotSum = 0;
+        for (std::size_t t = 0; t < got.size(); ++t) {
+            gotSum += got[t];
+            QVERIFY2(std::abs(got[t] - want[t] / total) <= 1e-6,
+                     qPrintable(QString("size %1, tap %2: %3 vs %4").arg(size).arg(t).arg(got[t]).arg(want[t] / total)));
+        }
+        QVERIFY(std::abs(gotSum - 1) < 1e-5);
+        // Past the first zero of J1 (3.83 / cutoff pixels out) the taps turn negative: it rings.
+        if (3.8317 / cutoff < c) QVERIFY(*std::min_element(got.begin(), got.end()) < 0);
+    }
+}
+
+void TestFilterOps::saltAndPepperCounts_data() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<int>("salt");
+    QTest::addColumn<int>("pepper");
+    QTest::newRow("photo-sized, 3% salt, 2% pepper") << 451 << 300 << 4059 << 2706;
+    QTest::newRow("all salt") << 37 << 23 << 851 << 0;
+    QTest::newRow("all pepper") << 37 << 23 << 0 << 851;
+    QTest::newRow("none") << 64 << 64 << 0 << 0;
+    QTest::newRow("one pixel of each") << 1 << 2 << 1 << 1;
+    QTest::newRow("a wide row, most of it") << 5000 << 1 << 2500 << 2499;
+}
+
+void TestFilterOps::saltAndPepperCounts() {
+    // Exactly `salt` white and `pepper` black pixels (every colour channel; alpha kept), and they are
+    // the pixels with the smallest keys: salt the `salt` smallest, pepper the next `pepper` (a sort of
+    // every key here, against the step's histogram selection).
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(int, salt);
+    QFETCH(int, pepper);
+    const std::uint64_t seed = 0x5a17'9e99e3ULL + std::uint64_t(width);
+    const SaltPepperStep step = saltPepperStep(seed, width, height, std::uint64_t(salt), std::uint64_t(pepper));
+    Image img(width, height, 4);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            std::uint8_t* p = img.row(y) + 4 * x;
+            p[0] = 100, p[1] = 128, p[2] = 150, p[3] = std::uint8_t(x + y);
+        }
+    applyPixelStep(img, PixelStep{step}, RowLoop{});
+    std::vector<std::pair<std::uint32_t, int>> keys;  // (key, pixel index)
+    std::vector<std::uint32_t> row(static_cast<std::size_t>(width));
+    for (int y = 0; y < height; ++y) {
+        pixelKeyRow(seed, y, 0, width, row.data());
+        for (int x = 0; x < width; ++x) keys.emplace_back(row[std::size_t(x)], y * width + x);
+    }
+    std::sort(keys.begin(), keys.end());
+    int whites = 0, blacks = 0;
+    for (std::size_t r = 0; r < keys.size(); ++r) {
+        const int i = keys[r].second, x = i % width, y = i / width;
+        const std::uint8_t* p = img.row(y) + 4 * x;
+        QCOMPARE(p[3], std::uint8_t(x + y));
+        const std::array<std::uint8_t, 3> want = r < std::size_t(salt)          ? std::array<std::uint8_t, 3>{255, 255, 255}
+                                                 : r < std::size_t(salt + pepper) ? std::array<std::uint8_t, 3>{0, 0, 0}
+                                                                                  : std::array<std::uint8_t, 3>{100, 128, 150};
+        QVERIFY2(p[0] == want[0] && p[1] == want[1] && p[2] == want[2],
+                 qPrintable(QString("rank %1 (pixel %2, %3)").arg(r).arg(x).arg(y)));
+        whites += p[0] == 255;
+        blacks += p[0] == 0;
+    }
+    QCOMPARE(whites, salt);
+    QCOMPARE(blacks, pepper);
 }
 
 QTEST_APPLESS_MAIN(TestFilterOps)

@@ -351,6 +351,26 @@ void PixelDropsImpl(std::uint64_t seed, std::uint32_t threshold, bool perChannel
 }
 #endif
 
+void PixelKeys(std::uint64_t seed, int x0, int y, std::size_t n, std::uint32_t* HWY_RESTRICT keys) {
+    // Up to the first block of four, by the definition; then N blocks at once, their four words
+    // interleaved into pixel order.
+    const std::size_t head = std::min(n, static_cast<std::size_t>((4 - x0 % 4) % 4));
+    if (head > 0) pixelKeyRow(seed, y, x0, static_cast<int>(head), keys);
+    std::size_t i = head;
+#if HWY_TARGET != HWY_SCALAR
+    const DU du;
+    const std::size_t N = hn::Lanes(du);
+    const PhiloxKey key = philoxKey(seed);
+    for (; i + 4 * N <= n; i += 4 * N) {
+        VU w0, w1, w2, w3;
+        const auto block = (static_cast<std::uint32_t>(x0) + static_cast<std::uint32_t>(i)) / 4;
+        philoxWordsOf(key, block, static_cast<std::uint32_t>(y), 0, w0, w1, w2, w3);
+        hn::StoreInterleaved4(w0, w1, w2, w3, du, keys + i);
+    }
+#endif
+    if (i < n) pixelKeyRow(seed, y, x0 + static_cast<int>(i), static_cast<int>(n - i), keys + i);
+}
+
 void PixelDrops(std::uint64_t seed, std::uint64_t threshold, bool perChannel, int x0, int y, std::size_t n,
                 std::uint8_t* HWY_RESTRICT drop) {
     PixelDropoutStep s;
@@ -414,6 +434,11 @@ HWY_EXPORT(GaussNoise);
 HWY_EXPORT(IsoNoiseKernel);
 HWY_EXPORT(NoiseTarget);
 HWY_EXPORT(PixelDrops);
+HWY_EXPORT(PixelKeys);
+
+void pixelKeys(std::uint64_t seed, int x0, int y, std::size_t n, std::uint32_t* keys) {
+    HWY_DYNAMIC_DISPATCH(PixelKeys)(seed, x0, y, n, keys);
+}
 
 void pixelDrops(std::uint64_t seed, std::uint64_t threshold, bool perChannel, int x0, int y, std::size_t n,
                 std::uint8_t* drop) {

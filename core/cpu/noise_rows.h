@@ -22,6 +22,10 @@ void gaussNoisePixels(std::uint8_t* p, int x0, int y, std::size_t n, int channel
 void pixelDrops(std::uint64_t seed, std::uint64_t threshold, bool perChannel, int x0, int y, std::size_t n,
                 std::uint8_t* drop);
 
+/// The pixel keys of pixels x0 .. x0 + n - 1 of row y (pixelKeyRow's, core/plan.h) with the Philox
+/// words in vector lanes.
+void pixelKeys(std::uint64_t seed, int x0, int y, std::size_t n, std::uint32_t* keys);
+
 /// The scalar definition gaussNoisePixels computes (for the tests).
 void gaussNoisePixelsScalar(std::uint8_t* p, int x0, int y, std::size_t n, int channels, std::uint64_t seed,
                             float mean255, float std255, bool perChannel);

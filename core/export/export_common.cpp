@@ -153,6 +153,29 @@ void notInTfDeotte(const ExportedOp& e, PythonExport& x) {
                     "torchvision export for it).");
 }
 
+void torchvisionOnlyKernelOp(const ExportedOp& e, PythonExport& x, const std::string& call,
+                             const std::string& torchNote, const std::string& what) {
+    switch (x.target) {
+        case PythonTarget::Torchvision:
+            x.helperUsed = true;
+            x.lines += "    " + torchvisionWithP(call, e.op->p) + ",\n";
+            x.warnings.push_back(e.label() + ": " + torchNote);
+            return;
+        case PythonTarget::Keras:
+            notExported(e, x, e.label() + ": the Keras export has no layer for it yet (" + what +
+                                  " drawn per image); left out.");
+            return;
+        case PythonTarget::TfDeotte:
+            notInTfDeotte(e, x);
+            return;
+        case PythonTarget::Dali:
+            x.lines += "    # " + e.label() + "\n";
+            notExported(e, x, e.label() + ": DALI cannot build " + what +
+                                  " drawn per sample in its graph; left out of the DALI pipeline.");
+            return;
+    }
+}
+
 void onlyInAlbumentations(const ExportedOp& e, PythonExport& x, const std::string& what) {
     if (x.target == PythonTarget::TfDeotte) {
         notInTfDeotte(e, x);
@@ -178,11 +201,51 @@ std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used) {
     for (std::size_t i = 0; i < opModules().size(); ++i) {
         const OpModule& m = *opModules()[i];
         if (!m.pythonHelperAlways(target) && !(i < used.size() && used[i])) continue;
-        // Modules that share a helper (one class for two ops) give the same text: written once.
+        // Modules that share a helper or part of one (one class for two ops, a base class) give the
+        // same blocks: each written once.
         const std::string helper = m.pythonHelper(target);
-        if (out.find(helper) == std::string::npos) out += helper;
+        std::size_t start = 0;
+        const auto add = [&](std::size_t end) {
+            const std::string block = helper.substr(start, end - start);
+            if (out.find(block) == std::string::npos) out += block;
+            start = end;
+        };
+        for (std::size_t at = helper.find("\n\n\n"); at != std::string::npos; at = helper.find("\n\n\n", at + 1))
+            if (at + 3 < helper.size() && helper[at + 3] != ' ' && helper[at + 3] != '\n') add(at + 1);
+        add(helper.size());
     }
     return out;
+}
+
+std::string torchvisionFilter2DHelper() {
+    return R"(
+
+class Filter2D(torch.nn.Module):
+    """Correlates the colour channels of a uint8 image (C x H x W) with the k x k kernel (k odd) that
+    the subclass's kernel() draws, as cv2.filter2D does on uint8: border reflect_101, rounded to
+    nearest, clipped; alpha kept."""
+
+    @staticmethod
+    def _reflect101(n, r):
+        """Indices of a length-n axis padded by r on both sides as OpenCV's BORDER_REFLECT_101 pads
+        it, for any n (torch's reflect padding needs n > r)."""
+        i = torch.arange(-r, n + r)
+        if n == 1:
+            return torch.zeros_like(i)
+        i = i.abs() % (2 * (n - 1))
+        return torch.where(i >= n, 2 * (n - 1) - i, i)
+
+    def _pad(self, x, r):  # ... x H x W
+        return x[..., self._reflect101(x.shape[-2], r), :][..., self._reflect101(x.shape[-1], r)]
+
+    def forward(self, img):  # uint8 tensor, C x H x W
+        kernel = self.kernel()
+        r = kernel.shape[0] // 2
+        x = self._pad(img[:3].unsqueeze(1).float(), r)
+        out = img.clone()
+        out[:3] = torch.nn.functional.conv2d(x, kernel[None, None])[:, 0].round().clamp(0, 255).to(torch.uint8)
+        return out
+)";
 }
 
 std::string indented(const std::string& lines, const std::string& by) {

@@ -80,6 +80,11 @@ inline std::string daliCoin(double p) {
 void notExported(const ExportedOp& e, PythonExport& x, const std::string& warning);
 /// The tf-deotte function has no place for the op (it is a matrix/gather function).
 void notInTfDeotte(const ExportedOp& e, PythonExport& x);
+/// A kernel op drawn per image that only the torchvision export writes (`call`, a helper class of
+/// the module, with `torchNote` as its warning): Keras, DALI and tf-deotte leave it out, saying that
+/// they cannot draw `what` per image.
+void torchvisionOnlyKernelOp(const ExportedOp& e, PythonExport& x, const std::string& call,
+                             const std::string& torchNote, const std::string& what);
 /// An op only the albumentations export has: tf-deotte's refusal there, elsewhere "TARGET has no
 /// WHAT: not exported (the albumentations export has it)".
 void onlyInAlbumentations(const ExportedOp& e, PythonExport& x, const std::string& what);
@@ -88,8 +93,15 @@ void onlyInAlbumentations(const ExportedOp& e, PythonExport& x, const std::strin
 bool hasPythonItem(const std::string& lines);
 
 /// Each op module's helper code for `target` (OpModule::pythonHelper), in the registration list's
-/// order: those the module always emits, and those of the ops in `used` (indexed by OpId).
+/// order: those the module always emits, and those of the ops in `used` (indexed by OpId). Each
+/// top-level block (a class or function, two blank lines before it) is written once, so that modules
+/// can share a base class (torchvisionFilter2DHelper).
 std::string pythonHelpers(PythonTarget target, const std::vector<bool>& used);
+
+/// torchvision's Filter2D base class: forward() correlates the colour channels with the k x k
+/// kernel its subclass's kernel() draws, as cv2.filter2D does on uint8 (border reflect_101 for any
+/// image size, rounded, clipped; alpha kept). For the helpers of kernel ops to begin with.
+std::string torchvisionFilter2DHelper();
 
 /// Runs every enabled op's OpModule::toPython for `target`: the ops' lines and configs in pipeline
 /// order, the warnings (disabled ops first) in `warnings`, and which modules' helpers are used.

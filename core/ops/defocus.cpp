@@ -190,40 +190,19 @@ public:
     void toPython(const exporting::ExportedOp& e, PythonExport& x) const override {
         using namespace exporting;
         const OpConfig& op = *e.op;
-        switch (x.target) {
-            case PythonTarget::Torchvision:
-                x.helperUsed = true;
-                x.lines += "    " +
-                           torchvisionWithP("Defocus(radius=" + pyRange(op.range("radius")) +
-                                                ", alias_blur=" + pyRange(op.range("alias_blur")) + ")",
-                                            op.p) +
-                           ",\n";
-                x.warnings.push_back(e.label() +
-                                     ": torch sums the kernel's taps in its own order and float32 (OpenCV "
-                                     "through its DFT): a level apart on a few pixels.");
-                return;
-            case PythonTarget::Keras:
-                notExported(e, x,
-                            e.label() + ": the Keras export has no defocus layer yet (a disc kernel drawn per "
-                                        "image); left out.");
-                return;
-            case PythonTarget::TfDeotte:
-                notInTfDeotte(e, x);
-                return;
-            case PythonTarget::Dali:
-                x.lines += "    # " + e.label() + "\n";
-                notExported(e, x,
-                            e.label() + ": DALI cannot build a disc kernel of a radius drawn per sample in "
-                                        "its graph; left out of the DALI pipeline.");
-                return;
-        }
+        torchvisionOnlyKernelOp(e, x,
+                                "Defocus(radius=" + pyRange(op.range("radius")) +
+                                    ", alias_blur=" + pyRange(op.range("alias_blur")) + ")",
+                                "torch sums the kernel's taps in its own order and float32 (OpenCV through "
+                                "its DFT): a level apart on a few pixels.",
+                                "a disc kernel of a radius");
     }
 
     std::string pythonHelper(PythonTarget t) const override {
         if (t != PythonTarget::Torchvision) return {};
-        return R"(
+        return exporting::torchvisionFilter2DHelper() + R"(
 
-class Defocus(torch.nn.Module):
+class Defocus(Filter2D):
     """AugLab defocus (Albumentations 2.0.8 Defocus): the radius uniform over the range's integers and
     the edge's sigma uniform; a disc of that radius in a square of side 2 max(8, radius) + 1,
     normalised, blurred by OpenCV's 3 x 3 Gaussian (5 x 5 past radius 8, border reflect_101) of that
@@ -241,19 +220,6 @@ class Defocus(torch.nn.Module):
         g = torch.exp(-0.5 / (sigma * sigma) * x * x)
         return (g / g.sum()).float()
 
-    @staticmethod
-    def _reflect101(n, r):
-        """Indices of a length-n axis padded by r on both sides as OpenCV's BORDER_REFLECT_101 pads
-        it, for any n (torch's reflect padding needs n > r)."""
-        i = torch.arange(-r, n + r)
-        if n == 1:
-            return torch.zeros_like(i)
-        i = i.abs() % (2 * (n - 1))
-        return torch.where(i >= n, 2 * (n - 1) - i, i)
-
-    def _pad(self, x, r):  # ... x H x W
-        return x[..., self._reflect101(x.shape[-2], r), :][..., self._reflect101(x.shape[-1], r)]
-
     def kernel(self):
         r = int(torch.randint(int(self.radius[0]), int(self.radius[1]) + 1, ()))
         lo, hi = self.alias_blur
@@ -268,14 +234,6 @@ class Defocus(torch.nn.Module):
         m = torch.nn.functional.conv2d(m, g[None, None, None, :])
         m = torch.nn.functional.conv2d(m, g[None, None, :, None])
         return m[0, 0]
-
-    def forward(self, img):  # uint8 tensor, C x H x W
-        kernel = self.kernel()
-        r = kernel.shape[0] // 2
-        x = self._pad(img[:3].unsqueeze(1).float(), r)
-        out = img.clone()
-        out[:3] = torch.nn.functional.conv2d(x, kernel[None, None])[:, 0].round().clamp(0, 255).to(torch.uint8)
-        return out
 )";
     }
 };

@@ -22,13 +22,7 @@
 
 namespace auglab {
 
-namespace {
-
-using Json = nlohmann::ordered_json;
-using namespace params;
-
-/// albucore's uint8 multiply table: float32 product, clipped, truncated by astype(uint8).
-Lut multiplyLut(double m) {
+Lut albucoreMultiplyLut(double m) {
     Lut lut{};
     const float f = static_cast<float>(m);
     for (int v = 0; v < 256; ++v) {
@@ -37,6 +31,11 @@ Lut multiplyLut(double m) {
     }
     return lut;
 }
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using namespace params;
 
 class MultiplicativeNoiseModule final : public OpModule {
 public:
@@ -82,7 +81,7 @@ public:
 
     void lower(const OpParams& params, PlanBuilder& b) const override {
         const auto& m = std::get<MultiplyParams>(params).multiplier;
-        b.pixel(LutStep(std::array<Lut, 3>{multiplyLut(m[0]), multiplyLut(m[1]), multiplyLut(m[2])}));
+        b.pixel(LutStep(std::array<Lut, 3>{albucoreMultiplyLut(m[0]), albucoreMultiplyLut(m[1]), albucoreMultiplyLut(m[2])}));
     }
 
     std::vector<std::string> albumentationsClasses() const override { return {"MultiplicativeNoise"}; }

@@ -6,6 +6,7 @@
 #include <array>
 #include <variant>
 
+#include "ops/advanced_blur.h"
 #include "ops/affine.h"
 #include "ops/brightness_contrast.h"
 #include "ops/channel_dropout.h"
@@ -35,6 +36,7 @@
 #include "ops/no_op.h"
 #include "ops/perspective.h"
 #include "ops/pixel_dropout.h"
+#include "ops/planckian_jitter.h"
 #include "ops/random_fog.h"
 #include "ops/random_gamma.h"
 #include "ops/random_grid_shuffle.h"
@@ -45,8 +47,10 @@
 #include "ops/random_tone_curve.h"
 #include "ops/resize.h"
 #include "ops/rgb_shift.h"
+#include "ops/ringing_overshoot.h"
 #include "ops/rotate90.h"
 #include "ops/safe_rotate.h"
+#include "ops/salt_and_pepper.h"
 #include "ops/sharpen.h"
 #include "ops/to_gray.h"
 #include "ops/training.h"
@@ -96,16 +100,20 @@ enum class OpId {
     ChannelShuffle,
     ToSepia,
     RandomToneCurve,
+    PlanckianJitter,
     GaussianBlur,
     BoxBlur,
     MedianBlur,
     MotionBlur,
     Defocus,
+    RingingOvershoot,
+    AdvancedBlur,
     Sharpen,
     Emboss,
     GaussNoise,
     MultiplicativeNoise,
     IsoNoise,
+    SaltAndPepper,
     RandomFog,
     RandomRain,
     RandomShadow,
@@ -135,11 +143,12 @@ using OpParams =
                  OpticalDistortionParams, ElasticParams, GridShuffleParams, DownscaleParams,
                  ColorJitterParams, EqualizeParams, IsoNoiseParams, ClaheParams, FancyPcaParams, FogParams,
                  ShadowParams, RainParams, SunFlareParams, DefocusParams,
-                 PixelDropoutParams>;
+                 PixelDropoutParams, RingingParams, AdvancedBlurParams, SaltPepperParams,
+                 PlanckianParams>;
 
 /// The module of every op, in OpId order.
-inline const std::array<const OpModule*, 67>& opModules() {
-    static const std::array<const OpModule*, 67> modules{
+inline const std::array<const OpModule*, 71>& opModules() {
+    static const std::array<const OpModule*, 71> modules{
         &affineModule(),
         &safeRotateModule(),
         &horizontalFlipModule(),
@@ -182,16 +191,20 @@ inline const std::array<const OpModule*, 67>& opModules() {
         &channelShuffleModule(),
         &toSepiaModule(),
         &randomToneCurveModule(),
+        &planckianJitterModule(),
         &gaussianBlurModule(),
         &boxBlurModule(),
         &medianBlurModule(),
         &motionBlurModule(),
         &defocusModule(),
+        &ringingOvershootModule(),
+        &advancedBlurModule(),
         &sharpenModule(),
         &embossModule(),
         &gaussNoiseModule(),
         &multiplicativeNoiseModule(),
         &isoNoiseModule(),
+        &saltAndPepperModule(),
         &randomFogModule(),
         &randomRainModule(),
         &randomShadowModule(),

@@ -176,6 +176,17 @@ def draw_once(t, shape, image):
             return {"alpha": recorder.values[0], "strength": recorder.values[1]}
         if name == "PixelDropout":  # one value per channel, drawn per image (drop_value None)
             return {"drop_value": [int(v) for v in p["drop_values"][0, 0]]}
+        if name == "RingingOvershoot":  # randrange's size, then the cutoff
+            return {"kernel_size": params["kernel"].shape[0], "cutoff": recorder.values[-1]}
+        if name == "AdvancedBlur":  # [size index,] sigma x, sigma y, angle, which side of 1, beta
+            sx, sy, angle, _, beta = recorder.values[-5:]
+            return {"kernel_size": params["kernel"].shape[0], "sigma_x": sx, "sigma_y": sy, "rotate": angle,
+                    "beta": beta}
+        if name == "SaltAndPepper":  # the amount, then the salt share
+            t.get_params_dependent_on_data(params, {"image": image})
+            return {"amount": recorder.values[0], "salt_vs_pepper": recorder.values[1]}
+        if name == "PlanckianJitter":
+            return {"temperature": params["temperature"]}
         if name == "Defocus":
             return {"radius": params["radius"], "alias_blur": params["alias_blur"]}
         if name in ("Blur", "MedianBlur"):
@@ -496,6 +507,11 @@ def main(argv):
 
                 out = channel_dropout(image, op["channels"], op["fill"])
                 print(f"channels {op['channels']} set to {op['fill']}")
+            elif argv[1] == "planckian_jitter":
+                from albumentations.augmentations.pixel import functional as fpixel
+
+                out = fpixel.planckian_jitter(image, op["temperature"], mode=op["mode"])
+                print(f"{op['temperature']} K, {op['mode']}")
             elif argv[1] == "d4":
                 from albumentations.augmentations.geometric import functional as fgeometric
 

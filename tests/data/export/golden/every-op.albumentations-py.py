@@ -14,25 +14,25 @@
 #     raise ValueError, as AugLab refuses it.
 #   - pipeline[11] coarse_dropout: hole_height_frac ends at 1.0, which Albumentations would read as
 #     1 pixel; written as 0.9999999999999999 (same hole sizes; the importer reads it back as 1.0).
-#   - pipeline[38] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
+#   - pipeline[41] resize: p = 0.8: the images it skips keep their own size, so a batch mixes sizes
 #     (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[40] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
+#   - pipeline[43] smallest_max_size: p = 0.5: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[46] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
+#   - pipeline[49] center_crop: p = 0.9: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[48] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
+#   - pipeline[51] random_sized_crop: p = 0.8: the images it skips keep their own size, so a batch
 #     mixes sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[48] random_sized_crop: Albumentations crops, then resizes the crop with cv2.resize
+#   - pipeline[51] random_sized_crop: Albumentations crops, then resizes the crop with cv2.resize
 #     (11-bit weights); AugLab resamples the crop with its warp's 1/32-pixel weights, repeating the
 #     crop's edge as cv2.resize does: within SPEC §2's linear bounds of the library (a level or two
 #     apart on some pixels), the same crop windows.
-#   - pipeline[49] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
+#   - pipeline[52] random_scale: p = 0.6: the images it skips keep their own size, so a batch mixes
 #     sizes (as in AugLab's preview); training code usually wants p = 1.
-#   - pipeline[52] horizontal_flip is disabled (never runs): left out of the Compose.
-#   - pipeline[53] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
+#   - pipeline[56] horizontal_flip is disabled (never runs): left out of the Compose.
+#   - pipeline[57] grid_dropout: unit_size_px [12, 40] is written as unit_size_range [12, 41]
 #     (Albumentations leaves the upper end out); it raises ValueError on images whose shorter side
 #     is below 41, as AugLab refuses them.
-#   - pipeline[55] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
+#   - pipeline[59] deotte_affine: Albumentations has no transform for Chris Deotte's notebook
 #     (normal draws, truncated indices): left out of the Compose.
 
 import albumentations as A
@@ -221,6 +221,20 @@ transform = A.Compose(
             radius=(2, 6),
             p=0.3,
         ),
+        A.RingingOvershoot(
+            blur_limit=(5, 11),
+            cutoff=(0.5, 1.8),
+            p=0.4,
+        ),
+        A.AdvancedBlur(
+            beta_limit=(0.4, 5.0),
+            blur_limit=(3, 9),
+            noise_limit=(0.85, 1.2),
+            rotate_limit=(-60.0, 45.0),
+            sigma_x_limit=(0.3, 1.5),
+            sigma_y_limit=(0.2, 0.9),
+            p=0.35,
+        ),
         A.Sharpen(
             alpha=(0.1, 0.6),
             kernel_size=5,
@@ -251,6 +265,11 @@ transform = A.Compose(
             color_shift=(0.02, 0.08),
             intensity=(0.2, 0.9),
             p=0.2,
+        ),
+        A.SaltAndPepper(
+            amount=(0.02, 0.08),
+            salt_vs_pepper=(0.3, 0.7),
+            p=0.45,
         ),
         A.RandomFog(
             alpha_coef=0.1,
@@ -400,6 +419,12 @@ transform = A.Compose(
             per_channel=True,
             scale=0.2,
             p=0.4,
+        ),
+        A.PlanckianJitter(
+            mode="cied",
+            sampling_method="gaussian",
+            temperature_limit=(4500, 11000),
+            p=0.55,
         ),
         A.GridDropout(
             fill="random_uniform",
